@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+//
+// Sigil: a pure-Swift cryptography and ASN.1 engine whose only C dependency is GNU MP.
+// Library targets depend on no Swift package; only the `sigil` CLI uses swift-argument-parser.
+// The module graph is one-way; see DESIGN.md ("Module graph").
+import PackageDescription
+
+let package = Package(
+    name: "Sigil",
+    products: [
+        .library(name: "SigilCore", targets: ["SigilCore"]),
+        .library(name: "SigilASN1", targets: ["SigilASN1"]),
+        .executable(name: "sigil", targets: ["sigil"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGMP",
+            pkgConfig: "gmp",
+            providers: [.apt(["libgmp-dev"])]
+        ),
+        .target(
+            name: "SigilCore",
+            dependencies: ["CGMP"]
+        ),
+        .target(
+            name: "SigilASN1"
+        ),
+        .executableTarget(
+            name: "sigil",
+            dependencies: [
+                "SigilCore",
+                "SigilASN1",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "SigilCoreTests",
+            dependencies: ["SigilCore", "SigilTestSupport"],
+            resources: []
+        ),
+        .testTarget(
+            name: "SigilASN1Tests",
+            dependencies: ["SigilASN1", "SigilTestSupport"]
+        ),
+        // Shared test helpers (seeded PRNG, vector locations, subprocess runner). Not a product.
+        .target(
+            name: "SigilTestSupport",
+            path: "Tests/SigilTestSupport"
+        ),
+    ]
+)

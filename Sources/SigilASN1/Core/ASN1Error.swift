@@ -1,0 +1,76 @@
+/// The one error type of SigilASN1.
+///
+/// Every rejection names what was wrong (`code`, stable, for programs; `reason`, for people) and,
+/// where the input is bytes, the byte offset in the caller's input at which the fault was found.
+public struct ASN1Error: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The input ended inside an identifier, a length or a value.
+        public static let truncated = Code("truncated")
+        /// Bytes follow the last complete element.
+        public static let trailingBytes = Code("trailingBytes")
+        /// A length field breaks the encoding rules (non-minimal in DER, reserved 0xFF, too long).
+        public static let invalidLength = Code("invalidLength")
+        /// An indefinite length where the rules (DER) or the form (primitive) do not allow it.
+        public static let indefiniteLength = Code("indefiniteLength")
+        /// An indefinite-length value whose end-of-contents marker is missing or malformed.
+        public static let missingEndOfContents = Code("missingEndOfContents")
+        /// A malformed identifier: non-minimal or overflowing high tag number, or universal tag 0.
+        public static let invalidIdentifier = Code("invalidIdentifier")
+        /// A universal type encoded constructed where it must be primitive, or vice versa.
+        public static let invalidConstruction = Code("invalidConstruction")
+        /// Nesting deeper than the parser's limit.
+        public static let tooDeep = Code("tooDeep")
+        /// Input larger than the parser's size limit.
+        public static let tooLarge = Code("tooLarge")
+        /// An element has a different tag from the one the schema expects.
+        public static let unexpectedTag = Code("unexpectedTag")
+        /// A SEQUENCE or SET has children left over after the schema was read, or too few.
+        public static let unexpectedElementCount = Code("unexpectedElementCount")
+        /// A BOOLEAN that is not one byte, or (DER) not 0x00 / 0xFF.
+        public static let invalidBoolean = Code("invalidBoolean")
+        /// An INTEGER that is empty or not in its fewest octets (X.690 8.3.2).
+        public static let invalidInteger = Code("invalidInteger")
+        /// An INTEGER that does not fit the requested machine type.
+        public static let integerOutOfRange = Code("integerOutOfRange")
+        /// A BIT STRING with a bad unused-bits count or (DER) non-zero unused bits.
+        public static let invalidBitString = Code("invalidBitString")
+        /// A NULL with content.
+        public static let invalidNull = Code("invalidNull")
+        /// An OBJECT IDENTIFIER that is empty, non-minimal, truncated, or has an arc that overflows.
+        public static let invalidObjectIdentifier = Code("invalidObjectIdentifier")
+        /// A character string with bytes outside its character set or encoding.
+        public static let invalidString = Code("invalidString")
+        /// A UTCTime or GeneralizedTime outside its strict DER form, or naming an impossible date.
+        public static let invalidTime = Code("invalidTime")
+        /// A SET OF whose elements are not in DER order (X.690 11.6).
+        public static let unsortedSet = Code("unsortedSet")
+        /// PEM framing: missing or mismatched BEGIN/END lines, unexpected label, headers.
+        public static let invalidPEM = Code("invalidPEM")
+        /// Base64 text with a character outside the alphabet, bad padding or non-zero spare bits.
+        public static let invalidBase64 = Code("invalidBase64")
+    }
+
+    public let code: Code
+    public let reason: String
+    /// Byte offset into the caller's input where the fault was found, when there is one.
+    public let offset: Int?
+
+    public init(_ code: Code, _ reason: String, offset: Int? = nil) {
+        self.code = code
+        self.reason = reason
+        self.offset = offset
+    }
+
+    public var description: String {
+        if let offset { return "\(code) at byte \(offset): \(reason)" }
+        return "\(code): \(reason)"
+    }
+
+    /// Errors compare by code only.
+    public static func == (lhs: ASN1Error, rhs: ASN1Error) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,143 @@
+/// The restricted character string types Sigil reads (X.680 41; X.690 8.23).
+///
+/// ```
+/// UTF8String      ::= [UNIVERSAL 12] IMPLICIT OCTET STRING  -- UTF-8 (RFC 3629)
+/// NumericString   ::= [UNIVERSAL 18] IMPLICIT OCTET STRING  -- digits and space
+/// PrintableString ::= [UNIVERSAL 19] IMPLICIT OCTET STRING  -- A–Z a–z 0–9 space ' ( ) + , - . / : = ?
+/// IA5String       ::= [UNIVERSAL 22] IMPLICIT OCTET STRING  -- 7-bit ASCII
+/// VisibleString   ::= [UNIVERSAL 26] IMPLICIT OCTET STRING  -- printable ASCII 0x20–0x7E
+/// BMPString       ::= [UNIVERSAL 30] IMPLICIT OCTET STRING  -- UCS-2 big-endian, no surrogates
+/// ```
+/// Each keeps the octets received (`bytes`) and exposes the decoded `value`; decoding rejects any
+/// octet outside the type's repertoire. Under BER the string may be constructed (segmented).
+public protocol ASN1CharacterString: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStringConvertible {
+    var bytes: [UInt8] { get }
+    init(validatedBytes: [UInt8])
+    /// Checks `bytes` against the repertoire and decodes them.
+    static func decode(_ bytes: [UInt8]) -> String?
+    /// Encodes `value`, or nil when it has characters outside the repertoire.
+    static func encode(_ value: String) -> [UInt8]?
+}
+
+extension ASN1CharacterString {
+    public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
+        guard node.identifier == identifier else {
+            throw node.error(.unexpectedTag, "expected \(identifier), found \(node.identifier)")
+        }
+        let content = Array(try ASN1.stringContent(node, segmentTag: Self.defaultIdentifier))
+        guard Self.decode(content) != nil else {
+            throw node.error(.invalidString, "\(Self.defaultIdentifier) has characters outside its repertoire")
+        }
+        self.init(validatedBytes: content)
+    }
+
+    /// Encodes `value`, throwing when it has characters outside the type's repertoire.
+    public init(_ value: String) throws(ASN1Error) {
+        guard let bytes = Self.encode(value) else {
+            throw ASN1Error(.invalidString, "\"\(value)\" has characters outside \(Self.defaultIdentifier)")
+        }
+        self.init(validatedBytes: bytes)
+    }
+
+    public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {
+        writer.appendPrimitive(identifier, content: bytes)
+    }
+
+    /// The decoded text (the bytes were validated on construction).
+    public var value: String { Self.decode(bytes) ?? "" }
+    public var description: String { value }
+}
+
+/// Strings whose repertoire is a set of single octets.
+protocol ASN1ByteCharacterString: ASN1CharacterString {
+    static func allows(_ octet: UInt8) -> Bool
+}
+
+extension ASN1ByteCharacterString {
+    public static func decode(_ bytes: [UInt8]) -> String? {
+        bytes.allSatisfy(allows) ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    public static func encode(_ value: String) -> [UInt8]? {
+        let bytes = Array(value.utf8)
+        return bytes.allSatisfy(allows) ? bytes : nil
+    }
+}
+
+public struct ASN1UTF8String: ASN1CharacterString {
+    public let bytes: [UInt8]
+    public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    public static var defaultIdentifier: ASN1Identifier { .utf8String }
+
+    public static func decode(_ bytes: [UInt8]) -> String? {
+        // Strict UTF-8: String(validating:) refuses overlongs, surrogates and truncated sequences.
+        String(validating: bytes, as: UTF8.self)
+    }
+
+    public static func encode(_ value: String) -> [UInt8]? { Array(value.utf8) }
+}
+
+public struct ASN1PrintableString: ASN1ByteCharacterString {
+    public let bytes: [UInt8]
+    public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    public static var defaultIdentifier: ASN1Identifier { .printableString }
+
+    static func allows(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return " '()+,-./:=?".utf8.contains(c)
+        }
+    }
+}
+
+public struct ASN1IA5String: ASN1ByteCharacterString {
+    public let bytes: [UInt8]
+    public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    public static var defaultIdentifier: ASN1Identifier { .ia5String }
+    static func allows(_ c: UInt8) -> Bool { c < 0x80 }
+}
+
+public struct ASN1VisibleString: ASN1ByteCharacterString {
+    public let bytes: [UInt8]
+    public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    public static var defaultIdentifier: ASN1Identifier { .visibleString }
+    static func allows(_ c: UInt8) -> Bool { (0x20...0x7E).contains(c) }
+}
+
+public struct ASN1NumericString: ASN1ByteCharacterString {
+    public let bytes: [UInt8]
+    public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    public static var defaultIdentifier: ASN1Identifier { .numericString }
+    static func allows(_ c: UInt8) -> Bool { c == 0x20 || (0x30...0x39).contains(c) }
+}
+
+public struct ASN1BMPString: ASN1CharacterString {
+    public let bytes: [UInt8]
+    public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    public static var defaultIdentifier: ASN1Identifier { .bmpString }
+
+    public static func decode(_ bytes: [UInt8]) -> String? {
+        guard bytes.count % 2 == 0 else { return nil }
+        var scalars = String.UnicodeScalarView()
+        for i in stride(from: 0, to: bytes.count, by: 2) {
+            // UCS-2: one code unit per character; surrogate code units are not characters.
+            let unit = UInt32(bytes[i]) << 8 | UInt32(bytes[i + 1])
+            guard let scalar = Unicode.Scalar(unit) else { return nil }
+            scalars.append(scalar)
+        }
+        return String(scalars)
+    }
+
+    public static func encode(_ value: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        for scalar in value.unicodeScalars {
+            guard scalar.value <= 0xFFFF else { return nil }
+            out.append(UInt8(scalar.value >> 8))
+            out.append(UInt8(scalar.value & 0xFF))
+        }
+        return out
+    }
+}

@@ -1,0 +1,27 @@
+/// OCTET STRING (X.680 23; X.690 8.7).
+///
+/// ```
+/// OCTET STRING ::= [UNIVERSAL 4] IMPLICIT OCTET STRING
+/// ```
+/// DER: primitive only. BER: also constructed, the segments (OCTET STRINGs, possibly nested)
+/// concatenated in order.
+public struct ASN1OctetString: ASN1ImplicitlyTaggable, Hashable, Sendable {
+    public let bytes: [UInt8]
+
+    public static var defaultIdentifier: ASN1Identifier { .octetString }
+
+    public init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        self.bytes = Array(bytes)
+    }
+
+    public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
+        guard node.identifier == identifier else {
+            throw node.error(.unexpectedTag, "expected \(identifier), found \(node.identifier)")
+        }
+        bytes = Array(try ASN1.stringContent(node, segmentTag: .octetString))
+    }
+
+    public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {
+        writer.appendPrimitive(identifier, content: bytes)
+    }
+}

@@ -1,0 +1,42 @@
+/// The public hash types: each is a thin shell over the shared Merkle–Damgård engine with its
+/// own compression function (FIPS 180-4).
+protocol MDHashFunction: HashFunction {
+    associatedtype Core: MDCompressor
+    var engine: MDEngine<Core> { get set }
+}
+
+extension MDHashFunction {
+    public static var digestByteCount: Int { Core.digestByteCount }
+    public static var blockByteCount: Int { Core.blockByteCount }
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) { engine.update(bytes) }
+    public mutating func finalize() -> [UInt8] { engine.finalize() }
+}
+
+/// SHA-1 (FIPS 180-4 §6.1). Broken for collision resistance; Sigil uses it only where a format
+/// requires it (legacy receipt signatures, OCSP CertID, receipt device hash).
+public struct SHA1: MDHashFunction {
+    public static let name = "SHA-1"
+    var engine = MDEngine<SHA1Core>()
+    public init() {}
+}
+
+/// SHA-256 (FIPS 180-4 §6.2).
+public struct SHA256: MDHashFunction {
+    public static let name = "SHA-256"
+    var engine = MDEngine<SHA256Core>()
+    public init() {}
+}
+
+/// SHA-384 (FIPS 180-4 §6.5): SHA-512 with its own initial value, truncated to 384 bits.
+public struct SHA384: MDHashFunction {
+    public static let name = "SHA-384"
+    var engine = MDEngine<SHA512Core<SHA384Parameters>>()
+    public init() {}
+}
+
+/// SHA-512 (FIPS 180-4 §6.4).
+public struct SHA512: MDHashFunction {
+    public static let name = "SHA-512"
+    var engine = MDEngine<SHA512Core<SHA512Parameters>>()
+    public init() {}
+}

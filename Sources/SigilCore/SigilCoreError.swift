@@ -1,0 +1,39 @@
+/// The one error type of SigilCore.
+///
+/// `code` is stable and meant for programs; `reason` is for people. Neither ever carries secret
+/// bytes (key material, nonces, intermediate values): only lengths, positions and public facts.
+public struct SigilCoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Stable machine-readable error codes.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A number string had a character outside its base, a misplaced sign, or was empty.
+        public static let invalidNumberString = Code("invalidNumberString")
+        /// A value does not fit the requested width or type.
+        public static let valueDoesNotFit = Code("valueDoesNotFit")
+        /// A negative value was given where only non-negative ones are meaningful.
+        public static let negativeValue = Code("negativeValue")
+        /// Division or reduction by zero, or by a modulus that is not positive.
+        public static let invalidModulus = Code("invalidModulus")
+        /// The value has no inverse modulo the given modulus.
+        public static let notInvertible = Code("notInvertible")
+        /// A size or length argument is outside what the operation supports.
+        public static let invalidLength = Code("invalidLength")
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code): \(reason)" }
+
+    /// Errors compare by code only, so tests and callers match on meaning, not wording.
+    public static func == (lhs: SigilCoreError, rhs: SigilCoreError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
