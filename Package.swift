@@ -38,12 +38,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilCoreTests",
-            dependencies: ["SigilCore", "SigilTestSupport"],
-            resources: []
+            dependencies: ["SigilCore", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilASN1Tests",
-            dependencies: ["SigilASN1", "SigilTestSupport"]
+            dependencies: ["SigilASN1", "SigilTestSupport"],
+            exclude: ["Fixtures"]
         ),
         // Shared test helpers (seeded PRNG, vector locations, subprocess runner). Not a product.
         .target(

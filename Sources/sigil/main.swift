@@ -1,9 +1,19 @@
-import SigilCore
-func hex(_ b: [UInt8]) -> String { b.map { String(($0 >> 4), radix: 16) + String($0 & 15, radix: 16) }.joined() }
-print(hex(SHA1.hash(Array("abc".utf8))))
-print(hex(SHA256.hash(Array("abc".utf8))))
-print(hex(SHA384.hash(Array("abc".utf8))))
-print(hex(SHA512.hash(Array("abc".utf8))))
-print(hex(HMAC<SHA256>.authenticationCode(key: Array("key".utf8), message: Array("The quick brown fox jumps over the lazy dog".utf8))))
-let x = try BigNum(hexString: "ffffffffffffffffffffffffffffffff")
-print((x * x).hexString, try BigNum(3).inverse(modulo: 7), try BigNum(2).power(BigNum(100), modulo: BigNum(1000000007)))
+import ArgumentParser
+
+/// `sigil`: every job from the shell. Argument parsing and output only; the work is in the
+/// Sigil libraries.
+struct Sigil: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sigil",
+        abstract: "Pure-Swift crypto and ASN.1 for Apple's App Store and account APIs.",
+        discussion: """
+        Run with no subcommand to print what this build can do and run its self-check on
+        embedded data. Commands print JSON on stdout; failures print {"error", "message"} JSON on
+        stderr and exit non-zero.
+        """,
+        subcommands: [Overview.self, DigestCommand.self, ASN1Command.self, PEMCommand.self],
+        defaultSubcommand: Overview.self
+    )
+}
+
+Sigil.main()

@@ -1,0 +1,93 @@
+import Foundation
+import ArgumentParser
+import SigilASN1
+import SigilCore
+
+/// JSON output helpers. Keys are sorted so output is stable for scripts and tests.
+enum Output {
+    static func json(_ value: Any) -> String {
+        guard JSONSerialization.isValidJSONObject(value),
+              let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Parses an even-length hex string; nil if it is not one.
+    static func unhex(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        var i = 0
+        while i < digits.count {
+            guard let byte = UInt8(String(decoding: digits[i..<(i + 2)], as: UTF8.self), radix: 16) else { return nil }
+            out.append(byte)
+            i += 2
+        }
+        return out
+    }
+
+    static func printJSON(_ value: Any) { print(json(value)) }
+
+    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}
+
+/// A failure reported as `{"error": CODE, "message": ...}` on stderr with exit code 1 (DESIGN.md
+/// convention 10).
+struct CLIFailure: Error {
+    let code: String
+    let message: String
+    var exitCode: Int32 = 1
+
+    init(code: String, message: String, exitCode: Int32 = 1) {
+        self.code = code
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    init(_ error: Error) {
+        switch error {
+        case let e as ASN1Error:
+            self.init(code: "asn1." + e.code.rawValue, message: e.description)
+        case let e as SigilCoreError:
+            self.init(code: "core." + e.code.rawValue, message: e.description)
+        case let e as CLIFailure:
+            self = e
+        default:
+            self.init(code: "io", message: "\(error)")
+        }
+    }
+
+    func report() -> Never {
+        FileHandle.standardError.write(Data((Output.json(["error": code, "message": message]) + "\n").utf8))
+        Foundation.exit(exitCode)
+    }
+}
+
+extension ParsableCommand {
+    /// Runs `body`, turning any error into the JSON error report.
+    func reportingErrors(_ body: () throws -> Void) {
+        do { try body() } catch { CLIFailure(error).report() }
+    }
+}
+
+enum Input {
+    /// Reads a file, or standard input for "-".
+    static func read(_ path: String) throws -> [UInt8] {
+        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIFailure(code: "io.read", message: "cannot read \(path)")
+        }
+        return Array(data)
+    }
+
+    /// DER bytes from a file holding DER or one PEM block.
+    static func derOrPEM(_ bytes: [UInt8]) throws -> (der: [UInt8], pemLabel: String?) {
+        if let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN ") {
+            let document = try PEMDocument(pemString: text)
+            return (document.derBytes, document.label)
+        }
+        return (bytes, nil)
+    }
+}

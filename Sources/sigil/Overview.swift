@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import SigilASN1
+import SigilCore
+
+/// The default command: what this build can do, and a self-check on embedded known-answer data.
+struct Overview: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "overview",
+        abstract: "Print what this build can do and run its self-check on embedded data (the default).")
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    struct Check {
+        let name: String
+        let spec: String
+        let passed: Bool
+        let detail: String
+    }
+
+    static let available = [
+        "digest: SHA-1, SHA-256, SHA-384, SHA-512 and HMAC over each (FIPS 180-4, RFC 2104), one-shot and streaming",
+        "bignum: GMP-backed integers (public inputs) and a constant-time mpn_sec_*/mpn_cnd_* layer for secrets",
+        "asn1: strict DER reader/writer (X.690 10-11), BER reader for receipts (X.690 8), OIDs, strings, times",
+        "pem: RFC 7468 decode/encode with label checks and bundles; strict RFC 4648 base64 and base64url",
+    ]
+
+    static let planned = [
+        "ECDSA P-256/P-384 signing (RFC 6979, constant time) and verification; key formats (.p8, SEC 1, SPKI)",
+        "RSA PKCS#1 v1.5 / PSS verification; X.509 parsing and chain validation with Apple's policies",
+        "OCSP requests and response verification; PKCS#7 app receipts; JOSE and App Store signed data",
+        "App Store Server API, External Purchase and Sign in with Apple clients",
+    ]
+
+    func run() {
+        let checks = Overview.selfCheck()
+        let allPassed = checks.allSatisfy(\.passed)
+        if json {
+            Output.printJSON([
+                "name": "sigil",
+                "available": Overview.available,
+                "planned": Overview.planned,
+                "commands": ["digest", "asn1 dump", "pem decode", "pem encode"],
+                "selfCheck": checks.map { ["name": $0.name, "spec": $0.spec, "passed": $0.passed, "detail": $0.detail] },
+                "passed": allPassed,
+            ])
+        } else {
+            print("sigil: pure-Swift crypto and ASN.1 for Apple's App Store and account APIs (GMP is the only C dependency)\n")
+            print("Available in this build:")
+            Overview.available.forEach { print("  • \($0)") }
+            print("\nPlanned (open issues):")
+            Overview.planned.forEach { print("  • \($0)") }
+            print("\nCommands: sigil digest | sigil asn1 dump | sigil pem decode | sigil pem encode  (sigil help <command>)")
+            print("\nSelf-check on embedded known-answer data:")
+            for check in checks {
+                print("  [\(check.passed ? "pass" : "FAIL")] \(check.name) (\(check.spec)): \(check.detail)")
+            }
+            print("\n\(checks.filter(\.passed).count) of \(checks.count) checks passed")
+        }
+        if !allPassed { Foundation.exit(1) }
+    }
+
+    static func selfCheck() -> [Check] {
+        var checks: [Check] = []
+        func digestCheck(_ name: String, _ spec: String, _ actual: [UInt8], _ expected: String) {
+            let hex = Output.hex(actual)
+            checks.append(Check(name: name, spec: spec, passed: hex == expected, detail: hex))
+        }
+        let abc = Array("abc".utf8)
+        // FIPS 180-4 examples (NIST "Examples with Intermediate Values", one-block message "abc").
+        digestCheck("SHA-1(\"abc\")", "FIPS 180-4", SHA1.hash(abc), "a9993e364706816aba3e25717850c26c9cd0d89d")
+        digestCheck("SHA-256(\"abc\")", "FIPS 180-4", SHA256.hash(abc),
+                    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        digestCheck("SHA-384(\"abc\")", "FIPS 180-4", SHA384.hash(abc),
+                    "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7")
+        digestCheck("SHA-512(\"abc\")", "FIPS 180-4", SHA512.hash(abc),
+                    "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
+        var million = SHA256()
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
+        for _ in 0..<1000 { million.update(chunk) }
+        digestCheck("SHA-256(10^6 × \"a\"), streamed", "FIPS 180-4", million.finalize(),
+                    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        digestCheck("HMAC-SHA-256 test case 2", "RFC 4231 §4.3",
+                    HMAC<SHA256>.authenticationCode(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)),
+                    "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+
+        // GMP: Fermat's little theorem for the Mersenne prime 2^127 − 1, and an inverse.
+        let p = (BigNum(1) << 127) - BigNum(1)
+        let fermat = (try? BigNum(3).power(p - BigNum(1), modulo: p)) == BigNum(1)
+        let inverse = (try? BigNum(17).inverse(modulo: p)).flatMap { try? ($0 * BigNum(17)).mod(p) } == BigNum(1)
+        checks.append(Check(name: "GMP: 3^(p−1) ≡ 1 and 17·17⁻¹ ≡ 1 mod 2^127−1", spec: "GMP mpz", passed: fermat && inverse,
+                            detail: fermat && inverse ? "identities hold" : "identity failed"))
+
+        // DER strictness and BER relaxations on embedded encodings.
+        let der: [UInt8] = [0x30, 0x0C, 0x02, 0x01, 0x2A, 0x01, 0x01, 0xFF, 0x06, 0x04, 0x2A, 0x86, 0x48, 0x86]
+        let derOK = (try? DER.parse(der)).map { root -> Bool in
+            var writer = DERWriter()
+            writer.append(root)
+            return writer.bytes == der
+        } ?? false
+        checks.append(Check(name: "DER parse and byte-identical re-encode", spec: "X.690 10", passed: derOK,
+                            detail: derOK ? "SEQUENCE { INTEGER 42, BOOLEAN TRUE, OID 1.2.840.6 } round-trips" : "failed"))
+        let indefinite: [UInt8] = [0x30, 0x80, 0x05, 0x00, 0x00, 0x00]
+        let derRejects = (try? DER.parse(indefinite)) == nil
+        let berAccepts = (try? BER.parse(indefinite)) != nil
+        checks.append(Check(name: "indefinite length: DER rejects, BER accepts", spec: "X.690 8.1.3.6, 10.1",
+                            passed: derRejects && berAccepts, detail: "DER \(derRejects ? "rejects" : "ACCEPTS"), BER \(berAccepts ? "accepts" : "REJECTS")"))
+        let nonMinimal: [UInt8] = [0x02, 0x02, 0x00, 0x01]
+        let integerRejected = (try? DER.parse(nonMinimal)).map { (try? ASN1Integer(node: $0)) == nil } ?? false
+        checks.append(Check(name: "non-minimal INTEGER rejected", spec: "X.690 8.3.2", passed: integerRejected,
+                            detail: integerRejected ? "02 02 00 01 rejected" : "accepted"))
+        return checks
+    }
+}
