@@ -1,4 +1,4 @@
-/// SHA-256 compression (FIPS 180-4 §6.2.2), 64 rounds over a 16-word rolling schedule.
+/// SHA-256 compression (FIPS 180-4 §6.2.2): the 64-word schedule, then 64 rounds.
 struct SHA256Core: MDCompressor {
     static let blockByteCount = 64
     static let lengthByteCount = 8
@@ -29,35 +29,45 @@ struct SHA256Core: MDCompressor {
     ]
 
 
+    /// One round of §6.2.2 step 3 with the working variables passed in place, so rounds can be
+    /// written without shuffling eight variables each time (the caller rotates the roles).
+    @inline(__always)
+    private static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+                              _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32) {
+        // §4.1.2: Σ1, Ch, Σ0, Maj.
+        let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ kw
+        let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+        d &+= t1
+        h = t1 &+ t2
+    }
+
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
         var s0 = h0, s1 = h1, s2 = h2, s3 = h3, s4 = h4, s5 = h5, s6 = h6, s7 = h7
         SHA256Core.k.withUnsafeBufferPointer { k in
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { w in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
                 var offset = 0
                 while offset < blocks.count {
+                    // §6.2.2 step 1: the message schedule.
                     for t in 0..<16 { w[t] = blocks.loadBigEndianUInt32(at: offset + 4 * t) }
+                    for t in 16..<64 {
+                        let w15 = w[t - 15], w2 = w[t - 2]
+                        let sigma0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 &>> 3)
+                        let sigma1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 &>> 10)
+                        w[t] = sigma1 &+ w[t - 7] &+ sigma0 &+ w[t - 16]
+                    }
+                    // Steps 2–3: eight rounds per pass, the roles of a…h rotating by one each round.
                     var a = s0, b = s1, c = s2, d = s3, e = s4, f = s5, g = s6, h = s7
-                    for t in 0..<64 {
-                        // §6.2.2 step 1, kept mod 16: W_t = σ1(W_{t-2}) + W_{t-7} + σ0(W_{t-15}) + W_{t-16}.
-                        let wt: UInt32
-                        if t < 16 {
-                            wt = w[t]
-                        } else {
-                            let w15 = w[(t - 15) & 15], w2 = w[(t - 2) & 15]
-                            let sigma0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 &>> 3)
-                            let sigma1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 &>> 10)
-                            wt = sigma1 &+ w[(t - 7) & 15] &+ sigma0 &+ w[t & 15]
-                            w[t & 15] = wt
-                        }
-                        // §4.1.2: Σ1, Ch, Σ0, Maj.
-                        let bigSigma1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                        let ch = (e & f) ^ (~e & g)
-                        let t1 = h &+ bigSigma1 &+ ch &+ k[t] &+ wt
-                        let bigSigma0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                        let maj = (a & b) ^ (a & c) ^ (b & c)
-                        let t2 = bigSigma0 &+ maj
-                        h = g; g = f; f = e; e = d &+ t1
-                        d = c; c = b; b = a; a = t1 &+ t2
+                    var t = 0
+                    while t < 64 {
+                        SHA256Core.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
+                        SHA256Core.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1])
+                        SHA256Core.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2])
+                        SHA256Core.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3])
+                        SHA256Core.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4])
+                        SHA256Core.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5])
+                        SHA256Core.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6])
+                        SHA256Core.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7])
+                        t += 8
                     }
                     s0 &+= a; s1 &+= b; s2 &+= c; s3 &+= d; s4 &+= e; s5 &+= f; s6 &+= g; s7 &+= h
                     offset += 64

@@ -20,7 +20,7 @@ enum SHA384Parameters: SHA512Variant {
     static let digestByteCount = 48
 }
 
-/// SHA-512 compression (FIPS 180-4 §6.4.2), 80 rounds over a 16-word rolling schedule; shared
+/// SHA-512 compression (FIPS 180-4 §6.4.2): the 80-word schedule, then 80 rounds; shared
 /// by SHA-384 (§6.5), which only changes the initial value and truncates the output.
 struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
     static var blockByteCount: Int { 128 }
@@ -35,35 +35,44 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
 
 
 
+    /// One round of §6.4.2 step 3 with the working variables passed in place (see SHA256Core).
+    @inline(__always)
+    private static func round(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: inout UInt64,
+                              _ e: UInt64, _ f: UInt64, _ g: UInt64, _ h: inout UInt64, _ kw: UInt64) {
+        // §4.1.3: Σ1, Ch, Σ0, Maj.
+        let t1 = h &+ (rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)) &+ ((e & f) ^ (~e & g)) &+ kw
+        let t2 = (rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)) &+ ((a & b) ^ (a & c) ^ (b & c))
+        d &+= t1
+        h = t1 &+ t2
+    }
+
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
         var s0 = h0, s1 = h1, s2 = h2, s3 = h3, s4 = h4, s5 = h5, s6 = h6, s7 = h7
         sha512RoundConstants.withUnsafeBufferPointer { k in
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 16) { w in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 80) { w in
                 var offset = 0
                 while offset < blocks.count {
+                    // §6.4.2 step 1: the message schedule.
                     for t in 0..<16 { w[t] = blocks.loadBigEndianUInt64(at: offset + 8 * t) }
+                    for t in 16..<80 {
+                        let w15 = w[t - 15], w2 = w[t - 2]
+                        let sigma0 = rotr(w15, 1) ^ rotr(w15, 8) ^ (w15 &>> 7)
+                        let sigma1 = rotr(w2, 19) ^ rotr(w2, 61) ^ (w2 &>> 6)
+                        w[t] = sigma1 &+ w[t - 7] &+ sigma0 &+ w[t - 16]
+                    }
+                    // Steps 2–3: eight rounds per pass, the roles of a…h rotating by one each round.
                     var a = s0, b = s1, c = s2, d = s3, e = s4, f = s5, g = s6, h = s7
-                    for t in 0..<80 {
-                        // §6.4.2 step 1, kept mod 16.
-                        let wt: UInt64
-                        if t < 16 {
-                            wt = w[t]
-                        } else {
-                            let w15 = w[(t - 15) & 15], w2 = w[(t - 2) & 15]
-                            let sigma0 = rotr(w15, 1) ^ rotr(w15, 8) ^ (w15 &>> 7)
-                            let sigma1 = rotr(w2, 19) ^ rotr(w2, 61) ^ (w2 &>> 6)
-                            wt = sigma1 &+ w[(t - 7) & 15] &+ sigma0 &+ w[t & 15]
-                            w[t & 15] = wt
-                        }
-                        // §4.1.3: Σ1, Ch, Σ0, Maj.
-                        let bigSigma1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)
-                        let ch = (e & f) ^ (~e & g)
-                        let t1 = h &+ bigSigma1 &+ ch &+ k[t] &+ wt
-                        let bigSigma0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)
-                        let maj = (a & b) ^ (a & c) ^ (b & c)
-                        let t2 = bigSigma0 &+ maj
-                        h = g; g = f; f = e; e = d &+ t1
-                        d = c; c = b; b = a; a = t1 &+ t2
+                    var t = 0
+                    while t < 80 {
+                        Self.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
+                        Self.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1])
+                        Self.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2])
+                        Self.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3])
+                        Self.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4])
+                        Self.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5])
+                        Self.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6])
+                        Self.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7])
+                        t += 8
                     }
                     s0 &+= a; s1 &+= b; s2 &+= c; s3 &+= d; s4 &+= e; s5 &+= f; s6 &+= g; s7 &+= h
                     offset += 128

@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+import SigilASN1
+import SigilCore
+import SwiftASN1
+import X509
+
+// Usage: sigil-bench [--seconds N] [--json]
+let arguments = CommandLine.arguments
+var seconds = 2.0
+if let i = arguments.firstIndex(of: "--seconds"), i + 1 < arguments.count, let v = Double(arguments[i + 1]) { seconds = v }
+let asJSON = arguments.contains("--json")
+var harness = Harness(seconds: seconds)
+var rows: [Row] = []
+
+// Inputs: fixed pseudo-random bytes; a real certificate (Apple WWDR G6 when ../shared is beside
+// the checkout, else the committed RSA test certificate).
+struct ByteStream {
+    var state: UInt64 = 0x5167
+    mutating func next() -> UInt8 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return UInt8(state >> 56)
+    }
+}
+var stream = ByteStream()
+let kib = (0..<1024).map { _ in stream.next() }
+let mib = (0..<(1 << 20)).map { _ in stream.next() }
+
+let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+let repo = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let certificateCandidates = [
+    repo.deletingLastPathComponent().appendingPathComponent("shared/vectors/apple-real/apple-pki/AppleWWDRCAG6.cer"),
+    repo.appendingPathComponent("Tests/SigilASN1Tests/Fixtures/rsa-2048-cert.der"),
+]
+guard let certificateURL = certificateCandidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }),
+      let certificateData = FileManager.default.contents(atPath: certificateURL.path)
+else {
+    FileHandle.standardError.write(Data("no certificate to parse\n".utf8))
+    exit(1)
+}
+let certificate = Array(certificateData)
+
+func first8(_ bytes: some Sequence<UInt8>) -> UInt64 { bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
+
+// SHA-256, 1 KiB and 1 MiB.
+for (label, input) in [("SHA-256 1 KiB", kib), ("SHA-256 1 MiB", mib)] {
+    let ours = harness.opsPerSecond { first8(SigilCore.SHA256.hash(input)) }
+    let theirs = harness.opsPerSecond { first8(Crypto.SHA256.hash(data: input)) }
+    rows.append(Row(name: label, sigil: ours, reference: theirs, referenceName: "swift-crypto SHA256", bytesPerOp: input.count))
+}
+// SHA-384 1 KiB (the certificate-signature hash of Apple's P-384 chain).
+do {
+    let ours = harness.opsPerSecond { first8(SigilCore.SHA384.hash(kib)) }
+    let theirs = harness.opsPerSecond { first8(Crypto.SHA384.hash(data: kib)) }
+    rows.append(Row(name: "SHA-384 1 KiB", sigil: ours, reference: theirs, referenceName: "swift-crypto SHA384", bytesPerOp: 1024))
+}
+
+// DER parse of a certificate: like for like against swift-asn1's tree parser, and against
+// swift-certificates' full Certificate decode (which also builds typed fields: not like for like
+// until Sigil's X.509 layer exists).
+let certName = certificateURL.lastPathComponent
+do {
+    let ours = harness.opsPerSecond { UInt64((try? SigilASN1.DER.parse(certificate))?.children.count ?? 0) }
+    let theirs = harness.opsPerSecond {
+        guard let node = try? SwiftASN1.DER.parse(certificate), case .constructed(let children) = node.content else { return 0 }
+        return UInt64(children.reduce(0) { n, _ in n + 1 })
+    }
+    rows.append(Row(name: "DER tree parse (\(certName))", sigil: ours, reference: theirs, referenceName: "swift-asn1 DER.parse", bytesPerOp: 0))
+    let full = harness.opsPerSecond { (try? X509.Certificate(derEncoded: certificate)) == nil ? 0 : 1 }
+    rows.append(Row(name: "DER tree parse vs full certificate decode", sigil: ours, reference: full,
+                    referenceName: "swift-certificates Certificate(derEncoded:)", bytesPerOp: 0))
+}
+
+if asJSON {
+    let results = rows.map { ["name": $0.name, "sigilOpsPerSecond": $0.sigil, "reference": $0.referenceName,
+                              "referenceOpsPerSecond": $0.reference, "ratio": $0.sigil / $0.reference] as [String: Any] }
+    let data = try JSONSerialization.data(withJSONObject: ["results": results, "secondsPerMeasurement": seconds],
+                                          options: [.prettyPrinted, .sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+} else {
+    print(format(rows))
+    print("\n(checksum \(harness.checksum); \(seconds) s per measurement, single thread, release build)")
+}
