@@ -45,6 +45,10 @@ let package = Package(
             dependencies: ["SigilASN1", "SigilTestSupport"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(
+            name: "SigilCLITests",
+            dependencies: ["sigil", "SigilTestSupport"]
+        ),
         // Shared test helpers (seeded PRNG, vector locations, subprocess runner). Not a product.
         .target(
             name: "SigilTestSupport",

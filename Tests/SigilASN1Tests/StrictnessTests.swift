@@ -149,6 +149,16 @@ final class StrictnessTests: XCTestCase {
         let bomb: [UInt8] = Array([[UInt8]](repeating: [0x30, 0x80], count: 20_000).joined())
         XCTAssertASN1Error(.tooDeep, try BER.parse(bomb))
         XCTAssertASN1Error(.tooLarge, try DER.parse(nested(3), limits: ASN1ParseLimits(maximumInputBytes: 4)))
+        // A configured depth above the ceiling is not honoured (no stack overflow by configuration).
+        let unbounded = ASN1ParseLimits(maximumDepth: .max)
+        XCTAssertNoThrow(try DER.parse(nested(ASN1ParseLimits.depthCeiling), limits: unbounded))
+        XCTAssertASN1Error(.tooDeep, try DER.parse(nested(ASN1ParseLimits.depthCeiling + 1), limits: unbounded))
+        XCTAssertASN1Error(.tooDeep, try BER.parse(bomb, limits: unbounded))
+        // Element count: 100,000 NULLs in one SEQUENCE against a limit of 50,000.
+        let nulls = [UInt8](Array([[UInt8]](repeating: [0x05, 0x00], count: 100_000).joined()))
+        let many = DERWriterHelper.wrap(nulls)
+        XCTAssertEqual(try DER.parse(many).children.count, 100_000)
+        XCTAssertASN1Error(.tooLarge, try DER.parse(many, limits: ASN1ParseLimits(maximumElements: 50_000)))
     }
 
     func testSequenceReaderConsumesEverything() throws {

@@ -22,15 +22,25 @@ public enum ASN1EncodingRules: Sendable, Hashable {
 }
 
 /// Resource bounds for one parse. The defaults suit certificates, OCSP responses and receipts.
+///
+/// Memory use is bounded by the input: one parse keeps the input plus one record (about 72
+/// bytes) per element, and `maximumElements` caps the records.
 public struct ASN1ParseLimits: Sendable, Hashable {
-    /// Deepest nesting accepted (the outermost element is depth 1).
+    /// The parser recurses once per nesting level; no limit above this is honoured, so a caller
+    /// cannot configure a stack overflow.
+    public static let depthCeiling = 256
+
+    /// Deepest nesting accepted (the outermost element is depth 1), at most ``depthCeiling``.
     public var maximumDepth: Int
     /// Largest input accepted, in bytes.
     public var maximumInputBytes: Int
+    /// Most elements (nodes) accepted in one parse.
+    public var maximumElements: Int
 
-    public init(maximumDepth: Int = 50, maximumInputBytes: Int = 64 << 20) {
+    public init(maximumDepth: Int = 50, maximumInputBytes: Int = 16 << 20, maximumElements: Int = 1 << 20) {
         self.maximumDepth = maximumDepth
         self.maximumInputBytes = maximumInputBytes
+        self.maximumElements = maximumElements
     }
 
     public static let `default` = ASN1ParseLimits()

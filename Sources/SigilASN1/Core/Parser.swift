@@ -68,8 +68,12 @@ struct ASN1Parser {
 
     mutating func parseElement(at position: inout Int, limit: Int, depth: Int) throws(ASN1Error) {
         let start = position
-        guard depth <= limits.maximumDepth else {
-            throw ASN1Error(.tooDeep, "nesting exceeds \(limits.maximumDepth) levels", offset: start)
+        let maximumDepth = min(limits.maximumDepth, ASN1ParseLimits.depthCeiling)
+        guard depth <= maximumDepth else {
+            throw ASN1Error(.tooDeep, "nesting exceeds \(maximumDepth) levels", offset: start)
+        }
+        guard records.count < limits.maximumElements else {
+            throw ASN1Error(.tooLarge, "more than \(limits.maximumElements) elements", offset: start)
         }
         let (identifier, isConstructed) = try readIdentifier(at: &position, limit: limit)
         let length = try readLength(at: &position, limit: limit)

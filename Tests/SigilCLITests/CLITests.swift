@@ -1,0 +1,80 @@
+import Foundation
+import SigilTestSupport
+import XCTest
+
+/// The `sigil` executable end to end: JSON on stdout, JSON errors on stderr, exit codes.
+final class CLITests: XCTestCase {
+    /// The built `sigil` beside the test bundle (this target depends on it, so it is built).
+    private func sigil() throws -> String {
+        let bundle = Bundle(for: CLITests.self).bundleURL
+        let candidates = [bundle.deletingLastPathComponent().appendingPathComponent("sigil"),
+                          bundle.appendingPathComponent("sigil")]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("the sigil executable was not found beside \(bundle.path)")
+        }
+        return found.path
+    }
+
+    private func json(_ data: Data) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func testOverviewSelfCheckPasses() throws {
+        let result = try Subprocess.run(try sigil(), ["overview", "--json"])
+        XCTAssertEqual(result.status, 0)
+        let report = try json(result.stdout)
+        XCTAssertEqual(report["passed"] as? Bool, true)
+        let checks = try XCTUnwrap(report["selfCheck"] as? [[String: Any]])
+        XCTAssertGreaterThanOrEqual(checks.count, 10)
+        XCTAssertTrue(checks.allSatisfy { $0["passed"] as? Bool == true })
+        let text = try Subprocess.run(try sigil(), [])
+        XCTAssertEqual(text.status, 0)
+        XCTAssertTrue(text.stdoutString.contains("checks passed"))
+    }
+
+    func testDigestMatchesOpenSSL() throws {
+        let openssl = try Subprocess.require("openssl")
+        var rng = SeededGenerator(seed: 77)
+        let data = Data(rng.bytes(5000))
+        for algorithm in ["sha1", "sha256", "sha384", "sha512"] {
+            let ours = try json(Subprocess.run(try sigil(), ["digest", "-a", algorithm, "-"], stdin: data).stdout)
+            let theirs = try Subprocess.run(openssl, ["dgst", "-\(algorithm)", "-r"], stdin: data).stdoutString
+            XCTAssertEqual(ours["digest"] as? String, theirs.split(separator: " ").first.map(String.init), algorithm)
+            let mac = try json(Subprocess.run(try sigil(), ["digest", "-a", algorithm, "--hmac-key-hex", "0b0b0b", "-"], stdin: data).stdout)
+            let theirMac = try Subprocess.run(openssl, ["dgst", "-\(algorithm)", "-mac", "HMAC", "-macopt", "hexkey:0b0b0b", "-r"], stdin: data)
+            XCTAssertEqual(mac["hmac"] as? String, theirMac.stdoutString.split(separator: " ").first.map(String.init), algorithm)
+        }
+    }
+
+    func testASN1DumpAndErrors() throws {
+        let fixture = TestPaths.fixtures("SigilASN1Tests", "ec-p256-params.der").path
+        let dump = try Subprocess.run(try sigil(), ["asn1", "dump", fixture])
+        XCTAssertEqual(dump.status, 0)
+        let root = try XCTUnwrap(try json(dump.stdout)["root"] as? [String: Any])
+        XCTAssertEqual(root["value"] as? String, "1.2.840.10045.3.1.7")
+        XCTAssertEqual(root["tag"] as? String, "OBJECT IDENTIFIER")
+
+        // Indefinite length: DER refuses with a JSON error on stderr and exit 1; --ber accepts.
+        let indefinite = Data([0x30, 0x80, 0x05, 0x00, 0x00, 0x00])
+        let refused = try Subprocess.run(try sigil(), ["asn1", "dump", "-"], stdin: indefinite)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stdout.isEmpty)
+        let error = try json(refused.stderr)
+        XCTAssertEqual(error["error"] as? String, "asn1.indefiniteLength")
+        XCTAssertNotNil(error["message"] as? String)
+        XCTAssertEqual(try Subprocess.run(try sigil(), ["asn1", "dump", "--ber", "-"], stdin: indefinite).status, 0)
+    }
+
+    func testPEMRoundTrip() throws {
+        let der = try Data(contentsOf: TestPaths.fixtures("SigilASN1Tests", "ec-p384-spki.der"))
+        let encoded = try Subprocess.run(try sigil(), ["pem", "encode", "--label", "PUBLIC KEY", "-"], stdin: der)
+        XCTAssertEqual(encoded.status, 0)
+        XCTAssertTrue(encoded.stdoutString.hasPrefix("-----BEGIN PUBLIC KEY-----\n"))
+        let decoded = try json(Subprocess.run(try sigil(), ["pem", "decode", "-"], stdin: encoded.stdout).stdout)
+        let blocks = try XCTUnwrap(decoded["blocks"] as? [[String: Any]])
+        XCTAssertEqual(blocks.first?["label"] as? String, "PUBLIC KEY")
+        XCTAssertEqual(blocks.first?["derBase64"] as? String, der.base64EncodedString())
+        let notDER = try Subprocess.run(try sigil(), ["pem", "encode", "--label", "X", "-"], stdin: Data([1, 2, 3]))
+        XCTAssertEqual(notDER.status, 1)
+    }
+}
