@@ -23,7 +23,8 @@ let package = Package(
         ),
         .target(
             name: "SigilCore",
-            dependencies: ["CGMP"]
+            dependencies: ["CGMP"],
+            exclude: ["Field/generate_fields.py"]
         ),
         .target(
             name: "SigilASN1"

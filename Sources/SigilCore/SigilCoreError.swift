@@ -19,6 +19,10 @@ public struct SigilCoreError: Error, Hashable, Sendable, CustomStringConvertible
         public static let invalidModulus = Code("invalidModulus")
         /// The value has no inverse modulo the given modulus.
         public static let notInvertible = Code("notInvertible")
+        /// A point encoding that is malformed, off the curve, or the point at infinity.
+        public static let invalidPoint = Code("invalidPoint")
+        /// A private key outside [1, n − 1] or otherwise unusable.
+        public static let invalidKey = Code("invalidKey")
         /// A size or length argument is outside what the operation supports.
         public static let invalidLength = Code("invalidLength")
     }

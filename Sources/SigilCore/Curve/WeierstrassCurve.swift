@@ -1,0 +1,27 @@
+/// A prime-order short Weierstrass curve y² = x³ − 3x + b (a = −3), as P-256 and P-384 are.
+protocol WeierstrassCurve: Sendable {
+    associatedtype Field: MontgomeryFieldElement
+    associatedtype Scalar: MontgomeryFieldElement
+
+    /// b in Montgomery form.
+    static var b: Field { get }
+    static var generator: ProjectivePoint<Self> { get }
+    /// Bit length of the group order n (equal to the field size here).
+    static var orderBits: Int { get }
+}
+
+enum P256Curve: WeierstrassCurve {
+    typealias Field = P256Field
+    typealias Scalar = P256Scalar
+    static let b = P256Constants.b
+    static let generator = ProjectivePoint<P256Curve>(x: P256Constants.generatorX, y: P256Constants.generatorY, z: .one)
+    static let orderBits = 256
+}
+
+enum P384Curve: WeierstrassCurve {
+    typealias Field = P384Field
+    typealias Scalar = P384Scalar
+    static let b = P384Constants.b
+    static let generator = ProjectivePoint<P384Curve>(x: P384Constants.generatorX, y: P384Constants.generatorY, z: .one)
+    static let orderBits = 384
+}

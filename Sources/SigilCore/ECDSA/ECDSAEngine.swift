@@ -1,0 +1,118 @@
+/// ECDSA over one curve (FIPS 186-5 §6.4; SEC 1 v2 §4.1), generic so P-256 and P-384 share one
+/// implementation that the compiler specialises for each.
+enum ECDSAEngine<C: WeierstrassCurve> {
+    typealias Point = ProjectivePoint<C>
+    typealias Scalar = C.Scalar
+    typealias Field = C.Field
+
+    static var byteCount: Int { C.Scalar.byteCount }
+
+    /// bits2int(digest) mod n (RFC 6979 §2.3.2, SEC 1 §4.1.3 step 5 / §4.1.4 step 3): the
+    /// leftmost orderBits bits of the digest, as a scalar in Montgomery form. A shorter digest is
+    /// taken whole. The digest is public.
+    static func digestScalar(_ digest: [UInt8]) -> Scalar {
+        let width = byteCount
+        let bytes = digest.count >= width
+            ? Array(digest.prefix(width))
+            : [UInt8](repeating: 0, count: width - digest.count) + digest
+        // A value below 2^orderBits is below 2n, so one conditional subtraction reduces it.
+        let raw = Scalar.fromLimbs { i in
+            var word: UInt64 = 0
+            for j in (width - 8 * (i + 1))..<(width - 8 * i) { word = (word << 8) | UInt64(bytes[j]) }
+            return word
+        }
+        return Scalar.fromCanonical(Scalar.reduceOnce(raw))
+    }
+
+    /// The x-coordinate of a (non-identity) point reduced mod n, as a scalar in Montgomery form
+    /// (p < 2n for both curves, so one conditional subtraction suffices).
+    static func xModOrder(_ x: Field) -> Scalar {
+        let canonicalX = x.canonical
+        return Scalar.fromCanonical(Scalar.reduceOnce(Scalar.fromLimbs(canonicalX.limb)))
+    }
+
+    // MARK: - Signing (constant time in the private key and the nonce)
+
+    /// FIPS 186-5 §6.4.1 with the nonce from RFC 6979 §3.2 (deterministic, or hedged when
+    /// `extraEntropy` is non-empty). Returns (r, s) as big-endian bytes. Low-s is not enforced:
+    /// s is whatever the equations give, as FIPS 186-5 specifies; verifiers here accept both.
+    ///
+    /// Constant time in `privateKey` and the nonce: scalar multiplication by fixed windows with
+    /// masked table reads, Fermat inversion with a public exponent, Montgomery arithmetic without
+    /// branches. The only data-dependent branches are on values that are public or negligible:
+    /// a rejected RFC 6979 candidate (probability < 2^-32) and r = 0 or s = 0 (probability ~2^-256).
+    static func sign(privateKey d: Scalar, privateKeyBytes: [UInt8], digest: [UInt8], hash: HashAlgorithm,
+                     extraEntropy: [UInt8]) -> (r: [UInt8], s: [UInt8]) {
+        let e = digestScalar(digest)
+        // RFC 6979 §2.3.4 bits2octets(h1) = int2octets(bits2int(h1) mod q).
+        var nonces = RFC6979Generator(hash: hash, byteCount: byteCount, privateKey: privateKeyBytes,
+                                      hashedMessage: e.bigEndianBytes, extraData: extraEntropy)
+        defer { nonces.wipe() }
+        while true {
+            var candidate = nonces.nextCandidate()
+            let (k, belowOrder) = Scalar.fromBigEndian(candidate)
+            for i in candidate.indices { candidate[i] = 0 }
+            // §3.2 h.3: accept 1 ≤ k ≤ n − 1. Declassifies only "this candidate was rejected".
+            guard (belowOrder & !k.isZero).isTrueVartime else { continue }
+            // §6.4.1 steps 4–6: R = k·G, r = x_R mod n.
+            let point = C.generator.multiplied(byCanonicalSecret: k.canonical)
+            guard let (x, _) = point.affine else { continue }  // impossible for k in [1, n−1]
+            let r = xModOrder(x)
+            if r.isZero.isTrueVartime { continue }
+            // Step 7: s = k⁻¹ (e + r·d) mod n.
+            let s = k.inverted * (e + r * d)
+            if s.isZero.isTrueVartime { continue }
+            return (r.bigEndianBytes, s.bigEndianBytes)
+        }
+    }
+
+    /// d·G for a secret d (Montgomery form), as affine coordinates.
+    static func publicPoint(privateKey d: Scalar) -> (x: Field, y: Field)? {
+        C.generator.multiplied(byCanonicalSecret: d.canonical).affine
+    }
+
+    // MARK: - Verification (variable time: every input is public)
+
+    /// FIPS 186-5 §6.4.2 / SEC 1 §4.1.4. `qx, qy` must be a validated public key (on the curve,
+    /// not the identity). Variable time.
+    static func verifyVartime(qx: Field, qy: Field, r rBytes: [UInt8], s sBytes: [UInt8], digest: [UInt8]) -> Bool {
+        // Step 1: r and s in [1, n − 1].
+        guard rBytes.count == byteCount, sBytes.count == byteCount else { return false }
+        let (r, rInRange) = Scalar.fromBigEndian(rBytes)
+        let (s, sInRange) = Scalar.fromBigEndian(sBytes)
+        guard rInRange.isTrueVartime, sInRange.isTrueVartime,
+              !r.isZero.isTrueVartime, !s.isZero.isTrueVartime else { return false }
+        // Steps 2–3: e = bits2int(H(m)) mod n.
+        let e = digestScalar(digest)
+        // Step 4: w = s⁻¹; step 5: u1 = e·w, u2 = r·w.
+        let w = s.inverted
+        let u1 = (e * w).canonical, u2 = (r * w).canonical
+        // Step 6: R = u1·G + u2·Q; reject the identity.
+        let q = Point(x: qx, y: qy, z: .one)
+        let point = Point.doubleMultiplyVartime(u1, C.generator, u2, q)
+        guard let (x, _) = point.affine else { return false }
+        // Steps 7–8: v = x_R mod n; valid iff v = r.
+        return Scalar.equal(xModOrder(x), r).isTrueVartime
+    }
+
+    /// Parses and validates an affine public point from big-endian coordinates
+    /// (SEC 1 §3.2.2.1: coordinates below p, on the curve; the identity has no affine form).
+    static func publicPoint(x xBytes: [UInt8], y yBytes: [UInt8]) -> (x: Field, y: Field)? {
+        guard xBytes.count == Field.byteCount, yBytes.count == Field.byteCount else { return nil }
+        let (x, xOK) = Field.fromBigEndian(xBytes)
+        let (y, yOK) = Field.fromBigEndian(yBytes)
+        guard (xOK & yOK & Point.isOnCurve(x: x, y: y)).isTrueVartime else { return nil }
+        return (x, y)
+    }
+
+    /// SEC 1 §2.3.4 step 2.4: y from x and the parity of y, or nil when x is not on the curve.
+    static func decompress(x xBytes: [UInt8], yIsOdd: Bool) -> (x: Field, y: Field)? {
+        let (x, xOK) = Field.fromBigEndian(xBytes)
+        guard xOK.isTrueVartime else { return nil }
+        let rhs = x.squared * x - (x + x + x) + C.b
+        let (root, exists) = rhs.squareRoot
+        guard exists.isTrueVartime else { return nil }
+        let rootIsOdd = root.canonical.limb(0) & 1 == 1
+        return (x, rootIsOdd == yIsOdd ? root : root.negated)
+    }
+}

@@ -1,0 +1,252 @@
+/// The NIST prime curves Sigil signs and verifies on.
+public enum ECCurve: String, Sendable, CaseIterable, Hashable {
+    case p256 = "P-256"
+    case p384 = "P-384"
+
+    /// Bytes in a field element or scalar: 32 or 48.
+    public var byteCount: Int { self == .p256 ? 32 : 48 }
+
+    /// The hash a JOSE/X.509 signature on this curve normally uses (ES256 / ES384).
+    public var defaultHash: HashAlgorithm { self == .p256 ? .sha256 : .sha384 }
+}
+
+/// An ECDSA signature (r, s), each exactly `curve.byteCount` big-endian bytes.
+///
+/// The raw form r ‖ s is IEEE P1363 / JOSE (RFC 7518 §3.4). The DER `ECDSA-Sig-Value` form lives
+/// in SigilKeys, above the ASN.1 layer.
+public struct ECDSASignature: Sendable, Hashable {
+    public let curve: ECCurve
+    public let r: [UInt8]
+    public let s: [UInt8]
+
+    /// From r ‖ s of exactly 2 × `curve.byteCount` bytes.
+    public init<Bytes: Collection>(rawRepresentation: Bytes, curve: ECCurve) throws(SigilCoreError)
+    where Bytes.Element == UInt8 {
+        let raw = Array(rawRepresentation)
+        guard raw.count == 2 * curve.byteCount else {
+            throw SigilCoreError(.invalidLength, "a raw \(curve.rawValue) signature is \(2 * curve.byteCount) bytes, not \(raw.count)")
+        }
+        self.curve = curve
+        r = Array(raw.prefix(curve.byteCount))
+        s = Array(raw.suffix(curve.byteCount))
+    }
+
+    /// From big-endian r and s of any length up to `curve.byteCount` after leading zeros (as DER
+    /// INTEGERs carry them). Range checks against n happen at verification.
+    public init(r: [UInt8], s: [UInt8], curve: ECCurve) throws(SigilCoreError) {
+        func fixed(_ value: [UInt8], _ name: String) throws(SigilCoreError) -> [UInt8] {
+            let trimmed = Array(value.drop { $0 == 0 })
+            guard trimmed.count <= curve.byteCount else {
+                throw SigilCoreError(.valueDoesNotFit, "\(name) has \(trimmed.count) significant bytes, more than \(curve.rawValue) allows")
+            }
+            return [UInt8](repeating: 0, count: curve.byteCount - trimmed.count) + trimmed
+        }
+        self.curve = curve
+        self.r = try fixed(r, "r")
+        self.s = try fixed(s, "s")
+    }
+
+    /// r ‖ s.
+    public var rawRepresentation: [UInt8] { r + s }
+}
+
+/// An ECDSA public key: a validated point on P-256 or P-384 (never the point at infinity).
+public struct ECDSAPublicKey: Sendable, Hashable {
+    public let curve: ECCurve
+    /// Affine coordinates, big-endian, `curve.byteCount` bytes each.
+    public let x: [UInt8]
+    public let y: [UInt8]
+
+    /// From affine coordinates; checks range and the curve equation (SEC 1 §3.2.2.1).
+    public init(x: [UInt8], y: [UInt8], curve: ECCurve) throws(SigilCoreError) {
+        let valid: Bool
+        switch curve {
+        case .p256: valid = ECDSAEngine<P256Curve>.publicPoint(x: x, y: y) != nil
+        case .p384: valid = ECDSAEngine<P384Curve>.publicPoint(x: x, y: y) != nil
+        }
+        guard valid else {
+            throw SigilCoreError(.invalidPoint, "the coordinates are not a point on \(curve.rawValue)")
+        }
+        self.init(validatedX: x, y: y, curve: curve)
+    }
+
+    private init(validatedX x: [UInt8], y: [UInt8], curve: ECCurve) {
+        self.curve = curve
+        self.x = x
+        self.y = y
+    }
+
+    /// From the SEC 1 §2.3.3 octet string: 04 ‖ x ‖ y (uncompressed) or 02/03 ‖ x (compressed).
+    /// The single octet 00 (the point at infinity) is refused: it is never a valid public key.
+    public init<Bytes: Collection>(sec1Representation bytes: Bytes, curve: ECCurve) throws(SigilCoreError)
+    where Bytes.Element == UInt8 {
+        let data = Array(bytes)
+        let width = curve.byteCount
+        guard let form = data.first else {
+            throw SigilCoreError(.invalidPoint, "empty point encoding")
+        }
+        switch form {
+        case 0x04:
+            guard data.count == 1 + 2 * width else {
+                throw SigilCoreError(.invalidPoint, "an uncompressed \(curve.rawValue) point is \(1 + 2 * width) bytes, not \(data.count)")
+            }
+            try self.init(x: Array(data[1...width]), y: Array(data[(1 + width)...]), curve: curve)
+        case 0x02, 0x03:
+            guard data.count == 1 + width else {
+                throw SigilCoreError(.invalidPoint, "a compressed \(curve.rawValue) point is \(1 + width) bytes, not \(data.count)")
+            }
+            let xBytes = Array(data[1...])
+            let y: [UInt8]?
+            switch curve {
+            case .p256: y = ECDSAEngine<P256Curve>.decompress(x: xBytes, yIsOdd: form == 0x03)?.y.bigEndianBytes
+            case .p384: y = ECDSAEngine<P384Curve>.decompress(x: xBytes, yIsOdd: form == 0x03)?.y.bigEndianBytes
+            }
+            guard let y else { throw SigilCoreError(.invalidPoint, "x is not the coordinate of a \(curve.rawValue) point") }
+            self.init(validatedX: xBytes, y: y, curve: curve)
+        case 0x00:
+            throw SigilCoreError(.invalidPoint, "the point at infinity is not a valid public key")
+        default:
+            throw SigilCoreError(.invalidPoint, "unknown point form 0x\(String(form, radix: 16))")
+        }
+    }
+
+    /// 04 ‖ x ‖ y.
+    public var uncompressedRepresentation: [UInt8] { [0x04] + x + y }
+
+    /// 02/03 ‖ x.
+    public var compressedRepresentation: [UInt8] { [(y.last ?? 0) & 1 == 1 ? 0x03 : 0x02] + x }
+
+    /// Whether `signature` is valid for a message digest (FIPS 186-5 §6.4.2). The digest may have
+    /// any length: it is truncated to the order's bit length (SHA-512 with P-256 works), and a
+    /// shorter one is used whole. **Variable time** — every input is public.
+    public func isValidSignatureVartime(_ signature: ECDSASignature, digest: [UInt8]) -> Bool {
+        guard signature.curve == curve else { return false }
+        switch curve {
+        case .p256:
+            guard let q = ECDSAEngine<P256Curve>.publicPoint(x: x, y: y) else { return false }
+            return ECDSAEngine<P256Curve>.verifyVartime(qx: q.x, qy: q.y, r: signature.r, s: signature.s, digest: digest)
+        case .p384:
+            guard let q = ECDSAEngine<P384Curve>.publicPoint(x: x, y: y) else { return false }
+            return ECDSAEngine<P384Curve>.verifyVartime(qx: q.x, qy: q.y, r: signature.r, s: signature.s, digest: digest)
+        }
+    }
+
+    /// Hashes `message` with `hash`, then verifies. **Variable time** (public inputs).
+    public func isValidSignatureVartime<Message: Sequence>(_ signature: ECDSASignature, for message: Message,
+                                                           hash: HashAlgorithm) -> Bool where Message.Element == UInt8 {
+        isValidSignatureVartime(signature, digest: hash.hash(message))
+    }
+}
+
+/// An ECDSA private key on P-256 or P-384.
+///
+/// The scalar lives in a private buffer that is overwritten with zeros when the last copy of the
+/// key is released; it never appears in `description`, errors or debug output. All operations on
+/// it are constant time.
+public struct ECDSAPrivateKey: Sendable {
+    public let curve: ECCurve
+    public let publicKey: ECDSAPublicKey
+    private let secret: SecretBytes
+
+    /// From the big-endian scalar d, exactly `curve.byteCount` bytes, 1 ≤ d ≤ n − 1.
+    public init<Bytes: Collection>(rawRepresentation: Bytes, curve: ECCurve) throws(SigilCoreError)
+    where Bytes.Element == UInt8 {
+        let secret = SecretBytes(Array(rawRepresentation))
+        guard secret.bytes.count == curve.byteCount else {
+            throw SigilCoreError(.invalidLength, "a \(curve.rawValue) private key is \(curve.byteCount) bytes, not \(secret.bytes.count)")
+        }
+        let point: (x: [UInt8], y: [UInt8])?
+        switch curve {
+        case .p256: point = ECDSAPrivateKey.derivePublic(ECDSAEngine<P256Curve>.self, secret.bytes)
+        case .p384: point = ECDSAPrivateKey.derivePublic(ECDSAEngine<P384Curve>.self, secret.bytes)
+        }
+        guard let point else {
+            throw SigilCoreError(.invalidKey, "a \(curve.rawValue) private key must be in [1, n − 1]")
+        }
+        self.curve = curve
+        self.secret = secret
+        self.publicKey = try ECDSAPublicKey(x: point.x, y: point.y, curve: curve)
+    }
+
+    /// A fresh key from `generator` (rejection sampling in [1, n − 1]).
+    public static func generate<R: RandomNumberGenerator>(curve: ECCurve, using generator: inout R) -> ECDSAPrivateKey {
+        while true {
+            var candidate = [UInt8](repeating: 0, count: curve.byteCount)
+            for i in candidate.indices { candidate[i] = UInt8.random(in: 0...255, using: &generator) }
+            defer { for i in candidate.indices { candidate[i] = 0 } }
+            if let key = try? ECDSAPrivateKey(rawRepresentation: candidate, curve: curve) { return key }
+        }
+    }
+
+    /// A fresh key from the system's secure random source.
+    public static func generate(curve: ECCurve) -> ECDSAPrivateKey {
+        var system = SystemRandomNumberGenerator()
+        return generate(curve: curve, using: &system)
+    }
+
+    /// The scalar d as big-endian bytes. This exports the secret.
+    public var rawRepresentation: [UInt8] { secret.bytes }
+
+    /// Signs a digest (RFC 6979 deterministic nonce from `hash`, which should be the hash that
+    /// produced the digest; hedged with `extraEntropy` when given, RFC 6979 §3.6). Constant time.
+    public func signature(forDigest digest: [UInt8], hash: HashAlgorithm, extraEntropy: [UInt8] = []) -> ECDSASignature {
+        let (r, s): ([UInt8], [UInt8])
+        switch curve {
+        case .p256: (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P256Curve>.self, secret.bytes, digest, hash, extraEntropy)
+        case .p384: (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P384Curve>.self, secret.bytes, digest, hash, extraEntropy)
+        }
+        // r and s come out of the engine at exactly byteCount bytes.
+        return (try? ECDSASignature(rawRepresentation: r + s, curve: curve)) ?? ECDSASignature.unreachable(curve)
+    }
+
+    /// Hashes `message` with `hash` and signs the digest. Constant time in the key.
+    public func signature<Message: Sequence>(for message: Message, hash: HashAlgorithm, extraEntropy: [UInt8] = [])
+        -> ECDSASignature where Message.Element == UInt8
+    {
+        signature(forDigest: hash.hash(message), hash: hash, extraEntropy: extraEntropy)
+    }
+
+    private static func derivePublic<C>(_ engine: ECDSAEngine<C>.Type, _ d: [UInt8]) -> (x: [UInt8], y: [UInt8])? {
+        let (scalar, inRange) = C.Scalar.fromBigEndian(d)
+        guard (inRange & !scalar.isZero).isTrueVartime, let point = engine.publicPoint(privateKey: scalar) else { return nil }
+        return (point.x.bigEndianBytes, point.y.bigEndianBytes)
+    }
+
+    private static func sign<C>(_ engine: ECDSAEngine<C>.Type, _ d: [UInt8], _ digest: [UInt8], _ hash: HashAlgorithm,
+                                _ extra: [UInt8]) -> ([UInt8], [UInt8]) {
+        let (scalar, _) = C.Scalar.fromBigEndian(d)  // validated when the key was created
+        return engine.sign(privateKey: scalar, privateKeyBytes: d, digest: digest, hash: hash, extraEntropy: extra)
+    }
+}
+
+extension ECDSAPrivateKey: CustomStringConvertible {
+    /// Never shows the secret.
+    public var description: String { "ECDSAPrivateKey(\(curve.rawValue), redacted)" }
+}
+
+extension ECDSASignature {
+    /// Placeholder that cannot be reached: the engine always returns byteCount-sized r and s.
+    fileprivate static func unreachable(_ curve: ECCurve) -> ECDSASignature {
+        // An all-zero signature never verifies (r = 0 is out of range), so even if reached it is inert.
+        ECDSASignature(zeroFor: curve)
+    }
+
+    private init(zeroFor curve: ECCurve) {
+        self.curve = curve
+        r = [UInt8](repeating: 0, count: curve.byteCount)
+        s = r
+    }
+}
+
+/// Secret bytes that are overwritten with zeros when released.
+final class SecretBytes: @unchecked Sendable {
+    private(set) var bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    deinit {
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            for i in buffer.indices { buffer[i] = 0 }
+        }
+    }
+}
