@@ -39,7 +39,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilCoreTests",
-            dependencies: ["SigilCore", "SigilTestSupport"]
+            dependencies: ["SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilASN1Tests",

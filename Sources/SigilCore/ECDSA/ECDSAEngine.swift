@@ -54,16 +54,23 @@ enum ECDSAEngine<C: WeierstrassCurve> {
             for i in candidate.indices { candidate[i] = 0 }
             // §3.2 h.3: accept 1 ≤ k ≤ n − 1. Declassifies only "this candidate was rejected".
             guard (belowOrder & !k.isZero).isTrueVartime else { continue }
-            // §6.4.1 steps 4–6: R = k·G, r = x_R mod n.
-            let point = C.generator.multiplied(byCanonicalSecret: k.canonical)
-            guard let (x, _) = point.affine else { continue }  // impossible for k in [1, n−1]
-            let r = xModOrder(x)
-            if r.isZero.isTrueVartime { continue }
-            // Step 7: s = k⁻¹ (e + r·d) mod n.
-            let s = k.inverted * (e + r * d)
-            if s.isZero.isTrueVartime { continue }
-            return (r.bigEndianBytes, s.bigEndianBytes)
+            if let signature = sign(privateKey: d, nonce: k, digestScalar: e) { return signature }
         }
+    }
+
+    /// FIPS 186-5 §6.4.1 steps 4–8 for a given secret nonce k in [1, n − 1] (Montgomery form).
+    /// Returns nil in the negligible case r = 0 or s = 0 (the caller takes the next nonce).
+    /// Used directly by the NIST SigGen known-answer tests, which fix k.
+    static func sign(privateKey d: Scalar, nonce k: Scalar, digestScalar e: Scalar) -> (r: [UInt8], s: [UInt8])? {
+        // Steps 4–6: R = k·G, r = x_R mod n.
+        let point = C.generator.multiplied(byCanonicalSecret: k.canonical)
+        guard let (x, _) = point.affine else { return nil }  // impossible for k in [1, n−1]
+        let r = xModOrder(x)
+        if r.isZero.isTrueVartime { return nil }
+        // Step 7: s = k⁻¹ (e + r·d) mod n.
+        let s = k.inverted * (e + r * d)
+        if s.isZero.isTrueVartime { return nil }
+        return (r.bigEndianBytes, s.bigEndianBytes)
     }
 
     /// d·G for a secret d (Montgomery form), as affine coordinates.
