@@ -71,6 +71,33 @@ do {
                     referenceName: "swift-certificates Certificate(derEncoded:)", bytesPerOp: 0))
 }
 
+// ECDSA sign and verify, P-256/SHA-256 and P-384/SHA-384, over a 100-byte message.
+let message = Array(kib.prefix(100))
+do {
+    let ours = SigilCore.ECDSAPrivateKey.generate(curve: .p256)
+    let theirs = Crypto.P256.Signing.PrivateKey()
+    let sign = harness.opsPerSecond { first8(ours.signature(for: message, hash: .sha256).r) }
+    let theirSign = harness.opsPerSecond { first8((try? theirs.signature(for: message))?.rawRepresentation ?? Data()) }
+    rows.append(Row(name: "P-256 sign", sigil: sign, reference: theirSign, referenceName: "swift-crypto P256.Signing", bytesPerOp: 0))
+    let signature = ours.signature(for: message, hash: .sha256)
+    let theirSignature = try theirs.signature(for: message)
+    let verify = harness.opsPerSecond { ours.publicKey.isValidSignatureVartime(signature, for: message, hash: .sha256) ? 1 : 0 }
+    let theirVerify = harness.opsPerSecond { theirs.publicKey.isValidSignature(theirSignature, for: message) ? 1 : 0 }
+    rows.append(Row(name: "P-256 verify", sigil: verify, reference: theirVerify, referenceName: "swift-crypto P256.Signing", bytesPerOp: 0))
+}
+do {
+    let ours = SigilCore.ECDSAPrivateKey.generate(curve: .p384)
+    let theirs = Crypto.P384.Signing.PrivateKey()
+    let sign = harness.opsPerSecond { first8(ours.signature(for: message, hash: .sha384).r) }
+    let theirSign = harness.opsPerSecond { first8((try? theirs.signature(for: message))?.rawRepresentation ?? Data()) }
+    rows.append(Row(name: "P-384 sign", sigil: sign, reference: theirSign, referenceName: "swift-crypto P384.Signing", bytesPerOp: 0))
+    let signature = ours.signature(for: message, hash: .sha384)
+    let theirSignature = try theirs.signature(for: message)
+    let verify = harness.opsPerSecond { ours.publicKey.isValidSignatureVartime(signature, for: message, hash: .sha384) ? 1 : 0 }
+    let theirVerify = harness.opsPerSecond { theirs.publicKey.isValidSignature(theirSignature, for: message) ? 1 : 0 }
+    rows.append(Row(name: "P-384 verify", sigil: verify, reference: theirVerify, referenceName: "swift-crypto P384.Signing", bytesPerOp: 0))
+}
+
 if asJSON {
     let results = rows.map { ["name": $0.name, "sigilOpsPerSecond": $0.sigil, "reference": $0.referenceName,
                               "referenceOpsPerSecond": $0.reference, "ratio": $0.sigil / $0.reference] as [String: Any] }
