@@ -1,0 +1,190 @@
+@testable import SigilCore
+import SigilTestSupport
+import XCTest
+
+/// Every fast-path field, point and ECDSA operation against the GMP reference, on seeded random
+/// inputs and edge values, for both curves.
+final class ECReferenceTests: XCTestCase {
+    private func randomBelow(_ m: BigNum, _ rng: inout SeededGenerator) -> BigNum {
+        let bytes = rng.bytes((m.bitLength + 7) / 8 + 8)
+        return (try? BigNum(magnitude: bytes).mod(m)) ?? BigNum()
+    }
+
+    private func edges(_ m: BigNum) -> [BigNum] {
+        [BigNum(0), BigNum(1), BigNum(2), m - BigNum(1), m - BigNum(2), (m - BigNum(1)) >> 1, BigNum(1) << 64,
+         (BigNum(1) << (m.bitLength - 1)), m - (BigNum(1) << 64)]
+    }
+
+    private func checkField<F: MontgomeryFieldElement>(_ type: F.Type, modulus m: BigNum, seed: UInt64, squareRoots: Bool) {
+        var rng = SeededGenerator(seed: seed)
+        let values = edges(m) + (0..<2000).map { _ in randomBelow(m, &rng) }
+        func el(_ v: BigNum) -> F { ECReference.element(v, as: F.self) }
+        func val(_ e: F) -> BigNum { ECReference.value(e) }
+        func mod(_ v: BigNum) -> BigNum { (try? v.mod(m)) ?? BigNum() }
+        for (i, a) in values.enumerated() {
+            let b = values[(i * 7 + 3) % values.count]
+            XCTAssertEqual(val(el(a)), a, "round trip")
+            XCTAssertEqual(val(el(a) * el(b)), mod(a * b), "mul \(a) \(b)")
+            XCTAssertEqual(val(el(a) + el(b)), mod(a + b), "add")
+            XCTAssertEqual(val(el(a) - el(b)), mod(a - b), "sub")
+            XCTAssertEqual(val(el(a).squared), mod(a * a), "square")
+            XCTAssertEqual(val(el(a).negated), mod(-a), "negate")
+            XCTAssertEqual(F.equal(el(a), el(b)).isTrueVartime, a == b)
+            if i % 10 == 0 {
+                let expected = a.isZero ? BigNum(0) : ((try? a.inverse(modulo: m)) ?? BigNum())
+                XCTAssertEqual(val(el(a).inverted), expected, "inverse \(a)")
+                if squareRoots {
+                    let (root, exists) = el(a).squareRoot
+                    // Euler's criterion via GMP: a is a square iff a^((m−1)/2) ∈ {0, 1}.
+                    let euler = (try? a.power((m - BigNum(1)) >> 1, modulo: m)) ?? BigNum(-1)
+                    XCTAssertEqual(exists.isTrueVartime, euler <= BigNum(1), "sqrt existence \(a)")
+                    if exists.isTrueVartime { XCTAssertEqual(mod(val(root) * val(root)), a, "sqrt \(a)") }
+                }
+            }
+        }
+        // Range checks: m and above are rejected, m − 1 accepted.
+        for v in [m, m + BigNum(1), (BigNum(1) << (8 * F.byteCount)) - BigNum(1)] {
+            let bytes = (try? v.bytes(width: F.byteCount)) ?? []
+            XCTAssertFalse(F.fromBigEndian(bytes).1.isTrueVartime, "\(v) must be out of range")
+        }
+        XCTAssertTrue(F.fromBigEndian((try? (m - BigNum(1)).bytes(width: F.byteCount)) ?? []).1.isTrueVartime)
+    }
+
+    func testFieldsAgainstGMP() {
+        let p256 = ECReference(P256Curve.self), p384 = ECReference(P384Curve.self)
+        checkField(P256Field.self, modulus: p256.p, seed: 1, squareRoots: true)
+        checkField(P256Scalar.self, modulus: p256.n, seed: 2, squareRoots: false)
+        checkField(P384Field.self, modulus: p384.p, seed: 3, squareRoots: true)
+        checkField(P384Scalar.self, modulus: p384.n, seed: 4, squareRoots: false)
+    }
+
+    private func affine<C>(_ point: ProjectivePoint<C>) -> ECReference.Point {
+        point.affine.map { (ECReference.value($0.x), ECReference.value($0.y)) }
+    }
+
+    private func projective<C>(_ point: ECReference.Point, _ curve: C.Type) -> ProjectivePoint<C> {
+        guard let (x, y) = point else { return .identity }
+        return ProjectivePoint(x: ECReference.element(x, as: C.Field.self), y: ECReference.element(y, as: C.Field.self), z: .one)
+    }
+
+    private func equal(_ a: ECReference.Point, _ b: ECReference.Point) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case let (.some(x), .some(y)): return x.x == y.x && x.y == y.y
+        default: return false
+        }
+    }
+
+    private func checkPoints<C: WeierstrassCurve>(_ curve: C.Type, seed: UInt64, count: Int) {
+        let ref = ECReference(curve)
+        var rng = SeededGenerator(seed: seed)
+        XCTAssertTrue(ref.isOnCurve(ref.g))
+        let scalars = [BigNum(0), BigNum(1), BigNum(2), ref.n - BigNum(1), ref.n - BigNum(2)] +
+            (0..<count).map { _ in randomBelow(ref.n, &rng) }
+        for (i, k1) in scalars.enumerated() {
+            let k2 = scalars[(i * 5 + 1) % scalars.count]
+            let p1 = ref.multiply(k1, ref.g), p2 = ref.multiply(k2, ref.g)
+            let q1 = projective(p1, curve), q2 = projective(p2, curve)
+            // Constant-time scalar multiplication against double-and-add.
+            let scalar = ECReference.element(k1, as: C.Scalar.self).canonical
+            XCTAssertTrue(equal(affine(C.generator.multiplied(byCanonicalSecret: scalar)), p1), "k·G for \(k1)")
+            // Complete addition and doubling against SEC 1 §2.2.1, including P + P through add.
+            XCTAssertTrue(equal(affine(q1 + q2), ref.add(p1, p2)), "add")
+            XCTAssertTrue(equal(affine(q1 + q1), ref.double(p1)), "P + P via the addition formula")
+            XCTAssertTrue(equal(affine(q1.doubled), ref.double(p1)), "double")
+            XCTAssertTrue(equal(affine(q1 + q1.negated), nil), "P + (−P)")
+            XCTAssertTrue(equal(affine(q1 + .identity), p1), "P + O")
+            XCTAssertTrue(equal(affine(ProjectivePoint<C>.identity + q1), p1), "O + P")
+            if let (x, y) = p1 {
+                XCTAssertTrue(ProjectivePoint<C>.isOnCurve(x: ECReference.element(x, as: C.Field.self),
+                                                           y: ECReference.element(y, as: C.Field.self)).isTrueVartime)
+            }
+            // Variable-time double multiplication.
+            let u1 = ECReference.element(k2, as: C.Scalar.self).canonical
+            let u2 = ECReference.element(k1, as: C.Scalar.self).canonical
+            let combined = ProjectivePoint<C>.doubleMultiplyVartime(u1, C.generator, u2, q2)
+            XCTAssertTrue(equal(affine(combined), ref.add(ref.multiply(k2, ref.g), ref.multiply(k1, p2))), "u1·G + u2·Q")
+        }
+        // n·G = O and (n + 1)·G = G via the reference; the fast path takes scalars below n only.
+        XCTAssertNil(ref.multiply(ref.n, ref.g))
+        XCTAssertTrue(equal(ref.multiply(ref.n + BigNum(1), ref.g), ref.g))
+        XCTAssertTrue(ProjectivePoint<C>.identity.isIdentity.isTrueVartime)
+        XCTAssertTrue(ProjectivePoint<C>.identity.doubled.isIdentity.isTrueVartime)
+        XCTAssertTrue((ProjectivePoint<C>.identity + .identity).isIdentity.isTrueVartime)
+    }
+
+    func testPointsAgainstGMP() {
+        checkPoints(P256Curve.self, seed: 11, count: 150)
+        checkPoints(P384Curve.self, seed: 12, count: 100)
+    }
+
+    private func checkECDSA<C: WeierstrassCurve>(_ curve: C.Type, ecCurve: ECCurve, seed: UInt64, count: Int) throws {
+        let ref = ECReference(curve)
+        var rng = SeededGenerator(seed: seed)
+        for i in 0..<count {
+            let d = randomBelow(ref.n - BigNum(1), &rng) + BigNum(1)
+            let k = randomBelow(ref.n - BigNum(1), &rng) + BigNum(1)
+            let digest = rng.bytes([20, 32, 48, 64][i % 4])
+            let e = ECReference.value(ECDSAEngine<C>.digestScalar(digest))
+            // bits2int mod n, independently: the leftmost bits of the digest.
+            let width = ecCurve.byteCount
+            let leftmost = BigNum(magnitude: digest.prefix(width))
+            XCTAssertEqual(e, (try? leftmost.mod(ref.n)) ?? BigNum(-1))
+            let dBytes = try d.bytes(width: width), kBytes = try k.bytes(width: width)
+            let ours = ECDSAVectorTests.signWithNonce(ECDSAEngine<C>.self, dBytes, kBytes, digest)
+            let theirs = ref.sign(d: d, k: k, e: e)
+            XCTAssertEqual(ours.map { BigNum(magnitude: $0.r) }, theirs?.0)
+            XCTAssertEqual(ours.map { BigNum(magnitude: $0.s) }, theirs?.1)
+            let key = try ECDSAPrivateKey(rawRepresentation: dBytes, curve: ecCurve)
+            let q = ref.multiply(d, ref.g)
+            XCTAssertEqual(BigNum(magnitude: key.publicKey.x), q?.x)
+            // Our RFC 6979 signatures verify under the reference, and tampered ones fail under both.
+            let signature = key.signature(forDigest: digest, hash: .sha256)
+            XCTAssertTrue(ref.verify(q: q, r: BigNum(magnitude: signature.r), s: BigNum(magnitude: signature.s), e: e))
+            XCTAssertTrue(key.publicKey.isValidSignatureVartime(signature, digest: digest))
+            var tampered = digest
+            tampered[i % min(tampered.count, width)] ^= 0x01  // within the bits that bits2int keeps
+            let tamperedE = ECReference.value(ECDSAEngine<C>.digestScalar(tampered))
+            XCTAssertFalse(ref.verify(q: q, r: BigNum(magnitude: signature.r), s: BigNum(magnitude: signature.s), e: tamperedE))
+            XCTAssertFalse(key.publicKey.isValidSignatureVartime(signature, digest: tampered))
+            // Edge scalars for r and s: 0, n, n + 1 are rejected; high-s (n − s) is accepted (no low-s rule).
+            let sValue = BigNum(magnitude: signature.s)
+            let highS = try ECDSASignature(r: signature.r, s: (ref.n - sValue).bytes(width: width), curve: ecCurve)
+            XCTAssertTrue(key.publicKey.isValidSignatureVartime(highS, digest: digest))
+            for bad in [BigNum(0), ref.n, ref.n + BigNum(1)] {
+                let badBytes = try bad.bytes(width: width)
+                XCTAssertFalse(key.publicKey.isValidSignatureVartime(try ECDSASignature(r: badBytes, s: signature.s, curve: ecCurve), digest: digest))
+                XCTAssertFalse(key.publicKey.isValidSignatureVartime(try ECDSASignature(r: signature.r, s: badBytes, curve: ecCurve), digest: digest))
+            }
+        }
+        // Private keys 0 and n are refused; n − 1 is accepted.
+        XCTAssertThrowsError(try ECDSAPrivateKey(rawRepresentation: BigNum(0).bytes(width: ecCurve.byteCount), curve: ecCurve))
+        XCTAssertThrowsError(try ECDSAPrivateKey(rawRepresentation: ref.n.bytes(width: ecCurve.byteCount), curve: ecCurve))
+        XCTAssertNoThrow(try ECDSAPrivateKey(rawRepresentation: (ref.n - BigNum(1)).bytes(width: ecCurve.byteCount), curve: ecCurve))
+    }
+
+    func testECDSAAgainstGMP() throws {
+        try checkECDSA(P256Curve.self, ecCurve: .p256, seed: 21, count: 100)
+        try checkECDSA(P384Curve.self, ecCurve: .p384, seed: 22, count: 60)
+    }
+
+    func testPointEncodings() throws {
+        var rng = SeededGenerator(seed: 31)
+        for curve in ECCurve.allCases {
+            for _ in 0..<50 {
+                let key = ECDSAPrivateKey.generate(curve: curve, using: &rng).publicKey
+                XCTAssertEqual(try ECDSAPublicKey(sec1Representation: key.uncompressedRepresentation, curve: curve), key)
+                XCTAssertEqual(try ECDSAPublicKey(sec1Representation: key.compressedRepresentation, curve: curve), key)
+                var offCurve = key.uncompressedRepresentation
+                offCurve[offCurve.count - 1] ^= 1
+                XCTAssertThrowsError(try ECDSAPublicKey(sec1Representation: offCurve, curve: curve))
+            }
+            XCTAssertThrowsError(try ECDSAPublicKey(sec1Representation: [0x00], curve: curve))
+            XCTAssertThrowsError(try ECDSAPublicKey(sec1Representation: [UInt8](), curve: curve))
+            XCTAssertThrowsError(try ECDSAPublicKey(sec1Representation: [0x05] + [UInt8](repeating: 1, count: curve.byteCount), curve: curve))
+            // x = p (out of range) is refused, even compressed.
+            let p = curve == .p256 ? ECReference(P256Curve.self).p : ECReference(P384Curve.self).p
+            XCTAssertThrowsError(try ECDSAPublicKey(sec1Representation: [0x02] + p.bytes(width: curve.byteCount), curve: curve))
+        }
+    }
+}
