@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "SigilCore", targets: ["SigilCore"]),
         .library(name: "SigilASN1", targets: ["SigilASN1"]),
+        .library(name: "SigilKeys", targets: ["SigilKeys"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
     dependencies: [
@@ -29,11 +30,16 @@ let package = Package(
         .target(
             name: "SigilASN1"
         ),
+        .target(
+            name: "SigilKeys",
+            dependencies: ["SigilCore", "SigilASN1"]
+        ),
         .executableTarget(
             name: "sigil",
             dependencies: [
                 "SigilCore",
                 "SigilASN1",
+                "SigilKeys",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,6 +51,10 @@ let package = Package(
             name: "SigilASN1Tests",
             dependencies: ["SigilASN1", "SigilTestSupport"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "SigilKeysTests",
+            dependencies: ["SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilCLITests",

@@ -26,6 +26,12 @@ public struct ASN1BitString: ASN1ImplicitlyTaggable, Hashable, Sendable {
         self.unusedBits = unusedBits
     }
 
+    /// A string of whole octets (no unused bits), which is always valid.
+    public init<Bytes: Collection>(wholeBytes bytes: Bytes) where Bytes.Element == UInt8 {
+        self.bytes = Array(bytes)
+        self.unusedBits = 0
+    }
+
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         guard node.identifier == identifier else {
             throw node.error(.unexpectedTag, "expected \(identifier), found \(node.identifier)")

@@ -1,0 +1,48 @@
+import SigilASN1
+import SigilCore
+
+/// ECDSA-Sig-Value (RFC 5480 §2.2.3; SEC 1 §C.8; X9.62):
+///
+/// ```
+/// ECDSA-Sig-Value ::= SEQUENCE {
+///     r  INTEGER,
+///     s  INTEGER }
+/// ```
+/// Read with strict DER: minimal INTEGERs, no trailing bytes at any level, r and s non-negative and
+/// no wider than the curve (range against n is checked at verification).
+extension ECDSASignature {
+    public init<Bytes: Collection>(derEncoded bytes: Bytes, curve: ECCurve) throws(SigilKeysError) where Bytes.Element == UInt8 {
+        let (r, s): ([UInt8], [UInt8])
+        do {
+            (r, s) = try ASN1.sequence(DER.parse(bytes)) { reader in
+                let r = try ASN1Integer(node: reader.next(.integer))
+                let s = try ASN1Integer(node: reader.next(.integer))
+                guard let rMagnitude = r.unsignedMagnitude, let sMagnitude = s.unsignedMagnitude else {
+                    throw SigilKeysError(.invalidSignatureEncoding, "r and s must be non-negative")
+                }
+                return (rMagnitude, sMagnitude)
+            }
+        } catch let error as SigilKeysError {
+            throw error
+        } catch let error as ASN1Error {
+            throw SigilKeysError(.invalidSignatureEncoding, "ECDSA-Sig-Value: \(error)")
+        } catch {
+            throw SigilKeysError(.invalidSignatureEncoding, "ECDSA-Sig-Value: \(error)")
+        }
+        do {
+            try self.init(r: r, s: s, curve: curve)
+        } catch {
+            throw SigilKeysError(.invalidSignatureEncoding, error.reason)
+        }
+    }
+
+    /// The DER ECDSA-Sig-Value.
+    public var derRepresentation: [UInt8] {
+        var writer = DERWriter()
+        writer.appendSequence { seq in
+            seq.append(ASN1Integer(unsignedMagnitude: r))
+            seq.append(ASN1Integer(unsignedMagnitude: s))
+        }
+        return writer.bytes
+    }
+}

@@ -1,0 +1,103 @@
+import SigilASN1
+import SigilCore
+
+/// PrivateKeyInfo / OneAsymmetricKey (PKCS #8, RFC 5208 §5 and RFC 5958 §2) — the `.p8` files
+/// App Store Connect hands out:
+///
+/// ```
+/// OneAsymmetricKey ::= SEQUENCE {
+///     version                   Version,              -- v1(0) or v2(1)
+///     privateKeyAlgorithm       AlgorithmIdentifier,
+///     privateKey                OCTET STRING,          -- ECPrivateKey for id-ecPublicKey
+///     attributes            [0] Attributes OPTIONAL,
+///     ...,
+///     [[2: publicKey        [1] BIT STRING OPTIONAL ]] }
+/// ```
+struct PrivateKeyInfo {
+    let version: Int
+    let algorithm: AlgorithmIdentifier
+    let privateKey: [UInt8]
+    let attributes: [UInt8]?
+    let publicKey: ASN1BitString?
+
+    init(node: ASN1Node) throws {
+        (version, algorithm, privateKey, attributes, publicKey) = try ASN1.sequence(node) { reader in
+            let version = try ASN1Integer(node: reader.next(.integer))
+            guard let v = version.int64Value, v == 0 || v == 1 else {
+                throw SigilKeysError(.unsupportedVersion, "PKCS#8 version must be 0 or 1, found \(version)")
+            }
+            let algorithm = try AlgorithmIdentifier(node: reader.next(.sequence))
+            let key = try ASN1OctetString(node: reader.next(.octetString)).bytes
+            let attributes = reader.nextIfPresent(.contextSpecific(0)).map { Array($0.encodedBytes) }
+            let point = try reader.nextIfPresent(.contextSpecific(1)).map { try ASN1BitString(node: $0, identifier: .contextSpecific(1)) }
+            if point != nil && v == 0 {
+                throw SigilKeysError(.unsupportedVersion, "a PKCS#8 v1 key cannot carry a public key")
+            }
+            return (Int(v), algorithm, key, attributes, point)
+        }
+    }
+}
+
+extension ECDSAPrivateKey {
+    /// From a DER PKCS#8 PrivateKeyInfo holding an id-ecPublicKey P-256 or P-384 key (the `.p8`
+    /// AuthKey format of App Store Connect). Every embedded curve and public key must agree.
+    public init<Bytes: Collection>(pkcs8DER bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
+        do {
+            let info = try PrivateKeyInfo(node: DER.parse(bytes))
+            guard info.algorithm.algorithm == KeyOIDs.ecPublicKey else {
+                throw SigilKeysError(.unsupportedAlgorithm, "private key algorithm \(info.algorithm.algorithm) is not id-ecPublicKey")
+            }
+            let oid = try info.algorithm.namedCurveParameter()
+            guard let curve = KeyOIDs.curve(oid) else {
+                throw SigilKeysError(.unsupportedAlgorithm, "curve \(oid) is not P-256 or P-384")
+            }
+            let key = try ECPrivateKeyStructure(node: DER.parse(info.privateKey)).key(outerCurve: curve)
+            if let outer = info.publicKey {
+                guard outer.unusedBits == 0, outer.bytes == key.publicKey.uncompressedRepresentation
+                    || outer.bytes == key.publicKey.compressedRepresentation
+                else { throw SigilKeysError(.inconsistent, "the PKCS#8 public key does not match the private key") }
+            }
+            self = key
+        } catch {
+            throw keysError(error, context: "PKCS#8")
+        }
+    }
+
+    /// From a DER SEC 1 ECPrivateKey, which must name its curve in [0].
+    public init<Bytes: Collection>(sec1DER bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
+        do {
+            self = try ECPrivateKeyStructure(node: DER.parse(bytes)).key(outerCurve: nil)
+        } catch {
+            throw keysError(error, context: "ECPrivateKey")
+        }
+    }
+
+    /// PKCS#8 v1 DER, as openssl writes it: the curve in the algorithm parameters and the
+    /// ECPrivateKey with the public key in [1]. This exports the secret.
+    public var pkcs8DER: [UInt8] {
+        var inner = DERWriter()
+        ECPrivateKeyStructure(privateKey: rawRepresentation, namedCurve: nil,
+                              publicKey: ASN1BitString(wholeBytes: publicKey.uncompressedRepresentation)).encode(into: &inner)
+        var writer = DERWriter()
+        writer.appendSequence { seq in
+            seq.append(ASN1Integer(0))
+            AlgorithmIdentifier(algorithm: KeyOIDs.ecPublicKey, parameters: DER.encode(KeyOIDs.oid(curve))).encode(into: &seq)
+            seq.append(ASN1OctetString(inner.bytes))
+        }
+        return writer.bytes
+    }
+
+    /// SEC 1 ECPrivateKey DER with [0] curve and [1] public key. This exports the secret.
+    public var sec1DER: [UInt8] {
+        var writer = DERWriter()
+        ECPrivateKeyStructure(privateKey: rawRepresentation, namedCurve: KeyOIDs.oid(curve),
+                              publicKey: ASN1BitString(wholeBytes: publicKey.uncompressedRepresentation)).encode(into: &writer)
+        return writer.bytes
+    }
+
+    /// "PRIVATE KEY" PEM (PKCS#8).
+    public var pkcs8PEM: String { PEMDocument(label: "PRIVATE KEY", derBytes: pkcs8DER).pemString }
+
+    /// "EC PRIVATE KEY" PEM (SEC 1).
+    public var sec1PEM: String { PEMDocument(label: "EC PRIVATE KEY", derBytes: sec1DER).pemString }
+}

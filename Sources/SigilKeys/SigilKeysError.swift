@@ -1,0 +1,68 @@
+import SigilASN1
+import SigilCore
+
+/// The one error type of SigilKeys: a stable code, a reason, and never any key bytes.
+public struct SigilKeysError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The bytes are not the structure expected (wraps the ASN.1 error).
+        public static let malformed = Code("malformed")
+        /// An algorithm or curve Sigil does not handle (the OID is in the reason).
+        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
+        /// A version number other than the ones the format allows.
+        public static let unsupportedVersion = Code("unsupportedVersion")
+        /// The key material is invalid (scalar out of range, point off the curve).
+        public static let invalidKey = Code("invalidKey")
+        /// Two parts of the encoding disagree (curve parameters, embedded public key).
+        public static let inconsistent = Code("inconsistent")
+        /// A PEM block with a label that is not a key of the expected kind.
+        public static let unexpectedLabel = Code("unexpectedLabel")
+        /// A signature encoding that is not a strict DER ECDSA-Sig-Value for the curve.
+        public static let invalidSignatureEncoding = Code("invalidSignatureEncoding")
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    init(_ error: ASN1Error, context: String) {
+        self.init(.malformed, "\(context): \(error)")
+    }
+
+    init(_ error: SigilCoreError, context: String) {
+        self.init(error.code == .invalidPoint ? .invalidKey : .invalidKey, "\(context): \(error.reason)")
+    }
+
+    public var description: String { "\(code): \(reason)" }
+    public static func == (lhs: SigilKeysError, rhs: SigilKeysError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+/// Object identifiers for key encodings (RFC 5480 §2.1.1, RFC 5915, SEC 2).
+public enum KeyOIDs {
+    /// id-ecPublicKey, RFC 5480 §2.1.1.
+    public static let ecPublicKey: ASN1ObjectIdentifier = [1, 2, 840, 10045, 2, 1]
+    /// secp256r1 / prime256v1, RFC 5480 §2.1.1.1.
+    public static let secp256r1: ASN1ObjectIdentifier = [1, 2, 840, 10045, 3, 1, 7]
+    /// secp384r1, RFC 5480 §2.1.1.1.
+    public static let secp384r1: ASN1ObjectIdentifier = [1, 3, 132, 0, 34]
+
+    public static func curve(_ oid: ASN1ObjectIdentifier) -> ECCurve? {
+        switch oid {
+        case secp256r1: .p256
+        case secp384r1: .p384
+        default: nil
+        }
+    }
+
+    public static func oid(_ curve: ECCurve) -> ASN1ObjectIdentifier {
+        curve == .p256 ? secp256r1 : secp384r1
+    }
+}

@@ -1,0 +1,97 @@
+import SigilASN1
+import SigilCore
+
+/// SubjectPublicKeyInfo (RFC 5280 §4.1.2.7; EC keys per RFC 5480 §2):
+///
+/// ```
+/// SubjectPublicKeyInfo ::= SEQUENCE {
+///     algorithm         AlgorithmIdentifier,
+///     subjectPublicKey  BIT STRING }
+/// ```
+/// For EC keys the algorithm is id-ecPublicKey with a named curve and the BIT STRING holds the
+/// SEC 1 point (uncompressed or compressed).
+public struct SubjectPublicKeyInfo: Hashable, Sendable {
+    public let algorithm: AlgorithmIdentifier
+    public let subjectPublicKey: ASN1BitString
+
+    public init(algorithm: AlgorithmIdentifier, subjectPublicKey: ASN1BitString) {
+        self.algorithm = algorithm
+        self.subjectPublicKey = subjectPublicKey
+    }
+
+    public init(node: ASN1Node) throws {
+        (algorithm, subjectPublicKey) = try ASN1.sequence(node) { reader in
+            (try AlgorithmIdentifier(node: reader.next(.sequence)), try ASN1BitString(node: reader.next(.bitString)))
+        }
+    }
+
+    public init<Bytes: Collection>(derEncoded bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
+        do {
+            self = try SubjectPublicKeyInfo(node: DER.parse(bytes))
+        } catch {
+            throw keysError(error, context: "SubjectPublicKeyInfo")
+        }
+    }
+
+    public var derRepresentation: [UInt8] {
+        var writer = DERWriter()
+        writer.appendSequence { seq in
+            algorithm.encode(into: &seq)
+            seq.append(subjectPublicKey)
+        }
+        return writer.bytes
+    }
+}
+
+extension ECDSAPublicKey {
+    /// From a DER SubjectPublicKeyInfo with id-ecPublicKey and a P-256 or P-384 named curve.
+    public init<Bytes: Collection>(spkiDER bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
+        try self.init(spki: SubjectPublicKeyInfo(derEncoded: bytes))
+    }
+
+    public init(spki: SubjectPublicKeyInfo) throws(SigilKeysError) {
+        guard spki.algorithm.algorithm == KeyOIDs.ecPublicKey else {
+            throw SigilKeysError(.unsupportedAlgorithm, "public key algorithm \(spki.algorithm.algorithm) is not id-ecPublicKey")
+        }
+        let curve: ECCurve
+        do {
+            let oid = try spki.algorithm.namedCurveParameter()
+            guard let known = KeyOIDs.curve(oid) else {
+                throw SigilKeysError(.unsupportedAlgorithm, "curve \(oid) is not P-256 or P-384")
+            }
+            curve = known
+        } catch {
+            throw keysError(error, context: "EC parameters")
+        }
+        guard spki.subjectPublicKey.unusedBits == 0 else {
+            throw SigilKeysError(.malformed, "the EC point BIT STRING must have no unused bits")
+        }
+        do {
+            try self.init(sec1Representation: spki.subjectPublicKey.bytes, curve: curve)
+        } catch {
+            throw SigilKeysError(.invalidKey, "EC point: \(error.reason)")
+        }
+    }
+
+    /// SubjectPublicKeyInfo with the uncompressed point (what openssl and Apple write).
+    public var spki: SubjectPublicKeyInfo {
+        let parameters = DER.encode(KeyOIDs.oid(curve))
+        let bits = ASN1BitString(wholeBytes: uncompressedRepresentation)
+        return SubjectPublicKeyInfo(algorithm: AlgorithmIdentifier(algorithm: KeyOIDs.ecPublicKey, parameters: parameters),
+                                    subjectPublicKey: bits)
+    }
+
+    public var spkiDER: [UInt8] { spki.derRepresentation }
+
+    public var pemRepresentation: String { PEMDocument(label: "PUBLIC KEY", derBytes: spkiDER).pemString }
+}
+
+/// Maps any error met while decoding to a SigilKeysError with context.
+func keysError(_ error: any Error, context: String) -> SigilKeysError {
+    switch error {
+    case let e as SigilKeysError: e
+    case let e as ASN1Error: SigilKeysError(e, context: context)
+    case let e as SigilCoreError: SigilKeysError(e, context: context)
+    default: SigilKeysError(.malformed, "\(context): \(error)")
+    }
+}
