@@ -45,7 +45,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilCoreTests",
-            dependencies: ["SigilCore", "SigilASN1", "SigilTestSupport"]
+            dependencies: ["SigilCore", "SigilASN1", "SigilTestSupport", "sigil-ctime"]
         ),
         .testTarget(
             name: "SigilASN1Tests",
@@ -59,6 +59,17 @@ let package = Package(
         .testTarget(
             name: "SigilCLITests",
             dependencies: ["sigil", "SigilTestSupport"]
+        ),
+        // The valgrind constant-time check: a test-only C shim for memcheck client requests and
+        // the harness it runs (Tests/SigilCoreTests/ConstantTimeTests.swift drives both).
+        .target(
+            name: "SigilCTimeShim",
+            path: "Tests/SigilCTimeShim"
+        ),
+        .executableTarget(
+            name: "sigil-ctime",
+            dependencies: ["SigilCore", "SigilCTimeShim"],
+            path: "Tests/SigilCTime"
         ),
         // Shared test helpers (seeded PRNG, vector locations, subprocess runner). Not a product.
         .target(

@@ -6,13 +6,7 @@ import XCTest
 final class CLITests: XCTestCase {
     /// The built `sigil` beside the test bundle (this target depends on it, so it is built).
     private func sigil() throws -> String {
-        let bundle = Bundle(for: CLITests.self).bundleURL
-        let candidates = [bundle.deletingLastPathComponent().appendingPathComponent("sigil"),
-                          bundle.appendingPathComponent("sigil")]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("the sigil executable was not found beside \(bundle.path)")
-        }
-        return found.path
+        try TestPaths.builtProduct("sigil", besideBundleOf: CLITests.self).path
     }
 
     private func json(_ data: Data) throws -> [String: Any] {

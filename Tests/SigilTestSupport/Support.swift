@@ -35,6 +35,17 @@ public enum TestPaths {
             .appendingPathComponent("Fixtures").appendingPathComponent(name)
     }
 
+    /// An executable product built beside the test bundle (the test target depends on it, so
+    /// SwiftPM builds it in the same configuration), or an XCTSkip saying it is missing.
+    public static func builtProduct(_ name: String, besideBundleOf type: AnyClass) throws -> URL {
+        let bundle = Bundle(for: type).bundleURL
+        let candidates = [bundle.appendingPathComponent(name), bundle.deletingLastPathComponent().appendingPathComponent(name)]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("the \(name) executable was not found beside \(bundle.path)")
+        }
+        return found
+    }
+
     /// `../shared/vectors` beside the checkout (present in CI), or nil when absent.
     public static var sharedVectors: URL? {
         let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors")

@@ -30,9 +30,13 @@ public struct Choice: Sendable {
     @inline(__always) public static func | (a: Choice, b: Choice) -> Choice { Choice(mask: a.mask | b.mask) }
     @inline(__always) public static prefix func ! (a: Choice) -> Choice { Choice(mask: ~a.mask) }
 
-    /// Declassifies: the caller states the result is public.
+    /// Declassifies: the caller states the result is public (see ``ConstantTimeAudit``).
     @inline(__always)
-    public var isTrueVartime: Bool { mask != 0 }
+    public var isTrueVartime: Bool {
+        var value = mask
+        ConstantTimeAudit.declassify(&value)
+        return value != 0
+    }
 }
 
 extension Choice {

@@ -1,0 +1,20 @@
+/// The one seam for the constant-time audit (DESIGN.md convention 5).
+///
+/// Every place where code that handles secrets turns a `Choice` into a branch goes through
+/// ``Choice/isTrueVartime``, which first hands the value to `declassifyHook`. Normally the hook is
+/// nil and this costs one load. The valgrind harness (Tests/SigilCTime) sets it to a function that
+/// marks the bytes "defined" for memcheck, so results that are public by design (a rejected nonce
+/// candidate, "r is zero", the derived public key) are not reported, while any other branch or
+/// memory index that depends on the secret still is.
+public enum ConstantTimeAudit {
+    /// Set only by the constant-time test harness, before any signing, from one thread.
+    nonisolated(unsafe) public static var declassifyHook: (@convention(c) (UnsafeRawPointer?, Int) -> Void)?
+
+    /// Marks `value` public for the audit.
+    @inline(__always)
+    static func declassify<T>(_ value: inout T) {
+        if let hook = declassifyHook {
+            withUnsafeMutableBytes(of: &value) { hook(UnsafeRawPointer($0.baseAddress), $0.count) }
+        }
+    }
+}
