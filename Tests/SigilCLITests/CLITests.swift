@@ -71,4 +71,56 @@ final class CLITests: XCTestCase {
         let notDER = try Subprocess.run(try sigil(), ["pem", "encode", "--label", "X", "-"], stdin: Data([1, 2, 3]))
         XCTAssertEqual(notDER.status, 1)
     }
+
+    func testKeySignVerifyRoundTripWithOpenSSL() throws {
+        let openssl = try Subprocess.require("openssl")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        let message = Data("the message".utf8)
+        try message.write(to: URL(fileURLWithPath: path("msg")))
+        for (curve, digest) in [("p256", "sha256"), ("p384", "sha384")] {
+            let generated = try Subprocess.run(try sigil(), ["key", "generate", "--curve", curve])
+            XCTAssertEqual(generated.status, 0)
+            try generated.stdout.write(to: URL(fileURLWithPath: path("\(curve).p8")))
+            let shown = try json(Subprocess.run(try sigil(), ["key", "show", path("\(curve).p8")]).stdout)
+            XCTAssertEqual(shown["type"] as? String, "private")
+            XCTAssertNil(shown["d"], "the secret is never printed")
+            try (shown["spkiPEM"] as? String ?? "").write(toFile: path("\(curve).pub"), atomically: true, encoding: .utf8)
+            // We sign; openssl verifies; we verify; a changed message fails with exit 1.
+            let signed = try Subprocess.run(try sigil(), ["sig", "sign", "--key", path("\(curve).p8"), "--out", path("\(curve).sig"), path("msg")])
+            XCTAssertEqual(signed.status, 0)
+            let theirs = try Subprocess.run(openssl, ["dgst", "-\(digest)", "-verify", path("\(curve).pub"), "-signature", path("\(curve).sig"), path("msg")])
+            XCTAssertEqual(theirs.status, 0, theirs.stdoutString)
+            let ours = try Subprocess.run(try sigil(), ["sig", "verify", "--key", path("\(curve).pub"), "--signature", path("\(curve).sig"), path("msg")])
+            XCTAssertEqual(ours.status, 0)
+            XCTAssertEqual(try json(ours.stdout)["valid"] as? Bool, true)
+            let tampered = try Subprocess.run(try sigil(), ["sig", "verify", "--key", path("\(curve).pub"), "--signature", path("\(curve).sig"), "-"],
+                                              stdin: message + Data([0]))
+            XCTAssertEqual(tampered.status, 1)
+            XCTAssertEqual(try json(tampered.stdout)["valid"] as? Bool, false)
+            // openssl signs with the key we generated; we verify (raw format round trip too).
+            let opensslSig = try Subprocess.run(openssl, ["dgst", "-\(digest)", "-sign", path("\(curve).p8"), path("msg")])
+            try opensslSig.stdout.write(to: URL(fileURLWithPath: path("\(curve).osig")))
+            XCTAssertEqual(try Subprocess.run(try sigil(), ["sig", "verify", "--key", path("\(curve).p8"), "--signature", path("\(curve).osig"), path("msg")]).status, 0)
+            let raw = try Subprocess.run(try sigil(), ["sig", "sign", "--key", path("\(curve).p8"), "--format", "raw", "--out", path("\(curve).raw"), path("msg")])
+            XCTAssertEqual(raw.status, 0)
+            XCTAssertEqual(try Subprocess.run(try sigil(), ["sig", "verify", "--key", path("\(curve).pub"), "--format", "raw", "--signature", path("\(curve).raw"), path("msg")]).status, 0)
+        }
+        let badKey = try Subprocess.run(try sigil(), ["key", "show", "-"], stdin: Data("not a key".utf8))
+        XCTAssertEqual(badKey.status, 1)
+        XCTAssertTrue((try json(badKey.stderr)["error"] as? String ?? "").hasPrefix("keys."))
+    }
+
+    func testBenchJSONShape() throws {
+        let result = try Subprocess.run(try sigil(), ["bench", "--seconds", "0.05"])
+        XCTAssertEqual(result.status, 0)
+        let report = try json(result.stdout)
+        let results = try XCTUnwrap(report["results"] as? [[String: Any]])
+        XCTAssertEqual(Set(results.compactMap { $0["name"] as? String }),
+                       ["P-256 sign", "P-256 verify", "P-384 sign", "P-384 verify", "SHA-256 1 KiB"])
+        XCTAssertTrue(results.allSatisfy { ($0["opsPerSecond"] as? Double ?? 0) > 0 && $0["threads"] as? Int == 1 })
+        XCTAssertNotNil(report["machine"] as? [String: Any])
+    }
 }
