@@ -24,10 +24,12 @@ struct Overview: ParsableCommand {
         "bignum: GMP-backed integers (public inputs) and a constant-time mpn_sec_*/mpn_cnd_* layer for secrets",
         "asn1: strict DER reader/writer (X.690 10-11), BER reader for receipts (X.690 8), OIDs, strings, times",
         "pem: RFC 7468 decode/encode with label checks and bundles; strict RFC 4648 base64 and base64url",
+        "ecdsa: P-256 and P-384 signing (RFC 6979, constant time, valgrind-checked) and verification (FIPS 186-5)",
+        "keys: PKCS#8 (.p8), SEC 1 and SubjectPublicKeyInfo in PEM or DER; DER and raw (P1363/JOSE) signatures",
     ]
 
     static let planned = [
-        "ECDSA P-256/P-384 signing (RFC 6979, constant time) and verification; key formats (.p8, SEC 1, SPKI)",
+        "ECDSA speed-ups: P-256-specific reduction, precomputed generator tables, wNAF verification",
         "RSA PKCS#1 v1.5 / PSS verification; X.509 parsing and chain validation with Apple's policies",
         "OCSP requests and response verification; PKCS#7 app receipts; JOSE and App Store signed data",
         "App Store Server API, External Purchase and Sign in with Apple clients",
@@ -41,7 +43,7 @@ struct Overview: ParsableCommand {
                 "name": "sigil",
                 "available": Overview.available,
                 "planned": Overview.planned,
-                "commands": ["digest", "asn1 dump", "pem decode", "pem encode"],
+                "commands": ["key generate", "key show", "sig sign", "sig verify", "bench", "digest", "asn1 dump", "pem decode", "pem encode"],
                 "selfCheck": checks.map { ["name": $0.name, "spec": $0.spec, "passed": $0.passed, "detail": $0.detail] },
                 "passed": allPassed,
             ])
@@ -51,7 +53,7 @@ struct Overview: ParsableCommand {
             Overview.available.forEach { print("  • \($0)") }
             print("\nPlanned (open issues):")
             Overview.planned.forEach { print("  • \($0)") }
-            print("\nCommands: sigil digest | sigil asn1 dump | sigil pem decode | sigil pem encode  (sigil help <command>)")
+            print("\nCommands: sigil key generate|show | sig sign|verify | bench | digest | asn1 dump | pem decode|encode  (sigil help <command>)")
             print("\nSelf-check on embedded known-answer data:")
             for check in checks {
                 print("  [\(check.passed ? "pass" : "FAIL")] \(check.name) (\(check.spec)): \(check.detail)")
@@ -84,6 +86,21 @@ struct Overview: ParsableCommand {
         digestCheck("HMAC-SHA-256 test case 2", "RFC 4231 §4.3",
                     HMAC<SHA256>.authenticationCode(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)),
                     "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+
+        // RFC 6979 A.2.5: the P-256 / SHA-256 / "sample" signature, reproduced byte for byte and verified.
+        let rfcKey: [UInt8] = [0xC9, 0xAF, 0xA9, 0xD8, 0x45, 0xBA, 0x75, 0x16, 0x6B, 0x5C, 0x21, 0x57, 0x67, 0xB1, 0xD6, 0x93,
+                               0x4E, 0x50, 0xC3, 0xDB, 0x36, 0xE8, 0x9B, 0x12, 0x7B, 0x8A, 0x62, 0x2B, 0x12, 0x0F, 0x67, 0x21]
+        if let key = try? ECDSAPrivateKey(rawRepresentation: rfcKey, curve: .p256) {
+            let signature = key.signature(for: Array("sample".utf8), hash: .sha256)
+            let hex = Output.hex(signature.rawRepresentation)
+            let expected = "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"
+                + "f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8"
+            let verifies = key.publicKey.isValidSignatureVartime(signature, for: Array("sample".utf8), hash: .sha256)
+            checks.append(Check(name: "ECDSA P-256 deterministic signature of \"sample\"", spec: "RFC 6979 A.2.5",
+                                passed: hex == expected && verifies, detail: "r‖s = \(hex.prefix(16))…, verifies: \(verifies)"))
+        } else {
+            checks.append(Check(name: "ECDSA P-256 deterministic signature", spec: "RFC 6979 A.2.5", passed: false, detail: "key rejected"))
+        }
 
         // GMP: Fermat's little theorem for the Mersenne prime 2^127 − 1, and an inverse.
         let p = (BigNum(1) << 127) - BigNum(1)
