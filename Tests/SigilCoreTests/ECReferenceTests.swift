@@ -88,6 +88,9 @@ final class ECReferenceTests: XCTestCase {
             // Constant-time scalar multiplication against double-and-add.
             let scalar = ECReference.element(k1, as: C.Scalar.self).canonical
             XCTAssertTrue(equal(affine(C.generator.multiplied(byCanonicalSecret: scalar)), p1), "k·G for \(k1)")
+            XCTAssertTrue(equal(affine(ProjectivePoint<C>.generatorMultiplied(byCanonicalSecret: scalar)), p1), "table k·G for \(k1)")
+            // The generic ladder on an arbitrary point: k1·(k2·G).
+            XCTAssertTrue(equal(affine(q2.multiplied(byCanonicalSecret: scalar)), ref.multiply(k1, p2)), "k·P")
             // Complete addition and doubling against SEC 1 §2.2.1, including P + P through add.
             XCTAssertTrue(equal(affine(q1 + q2), ref.add(p1, p2)), "add")
             XCTAssertTrue(equal(affine(q1 + q1), ref.double(p1)), "P + P via the addition formula")

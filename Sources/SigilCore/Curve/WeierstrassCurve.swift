@@ -8,6 +8,8 @@ protocol WeierstrassCurve: Sendable {
     static var generator: ProjectivePoint<Self> { get }
     /// Bit length of the group order n (equal to the field size here).
     static var orderBits: Int { get }
+    /// The fixed-base table for the generator, built once on first use.
+    static var generatorTable: GeneratorTable<Self> { get }
 }
 
 enum P256Curve: WeierstrassCurve {
@@ -16,6 +18,7 @@ enum P256Curve: WeierstrassCurve {
     static let b = P256Constants.b
     static let generator = ProjectivePoint<P256Curve>(x: P256Constants.generatorX, y: P256Constants.generatorY, z: .one)
     static let orderBits = 256
+    static let generatorTable = GeneratorTable<P256Curve>()
 }
 
 enum P384Curve: WeierstrassCurve {
@@ -24,4 +27,5 @@ enum P384Curve: WeierstrassCurve {
     static let b = P384Constants.b
     static let generator = ProjectivePoint<P384Curve>(x: P384Constants.generatorX, y: P384Constants.generatorY, z: .one)
     static let orderBits = 384
+    static let generatorTable = GeneratorTable<P384Curve>()
 }

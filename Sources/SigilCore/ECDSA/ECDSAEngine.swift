@@ -63,7 +63,7 @@ enum ECDSAEngine<C: WeierstrassCurve> {
     /// Used directly by the NIST SigGen known-answer tests, which fix k.
     static func sign(privateKey d: Scalar, nonce k: Scalar, digestScalar e: Scalar) -> (r: [UInt8], s: [UInt8])? {
         // Steps 4–6: R = k·G, r = x_R mod n.
-        let point = C.generator.multiplied(byCanonicalSecret: k.canonical)
+        let point = Point.generatorMultiplied(byCanonicalSecret: k.canonical)
         guard let (x, _) = point.affine else { return nil }  // impossible for k in [1, n−1]
         let r = xModOrder(x)
         if r.isZero.isTrueVartime { return nil }
@@ -75,7 +75,7 @@ enum ECDSAEngine<C: WeierstrassCurve> {
 
     /// d·G for a secret d (Montgomery form), as affine coordinates.
     static func publicPoint(privateKey d: Scalar) -> (x: Field, y: Field)? {
-        C.generator.multiplied(byCanonicalSecret: d.canonical).affine
+        Point.generatorMultiplied(byCanonicalSecret: d.canonical).affine
     }
 
     // MARK: - Verification (variable time: every input is public)
