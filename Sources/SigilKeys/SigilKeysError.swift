@@ -37,7 +37,7 @@ public struct SigilKeysError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     init(_ error: SigilCoreError, context: String) {
-        self.init(error.code == .invalidPoint ? .invalidKey : .invalidKey, "\(context): \(error.reason)")
+        self.init(.invalidKey, "\(context): \(error.reason)")
     }
 
     public var description: String { "\(code): \(reason)" }

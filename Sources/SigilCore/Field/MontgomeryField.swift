@@ -60,10 +60,12 @@ extension MontgomeryFieldElement {
 
     /// Reads big-endian bytes (exactly `byteCount` of them). Returns the element in Montgomery
     /// form and whether the value was below m (SEC 1 §2.3.6 range check), without branching on the
-    /// value; when it was not, the element returned is zero.
+    /// value; when it was not (or the length is wrong, a public fact), the element returned is zero.
     static func fromBigEndian<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> (Self, Choice)
     where Bytes.Element == UInt8, Bytes.Index == Int {
-        precondition(bytes.count == byteCount, "field elements are read from exactly byteCount bytes")
+        // Callers pass exactly byteCount bytes; any other length is reported as out of range
+        // rather than trapping, so no input can crash this.
+        guard bytes.count == byteCount else { return (.zero, .false) }
         let start = bytes.startIndex
         let raw = fromLimbs { i in
             var word: UInt64 = 0
