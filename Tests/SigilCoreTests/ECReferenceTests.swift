@@ -67,6 +67,19 @@ final class ECReferenceTests: XCTestCase {
         return ProjectivePoint(x: ECReference.element(x, as: C.Field.self), y: ECReference.element(y, as: C.Field.self), z: .one)
     }
 
+    private func affine<C>(_ point: JacobianPoint<C>) -> ECReference.Point {
+        point.affineVartime.map { (ECReference.value($0.x), ECReference.value($0.y)) }
+    }
+
+    private func jacobian<C>(_ point: ECReference.Point, _ curve: C.Type) -> JacobianPoint<C> {
+        guard let (x, y) = point else { return .identity }
+        // A Jacobian representative with Z ≠ 1: (x·Z², y·Z³, Z) for Z = 7.
+        let z = C.Field.constant(7)
+        let z2 = z.squared
+        return JacobianPoint(x: ECReference.element(x, as: C.Field.self) * z2,
+                             y: ECReference.element(y, as: C.Field.self) * z2 * z, z: z)
+    }
+
     private func equal(_ a: ECReference.Point, _ b: ECReference.Point) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
@@ -102,11 +115,36 @@ final class ECReferenceTests: XCTestCase {
                 XCTAssertTrue(ProjectivePoint<C>.isOnCurve(x: ECReference.element(x, as: C.Field.self),
                                                            y: ECReference.element(y, as: C.Field.self)).isTrueVartime)
             }
-            // Variable-time double multiplication.
-            let u1 = ECReference.element(k2, as: C.Scalar.self).canonical
-            let u2 = ECReference.element(k1, as: C.Scalar.self).canonical
-            let combined = ProjectivePoint<C>.doubleMultiplyVartime(u1, C.generator, u2, q2)
-            XCTAssertTrue(equal(affine(combined), ref.add(ref.multiply(k2, ref.g), ref.multiply(k1, p2))), "u1·G + u2·Q")
+            // Variable-time Jacobian formulas and the wNAF double multiplication (verification).
+            if let (x2, y2) = p2 {
+                let a2 = AffinePoint<C>(x: ECReference.element(x2, as: C.Field.self), y: ECReference.element(y2, as: C.Field.self))
+                let j1 = jacobian(p1, curve), j2 = JacobianPoint<C>(a2)
+                XCTAssertTrue(equal(affine(j1.addingVartime(a2)), ref.add(p1, p2)), "mixed add")
+                XCTAssertTrue(equal(affine(j1.doubledVartime.addingVartime(j2.doubledVartime)), ref.add(ref.double(p1), ref.double(p2))), "Jacobian add")
+                XCTAssertTrue(equal(affine(j2.doubledVartime.addingVartime(a2)), ref.multiply(BigNum(3), p2)), "2P + P mixed")
+                XCTAssertTrue(equal(affine(j2.doubledVartime.addingVartime(a2.negated)), p2), "2P − P mixed")
+                XCTAssertTrue(equal(affine(j2.addingVartime(a2)), ref.double(p2)), "P + P through mixed add")
+                XCTAssertTrue(equal(affine(j2.doubledVartime.addingVartime(j2.doubledVartime)), ref.multiply(BigNum(4), p2)), "P + P through add")
+                XCTAssertTrue(equal(affine(j2.addingVartime(a2.negated)), nil), "P + (−P) mixed")
+                XCTAssertTrue(equal(affine(j2.doubledVartime.addingVartime(j2.doubledVartime.negated)), nil), "P + (−P)")
+                XCTAssertTrue(equal(affine(JacobianPoint<C>.identity.addingVartime(a2)), p2), "O + A")
+                XCTAssertTrue(equal(affine(j2.addingVartime(JacobianPoint<C>.identity)), p2), "P + O")
+                for (u1Value, u2Value) in [(k2, k1), (BigNum(0), k1), (k2, BigNum(0)), (BigNum(0), BigNum(0)),
+                                           (ref.n - BigNum(1), BigNum(1)), (k2, ref.n - BigNum(1))] {
+                    let u1 = ECReference.element(u1Value, as: C.Scalar.self).canonical
+                    let u2 = ECReference.element(u2Value, as: C.Scalar.self).canonical
+                    let combined = JacobianPoint<C>.doubleMultiplyVartime(u1, u2, a2)
+                    XCTAssertTrue(equal(affine(combined), ref.add(ref.multiply(u1Value, ref.g), ref.multiply(u2Value, p2))),
+                                  "u1·G + u2·Q for \(u1Value), \(u2Value)")
+                }
+                // Q = G: u1 = −u2 gives the identity, u1 = u2 passes through P + P in the additions.
+                let gAffine = C.generatorOddMultiples[0]
+                let u = ECReference.element(k1, as: C.Scalar.self)
+                let cancelling = JacobianPoint<C>.doubleMultiplyVartime(u.canonical, u.negated.canonical, gAffine)
+                XCTAssertNil(affine(cancelling))
+                let same = JacobianPoint<C>.doubleMultiplyVartime(u.canonical, u.canonical, gAffine)
+                XCTAssertTrue(equal(affine(same), ref.multiply(ref.mod(BigNum(2) * k1, ref.n), ref.g)), "u·G + u·G")
+            }
         }
         // n·G = O and (n + 1)·G = G via the reference; the fast path takes scalars below n only.
         XCTAssertNil(ref.multiply(ref.n, ref.g))
@@ -114,6 +152,84 @@ final class ECReferenceTests: XCTestCase {
         XCTAssertTrue(ProjectivePoint<C>.identity.isIdentity.isTrueVartime)
         XCTAssertTrue(ProjectivePoint<C>.identity.doubled.isIdentity.isTrueVartime)
         XCTAssertTrue((ProjectivePoint<C>.identity + .identity).isIdentity.isTrueVartime)
+    }
+
+    /// The generated table of odd multiples of G, and wNAF recoding.
+    func testGeneratorTableAndWNAF() {
+        func check<C: WeierstrassCurve>(_ curve: C.Type) {
+            let ref = ECReference(curve)
+            let table = C.generatorOddMultiples
+            XCTAssertEqual(table.count, 1 << (C.generatorWNAFWidth - 2))
+            for (i, entry) in table.enumerated() {
+                let expected = ref.multiply(BigNum(2 * i + 1), ref.g)
+                XCTAssertTrue(equal((ECReference.value(entry.x), ECReference.value(entry.y)), expected), "table entry \(i)")
+            }
+            var rng = SeededGenerator(seed: 41)
+            let values = [BigNum(0), BigNum(1), ref.n - BigNum(1), (BigNum(1) << C.orderBits) - BigNum(1)] +
+                (0..<500).map { _ in randomBelow(ref.n, &rng) }
+            for width in [2, 4, 5, 8] {
+                for v in values {
+                    let bytes = (try? v.bytes(width: C.Scalar.byteCount)) ?? []
+                    let raw = C.Scalar.fromLimbs { i in
+                        var word: UInt64 = 0
+                        for j in (bytes.count - 8 * (i + 1))..<(bytes.count - 8 * i) { word = word << 8 | UInt64(bytes[j]) }
+                        return word
+                    }
+                    var digits = [Int8](repeating: 99, count: C.orderBits + 1)
+                    let top = digits.withUnsafeMutableBufferPointer { wNAF(raw, width: width, bits: C.orderBits, into: $0) }
+                    var sum = BigNum(0)
+                    var lastNonzero = -width
+                    for (i, d) in digits.enumerated() where d != 0 {
+                        XCTAssertEqual(Int(d) & 1, 1, "odd digit")
+                        XCTAssertLessThan(abs(Int(d)), 1 << (width - 1))
+                        XCTAssertGreaterThanOrEqual(i - lastNonzero, width, "non-adjacent")
+                        lastNonzero = i
+                        sum = sum + (d > 0 ? BigNum(Int(d)) << i : BigNum(0) - (BigNum(-Int(d)) << i))
+                    }
+                    XCTAssertEqual(sum, v, "wNAF(\(v), w = \(width)) reconstructs")
+                    XCTAssertEqual(top, digits.lastIndex { $0 != 0 } ?? -1)
+                }
+            }
+        }
+        check(P256Curve.self)
+        check(P384Curve.self)
+    }
+
+    /// Verification's final comparison accepts x_R = r + n (x_R ≥ n), which random tests never
+    /// reach (probability ~2^-32 for P-256): build a key for which the only solution is that case.
+    func testVerificationWithXAboveOrder() throws {
+        func check<C: WeierstrassCurve>(_ curve: C.Type, _ ecCurve: ECCurve) throws {
+            let ref = ECReference(curve)
+            var rng = SeededGenerator(seed: 51)
+            // A point R with x_R in [n, p).
+            var point: ECReference.Point = nil
+            var x = ref.n + BigNum(1)  // r = x − n must not be 0
+            while point == nil {
+                let rhs = ref.mod(x * x * x - BigNum(3) * x + ref.b, ref.p)
+                let y = (try? rhs.power((ref.p + BigNum(1)) >> 2, modulo: ref.p)) ?? BigNum()
+                if ref.mod(y * y, ref.p) == rhs { point = (x, y) } else { x = x + BigNum(1) }
+            }
+            XCTAssertGreaterThanOrEqual(x, ref.n)
+            XCTAssertLessThan(x, ref.p)
+            let r = ref.mod(x, ref.n)
+            let s = randomBelow(ref.n - BigNum(1), &rng) + BigNum(1)
+            let digest = rng.bytes(ecCurve.byteCount)
+            let e = ref.mod(BigNum(magnitude: digest), ref.n)
+            let w = ref.inverse(s, ref.n)
+            let u1 = ref.mod(e * w, ref.n), u2 = ref.mod(r * w, ref.n)
+            // Q = u2⁻¹·(R − u1·G), so that u1·G + u2·Q = R.
+            let q = ref.multiply(ref.inverse(u2, ref.n), ref.add(point, ref.negate(ref.multiply(u1, ref.g))))
+            guard let (qx, qy) = q else { return XCTFail("degenerate key") }
+            let key = try ECDSAPublicKey(x: qx.bytes(width: ecCurve.byteCount), y: qy.bytes(width: ecCurve.byteCount), curve: ecCurve)
+            let signature = try ECDSASignature(r: r.bytes(width: ecCurve.byteCount), s: s.bytes(width: ecCurve.byteCount), curve: ecCurve)
+            XCTAssertTrue(ref.verify(q: q, r: r, s: s, e: e), "reference accepts")
+            XCTAssertTrue(key.isValidSignatureVartime(signature, digest: digest), "x_R = r + n accepted")
+            var other = digest
+            other[0] ^= 0x80
+            XCTAssertFalse(key.isValidSignatureVartime(signature, digest: other))
+        }
+        try check(P256Curve.self, .p256)
+        try check(P384Curve.self, .p384)
     }
 
     func testPointsAgainstGMP() {

@@ -25,7 +25,7 @@ struct ProjectivePoint<C: WeierstrassCurve>: Sendable {
     var isIdentity: Choice { z.isZero }
 
     /// RCB Algorithm 4: P + Q, 12 multiplications, 2 by b, complete.
-    @inline(__always)
+    @inline(never)
     static func + (p: ProjectivePoint, q: ProjectivePoint) -> ProjectivePoint {
         let b = C.b
         var t0 = p.x * q.x          // 1
@@ -75,7 +75,7 @@ struct ProjectivePoint<C: WeierstrassCurve>: Sendable {
     }
 
     /// RCB Algorithm 6: 2P, 8 multiplications, 3 squarings, 2 by b, complete.
-    @inline(__always)
+    @inline(never)
     var doubled: ProjectivePoint {
         let b = C.b
         var t0 = x.squared          // 1

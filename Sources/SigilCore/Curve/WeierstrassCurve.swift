@@ -10,6 +10,10 @@ protocol WeierstrassCurve: Sendable {
     static var orderBits: Int { get }
     /// The fixed-base table for the generator, built once on first use.
     static var generatorTable: GeneratorTable<Self> { get }
+    /// wNAF width for u1·G in verification, and the affine odd multiples (2i + 1)·G for
+    /// i < 2^(width − 2) (generated: Field/Generated/GeneratorOddMultiples.swift).
+    static var generatorWNAFWidth: Int { get }
+    static var generatorOddMultiples: [AffinePoint<Self>] { get }
 }
 
 enum P256Curve: WeierstrassCurve {

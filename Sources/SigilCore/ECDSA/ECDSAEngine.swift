@@ -95,11 +95,28 @@ enum ECDSAEngine<C: WeierstrassCurve> {
         let w = s.inverted
         let u1 = (e * w).canonical, u2 = (r * w).canonical
         // Step 6: R = u1·G + u2·Q; reject the identity.
-        let q = Point(x: qx, y: qy, z: .one)
-        let point = Point.doubleMultiplyVartime(u1, C.generator, u2, q)
-        guard let (x, _) = point.affine else { return false }
-        // Steps 7–8: v = x_R mod n; valid iff v = r.
-        return Scalar.equal(xModOrder(x), r).isTrueVartime
+        let point = JacobianPoint<C>.doubleMultiplyVartime(u1, u2, AffinePoint(x: qx, y: qy))
+        if point.isIdentityVartime { return false }
+        // Steps 7–8: v = x_R mod n; valid iff v = r. Since x_R < p < 2n, x_R mod n = r exactly when
+        // x_R = r or x_R = r + n (the latter possible only when r + n < p). Both are checked as
+        // X = candidate·Z² in Jacobian coordinates, which needs no inversion.
+        let rAsField = Field.fromCanonical(Field.fromLimbs(r.canonical.limb))
+        if point.hasAffineXVartime(rAsField) { return true }
+        if let rPlusN = rPlusOrderBelowP(r) { return point.hasAffineXVartime(rPlusN) }
+        return false
+    }
+
+    /// r + n as a base-field element when r + n < p (public values), else nil.
+    static func rPlusOrderBelowP(_ r: Scalar) -> Field? {
+        let canonicalR = r.canonical
+        var carry: UInt64 = 0
+        let sum = Field.fromLimbs { i in
+            let x = UInt128(canonicalR.limb(i)) &+ UInt128(Scalar.modulus.limb(i)) &+ UInt128(carry)
+            carry = UInt64(truncatingIfNeeded: x &>> 64)
+            return UInt64(truncatingIfNeeded: x)
+        }
+        guard carry == 0, Choice.lessThan(sum.limb, Field.modulus.limb, count: Field.limbCount).isTrueVartime else { return nil }
+        return Field.fromCanonical(sum)
     }
 
     /// Parses and validates an affine public point from big-endian coordinates

@@ -207,6 +207,64 @@ enum {curve}Constants {{
     return "".join(out)
 
 
+# Width of the generator's wNAF window in verification: the table holds the 2^(w-2) odd multiples
+# 1·G, 3·G, …, (2^(w-1) − 1)·G in affine form, so each nonzero wNAF digit of u1 costs one mixed
+# addition and no doubling of its own (the doublings are shared with u2·Q).
+GENERATOR_WNAF_WIDTH = 8
+
+
+def affine_add(p, a, P, Q):
+    """Affine P + Q on y² = x³ + ax + b over GF(p) (None is the point at infinity)."""
+    if P is None:
+        return Q
+    if Q is None:
+        return P
+    (x1, y1), (x2, y2) = P, Q
+    if x1 == x2 and (y1 + y2) % p == 0:
+        return None
+    if P == Q:
+        lam = (3 * x1 * x1 + a) * pow(2 * y1, -1, p) % p
+    else:
+        lam = (y2 - y1) * pow(x2 - x1, -1, p) % p
+    x3 = (lam * lam - x1 - x2) % p
+    return (x3, (lam * (x1 - x3) - y1) % p)
+
+
+def emit_generator_tables():
+    out = [HEADER]
+    count = 2 ** (GENERATOR_WNAF_WIDTH - 2)
+    for curve, c in CURVES.items():
+        n, p = c["limbs"], c["p"]
+        R = 2 ** (64 * n)
+        G = (c["gx"], c["gy"])
+        twoG = affine_add(p, -3, G, G)
+        words = []
+        point = G
+        for i in range(count):
+            x, y = point
+            words.append("        " + ", ".join(hexl(v) for v in limbs(x * R % p, n) + limbs(y * R % p, n)) + ",")
+            point = affine_add(p, -3, point, twoG)
+        out.append(f"""
+extension {curve}Curve {{
+    static let generatorWNAFWidth = {GENERATOR_WNAF_WIDTH}
+    /// (2i + 1)·G for i = 0 ..< {count}, affine, coordinates in Montgomery form: the generator's
+    /// table for the variable-time wNAF double multiplication in verification. Public constants
+    /// computed by this script with Python integers (affine formulas); tests recompute them.
+    static let generatorOddMultiples: [AffinePoint<{curve}Curve>] = (0 ..< {count}).map {{ i in
+        AffinePoint(x: {curve}Field({", ".join(f"generatorOddMultipleWords[{2 * n} * i + {j}]" for j in range(n))}),
+                    y: {curve}Field({", ".join(f"generatorOddMultipleWords[{2 * n} * i + {n + j}]" for j in range(n))}))
+    }}
+
+    /// The table's limbs: x then y for each entry, little-endian limbs. A flat integer literal
+    /// keeps compile time low.
+    private static let generatorOddMultipleWords: [UInt64] = [
+""" + "\n".join(words) + """
+    ]
+}
+""")
+    return "".join(out)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     target = os.path.join(here, "Generated")
@@ -216,6 +274,7 @@ def main():
         files[f"{curve}Field.swift"] = emit_field(curve, "Field", c["p"], c["limbs"], c["spec"])
         files[f"{curve}Scalar.swift"] = emit_field(curve, "Scalar", c["n"], c["limbs"], c["spec"])
     files["CurveConstants.swift"] = emit_curve_constants()
+    files["GeneratorOddMultiples.swift"] = emit_generator_tables()
     for name, text in files.items():
         with open(os.path.join(target, name), "w") as f:
             f.write(text)
