@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import SigilASN1
-import SigilCore
+@_spi(Benchmarks) import SigilCore
 import SwiftASN1
 import X509
 
@@ -98,13 +98,34 @@ do {
     rows.append(Row(name: "P-384 verify", sigil: verify, reference: theirVerify, referenceName: "swift-crypto P384.Signing", bytesPerOp: 0))
 }
 
+// Field and point operations, per operation (no reference column: swift-crypto does not expose them).
+var micro: [(name: String, p256: Double, p384: Double)] = []
+if !arguments.contains("--no-micro") {
+    let chain = 1000
+    for operation in Microbenchmarks.Operation.allCases {
+        let count = operation == .fieldInversion ? 10 : chain
+        var nanoseconds: [Double] = []
+        for curve in [ECCurve.p256, .p384] {
+            let rate = harness.opsPerSecond { Microbenchmarks.run(operation, curve: curve, iterations: count) }
+            nanoseconds.append(1e9 / (rate * Double(count)))
+        }
+        micro.append((operation.rawValue, nanoseconds[0], nanoseconds[1]))
+    }
+}
+
 if asJSON {
     let results = rows.map { ["name": $0.name, "sigilOpsPerSecond": $0.sigil, "reference": $0.referenceName,
                               "referenceOpsPerSecond": $0.reference, "ratio": $0.sigil / $0.reference] as [String: Any] }
-    let data = try JSONSerialization.data(withJSONObject: ["results": results, "secondsPerMeasurement": seconds],
+    let microResults = micro.map { ["name": $0.name, "p256Nanoseconds": $0.p256, "p384Nanoseconds": $0.p384] as [String: Any] }
+    let data = try JSONSerialization.data(withJSONObject: ["results": results, "operations": microResults,
+                                                           "secondsPerMeasurement": seconds],
                                           options: [.prettyPrinted, .sortedKeys])
     print(String(decoding: data, as: UTF8.self))
 } else {
     print(format(rows))
+    if !micro.isEmpty {
+        print("\n| operation | P-256 ns/op | P-384 ns/op |\n|---|---:|---:|")
+        for row in micro { print(String(format: "| %@ | %.1f | %.1f |", row.name, row.p256, row.p384)) }
+    }
     print("\n(checksum \(harness.checksum); \(seconds) s per measurement, single thread, release build)")
 }

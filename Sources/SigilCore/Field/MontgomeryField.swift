@@ -14,6 +14,7 @@ protocol MontgomeryFieldElement: Sendable {
     static var one: Self { get }
 
     static func montgomeryMultiply(_ a: Self, _ b: Self) -> Self
+    static func montgomerySquare(_ a: Self) -> Self
     static func add(_ a: Self, _ b: Self) -> Self
     static func reduceOnce(_ raw: Self) -> Self
     static func subtract(_ a: Self, _ b: Self) -> Self
@@ -28,7 +29,7 @@ extension MontgomeryFieldElement {
     @inline(__always) static func + (a: Self, b: Self) -> Self { add(a, b) }
     @inline(__always) static func - (a: Self, b: Self) -> Self { subtract(a, b) }
 
-    @inline(__always) var squared: Self { Self.montgomeryMultiply(self, self) }
+    @inline(__always) var squared: Self { Self.montgomerySquare(self) }
     @inline(__always) var negated: Self { Self.subtract(.zero, self) }
     @inline(__always) var isZero: Choice { Self.equal(self, .zero) }
 

@@ -6,7 +6,9 @@ Run from anywhere: python3 Sources/SigilCore/Field/generate_fields.py
 The output is marked "generated, do not edit"; change this script instead.
 
 Arithmetic: 64-bit limbs, little-endian; Montgomery form with R = 2^(64·N); multiplication is
-CIOS (Koç, Acar, Kaliski 1996) with UInt128 intermediate products, so every carry is data flow,
+SOS (Koç, Acar, Kaliski 1996: full product, then word-by-word reduction) with a dedicated
+squaring and UInt128 intermediate products; zero limbs of the modulus (P-256's p) and the
+factor −m⁻¹ = 1 (P-256's p) are folded at generation time, so every carry is data flow,
 never a branch; the final subtraction of the modulus is selected with a mask.
 Curve constants are from SEC 2 v2 §2.4.2 (secp256r1) and §2.5.1 (secp384r1) / FIPS 186-5.
 """
@@ -39,6 +41,38 @@ def limbs(x, n):
 
 def hexl(v):
     return "0x%016X" % v
+
+
+def times_constant(q, limb):
+    """A Swift UInt128 expression for q · limb (q a UInt64 variable, limb a constant of the
+    modulus), or None for a zero limb. (Writing the runs-of-ones limbs as shifts and subtractions
+    was measured: LLVM folds them back into multiplications, so the plain form is kept.)"""
+    if limb == 0:
+        return None
+    if limb == 1:
+        return f"UInt128({q})"
+    return f"UInt128({q}) &* {hexl(limb)}"
+
+
+def emit_reduction(m, n, n0inv):
+    """Montgomery reduction of t0…t(2n−1) (SOS): n rounds, each adding q·m·2^(64i) with
+    q = t_i·(−m⁻¹) mod 2^64, which clears limb i; the carry out of the top limb of each round is
+    kept in `high` and added in the next round. Ends with the masked final subtraction."""
+    lines = ["        var high: UInt64 = 0", "        var q: UInt64"]
+    for i in range(n):
+        lines.append(f"        // round {i}: t += q · m · 2^{64 * i}, clearing limb {i}")
+        lines.append(f"        q = t{i}" + ("" if n0inv == 1 else f" &* {hexl(n0inv)}"))
+        lines.append("        c = 0")
+        for j in range(n):
+            product = times_constant("q", m[j])
+            target = f"t{i + j}"
+            if product is None:
+                lines.append(f"        x = UInt128({target}) &+ UInt128(c); {target} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+            else:
+                lines.append(f"        x = {product} &+ UInt128({target}) &+ UInt128(c); {target} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+        lines.append(f"        x = UInt128(t{i + n}) &+ UInt128(c) &+ UInt128(high); t{i + n} = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)")
+    lines.append(f"        return reduceOnce({', '.join(f't{n + k}' for k in range(n))}, top: high)")
+    return lines
 
 
 def emit_field(curve, kind, modulus, n, spec):
@@ -81,32 +115,46 @@ struct {name}: MontgomeryFieldElement {{
     /// 1 in Montgomery form (R mod m).
     static let one = {name}({", ".join(hexl(x) for x in one)})
 """)
-    # Montgomery multiplication (CIOS).
-    body = []
-    body.append("        let mm = modulus")
-    body.append("        var " + ", ".join(f"t{i}: UInt64 = 0" for i in range(n + 2)))
-    body.append("        var x: UInt128")
-    body.append("        var carry: UInt64")
-    body.append("        var q: UInt64")
+    # Montgomery multiplication and squaring: full product, then word-by-word reduction (SOS).
+    mul = ["        var x: UInt128", "        var c: UInt64"]
+    mul += [f"        var t{k}: UInt64 = 0" for k in range(2 * n)]
     for i in range(n):
-        body.append(f"        // i = {i}: t += a · b[{i}]")
-        body.append("        carry = 0")
+        mul.append(f"        // row {i}: t += a · b[{i}] · 2^{64 * i}")
+        mul.append("        c = 0")
         for j in range(n):
-            body.append(f"        x = UInt128(a.l{j}) &* UInt128(b.l{i}) &+ UInt128(t{j}) &+ UInt128(carry); t{j} = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)")
-        body.append(f"        x = UInt128(t{n}) &+ UInt128(carry); t{n} = UInt64(truncatingIfNeeded: x); t{n + 1} = UInt64(truncatingIfNeeded: x &>> 64)")
-        body.append(f"        // t = (t + q · m) / 2^64 with q = t0 · (−m⁻¹) mod 2^64")
-        body.append("        q = t0 &* montgomeryInverse")
-        body.append("        x = UInt128(q) &* UInt128(mm.l0) &+ UInt128(t0); carry = UInt64(truncatingIfNeeded: x &>> 64)")
-        for j in range(1, n):
-            body.append(f"        x = UInt128(q) &* UInt128(mm.l{j}) &+ UInt128(t{j}) &+ UInt128(carry); t{j - 1} = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)")
-        body.append(f"        x = UInt128(t{n}) &+ UInt128(carry); t{n - 1} = UInt64(truncatingIfNeeded: x); t{n} = t{n + 1} &+ UInt64(truncatingIfNeeded: x &>> 64)")
-    body.append(f"        return reduceOnce({', '.join(f't{i}' for i in range(n))}, top: t{n})")
+            mul.append(f"        x = UInt128(a.l{j}) &* UInt128(b.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+        mul.append(f"        t{i + n} = c")
+    mul += emit_reduction(m, n, n0inv)
+    sq = ["        var x: UInt128", "        var c: UInt64"]
+    sq += [f"        var t{k}: UInt64 = 0" for k in range(2 * n)]
+    sq.append("        // off-diagonal products a[i]·a[j], i < j")
+    for i in range(n - 1):
+        sq.append("        c = 0")
+        for j in range(i + 1, n):
+            sq.append(f"        x = UInt128(a.l{j}) &* UInt128(a.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+        sq.append(f"        t{i + n} = c")
+    sq.append("        // doubled: shift left by one bit")
+    for k in range(2 * n - 1, 0, -1):
+        sq.append(f"        t{k} = (t{k} << 1) | (t{k - 1} >> 63)")
+    sq.append("        t0 = t0 << 1")
+    sq.append("        // plus the diagonal a[i]²")
+    sq.append("        c = 0")
+    for i in range(n):
+        sq.append(f"        x = UInt128(a.l{i}) &* UInt128(a.l{i}) &+ UInt128(t{2 * i}) &+ UInt128(c); t{2 * i} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+        sq.append(f"        x = UInt128(t{2 * i + 1}) &+ UInt128(c); t{2 * i + 1} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+    sq += emit_reduction(m, n, n0inv)
     out.append(f"""
-    /// a · b · R⁻¹ mod m (CIOS Montgomery multiplication). The intermediate stays below 2m, so one
-    /// masked subtraction reduces it.
+    /// a · b · R⁻¹ mod m: schoolbook product into 2·{n} limbs, then Montgomery reduction word by
+    /// word. The reduced value stays below 2m, so one masked subtraction finishes it.
     @inline(__always)
     static func montgomeryMultiply(_ a: {name}, _ b: {name}) -> {name} {{
-""" + "\n".join(body) + "\n    }\n")
+""" + "\n".join(mul) + f"""
+    }}
+
+    /// a² · R⁻¹ mod m: each off-diagonal product computed once and doubled, then the same reduction.
+    @inline(__always)
+    static func montgomerySquare(_ a: {name}) -> {name} {{
+""" + "\n".join(sq) + "\n    }\n")
     # reduceOnce: (top:t) in [0, 2m) -> [0, m)
     rb = ["        var borrow: UInt64 = 0", "        var d: UInt128"]
     for i in range(n):

@@ -29,72 +29,165 @@ struct P256Scalar: MontgomeryFieldElement {
     /// 1 in Montgomery form (R mod m).
     static let one = P256Scalar(0x0C46353D039CDAAF, 0x4319055258E8617B, 0x0000000000000000, 0x00000000FFFFFFFF)
 
-    /// a · b · R⁻¹ mod m (CIOS Montgomery multiplication). The intermediate stays below 2m, so one
-    /// masked subtraction reduces it.
+    /// a · b · R⁻¹ mod m: schoolbook product into 2·4 limbs, then Montgomery reduction word by
+    /// word. The reduced value stays below 2m, so one masked subtraction finishes it.
     @inline(__always)
     static func montgomeryMultiply(_ a: P256Scalar, _ b: P256Scalar) -> P256Scalar {
-        let mm = modulus
-        var t0: UInt64 = 0, t1: UInt64 = 0, t2: UInt64 = 0, t3: UInt64 = 0, t4: UInt64 = 0, t5: UInt64 = 0
         var x: UInt128
-        var carry: UInt64
+        var c: UInt64
+        var t0: UInt64 = 0
+        var t1: UInt64 = 0
+        var t2: UInt64 = 0
+        var t3: UInt64 = 0
+        var t4: UInt64 = 0
+        var t5: UInt64 = 0
+        var t6: UInt64 = 0
+        var t7: UInt64 = 0
+        // row 0: t += a · b[0] · 2^0
+        c = 0
+        x = UInt128(a.l0) &* UInt128(b.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l1) &* UInt128(b.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l2) &* UInt128(b.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l3) &* UInt128(b.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        t4 = c
+        // row 1: t += a · b[1] · 2^64
+        c = 0
+        x = UInt128(a.l0) &* UInt128(b.l1) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l1) &* UInt128(b.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l2) &* UInt128(b.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l3) &* UInt128(b.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        t5 = c
+        // row 2: t += a · b[2] · 2^128
+        c = 0
+        x = UInt128(a.l0) &* UInt128(b.l2) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l1) &* UInt128(b.l2) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l2) &* UInt128(b.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l3) &* UInt128(b.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        t6 = c
+        // row 3: t += a · b[3] · 2^192
+        c = 0
+        x = UInt128(a.l0) &* UInt128(b.l3) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l1) &* UInt128(b.l3) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l2) &* UInt128(b.l3) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l3) &* UInt128(b.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        t7 = c
+        var high: UInt64 = 0
         var q: UInt64
-        // i = 0: t += a · b[0]
-        carry = 0
-        x = UInt128(a.l0) &* UInt128(b.l0) &+ UInt128(t0) &+ UInt128(carry); t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l0) &+ UInt128(t1) &+ UInt128(carry); t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l0) &+ UInt128(t2) &+ UInt128(carry); t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l0) &+ UInt128(t3) &+ UInt128(carry); t3 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(carry); t4 = UInt64(truncatingIfNeeded: x); t5 = UInt64(truncatingIfNeeded: x &>> 64)
-        // t = (t + q · m) / 2^64 with q = t0 · (−m⁻¹) mod 2^64
-        q = t0 &* montgomeryInverse
-        x = UInt128(q) &* UInt128(mm.l0) &+ UInt128(t0); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l1) &+ UInt128(t1) &+ UInt128(carry); t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l2) &+ UInt128(t2) &+ UInt128(carry); t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l3) &+ UInt128(t3) &+ UInt128(carry); t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(carry); t3 = UInt64(truncatingIfNeeded: x); t4 = t5 &+ UInt64(truncatingIfNeeded: x &>> 64)
-        // i = 1: t += a · b[1]
-        carry = 0
-        x = UInt128(a.l0) &* UInt128(b.l1) &+ UInt128(t0) &+ UInt128(carry); t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l1) &+ UInt128(t1) &+ UInt128(carry); t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l1) &+ UInt128(t2) &+ UInt128(carry); t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l1) &+ UInt128(t3) &+ UInt128(carry); t3 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(carry); t4 = UInt64(truncatingIfNeeded: x); t5 = UInt64(truncatingIfNeeded: x &>> 64)
-        // t = (t + q · m) / 2^64 with q = t0 · (−m⁻¹) mod 2^64
-        q = t0 &* montgomeryInverse
-        x = UInt128(q) &* UInt128(mm.l0) &+ UInt128(t0); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l1) &+ UInt128(t1) &+ UInt128(carry); t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l2) &+ UInt128(t2) &+ UInt128(carry); t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l3) &+ UInt128(t3) &+ UInt128(carry); t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(carry); t3 = UInt64(truncatingIfNeeded: x); t4 = t5 &+ UInt64(truncatingIfNeeded: x &>> 64)
-        // i = 2: t += a · b[2]
-        carry = 0
-        x = UInt128(a.l0) &* UInt128(b.l2) &+ UInt128(t0) &+ UInt128(carry); t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l2) &+ UInt128(t1) &+ UInt128(carry); t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l2) &+ UInt128(t2) &+ UInt128(carry); t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l2) &+ UInt128(t3) &+ UInt128(carry); t3 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(carry); t4 = UInt64(truncatingIfNeeded: x); t5 = UInt64(truncatingIfNeeded: x &>> 64)
-        // t = (t + q · m) / 2^64 with q = t0 · (−m⁻¹) mod 2^64
-        q = t0 &* montgomeryInverse
-        x = UInt128(q) &* UInt128(mm.l0) &+ UInt128(t0); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l1) &+ UInt128(t1) &+ UInt128(carry); t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l2) &+ UInt128(t2) &+ UInt128(carry); t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l3) &+ UInt128(t3) &+ UInt128(carry); t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(carry); t3 = UInt64(truncatingIfNeeded: x); t4 = t5 &+ UInt64(truncatingIfNeeded: x &>> 64)
-        // i = 3: t += a · b[3]
-        carry = 0
-        x = UInt128(a.l0) &* UInt128(b.l3) &+ UInt128(t0) &+ UInt128(carry); t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l3) &+ UInt128(t1) &+ UInt128(carry); t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l3) &+ UInt128(t2) &+ UInt128(carry); t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l3) &+ UInt128(t3) &+ UInt128(carry); t3 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(carry); t4 = UInt64(truncatingIfNeeded: x); t5 = UInt64(truncatingIfNeeded: x &>> 64)
-        // t = (t + q · m) / 2^64 with q = t0 · (−m⁻¹) mod 2^64
-        q = t0 &* montgomeryInverse
-        x = UInt128(q) &* UInt128(mm.l0) &+ UInt128(t0); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l1) &+ UInt128(t1) &+ UInt128(carry); t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l2) &+ UInt128(t2) &+ UInt128(carry); t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* UInt128(mm.l3) &+ UInt128(t3) &+ UInt128(carry); t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(carry); t3 = UInt64(truncatingIfNeeded: x); t4 = t5 &+ UInt64(truncatingIfNeeded: x &>> 64)
-        return reduceOnce(t0, t1, t2, t3, top: t4)
+        // round 0: t += q · m · 2^0, clearing limb 0
+        q = t0 &* 0xCCD1C8AAEE00BC4F
+        c = 0
+        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t4) &+ UInt128(c) &+ UInt128(high); t4 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        // round 1: t += q · m · 2^64, clearing limb 1
+        q = t1 &* 0xCCD1C8AAEE00BC4F
+        c = 0
+        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t5) &+ UInt128(c) &+ UInt128(high); t5 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        // round 2: t += q · m · 2^128, clearing limb 2
+        q = t2 &* 0xCCD1C8AAEE00BC4F
+        c = 0
+        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t6) &+ UInt128(c) &+ UInt128(high); t6 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        // round 3: t += q · m · 2^192, clearing limb 3
+        q = t3 &* 0xCCD1C8AAEE00BC4F
+        c = 0
+        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t7) &+ UInt128(c) &+ UInt128(high); t7 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        return reduceOnce(t4, t5, t6, t7, top: high)
+    }
+
+    /// a² · R⁻¹ mod m: each off-diagonal product computed once and doubled, then the same reduction.
+    @inline(__always)
+    static func montgomerySquare(_ a: P256Scalar) -> P256Scalar {
+        var x: UInt128
+        var c: UInt64
+        var t0: UInt64 = 0
+        var t1: UInt64 = 0
+        var t2: UInt64 = 0
+        var t3: UInt64 = 0
+        var t4: UInt64 = 0
+        var t5: UInt64 = 0
+        var t6: UInt64 = 0
+        var t7: UInt64 = 0
+        // off-diagonal products a[i]·a[j], i < j
+        c = 0
+        x = UInt128(a.l1) &* UInt128(a.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l2) &* UInt128(a.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l3) &* UInt128(a.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        t4 = c
+        c = 0
+        x = UInt128(a.l2) &* UInt128(a.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l3) &* UInt128(a.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        t5 = c
+        c = 0
+        x = UInt128(a.l3) &* UInt128(a.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        t6 = c
+        // doubled: shift left by one bit
+        t7 = (t7 << 1) | (t6 >> 63)
+        t6 = (t6 << 1) | (t5 >> 63)
+        t5 = (t5 << 1) | (t4 >> 63)
+        t4 = (t4 << 1) | (t3 >> 63)
+        t3 = (t3 << 1) | (t2 >> 63)
+        t2 = (t2 << 1) | (t1 >> 63)
+        t1 = (t1 << 1) | (t0 >> 63)
+        t0 = t0 << 1
+        // plus the diagonal a[i]²
+        c = 0
+        x = UInt128(a.l0) &* UInt128(a.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l1) &* UInt128(a.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l2) &* UInt128(a.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l3) &* UInt128(a.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        var high: UInt64 = 0
+        var q: UInt64
+        // round 0: t += q · m · 2^0, clearing limb 0
+        q = t0 &* 0xCCD1C8AAEE00BC4F
+        c = 0
+        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t4) &+ UInt128(c) &+ UInt128(high); t4 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        // round 1: t += q · m · 2^64, clearing limb 1
+        q = t1 &* 0xCCD1C8AAEE00BC4F
+        c = 0
+        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t5) &+ UInt128(c) &+ UInt128(high); t5 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        // round 2: t += q · m · 2^128, clearing limb 2
+        q = t2 &* 0xCCD1C8AAEE00BC4F
+        c = 0
+        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t6) &+ UInt128(c) &+ UInt128(high); t6 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        // round 3: t += q · m · 2^192, clearing limb 3
+        q = t3 &* 0xCCD1C8AAEE00BC4F
+        c = 0
+        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(t7) &+ UInt128(c) &+ UInt128(high); t7 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        return reduceOnce(t4, t5, t6, t7, top: high)
     }
 
     /// Given a value (top:t) in [0, 2m), returns it reduced into [0, m) without branching.
