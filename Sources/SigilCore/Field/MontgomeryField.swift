@@ -89,16 +89,16 @@ extension MontgomeryFieldElement {
         return out
     }
 
-    /// self^e where the exponent `e` is a **public** value given as little-endian limbs
-    /// (`exponentLimb(i)`, i < limbCount): left-to-right 4-bit fixed windows, so the sequence of
-    /// operations depends only on the exponent. The window table lives on the stack.
-    func power(publicExponent exponentLimb: (Int) -> UInt64) -> Self {
+    /// self^e where the exponent `e` is a **public** value given as raw little-endian limbs (not
+    /// Montgomery form): left-to-right 4-bit fixed windows, so the sequence of operations depends
+    /// only on the exponent. The window table lives on the stack; nothing is allocated.
+    func power(publicExponent exponent: Self) -> Self {
         withUnsafeTemporaryAllocation(of: Self.self, capacity: 16) { table in
             table[0] = .one
             for i in 1..<16 { table[i] = table[i - 1] * self }
             var result = Self.one
             for limbIndex in stride(from: Self.limbCount - 1, through: 0, by: -1) {
-                let word = exponentLimb(limbIndex)
+                let word = exponent.limb(limbIndex)
                 for shift in stride(from: 60, through: 0, by: -4) {
                     result = result.squared.squared.squared.squared
                     // The exponent is public (m − 2, (p + 1)/4): indexing by it leaks nothing secret.
@@ -111,7 +111,7 @@ extension MontgomeryFieldElement {
 
     /// The multiplicative inverse by Fermat's little theorem: self^(m−2) (m is prime). Constant
     /// time. The inverse of zero is zero.
-    var inverted: Self { power(publicExponent: Self.inverseExponent.limb) }
+    var inverted: Self { power(publicExponent: Self.inverseExponent) }
 }
 
 /// Square roots in the base fields. Both P-256 and P-384 have p ≡ 3 (mod 4), so a square root
@@ -120,7 +120,7 @@ extension MontgomeryFieldElement {
     /// A square root if one exists (`Choice` false otherwise). Used for point decompression,
     /// whose input is public.
     var squareRoot: (Self, Choice) {
-        let candidate = power(publicExponent: Self.squareRootExponent.limb)
+        let candidate = power(publicExponent: Self.squareRootExponent)
         return (candidate, Self.equal(candidate.squared, self))
     }
 }
