@@ -48,6 +48,10 @@ for f in ecdsa_secp256r1_sha256_test ecdsa_secp256r1_sha256_p1363_test ecdsa_sec
          ecdsa_secp384r1_sha256_test; do
   place "$pv/Signature/wycheproof/$f.json" "$here/wycheproof/$f.json"
 done
+# Wycheproof RSA PKCS#1 v1.5 and PSS verification groups (issue 4).
+for f in rsa_signature_2048_sha256_test rsa_signature_2048_sha384_test rsa_signature_2048_sha512_test rsa_signature_3072_sha256_test rsa_signature_3072_sha384_test rsa_signature_3072_sha512_test rsa_signature_4096_sha256_test rsa_signature_4096_sha384_test rsa_signature_4096_sha512_test rsa_signature_8192_sha256_test rsa_pkcs1_1024_sig_gen_test rsa_pss_2048_sha1_mgf1_20_test rsa_pss_2048_sha256_mgf1_0_test rsa_pss_2048_sha256_mgf1_32_test rsa_pss_2048_sha256_mgf1sha1_20_test rsa_pss_2048_sha384_mgf1_48_test rsa_pss_3072_sha256_mgf1_32_test rsa_pss_4096_sha256_mgf1_32_test rsa_pss_4096_sha512_mgf1_64_test rsa_pss_misc_test rsa_pss_2048_sha256_mgf1_32_params_test; do
+  place "$pv/Signature/wycheproof/$f.json" "$here/wycheproof/$f.json"
+done
 
 if [ "$status" -eq 0 ]; then echo "vectors: all files match their pinned sources"; fi
 exit $status

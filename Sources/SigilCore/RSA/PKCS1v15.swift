@@ -1,0 +1,48 @@
+/// RSASSA-PKCS1-v1_5 verification (RFC 8017 §8.2.2 with EMSA-PKCS1-v1_5, §9.2).
+///
+/// Strict: the encoded message is rebuilt from the digest and compared byte for byte with what
+/// the signature opens to, so there is no parser to be lenient (no BER in the DigestInfo, no
+/// missing NULL parameters, no garbage after the digest, no short padding).
+extension RSAPublicKey {
+    /// RFC 8017 §8.2.2 for a message digest computed by the caller with `hash`.
+    /// Variable time (public inputs). False for any signature that is not exactly k bytes.
+    public func isValidPKCS1v15SignatureVartime(_ signature: [UInt8], digest: [UInt8], hash: HashAlgorithm) -> Bool {
+        let k = modulusByteCount
+        // Step 1: length checking.
+        guard signature.count == k, digest.count == hash.digestByteCount else { return false }
+        // Step 2: s = OS2IP(S); m = RSAVP1((n, e), s) (rejects s ≥ n); EM = I2OSP(m, k).
+        guard let encoded = verificationPrimitiveVartime(signature, outputByteCount: k) else { return false }
+        // Step 3: EM' = EMSA-PKCS1-V1_5-ENCODE(M, k).
+        guard let expected = RSAPublicKey.pkcs1v15Encoding(digest: digest, hash: hash, byteCount: k) else { return false }
+        // Step 4: EM = EM'.
+        return encoded == expected
+    }
+
+    /// RSASSA-PKCS1-v1_5 verification of a message (hashed here with `hash`). Variable time.
+    public func isValidPKCS1v15SignatureVartime<Message: Sequence>(_ signature: [UInt8], for message: Message,
+                                                                  hash: HashAlgorithm) -> Bool
+    where Message.Element == UInt8 {
+        isValidPKCS1v15SignatureVartime(signature, digest: hash.hash(message), hash: hash)
+    }
+
+    /// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) from the digest: 0x00 0x01 PS 0x00 T, where T is the
+    /// DER DigestInfo and PS at least 8 bytes of 0xFF. Nil when k < tLen + 11 (step 3).
+    static func pkcs1v15Encoding(digest: [UInt8], hash: HashAlgorithm, byteCount k: Int) -> [UInt8]? {
+        let t = hash.digestInfoPrefix + digest
+        guard k >= t.count + 11 else { return nil }
+        return [0x00, 0x01] + [UInt8](repeating: 0xFF, count: k - t.count - 3) + [0x00] + t
+    }
+}
+
+extension HashAlgorithm {
+    /// The DER encoding of DigestInfo up to the digest value (RFC 8017 §9.2 Note 1): SEQUENCE {
+    /// AlgorithmIdentifier { hash OID, NULL }, OCTET STRING of the digest length }.
+    var digestInfoPrefix: [UInt8] {
+        switch self {
+        case .sha1: [0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2B, 0x0E, 0x03, 0x02, 0x1A, 0x05, 0x00, 0x04, 0x14]
+        case .sha256: [0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
+        case .sha384: [0x30, 0x41, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0x04, 0x30]
+        case .sha512: [0x30, 0x51, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40]
+        }
+    }
+}
