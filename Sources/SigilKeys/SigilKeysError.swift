@@ -53,6 +53,36 @@ public enum KeyOIDs {
     public static let secp256r1: ASN1ObjectIdentifier = [1, 2, 840, 10045, 3, 1, 7]
     /// secp384r1, RFC 5480 §2.1.1.1.
     public static let secp384r1: ASN1ObjectIdentifier = [1, 3, 132, 0, 34]
+    /// rsaEncryption, RFC 8017 §A.1 / RFC 3279 §2.3.1.
+    public static let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 1]
+    /// id-RSASSA-PSS, RFC 4055 §3.1 / RFC 8017 §A.2.3.
+    public static let rsassaPSS: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 10]
+    /// id-mgf1, RFC 8017 §B.2.1.
+    public static let mgf1: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 8]
+    /// Hash algorithm identifiers, RFC 8017 §A.2.4 / RFC 4055 §2.1.
+    public static let sha1: ASN1ObjectIdentifier = [1, 3, 14, 3, 2, 26]
+    public static let sha256: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 1]
+    public static let sha384: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 2]
+    public static let sha512: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 3]
+
+    public static func hash(_ oid: ASN1ObjectIdentifier) -> HashAlgorithm? {
+        switch oid {
+        case sha1: .sha1
+        case sha256: .sha256
+        case sha384: .sha384
+        case sha512: .sha512
+        default: nil
+        }
+    }
+
+    public static func oid(_ hash: HashAlgorithm) -> ASN1ObjectIdentifier {
+        switch hash {
+        case .sha1: sha1
+        case .sha256: sha256
+        case .sha384: sha384
+        case .sha512: sha512
+        }
+    }
 
     public static func curve(_ oid: ASN1ObjectIdentifier) -> ECCurve? {
         switch oid {

@@ -1,0 +1,103 @@
+import SigilASN1
+import SigilCore
+
+/// RSASSA-PSS-params (RFC 4055 §3.1, RFC 8017 §A.2.3):
+///
+/// ```
+/// RSASSA-PSS-params ::= SEQUENCE {
+///     hashAlgorithm      [0] HashAlgorithm      DEFAULT sha1,
+///     maskGenAlgorithm   [1] MaskGenAlgorithm   DEFAULT mgf1SHA1,
+///     saltLength         [2] INTEGER            DEFAULT 20,
+///     trailerField       [3] TrailerField       DEFAULT trailerFieldBC }
+/// ```
+/// All four tags are explicit. DER omits fields equal to their DEFAULT (X.690 11.5), so an encoded
+/// default is refused. Hash identifiers accept NULL or absent parameters (RFC 4055 §2.1: both are
+/// legal and equivalent); MGF1 is the only mask generation function; the trailer field must be 1.
+public struct RSASSAPSSParameters: Hashable, Sendable {
+    public let parameters: RSAPublicKey.PSSParameters
+
+    public init(_ parameters: RSAPublicKey.PSSParameters) { self.parameters = parameters }
+
+    /// The largest salt length accepted (the salt can never exceed the 8192-bit modulus).
+    static let maximumSaltLength = 1024
+
+    public init(node: ASN1Node) throws {
+        parameters = try ASN1.sequence(node) { reader in
+            var hash = HashAlgorithm.sha1, mgfHash = HashAlgorithm.sha1, salt = 20
+            if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
+                hash = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { try RSASSAPSSParameters.hashAlgorithm($0) }
+                guard hash != .sha1 else { throw SigilKeysError(.malformed, "hashAlgorithm encodes its DEFAULT (SHA-1)") }
+            }
+            if let tagged = reader.nextIfPresent(.contextSpecific(1)) {
+                mgfHash = try ASN1.explicit(tagged, tag: .contextSpecific(1)) { node in
+                    let mgf = try AlgorithmIdentifier(node: node)
+                    guard mgf.algorithm == KeyOIDs.mgf1 else {
+                        throw SigilKeysError(.unsupportedAlgorithm, "mask generation function \(mgf.algorithm) is not MGF1")
+                    }
+                    guard let parameters = mgf.parameters else {
+                        throw SigilKeysError(.malformed, "MGF1 without its hash algorithm parameter")
+                    }
+                    return try RSASSAPSSParameters.hashAlgorithm(DER.parse(parameters))
+                }
+                guard mgfHash != .sha1 else { throw SigilKeysError(.malformed, "maskGenAlgorithm encodes its DEFAULT (MGF1 with SHA-1)") }
+            }
+            if let tagged = reader.nextIfPresent(.contextSpecific(2)) {
+                salt = try ASN1.explicit(tagged, tag: .contextSpecific(2)) { try ASN1Integer(node: $0).intValue() }
+                guard salt >= 0, salt <= RSASSAPSSParameters.maximumSaltLength else {
+                    throw SigilKeysError(.malformed, "PSS salt length \(salt) is out of range")
+                }
+                guard salt != 20 else { throw SigilKeysError(.malformed, "saltLength encodes its DEFAULT (20)") }
+            }
+            if let tagged = reader.nextIfPresent(.contextSpecific(3)) {
+                let trailer = try ASN1.explicit(tagged, tag: .contextSpecific(3)) { try ASN1Integer(node: $0).intValue() }
+                guard trailer == 1 else { throw SigilKeysError(.unsupportedAlgorithm, "PSS trailer field \(trailer) is not 1 (0xBC)") }
+                throw SigilKeysError(.malformed, "trailerField encodes its DEFAULT (1)")
+            }
+            return RSAPublicKey.PSSParameters(hash: hash, maskGenerationHash: mgfHash, saltLength: salt)
+        }
+    }
+
+    public init<Bytes: Collection>(derEncoded bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
+        do {
+            self = try RSASSAPSSParameters(node: DER.parse(bytes))
+        } catch {
+            throw keysError(error, context: "RSASSA-PSS-params")
+        }
+    }
+
+    /// A hash AlgorithmIdentifier: SHA-1/256/384/512 with NULL or absent parameters.
+    static func hashAlgorithm(_ node: ASN1Node) throws -> HashAlgorithm {
+        let identifier = try AlgorithmIdentifier(node: node)
+        guard let hash = KeyOIDs.hash(identifier.algorithm) else {
+            throw SigilKeysError(.unsupportedAlgorithm, "hash algorithm \(identifier.algorithm) is not SHA-1, SHA-256, SHA-384 or SHA-512")
+        }
+        if let parameters = identifier.parameters, parameters != [0x05, 0x00] {
+            throw SigilKeysError(.malformed, "hash algorithm parameters must be NULL or absent")
+        }
+        return hash
+    }
+
+    /// DER, with defaults omitted and hash parameters written as NULL.
+    public var derRepresentation: [UInt8] {
+        func hashIdentifier(_ hash: HashAlgorithm) -> AlgorithmIdentifier {
+            AlgorithmIdentifier(algorithm: KeyOIDs.oid(hash), parameters: [0x05, 0x00])
+        }
+        var writer = DERWriter()
+        writer.appendSequence { seq in
+            if parameters.hash != .sha1 {
+                seq.appendConstructed(.contextSpecific(0)) { hashIdentifier(parameters.hash).encode(into: &$0) }
+            }
+            if parameters.maskGenerationHash != .sha1 {
+                seq.appendConstructed(.contextSpecific(1)) { inner in
+                    var hashWriter = DERWriter()
+                    hashIdentifier(parameters.maskGenerationHash).encode(into: &hashWriter)
+                    AlgorithmIdentifier(algorithm: KeyOIDs.mgf1, parameters: hashWriter.bytes).encode(into: &inner)
+                }
+            }
+            if parameters.saltLength != 20 {
+                seq.appendConstructed(.contextSpecific(2)) { $0.append(ASN1Integer(parameters.saltLength)) }
+            }
+        }
+        return writer.bytes
+    }
+}
