@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SigilCore", targets: ["SigilCore"]),
         .library(name: "SigilASN1", targets: ["SigilASN1"]),
         .library(name: "SigilKeys", targets: ["SigilKeys"]),
+        .library(name: "SigilX509", targets: ["SigilX509"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
     dependencies: [
@@ -34,6 +35,10 @@ let package = Package(
             name: "SigilKeys",
             dependencies: ["SigilCore", "SigilASN1"]
         ),
+        .target(
+            name: "SigilX509",
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys"]
+        ),
         .executableTarget(
             name: "sigil",
             dependencies: [
@@ -55,6 +60,10 @@ let package = Package(
         .testTarget(
             name: "SigilKeysTests",
             dependencies: ["SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilX509Tests",
+            dependencies: ["SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilCLITests",

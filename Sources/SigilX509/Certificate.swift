@@ -1,0 +1,286 @@
+import SigilASN1
+import SigilCore
+import SigilKeys
+
+/// An X.509 v1/v2/v3 certificate (RFC 5280 §4.1), every field decoded and the signed bytes kept.
+///
+/// ```
+/// Certificate ::= SEQUENCE {
+///     tbsCertificate       TBSCertificate,
+///     signatureAlgorithm   AlgorithmIdentifier,
+///     signatureValue       BIT STRING }
+/// TBSCertificate ::= SEQUENCE {
+///     version         [0] EXPLICIT Version DEFAULT v1,
+///     serialNumber         CertificateSerialNumber,
+///     signature            AlgorithmIdentifier,
+///     issuer               Name,
+///     validity             Validity,
+///     subject              Name,
+///     subjectPublicKeyInfo SubjectPublicKeyInfo,
+///     issuerUniqueID  [1] IMPLICIT UniqueIdentifier OPTIONAL,  -- v2, v3
+///     subjectUniqueID [2] IMPLICIT UniqueIdentifier OPTIONAL,  -- v2, v3
+///     extensions      [3] EXPLICIT Extensions OPTIONAL }       -- v3
+/// ```
+/// Strict DER throughout; the outer and inner signature algorithms must be identical (§4.1.1.2);
+/// an extension OID may appear once (§4.2); unique IDs need v2 or v3 and extensions v3.
+/// Parsing never verifies anything: see `CertificateVerifier`.
+public struct Certificate: Hashable, Sendable, CustomStringConvertible {
+    /// The largest certificate accepted (Apple's are about 1 KiB; a real one rarely passes 16 KiB).
+    public static let maximumSize = 1 << 20
+
+    /// The whole certificate as received.
+    public let derBytes: [UInt8]
+    /// The TBSCertificate's encoding: what the issuer signed.
+    public let tbsBytes: [UInt8]
+    /// 1, 2 or 3.
+    public let version: Int
+    /// The serial number's two's-complement bytes (any length, as received).
+    public let serialNumber: [UInt8]
+    /// RFC 5280 §4.1.2.2 requires a positive serial; a negative one is parsed and flagged here.
+    public let isSerialNumberNegative: Bool
+    public let signatureAlgorithmIdentifier: AlgorithmIdentifier
+    public let signatureAlgorithm: SignatureAlgorithm
+    public let issuer: DistinguishedName
+    public let validity: Validity
+    public let subject: DistinguishedName
+    public let subjectPublicKeyInfo: SubjectPublicKeyInfo
+    /// The SubjectPublicKeyInfo's encoding.
+    public let subjectPublicKeyInfoBytes: [UInt8]
+    public let publicKey: CertificatePublicKey
+    public let issuerUniqueID: ASN1BitString?
+    public let subjectUniqueID: ASN1BitString?
+    public let extensions: [Extension]
+    /// The signatureValue BIT STRING's bytes (no unused bits allowed).
+    public let signature: [UInt8]
+
+    public init<Bytes: Collection>(derEncoded bytes: Bytes) throws(X509Error) where Bytes.Element == UInt8 {
+        let data = Array(bytes)
+        guard data.count <= Certificate.maximumSize else {
+            throw X509Error(.malformed, "certificate of \(data.count) bytes exceeds \(Certificate.maximumSize)")
+        }
+        do {
+            let root = try DER.parse(data)
+            var fields: Fields?
+            var outerAlgorithmBytes: [UInt8] = []
+            var signatureBits: ASN1BitString?
+            try ASN1.sequence(root) { reader in
+                fields = try Fields(node: reader.next(.sequence))
+                let algorithmNode = try reader.next(.sequence)
+                outerAlgorithmBytes = Array(algorithmNode.encodedBytes)
+                signatureBits = try ASN1BitString(node: reader.next(.bitString))
+            }
+            guard let fields, let signatureBits else { throw X509Error(.malformed, "certificate structure") }
+            guard outerAlgorithmBytes == fields.innerAlgorithmBytes else {
+                throw X509Error(.algorithmMismatch, "signatureAlgorithm differs from the TBSCertificate signature field (RFC 5280 §4.1.1.2)")
+            }
+            guard signatureBits.unusedBits == 0 else {
+                throw X509Error(.malformed, "signatureValue has unused bits")
+            }
+            derBytes = data
+            tbsBytes = fields.tbsBytes
+            version = fields.version
+            serialNumber = fields.serial.twosComplementBytes
+            isSerialNumberNegative = fields.serial.isNegative
+            signatureAlgorithmIdentifier = fields.algorithm
+            signatureAlgorithm = try SignatureAlgorithm(fields.algorithm)
+            issuer = fields.issuer
+            validity = fields.validity
+            subject = fields.subject
+            subjectPublicKeyInfo = fields.spki
+            subjectPublicKeyInfoBytes = fields.spkiBytes
+            publicKey = try CertificatePublicKey(spki: fields.spki)
+            issuerUniqueID = fields.issuerUniqueID
+            subjectUniqueID = fields.subjectUniqueID
+            extensions = fields.extensions
+            signature = signatureBits.bytes
+        } catch {
+            throw x509Error(error, context: "certificate")
+        }
+    }
+
+    /// The TBSCertificate's fields, in order.
+    private struct Fields {
+        var tbsBytes: [UInt8]
+        var version: Int
+        var serial: ASN1Integer
+        var algorithm: AlgorithmIdentifier
+        var innerAlgorithmBytes: [UInt8]
+        var issuer: DistinguishedName
+        var validity: Validity
+        var subject: DistinguishedName
+        var spki: SubjectPublicKeyInfo
+        var spkiBytes: [UInt8]
+        var issuerUniqueID: ASN1BitString?
+        var subjectUniqueID: ASN1BitString?
+        var extensions: [Extension]
+
+        init(node: ASN1Node) throws {
+            tbsBytes = Array(node.encodedBytes)
+            var version = 1, serial = ASN1Integer(0), algorithm = AlgorithmIdentifier(algorithm: [2, 5])
+            var innerAlgorithmBytes: [UInt8] = [], spkiBytes: [UInt8] = []
+            var issuer: DistinguishedName?, subject: DistinguishedName?, validity: Validity?, spki: SubjectPublicKeyInfo?
+            var issuerUID: ASN1BitString?, subjectUID: ASN1BitString?, extensions: [Extension] = []
+            try ASN1.sequence(node) { reader in
+                if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
+                    let value = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { try ASN1Integer(node: $0).intValue() }
+                    guard value == 1 || value == 2 else {
+                        throw tagged.error(.integerOutOfRange, value == 0
+                            ? "version v1 is encoded although it is the DEFAULT (X.690 11.5)"
+                            : "version \(value) is not v1, v2 or v3")
+                    }
+                    version = value + 1
+                }
+                let serialNode = try reader.next(.integer)
+                serial = try ASN1Integer(node: serialNode)
+                let algorithmNode = try reader.next(.sequence)
+                innerAlgorithmBytes = Array(algorithmNode.encodedBytes)
+                algorithm = try AlgorithmIdentifier(node: algorithmNode)
+                issuer = try DistinguishedName(node: reader.next(.sequence))
+                validity = try Validity(node: reader.next(.sequence))
+                subject = try DistinguishedName(node: reader.next(.sequence))
+                let spkiNode = try reader.next(.sequence)
+                spkiBytes = Array(spkiNode.encodedBytes)
+                spki = try SubjectPublicKeyInfo(node: spkiNode)
+                if let uid = reader.nextIfPresent(.contextSpecific(1)) {
+                    issuerUID = try ASN1BitString(node: uid, identifier: .contextSpecific(1))
+                }
+                if let uid = reader.nextIfPresent(.contextSpecific(2)) {
+                    subjectUID = try ASN1BitString(node: uid, identifier: .contextSpecific(2))
+                }
+                if let tagged = reader.nextIfPresent(.contextSpecific(3)) {
+                    extensions = try ASN1.explicit(tagged, tag: .contextSpecific(3)) { list in
+                        try ASN1.sequenceOf(list) { try Extension(node: $0) }
+                    }
+                    guard !extensions.isEmpty else {
+                        throw tagged.error(.unexpectedElementCount, "extensions must not be empty (RFC 5280 §4.1)")
+                    }
+                    guard version == 3 else { throw X509Error(.unsupportedVersion, "extensions need version v3, found v\(version)") }
+                }
+            }
+            guard (issuerUID == nil && subjectUID == nil) || version >= 2 else {
+                throw X509Error(.unsupportedVersion, "unique identifiers need version v2 or v3")
+            }
+            var seen = Set<ASN1ObjectIdentifier>()
+            for e in extensions where !seen.insert(e.oid).inserted {
+                throw X509Error(.duplicateExtension, "extension \(e.name) appears more than once (RFC 5280 §4.2)")
+            }
+            guard let issuer, let subject, let validity, let spki else { throw X509Error(.malformed, "TBSCertificate") }
+            self.version = version
+            self.serial = serial
+            self.algorithm = algorithm
+            self.innerAlgorithmBytes = innerAlgorithmBytes
+            self.issuer = issuer
+            self.validity = validity
+            self.subject = subject
+            self.spki = spki
+            self.spkiBytes = spkiBytes
+            self.issuerUniqueID = issuerUID
+            self.subjectUniqueID = subjectUID
+            self.extensions = extensions
+        }
+    }
+
+    // MARK: - Loading
+
+    /// Every certificate in a PEM text ("CERTIFICATE" blocks; other blocks are an error), in order.
+    public static func certificates(pem text: String) throws(X509Error) -> [Certificate] {
+        let blocks: [PEMDocument]
+        do {
+            blocks = try PEMDocument.parseAll(text)
+        } catch {
+            throw X509Error(.invalidPEM, "\(error)")
+        }
+        guard !blocks.isEmpty else { throw X509Error(.invalidPEM, "no PEM block found") }
+        var result: [Certificate] = []
+        for (index, block) in blocks.enumerated() {
+            guard block.label == "CERTIFICATE" else {
+                throw X509Error(.invalidPEM, "PEM block \(index + 1) is \"\(block.label)\", not CERTIFICATE")
+            }
+            result.append(try Certificate(derEncoded: block.derBytes))
+        }
+        return result
+    }
+
+    /// Certificates from a file's bytes: a PEM bundle (one or more blocks) or a single DER certificate.
+    public static func load<Bytes: Collection>(_ bytes: Bytes) throws(X509Error) -> [Certificate] where Bytes.Element == UInt8 {
+        let data = Array(bytes)
+        if let text = String(validating: data, as: UTF8.self), text.contains("-----BEGIN ") {
+            return try certificates(pem: text)
+        }
+        return [try Certificate(derEncoded: data)]
+    }
+
+    public var pemRepresentation: String { PEMDocument(label: "CERTIFICATE", derBytes: derBytes).pemString }
+
+    // MARK: - Convenience views of the extensions
+
+    public func `extension`(_ oid: ASN1ObjectIdentifier) -> Extension? { extensions.first { $0.oid == oid } }
+
+    public var basicConstraints: BasicConstraints? {
+        if case .basicConstraints(let v)? = self.extension(X509OIDs.basicConstraints)?.value { return v }
+        return nil
+    }
+
+    public var keyUsage: KeyUsage? {
+        if case .keyUsage(let v)? = self.extension(X509OIDs.keyUsage)?.value { return v }
+        return nil
+    }
+
+    public var extendedKeyUsage: [ASN1ObjectIdentifier]? {
+        if case .extendedKeyUsage(let v)? = self.extension(X509OIDs.extKeyUsage)?.value { return v }
+        return nil
+    }
+
+    public var subjectKeyIdentifier: [UInt8]? {
+        if case .subjectKeyIdentifier(let v)? = self.extension(X509OIDs.subjectKeyIdentifier)?.value { return v }
+        return nil
+    }
+
+    public var authorityKeyIdentifier: AuthorityKeyIdentifier? {
+        if case .authorityKeyIdentifier(let v)? = self.extension(X509OIDs.authorityKeyIdentifier)?.value { return v }
+        return nil
+    }
+
+    public var authorityInfoAccess: [AccessDescription] {
+        if case .authorityInfoAccess(let v)? = self.extension(X509OIDs.authorityInfoAccess)?.value { return v }
+        return []
+    }
+
+    /// OCSP responder URLs from authorityInfoAccess (RFC 5280 §4.2.2.1).
+    public var ocspURLs: [String] { authorityInfoAccess.filter { $0.method == X509OIDs.accessOCSP }.compactMap(\.uri) }
+    public var caIssuerURLs: [String] { authorityInfoAccess.filter { $0.method == X509OIDs.accessCAIssuers }.compactMap(\.uri) }
+
+    public var crlDistributionPoints: [DistributionPoint] {
+        if case .cRLDistributionPoints(let v)? = self.extension(X509OIDs.cRLDistributionPoints)?.value { return v }
+        return []
+    }
+
+    public var certificatePolicies: [PolicyInformation] {
+        if case .certificatePolicies(let v)? = self.extension(X509OIDs.certificatePolicies)?.value { return v }
+        return []
+    }
+
+    public var subjectAlternativeNames: [GeneralName] {
+        if case .subjectAltName(let v)? = self.extension(X509OIDs.subjectAltName)?.value { return v }
+        return []
+    }
+
+    public var nameConstraints: NameConstraints? {
+        if case .nameConstraints(let v)? = self.extension(X509OIDs.nameConstraints)?.value { return v }
+        return nil
+    }
+
+    /// The serial number in lowercase hex, as received (two's complement).
+    public var serialNumberHex: String { lowercaseHex(serialNumber) }
+
+    /// SHA-256 of the DER encoding.
+    public var sha256Fingerprint: [UInt8] { SHA256.hash(derBytes) }
+
+    /// Whether subject and issuer name the same entity (a self-issued certificate, §3.2).
+    public var isSelfIssued: Bool { subject.matches(issuer) }
+
+    public var description: String { "Certificate(subject: \(subject), issuer: \(issuer), serial: \(serialNumberHex))" }
+
+    public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.derBytes == rhs.derBytes }
+    public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
+}

@@ -1,0 +1,25 @@
+import SigilASN1
+
+/// AccessDescription of authorityInfoAccess (RFC 5280 §4.2.2.1):
+///
+/// ```
+/// AuthorityInfoAccessSyntax ::= SEQUENCE SIZE (1..MAX) OF AccessDescription
+/// AccessDescription ::= SEQUENCE { accessMethod OBJECT IDENTIFIER, accessLocation GeneralName }
+/// ```
+/// id-ad-ocsp gives the OCSP responder, id-ad-caIssuers where the issuer's certificate is.
+public struct AccessDescription: Hashable, Sendable {
+    public let method: ASN1ObjectIdentifier
+    public let location: GeneralName
+
+    init(node: ASN1Node) throws {
+        (method, location) = try ASN1.sequence(node) { reader in
+            (try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier)), try GeneralName(node: reader.next()))
+        }
+    }
+
+    /// The location as a URI, when it is one.
+    public var uri: String? {
+        if case .uniformResourceIdentifier(let uri) = location { return uri }
+        return nil
+    }
+}

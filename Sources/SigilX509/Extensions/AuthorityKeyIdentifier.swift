@@ -1,0 +1,31 @@
+import SigilASN1
+
+/// AuthorityKeyIdentifier (RFC 5280 §4.2.1.1):
+///
+/// ```
+/// AuthorityKeyIdentifier ::= SEQUENCE {
+///     keyIdentifier             [0] KeyIdentifier           OPTIONAL,
+///     authorityCertIssuer       [1] GeneralNames            OPTIONAL,
+///     authorityCertSerialNumber [2] CertificateSerialNumber OPTIONAL }
+/// ```
+/// (implicit tags; issuer and serial come together or not at all).
+public struct AuthorityKeyIdentifier: Hashable, Sendable {
+    public let keyIdentifier: [UInt8]?
+    public let authorityCertIssuer: [GeneralName]?
+    /// The serial's two's-complement bytes.
+    public let authorityCertSerialNumber: [UInt8]?
+
+    init(node: ASN1Node) throws {
+        (keyIdentifier, authorityCertIssuer, authorityCertSerialNumber) = try ASN1.sequence(node) { reader in
+            let key = try reader.nextIfPresent(.contextSpecific(0)).map { try ASN1OctetString(node: $0, identifier: .contextSpecific(0)).bytes }
+            let issuer = try reader.nextIfPresent(.contextSpecific(1)).map { try GeneralName.names($0, identifier: .contextSpecific(1)) }
+            let serial = try reader.nextIfPresent(.contextSpecific(2)).map {
+                try ASN1Integer(node: $0, identifier: .contextSpecific(2)).twosComplementBytes
+            }
+            guard (issuer == nil) == (serial == nil) else {
+                throw node.error(.unexpectedElementCount, "authorityCertIssuer and authorityCertSerialNumber must both be present or both absent")
+            }
+            return (key, issuer, serial)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import SigilASN1
+
+/// BasicConstraints (RFC 5280 §4.2.1.9):
+///
+/// ```
+/// BasicConstraints ::= SEQUENCE {
+///     cA                      BOOLEAN DEFAULT FALSE,
+///     pathLenConstraint       INTEGER (0..MAX) OPTIONAL }
+/// ```
+public struct BasicConstraints: Hashable, Sendable {
+    public let isCA: Bool
+    public let pathLengthConstraint: Int?
+
+    public init(isCA: Bool, pathLengthConstraint: Int? = nil) {
+        self.isCA = isCA
+        self.pathLengthConstraint = pathLengthConstraint
+    }
+
+    init(node: ASN1Node) throws {
+        (isCA, pathLengthConstraint) = try ASN1.sequence(node) { reader in
+            var ca = false
+            if let flag = reader.nextIfPresent(.boolean) {
+                ca = try Bool(node: flag)
+                guard ca else { throw flag.error(.invalidBoolean, "cA encodes FALSE, its DEFAULT (X.690 11.5)") }
+            }
+            var length: Int?
+            if let value = reader.nextIfPresent(.integer) {
+                let n = try ASN1Integer(node: value).intValue()
+                guard n >= 0 else { throw value.error(.integerOutOfRange, "pathLenConstraint is negative") }
+                length = n
+            }
+            return (ca, length)
+        }
+    }
+}

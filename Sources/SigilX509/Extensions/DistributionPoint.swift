@@ -1,0 +1,50 @@
+import SigilASN1
+
+/// DistributionPoint of cRLDistributionPoints (RFC 5280 §4.2.1.13), implicit tags:
+///
+/// ```
+/// DistributionPoint ::= SEQUENCE {
+///     distributionPoint [0] DistributionPointName OPTIONAL,
+///     reasons           [1] ReasonFlags OPTIONAL,
+///     cRLIssuer         [2] GeneralNames OPTIONAL }
+/// DistributionPointName ::= CHOICE {
+///     fullName                [0] GeneralNames,
+///     nameRelativeToCRLIssuer [1] RelativeDistinguishedName }
+/// ```
+/// (a DistributionPoint must not consist of reasons alone).
+public struct DistributionPoint: Hashable, Sendable {
+    public let fullName: [GeneralName]?
+    /// nameRelativeToCRLIssuer, kept as its encoding.
+    public let nameRelativeToCRLIssuer: [UInt8]?
+    /// ReasonFlags bits, kept as the BIT STRING's bytes.
+    public let reasons: [UInt8]?
+    public let cRLIssuer: [GeneralName]?
+
+    init(node: ASN1Node) throws {
+        (fullName, nameRelativeToCRLIssuer, reasons, cRLIssuer) = try ASN1.sequence(node) { reader in
+            var full: [GeneralName]?, relative: [UInt8]?
+            if let point = reader.nextIfPresent(.contextSpecific(0)) {
+                try ASN1.explicit(point, tag: .contextSpecific(0)) { choice in
+                    switch choice.identifier {
+                    case .contextSpecific(0): full = try GeneralName.names(choice, identifier: .contextSpecific(0))
+                    case .contextSpecific(1):
+                        try ASN1.expect(choice, .contextSpecific(1), constructed: true)
+                        relative = Array(choice.encodedBytes)
+                    default: throw choice.error(.unexpectedTag, "DistributionPointName must be [0] or [1]")
+                    }
+                }
+            }
+            let reasons = try reader.nextIfPresent(.contextSpecific(1)).map { try ASN1BitString(node: $0, identifier: .contextSpecific(1)).bytes }
+            let issuer = try reader.nextIfPresent(.contextSpecific(2)).map { try GeneralName.names($0, identifier: .contextSpecific(2)) }
+            guard full != nil || relative != nil || issuer != nil else {
+                throw node.error(.unexpectedElementCount, "a DistributionPoint needs a distributionPoint or a cRLIssuer")
+            }
+            return (full, relative, reasons, issuer)
+        }
+    }
+
+    /// The URIs of the full name.
+    public var uris: [String] {
+        (fullName ?? []).compactMap { if case .uniformResourceIdentifier(let uri) = $0 { uri } else { nil } }
+    }
+}

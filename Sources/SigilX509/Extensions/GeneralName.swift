@@ -1,0 +1,87 @@
+import SigilASN1
+
+/// GeneralName (RFC 5280 §4.2.1.6), in the module's IMPLICIT tagging (directoryName is
+/// explicit, since Name is a CHOICE):
+///
+/// ```
+/// GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName
+/// GeneralName ::= CHOICE {
+///     otherName                 [0] OtherName,
+///     rfc822Name                [1] IA5String,
+///     dNSName                   [2] IA5String,
+///     x400Address               [3] ORAddress,
+///     directoryName             [4] Name,
+///     ediPartyName              [5] EDIPartyName,
+///     uniformResourceIdentifier [6] IA5String,
+///     iPAddress                 [7] OCTET STRING,
+///     registeredID              [8] OBJECT IDENTIFIER }
+/// OtherName ::= SEQUENCE { type-id OBJECT IDENTIFIER, value [0] EXPLICIT ANY }
+/// ```
+/// x400Address and ediPartyName are kept as their encoding.
+public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
+    case otherName(type: ASN1ObjectIdentifier, valueDER: [UInt8])
+    case rfc822Name(String)
+    case dnsName(String)
+    case x400Address([UInt8])
+    case directoryName(DistinguishedName)
+    case ediPartyName([UInt8])
+    case uniformResourceIdentifier(String)
+    case ipAddress([UInt8])
+    case registeredID(ASN1ObjectIdentifier)
+
+    init(node: ASN1Node) throws {
+        let tag = node.identifier
+        guard tag.tagClass == .contextSpecific else {
+            throw node.error(.unexpectedTag, "GeneralName must be context-specific, found \(tag)")
+        }
+        switch tag.tagNumber {
+        case 0:
+            self = try ASN1.sequence(node, identifier: .contextSpecific(0)) { reader in
+                let type = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
+                let value = try ASN1.explicit(reader.next(), tag: .contextSpecific(0)) { Array($0.encodedBytes) }
+                return .otherName(type: type, valueDER: value)
+            }
+        case 1: self = .rfc822Name(try ASN1IA5String(node: node, identifier: tag).value)
+        case 2: self = .dnsName(try ASN1IA5String(node: node, identifier: tag).value)
+        case 3:
+            try ASN1.expect(node, tag, constructed: true)
+            self = .x400Address(Array(node.encodedBytes))
+        case 4: self = .directoryName(try ASN1.explicit(node, tag: tag) { try DistinguishedName(node: $0) })
+        case 5:
+            try ASN1.expect(node, tag, constructed: true)
+            self = .ediPartyName(Array(node.encodedBytes))
+        case 6: self = .uniformResourceIdentifier(try ASN1IA5String(node: node, identifier: tag).value)
+        case 7:
+            let address = try ASN1OctetString(node: node, identifier: tag).bytes
+            // 4 or 16 octets in subjectAltName; 8 or 32 (address and mask) in name constraints.
+            guard [4, 16, 8, 32].contains(address.count) else {
+                throw node.error(.invalidLength, "iPAddress must be 4, 8, 16 or 32 octets, not \(address.count)")
+            }
+            self = .ipAddress(address)
+        case 8: self = .registeredID(try ASN1ObjectIdentifier(node: node, identifier: tag))
+        default: throw node.error(.unexpectedTag, "GeneralName tag [\(tag.tagNumber)] does not exist")
+        }
+    }
+
+    /// GeneralNames: a non-empty SEQUENCE OF GeneralName (or the implicitly tagged form).
+    static func names(_ node: ASN1Node, identifier: ASN1Identifier = .sequence) throws -> [GeneralName] {
+        let names = try ASN1.sequenceOf(node, identifier: identifier) { try GeneralName(node: $0) }
+        guard !names.isEmpty else { throw node.error(.unexpectedElementCount, "GeneralNames must not be empty") }
+        return names
+    }
+
+    public var description: String {
+        switch self {
+        case .otherName(let type, _): "othername:\(type.dotted)"
+        case .rfc822Name(let v): "email:\(v)"
+        case .dnsName(let v): "DNS:\(v)"
+        case .x400Address: "X400Name"
+        case .directoryName(let name): "DirName:\(name.rfc4514String)"
+        case .ediPartyName: "EdiPartyName"
+        case .uniformResourceIdentifier(let v): "URI:\(v)"
+        case .ipAddress(let bytes):
+            bytes.count == 4 ? "IP:" + bytes.map(String.init).joined(separator: ".") : "IP:" + lowercaseHex(bytes)
+        case .registeredID(let oid): "RID:\(oid.dotted)"
+        }
+    }
+}

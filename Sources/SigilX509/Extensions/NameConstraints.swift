@@ -1,0 +1,55 @@
+import SigilASN1
+
+/// NameConstraints (RFC 5280 §4.2.1.10), parsed (enforcement is a policy's job):
+///
+/// ```
+/// NameConstraints ::= SEQUENCE {
+///     permittedSubtrees [0] GeneralSubtrees OPTIONAL,
+///     excludedSubtrees  [1] GeneralSubtrees OPTIONAL }
+/// GeneralSubtrees ::= SEQUENCE SIZE (1..MAX) OF GeneralSubtree
+/// GeneralSubtree ::= SEQUENCE {
+///     base    GeneralName,
+///     minimum [0] BaseDistance DEFAULT 0,
+///     maximum [1] BaseDistance OPTIONAL }
+/// ```
+/// (§4.2.1.10: minimum MUST be zero and maximum MUST be absent; they are read and kept.)
+public struct NameConstraints: Hashable, Sendable {
+    public struct Subtree: Hashable, Sendable {
+        public let base: GeneralName
+        public let minimum: Int
+        public let maximum: Int?
+    }
+
+    public let permitted: [Subtree]
+    public let excluded: [Subtree]
+
+    init(node: ASN1Node) throws {
+        (permitted, excluded) = try ASN1.sequence(node) { reader in
+            let permitted = try reader.nextIfPresent(.contextSpecific(0)).map { try NameConstraints.subtrees($0, .contextSpecific(0)) } ?? []
+            let excluded = try reader.nextIfPresent(.contextSpecific(1)).map { try NameConstraints.subtrees($0, .contextSpecific(1)) } ?? []
+            guard !permitted.isEmpty || !excluded.isEmpty else {
+                throw node.error(.unexpectedElementCount, "NameConstraints must have permitted or excluded subtrees (RFC 5280 §4.2.1.10)")
+            }
+            return (permitted, excluded)
+        }
+    }
+
+    static func subtrees(_ node: ASN1Node, _ tag: ASN1Identifier) throws -> [Subtree] {
+        let trees = try ASN1.sequenceOf(node, identifier: tag) { tree in
+            try ASN1.sequence(tree) { reader in
+                let base = try GeneralName(node: reader.next())
+                var minimum = 0, maximum: Int?
+                if let m = reader.nextIfPresent(.contextSpecific(0)) {
+                    minimum = try ASN1Integer(node: m, identifier: .contextSpecific(0)).intValue()
+                    guard minimum != 0 else { throw m.error(.integerOutOfRange, "minimum encodes its DEFAULT 0") }
+                }
+                if let m = reader.nextIfPresent(.contextSpecific(1)) {
+                    maximum = try ASN1Integer(node: m, identifier: .contextSpecific(1)).intValue()
+                }
+                return Subtree(base: base, minimum: minimum, maximum: maximum)
+            }
+        }
+        guard !trees.isEmpty else { throw node.error(.unexpectedElementCount, "GeneralSubtrees must not be empty") }
+        return trees
+    }
+}

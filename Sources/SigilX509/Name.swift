@@ -1,0 +1,166 @@
+import SigilASN1
+
+/// A distinguished name (RFC 5280 §4.1.2.4):
+///
+/// ```
+/// Name ::= CHOICE { rdnSequence RDNSequence }
+/// RDNSequence ::= SEQUENCE OF RelativeDistinguishedName
+/// RelativeDistinguishedName ::= SET SIZE (1..MAX) OF AttributeTypeAndValue
+/// ```
+/// The RDNs are kept in their encoded order (most significant first) and the whole encoding is
+/// kept (`derBytes`) for exact comparison and for OCSP's issuerNameHash.
+public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
+    public let rdns: [RelativeDistinguishedName]
+    public let derBytes: [UInt8]
+
+    public init(node: ASN1Node) throws {
+        rdns = try ASN1.sequenceOf(node) { rdnNode in
+            let attributes = try ASN1.setOf(rdnNode) { try AttributeTypeAndValue(node: $0) }
+            guard !attributes.isEmpty else {
+                throw rdnNode.error(.unexpectedElementCount, "a RelativeDistinguishedName must hold at least one attribute")
+            }
+            return RelativeDistinguishedName(attributes: attributes)
+        }
+        derBytes = Array(node.encodedBytes)
+    }
+
+    /// All values of one attribute type, in order (e.g. every OU).
+    public func values(of type: ASN1ObjectIdentifier) -> [String] {
+        rdns.flatMap { $0.attributes.filter { $0.type == type }.compactMap(\.stringValue) }
+    }
+
+    public var commonName: String? { values(of: AttributeTypeAndValue.commonName).last }
+
+    /// RFC 4514 string form: RDNs in reverse order, separated by commas; multi-valued RDNs joined
+    /// by "+"; known types by short name, others as the dotted OID with "#" and the value's DER in hex.
+    public var rfc4514String: String {
+        rdns.reversed().map { rdn in rdn.attributes.map(\.rfc4514String).joined(separator: "+") }.joined(separator: ",")
+    }
+
+    public var description: String { rfc4514String }
+
+    /// Name matching for path building (RFC 5280 §7.1, simplified as most verifiers do): equal
+    /// encodings match; otherwise the same RDN structure with string values equal after
+    /// case-folding and collapsing runs of white space.
+    public func matches(_ other: DistinguishedName) -> Bool {
+        if derBytes == other.derBytes { return true }
+        guard rdns.count == other.rdns.count else { return false }
+        for (a, b) in zip(rdns, other.rdns) {
+            guard a.attributes.count == b.attributes.count else { return false }
+            for (x, y) in zip(a.attributes, b.attributes) {
+                guard x.type == y.type else { return false }
+                guard let xs = x.stringValue, let ys = y.stringValue else {
+                    if x.valueBytes != y.valueBytes { return false }
+                    continue
+                }
+                if normalized(xs) != normalized(ys) { return false }
+            }
+        }
+        return true
+    }
+
+    private func normalized(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: { $0 == " " }).joined(separator: " ")
+    }
+}
+
+public struct RelativeDistinguishedName: Hashable, Sendable {
+    public let attributes: [AttributeTypeAndValue]
+}
+
+/// AttributeTypeAndValue ::= SEQUENCE { type AttributeType, value AttributeValue }
+/// (RFC 5280 §4.1.2.4). The value is kept encoded (`valueBytes`) and decoded when it is one of
+/// the directory string types.
+public struct AttributeTypeAndValue: Hashable, Sendable {
+    public let type: ASN1ObjectIdentifier
+    /// The value's complete DER encoding (tag, length, content).
+    public let valueBytes: [UInt8]
+    /// The decoded text for UTF8String, PrintableString, IA5String, BMPString, TeletexString
+    /// (read as Latin-1), UniversalString and VisibleString; nil for other value types.
+    public let stringValue: String?
+    /// The value's universal tag number (12 UTF8String, 19 PrintableString, …).
+    public let valueTag: ASN1Identifier
+
+    public static let commonName: ASN1ObjectIdentifier = [2, 5, 4, 3]
+    public static let countryName: ASN1ObjectIdentifier = [2, 5, 4, 6]
+    public static let organizationName: ASN1ObjectIdentifier = [2, 5, 4, 10]
+    public static let organizationalUnitName: ASN1ObjectIdentifier = [2, 5, 4, 11]
+
+    /// RFC 4514 §3 short names (plus a few that openssl also prints by name).
+    static let shortNames: [ASN1ObjectIdentifier: String] = [
+        [2, 5, 4, 3]: "CN", [2, 5, 4, 7]: "L", [2, 5, 4, 8]: "ST", [2, 5, 4, 10]: "O", [2, 5, 4, 11]: "OU",
+        [2, 5, 4, 6]: "C", [2, 5, 4, 9]: "STREET", [0, 9, 2342, 19200300, 100, 1, 25]: "DC",
+        [0, 9, 2342, 19200300, 100, 1, 1]: "UID", [2, 5, 4, 5]: "serialNumber", [2, 5, 4, 4]: "SN",
+        [2, 5, 4, 42]: "GN", [2, 5, 4, 12]: "title", [1, 2, 840, 113549, 1, 9, 1]: "emailAddress",
+    ]
+
+    public init(node: ASN1Node) throws {
+        (type, valueBytes, stringValue, valueTag) = try ASN1.sequence(node) { reader in
+            let type = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
+            let value = try reader.next()
+            return (type, Array(value.encodedBytes), try AttributeTypeAndValue.decodeString(value), value.identifier)
+        }
+    }
+
+    static func decodeString(_ node: ASN1Node) throws -> String? {
+        switch node.identifier {
+        case .utf8String: return try ASN1UTF8String(node: node).value
+        case .printableString: return try ASN1PrintableString(node: node).value
+        case .ia5String: return try ASN1IA5String(node: node).value
+        case .bmpString: return try ASN1BMPString(node: node).value
+        case .visibleString: return try ASN1VisibleString(node: node).value
+        case .teletexString:
+            guard !node.isConstructed else { throw node.error(.invalidConstruction, "TeletexString must be primitive") }
+            return String(node.contentBytes.map { Character(Unicode.Scalar($0)) })
+        case .universalString:
+            guard !node.isConstructed, node.contentBytes.count % 4 == 0 else {
+                throw node.error(.invalidString, "UniversalString must be primitive, four octets per character")
+            }
+            var scalars = String.UnicodeScalarView()
+            var bytes = node.contentBytes.makeIterator()
+            while let a = bytes.next(), let b = bytes.next(), let c = bytes.next(), let d = bytes.next() {
+                guard let scalar = Unicode.Scalar(UInt32(a) << 24 | UInt32(b) << 16 | UInt32(c) << 8 | UInt32(d)) else {
+                    throw node.error(.invalidString, "UniversalString holds a value that is not a Unicode scalar")
+                }
+                scalars.append(scalar)
+            }
+            return String(scalars)
+        default: return nil
+        }
+    }
+
+    /// "type=value" per RFC 4514 §2.3–2.4.
+    public var rfc4514String: String {
+        guard let name = AttributeTypeAndValue.shortNames[type], let text = stringValue else {
+            return "\(type.dotted)=#" + lowercaseHex(valueBytes)
+        }
+        return "\(name)=\(AttributeTypeAndValue.escape(text))"
+    }
+
+    /// RFC 4514 §2.4 escaping: `"+,;<>\` anywhere, a leading space or "#", a trailing space, NUL.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        let characters = Array(text)
+        for (i, c) in characters.enumerated() {
+            switch c {
+            case "\"", "+", ",", ";", "<", ">", "\\": out += "\\\(c)"
+            case " " where i == 0 || i == characters.count - 1: out += "\\ "
+            case "#" where i == 0: out += "\\#"
+            case "\u{0}": out += "\\00"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// Lowercase hexadecimal of bytes (names, fingerprints, serials).
+func lowercaseHex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    let digits = Array("0123456789abcdef")
+    var out = ""
+    for byte in bytes {
+        out.append(digits[Int(byte >> 4)])
+        out.append(digits[Int(byte & 15)])
+    }
+    return out
+}

@@ -1,0 +1,62 @@
+import SigilASN1
+import SigilCore
+import SigilKeys
+
+/// The signature algorithms of certificates, OCSP responses and CMS (RFC 5758 §3.2 for ECDSA,
+/// RFC 4055 §5 / RFC 8017 §A.2 for RSA), decoded from an AlgorithmIdentifier with the parameter
+/// rules of each: ECDSA with absent parameters, PKCS#1 v1.5 with NULL (RFC 4055 §5 requires it),
+/// RSASSA-PSS with its RSASSA-PSS-params. Anything else is `.unknown`, kept with its encoding.
+public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
+    case ecdsa(HashAlgorithm)
+    case rsaPKCS1v15(HashAlgorithm)
+    case rsaPSS(RSAPublicKey.PSSParameters)
+    case unknown(AlgorithmIdentifier)
+
+    public init(_ identifier: AlgorithmIdentifier) throws(X509Error) {
+        let oid = identifier.algorithm
+        let ecdsa: [ASN1ObjectIdentifier: HashAlgorithm] = [
+            X509OIDs.ecdsaWithSHA256: .sha256, X509OIDs.ecdsaWithSHA384: .sha384, X509OIDs.ecdsaWithSHA512: .sha512,
+        ]
+        let rsa: [ASN1ObjectIdentifier: HashAlgorithm] = [
+            X509OIDs.sha1WithRSAEncryption: .sha1, X509OIDs.sha256WithRSAEncryption: .sha256,
+            X509OIDs.sha384WithRSAEncryption: .sha384, X509OIDs.sha512WithRSAEncryption: .sha512,
+        ]
+        if let hash = ecdsa[oid] {
+            guard identifier.parameters == nil else {
+                throw X509Error(.malformed, "\(oid) must have absent parameters (RFC 5758 §3.2)")
+            }
+            self = .ecdsa(hash)
+        } else if let hash = rsa[oid] {
+            guard identifier.parameters == [0x05, 0x00] else {
+                throw X509Error(.malformed, "\(oid) parameters must be NULL (RFC 4055 §5)")
+            }
+            self = .rsaPKCS1v15(hash)
+        } else if oid == X509OIDs.rsassaPSS {
+            guard let parameters = identifier.parameters else {
+                throw X509Error(.malformed, "RSASSA-PSS signature algorithm without parameters")
+            }
+            do {
+                self = .rsaPSS(try RSASSAPSSParameters(derEncoded: parameters).parameters)
+            } catch {
+                throw X509Error(.malformed, "RSASSA-PSS parameters: \(error.reason)")
+            }
+        } else {
+            self = .unknown(identifier)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .ecdsa(let hash): "ecdsa-with-\(hash.rawValue.replacingOccurrences(of: "-", with: ""))"
+        case .rsaPKCS1v15(let hash): "\(hash.rawValue.replacingOccurrences(of: "-", with: "").lowercased())WithRSAEncryption"
+        case .rsaPSS(let p): "rsassaPss(\(p.hash.rawValue), MGF1 \(p.maskGenerationHash.rawValue), salt \(p.saltLength))"
+        case .unknown(let identifier): identifier.algorithm.dotted
+        }
+    }
+}
+
+private extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

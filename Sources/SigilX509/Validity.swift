@@ -1,0 +1,49 @@
+import SigilASN1
+
+/// Validity (RFC 5280 §4.1.2.5):
+///
+/// ```
+/// Validity ::= SEQUENCE { notBefore Time, notAfter Time }
+/// Time ::= CHOICE { utcTime UTCTime, generalTime GeneralizedTime }
+/// ```
+/// Dates through 2049 are UTCTime (YYMMDDHHMMSSZ, YY ≥ 50 meaning 19YY) and dates from 2050 are
+/// GeneralizedTime without fractional seconds (§4.1.2.5.1–2). A GeneralizedTime before 2050 is
+/// kept and flagged (`usesGeneralizedTimeBefore2050`), since deployed certificates carry it;
+/// fractions and a UTCTime/GeneralizedTime outside DER form are errors.
+public struct Validity: Hashable, Sendable {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    public let notBefore: Int64
+    public let notAfter: Int64
+    public let notBeforeComponents: ASN1TimeComponents
+    public let notAfterComponents: ASN1TimeComponents
+    public let usesGeneralizedTimeBefore2050: Bool
+
+    public init(node: ASN1Node) throws {
+        var flagged = false
+        func time(_ node: ASN1Node) throws -> ASN1TimeComponents {
+            switch node.identifier {
+            case .utcTime:
+                return try ASN1UTCTime(node: node).components
+            case .generalizedTime:
+                let components = try ASN1GeneralizedTime(node: node).components
+                guard components.fraction.isEmpty else {
+                    throw node.error(.invalidTime, "certificate GeneralizedTime must not have fractional seconds (RFC 5280 §4.1.2.5.2)")
+                }
+                if components.year < 2050 { flagged = true }
+                return components
+            default:
+                throw node.error(.unexpectedTag, "Time must be UTCTime or GeneralizedTime, found \(node.identifier)")
+            }
+        }
+        (notBeforeComponents, notAfterComponents) = try ASN1.sequence(node) { reader in
+            (try time(reader.next()), try time(reader.next()))
+        }
+        notBefore = notBeforeComponents.secondsSinceEpoch
+        notAfter = notAfterComponents.secondsSinceEpoch
+        usesGeneralizedTimeBefore2050 = flagged
+    }
+
+    /// Whether `time` (seconds since the epoch) is within [notBefore, notAfter] (both inclusive,
+    /// RFC 5280 §4.1.2.5).
+    public func contains(_ time: Int64) -> Bool { notBefore <= time && time <= notAfter }
+}

@@ -1,0 +1,51 @@
+import SigilASN1
+import SigilCore
+import SigilKeys
+
+/// The one error type of SigilX509: a stable code, a human reason (what was wrong and, for
+/// encoding errors, at which byte offset), never key material.
+public struct X509Error: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The bytes are not a well-formed DER certificate (the ASN.1 error is in the reason).
+        public static let malformed = Code("malformed")
+        /// A version other than v1, v2 or v3, or a field the version does not allow.
+        public static let unsupportedVersion = Code("unsupportedVersion")
+        /// The outer signatureAlgorithm differs from the TBSCertificate's signature field.
+        public static let algorithmMismatch = Code("algorithmMismatch")
+        /// An extension whose value does not parse as its type, or that breaks an RFC 5280 rule.
+        public static let invalidExtension = Code("invalidExtension")
+        /// The same extension OID appears twice (RFC 5280 §4.2).
+        public static let duplicateExtension = Code("duplicateExtension")
+        /// A PEM text without certificates, or a block that is not a certificate.
+        public static let invalidPEM = Code("invalidPEM")
+        /// A signature or key algorithm Sigil does not verify with.
+        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code): \(reason)" }
+    public static func == (lhs: X509Error, rhs: X509Error) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+/// Maps any error raised while decoding into an X509Error with a context.
+func x509Error(_ error: any Error, context: String, code: X509Error.Code = .malformed) -> X509Error {
+    switch error {
+    case let e as X509Error: e
+    case let e as ASN1Error: X509Error(code, "\(context): \(e)")
+    case let e as SigilKeysError: X509Error(code, "\(context): \(e.reason)")
+    case let e as SigilCoreError: X509Error(code, "\(context): \(e.reason)")
+    default: X509Error(code, "\(context): \(error)")
+    }
+}
