@@ -1,0 +1,147 @@
+import SigilCore
+
+/// Builds a path from a leaf to a trusted root and validates it under composable policies
+/// (RFC 5280 §6; DESIGN.md convention 4: time and trust are passed in).
+///
+/// Path building: from the current certificate, candidate issuers are the trusted roots and the
+/// given intermediates whose subject matches its issuer name (RFC 5280 §7.1 matching) and whose
+/// subjectKeyIdentifier, when both sides carry key identifiers, equals its authorityKeyIdentifier.
+/// Trusted roots are tried first; a candidate is used only if its signature on the current
+/// certificate verifies. Depth-first, never reusing a certificate within one path, so every
+/// alternative is tried until a path satisfies every policy. The work is bounded: at most
+/// `maximumSignatureChecks` signature verifications (each pair checked once) and
+/// `maximumDepth` certificates per path; reaching a bound ends with `.workLimitExceeded`.
+///
+/// A root is trusted only by being one of `trustedRoots` (by its DER). Certificates that came
+/// with the message go in `intermediates`; a self-signed one there is just another candidate and
+/// never ends a path.
+public struct CertificateVerifier: Sendable {
+    public var trustedRoots: [Certificate]
+    public var policies: [any CertificatePolicy]
+    /// RSA keys smaller than this verify nothing (2048 by default; 1024 for legacy data).
+    public var minimumRSABits: Int
+    public var maximumDepth: Int
+    public var maximumSignatureChecks: Int
+
+    public init(trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
+                minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits, maximumDepth: Int = 10,
+                maximumSignatureChecks: Int = 64) {
+        self.trustedRoots = trustedRoots
+        self.policies = policies
+        self.minimumRSABits = minimumRSABits
+        self.maximumDepth = maximumDepth
+        self.maximumSignatureChecks = maximumSignatureChecks
+    }
+
+    public enum Result: Sendable {
+        /// The validated chain, leaf first, trusted root last.
+        case valid([Certificate])
+        /// Every failure met on every path tried (deduplicated, in the order met).
+        case invalid([ValidationFailure])
+
+        public var chain: [Certificate]? {
+            if case .valid(let chain) = self { return chain }
+            return nil
+        }
+
+        public var failures: [ValidationFailure] {
+            if case .invalid(let failures) = self { return failures }
+            return []
+        }
+    }
+
+    /// Validates `leaf` at `time` (seconds since the epoch). Variable time (public inputs).
+    public func verify(leaf: Certificate, intermediates: [Certificate] = [], at time: Int64) -> Result {
+        var search = Search(verifier: self, intermediates: intermediates, time: time)
+        if let chain = search.extend([leaf]) { return .valid(chain) }
+        if search.failures.isEmpty {
+            search.record(.noPathToTrustedRoot("no issuer found for \(leaf.subject.rfc4514String)"))
+        }
+        return .invalid(search.failures)
+    }
+
+    private struct Search {
+        let verifier: CertificateVerifier
+        let intermediates: [Certificate]
+        let time: Int64
+        var failures: [ValidationFailure] = []
+        var signatureChecks = 0
+        var stopped = false
+        /// (child DER, issuer DER) → did the signature verify.
+        var checked: [PairKey: Bool] = [:]
+
+        struct PairKey: Hashable {
+            let child: [UInt8]
+            let issuer: [UInt8]
+        }
+
+        init(verifier: CertificateVerifier, intermediates: [Certificate], time: Int64) {
+            self.verifier = verifier
+            // A trusted root given again as an intermediate adds nothing.
+            let rootBytes = Set(verifier.trustedRoots.map(\.derBytes))
+            self.intermediates = intermediates.filter { !rootBytes.contains($0.derBytes) }
+            self.time = time
+        }
+
+        mutating func record(_ failure: ValidationFailure) {
+            if !failures.contains(failure) { failures.append(failure) }
+        }
+
+        func mayIssue(_ issuer: Certificate, _ child: Certificate) -> Bool {
+            guard issuer.subject.matches(child.issuer) else { return false }
+            if let akid = child.authorityKeyIdentifier?.keyIdentifier, let skid = issuer.subjectKeyIdentifier {
+                return akid == skid
+            }
+            return true
+        }
+
+        mutating func signatureVerifies(_ child: Certificate, by issuer: Certificate) -> Bool? {
+            let key = PairKey(child: child.derBytes, issuer: issuer.derBytes)
+            if let known = checked[key] { return known }
+            guard signatureChecks < verifier.maximumSignatureChecks else {
+                stopped = true
+                record(.workLimitExceeded("more than \(verifier.maximumSignatureChecks) signature checks"))
+                return nil
+            }
+            signatureChecks += 1
+            let result = child.isSignedVartime(by: issuer, minimumRSABits: verifier.minimumRSABits)
+            if case .failure(let reason) = result {
+                record(.invalidSignature(subject: child.subject.rfc4514String, reason: reason.description))
+            }
+            let ok = (try? result.get()) != nil
+            checked[key] = ok
+            return ok
+        }
+
+        /// Depth-first extension of `path` (leaf first). Returns the first chain every policy accepts.
+        mutating func extend(_ path: [Certificate]) -> [Certificate]? {
+            guard let current = path.last, !stopped else { return nil }
+            guard path.count < verifier.maximumDepth else {
+                record(.workLimitExceeded("paths longer than \(verifier.maximumDepth) certificates are not built"))
+                return nil
+            }
+            // 1. A trusted root that issued `current` ends the path.
+            for root in verifier.trustedRoots where mayIssue(root, current) {
+                guard let verifies = signatureVerifies(current, by: root) else { return nil }
+                guard verifies else { continue }
+                // A trusted root reached as the leaf itself (the leaf is a trusted root) counts once.
+                let chain = path.last?.derBytes == root.derBytes ? path : path + [root]
+                let chainFailures = verifier.policies.flatMap { $0.failures(of: chain, at: time) }
+                if chainFailures.isEmpty { return chain }
+                chainFailures.forEach { record($0) }
+            }
+            // 2. Otherwise an intermediate, not already on the path.
+            let onPath = Set(path.map(\.derBytes))
+            for candidate in intermediates where !onPath.contains(candidate.derBytes) && mayIssue(candidate, current) {
+                guard let verifies = signatureVerifies(current, by: candidate) else { return nil }
+                guard verifies else { continue }
+                if let chain = extend(path + [candidate]) { return chain }
+                if stopped { return nil }
+            }
+            if path.count == 1 || failures.isEmpty {
+                record(.noPathToTrustedRoot("no trusted issuer for \(current.subject.rfc4514String) (issuer \(current.issuer.rfc4514String))"))
+            }
+            return nil
+        }
+    }
+}
