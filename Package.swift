@@ -45,6 +45,7 @@ let package = Package(
                 "SigilCore",
                 "SigilASN1",
                 "SigilKeys",
+                "SigilX509",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,0 +1,197 @@
+import ArgumentParser
+import Foundation
+import SigilASN1
+import SigilCore
+import SigilKeys
+import SigilX509
+
+extension CLIFailure {
+    init(x509 error: X509Error) {
+        self.init(code: "x509." + error.code.rawValue, message: error.description)
+    }
+}
+
+struct X509Command: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "x509", abstract: "Inspect certificates and validate chains.",
+        subcommands: [Show.self, Verify.self])
+
+    static func load(_ path: String) throws -> [Certificate] {
+        do { return try Certificate.load(try Input.read(path)) } catch let error as X509Error { throw CLIFailure(x509: error) }
+    }
+
+    static func rfc3339(_ c: ASN1TimeComponents) -> String {
+        func pad(_ v: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(v).count)) + String(v) }
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
+    }
+
+    static func rfc3339(_ seconds: Int64) -> String {
+        (try? ASN1TimeComponents(secondsSinceEpoch: seconds)).map { rfc3339($0) } ?? String(seconds)
+    }
+
+    /// "2025-10-01T07:08:38Z", "2025-10-01T09:08:38+02:00" (fractions ignored) or a unix time.
+    static func parseTime(_ text: String) -> Int64? {
+        if let unix = Int64(text) { return unix }
+        let chars = Array(text.utf8)
+        guard chars.count >= 20 else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= chars.count else { return nil }
+            return Int(String(decoding: chars[from..<(from + count)], as: UTF8.self))
+        }
+        guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2), let mi = number(14, 2),
+              let s = number(17, 2), [UInt8(ascii: "T"), UInt8(ascii: "t")].contains(chars[10]),
+              let base = try? ASN1TimeComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s).secondsSinceEpoch
+        else { return nil }
+        var i = 19
+        if i < chars.count, chars[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < chars.count, (48...57).contains(chars[i]) { i += 1 }
+        }
+        guard i < chars.count else { return nil }
+        if chars[i] == UInt8(ascii: "Z") || chars[i] == UInt8(ascii: "z") { return i + 1 == chars.count ? base : nil }
+        guard i + 6 == chars.count, let oh = number(i + 1, 2), let om = number(i + 4, 2) else { return nil }
+        let offset = Int64(oh * 3600 + om * 60)
+        return chars[i] == UInt8(ascii: "+") ? base - offset : (chars[i] == UInt8(ascii: "-") ? base + offset : nil)
+    }
+
+    static func describe(_ value: ExtensionValue, raw: [UInt8]) -> Any {
+        switch value {
+        case .basicConstraints(let v):
+            var out: [String: Any] = ["cA": v.isCA]
+            if let length = v.pathLengthConstraint { out["pathLenConstraint"] = length }
+            return out
+        case .keyUsage(let v): return v.setNames
+        case .extendedKeyUsage(let oids): return oids.map { X509OIDs.name($0) ?? $0.dotted }
+        case .subjectKeyIdentifier(let id): return Output.hex(id)
+        case .authorityKeyIdentifier(let v):
+            var out: [String: Any] = [:]
+            if let key = v.keyIdentifier { out["keyIdentifier"] = Output.hex(key) }
+            if let issuer = v.authorityCertIssuer { out["authorityCertIssuer"] = issuer.map(\.description) }
+            if let serial = v.authorityCertSerialNumber { out["authorityCertSerialNumber"] = Output.hex(serial) }
+            return out
+        case .authorityInfoAccess(let list):
+            return list.map { ["method": X509OIDs.name($0.method) ?? $0.method.dotted, "location": $0.location.description] }
+        case .cRLDistributionPoints(let points): return points.map { $0.fullName?.map(\.description) ?? [] }
+        case .certificatePolicies(let policies):
+            return policies.map { policy -> [String: Any] in
+                var out: [String: Any] = ["policy": X509OIDs.name(policy.identifier) ?? policy.identifier.dotted]
+                let texts = policy.qualifiers.compactMap(\.text)
+                if !texts.isEmpty { out["qualifiers"] = texts }
+                return out
+            }
+        case .subjectAltName(let names), .issuerAltName(let names): return names.map(\.description)
+        case .nameConstraints(let v):
+            return ["permitted": v.permitted.map(\.base.description), "excluded": v.excluded.map(\.base.description)]
+        case .unknown: return Output.hex(raw)
+        }
+    }
+
+    static func json(_ certificate: Certificate) -> [String: Any] {
+        var publicKey: [String: Any]
+        switch certificate.publicKey {
+        case .ec(let key): publicKey = ["algorithm": "EC", "curve": key.curve == .p256 ? "P-256" : "P-384"]
+        case .rsa(let info): publicKey = ["algorithm": info.isPSSOnly ? "RSASSA-PSS" : "RSA", "bits": info.key.modulusBits]
+        case .unknown(let spki): publicKey = ["algorithm": spki.algorithm.algorithm.dotted]
+        }
+        let algorithmOID = certificate.signatureAlgorithmIdentifier.algorithm
+        var out: [String: Any] = [
+            "version": certificate.version,
+            "serial": certificate.serialNumberHex,
+            "signatureAlgorithm": ["oid": algorithmOID.dotted, "name": certificate.signatureAlgorithm.description],
+            "issuer": certificate.issuer.rfc4514String,
+            "subject": certificate.subject.rfc4514String,
+            "notBefore": rfc3339(certificate.validity.notBeforeComponents),
+            "notAfter": rfc3339(certificate.validity.notAfterComponents),
+            "publicKey": publicKey,
+            "extensions": certificate.extensions.map { e in
+                ["oid": e.oid.dotted, "name": e.name, "critical": e.critical, "value": describe(e.value, raw: e.rawValue)] as [String: Any]
+            },
+            "sha256": Output.hex(certificate.sha256Fingerprint),
+        ]
+        if certificate.isSerialNumberNegative { out["serialIsNegative"] = true }
+        return out
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print every field of certificates (DER, PEM or PEM bundles).")
+
+        @Flag(help: "JSON output (an array, one object per certificate).") var json = false
+        @Argument(help: "Certificate files, or - for standard input.") var files: [String]
+
+        func run() {
+            reportingErrors {
+                let certificates = try files.flatMap { try X509Command.load($0) }
+                let objects = certificates.map(X509Command.json)
+                if json {
+                    Output.printJSON(objects)
+                    return
+                }
+                for (index, object) in objects.enumerated() {
+                    if index > 0 { print("") }
+                    for key in ["subject", "issuer", "serial", "version", "notBefore", "notAfter", "sha256"] {
+                        print("\(key): \(object[key] ?? "")")
+                    }
+                    if let algorithm = object["signatureAlgorithm"] as? [String: Any] { print("signatureAlgorithm: \(algorithm["name"] ?? "")") }
+                    if let key = object["publicKey"] as? [String: Any] { print("publicKey: \(key.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))") }
+                    for e in object["extensions"] as? [[String: Any]] ?? [] {
+                        print("extension \(e["name"] ?? "")\((e["critical"] as? Bool) == true ? " (critical)" : ""): \(e["value"] ?? "")")
+                    }
+                }
+            }
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate a certificate chain; JSON result on stdout, exit 0 valid, 1 invalid.")
+
+        enum PolicyName: String, ExpressibleByArgument, CaseIterable {
+            case rfc5280, appleSignedData = "apple-signed-data", appleReceipt = "apple-receipt"
+        }
+
+        @Option(name: .customLong("root"), help: "A trusted root (repeatable; DER or PEM, bundles allowed).") var roots: [String] = []
+        @Option(name: .customLong("intermediate"), help: "A candidate intermediate (repeatable).") var intermediates: [String] = []
+        @Option(help: "Validation time: RFC 3339 or unix seconds (default: now).") var at: String?
+        @Option(help: "rfc5280, apple-signed-data or apple-receipt.") var policy: PolicyName = .rfc5280
+        @Option(help: "Smallest RSA modulus accepted, in bits (1024 for legacy data).") var minimumRsaBits = 2048
+        @Argument(help: "The leaf certificate.") var leaf: String
+
+        func run() {
+            reportingErrors {
+                guard !roots.isEmpty else { throw CLIFailure(code: "usage", message: "at least one --root is needed") }
+                guard minimumRsaBits >= 1024 else { throw CLIFailure(code: "usage", message: "--minimum-rsa-bits must be at least 1024") }
+                let trusted = try roots.flatMap { try X509Command.load($0) }
+                let candidates = try intermediates.flatMap { try X509Command.load($0) }
+                let leafCertificates = try X509Command.load(leaf)
+                guard let leafCertificate = leafCertificates.first else { throw CLIFailure(code: "usage", message: "no leaf certificate") }
+                var time = Int64(Date().timeIntervalSince1970)
+                if let at {
+                    guard let parsed = X509Command.parseTime(at) else {
+                        throw CLIFailure(code: "usage", message: "--at must be RFC 3339 (2025-10-01T07:08:38Z) or unix seconds")
+                    }
+                    time = parsed
+                }
+                let policies: [any CertificatePolicy] = switch policy {
+                case .rfc5280: [RFC5280Policy()]
+                case .appleSignedData: [RFC5280Policy(), AppleSignedDataPolicy()]
+                case .appleReceipt: [RFC5280Policy(), AppleReceiptPolicy()]
+                }
+                let verifier = CertificateVerifier(trustedRoots: trusted, policies: policies, minimumRSABits: minimumRsaBits)
+                // Extra certificates in the leaf's file (a PEM bundle) are candidates too.
+                let result = verifier.verify(leaf: leafCertificate, intermediates: Array(leafCertificates.dropFirst()) + candidates, at: time)
+                var output: [String: Any] = ["policy": policy.rawValue, "time": X509Command.rfc3339(time)]
+                switch result {
+                case .valid(let chain):
+                    output["valid"] = true
+                    output["chain"] = chain.map(\.subject.rfc4514String)
+                    Output.printJSON(output)
+                case .invalid(let failures):
+                    output["valid"] = false
+                    output["failures"] = failures.map(\.description)
+                    Output.printJSON(output)
+                    Foundation.exit(1)
+                }
+            }
+        }
+    }
+}
