@@ -57,6 +57,12 @@ final class CertificateMutationTests: XCTestCase {
                     verified += 1
                     XCTAssertFalse(signedBytesChanged, "a mutant with altered signed bytes verified: \(Hex.encode(bytes))")
                 }
+                // The whole verifier on the mutant (as leaf, and as an intermediate under its issuer).
+                let time = certificate.validity.notBefore + 60
+                let verifier = CertificateVerifier(trustedRoots: [issuer])
+                if verifier.verify(leaf: mutant, at: time).chain != nil {
+                    XCTAssertFalse(signedBytesChanged, "the verifier accepted a mutant with altered signed bytes")
+                }
             }
         }
         XCTAssertEqual(total, 50_000)

@@ -181,6 +181,36 @@ final class ChainValidationTests: XCTestCase {
                       { if case .invalidSignature = $0 { true } else { false } }, "swapped signature")
     }
 
+    /// Unknown key and signature algorithms are kept (not fatal to parsing) and reported as
+    /// unsupported when used; negative serials are parsed and flagged; a v1 certificate works as a
+    /// trust anchor without basicConstraints (RFC 5280 §6.1 takes anchors as given).
+    func testUnknownAlgorithmsNegativeSerialsAndV1Anchors() throws {
+        let edKey = path("ed.key")
+        try openssl(["genpkey", "-algorithm", "ed25519", "-out", edKey])
+        try openssl(["req", "-x509", "-new", "-key", edKey, "-subj", "/CN=Ed", "-days", "1", "-set_serial", "-5", "-out", path("ed.pem")])
+        let ed = try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: URL(fileURLWithPath: path("ed.pem"))))).first)
+        XCTAssertTrue(ed.isSerialNumberNegative)
+        XCTAssertEqual(ed.serialNumber, [0xFB])
+        guard case .unknown(let spki) = ed.publicKey else { return XCTFail("Ed25519 keys are kept as unknown") }
+        XCTAssertEqual(spki.algorithm.algorithm, [1, 3, 101, 112])
+        guard case .unknown = ed.signatureAlgorithm else { return XCTFail("Ed25519 signatures are unknown here") }
+        let result = CertificateVerifier(trustedRoots: [ed]).verify(leaf: ed, at: now)
+        XCTAssertNil(result.chain)
+        XCTAssertTrue(result.failures.contains { if case .invalidSignature(_, let reason) = $0 { reason.contains("unsupported") } else { false } },
+                      "\(result.failures)")
+
+        // A v1 self-signed root (no extensions at all) issuing a leaf.
+        let rootKey = try key("v1root", "ec:P-256"), leafKey = try key("v1leaf", "ec:P-256")
+        try openssl(["req", "-new", "-key", rootKey, "-subj", "/CN=V1 Root", "-out", path("v1root.csr")])
+        try openssl(["x509", "-req", "-in", path("v1root.csr"), "-signkey", rootKey, "-days", "2", "-out", path("v1root.pem")])
+        let root = try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: URL(fileURLWithPath: path("v1root.pem"))))).first)
+        XCTAssertEqual(root.version, 1)
+        XCTAssertTrue(root.extensions.isEmpty)
+        let leaf = try certificate("v1leaf", subject: "/CN=Under V1", key: leafKey, issuer: (path("v1root.pem"), rootKey),
+                                   extensions: ["basicConstraints=critical,CA:FALSE"])
+        XCTAssertEqual(CertificateVerifier(trustedRoots: [root]).verify(leaf: leaf, at: now).chain, [leaf, root])
+    }
+
     /// 1,000 intermediates with the issuer's name and key but altered serials (so none is validly
     /// signed): path building stops at its bound, quickly, with an error.
     func testThousandSameNameIntermediatesAreBounded() throws {
