@@ -19,6 +19,9 @@ let package = Package(
             dependencies: [
                 .product(name: "SigilCore", package: "Sigil"),
                 .product(name: "SigilASN1", package: "Sigil"),
+                .product(name: "SigilKeys", package: "Sigil"),
+                .product(name: "SigilX509", package: "Sigil"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

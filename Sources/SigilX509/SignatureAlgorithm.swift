@@ -14,19 +14,12 @@ public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ identifier: AlgorithmIdentifier) throws(X509Error) {
         let oid = identifier.algorithm
-        let ecdsa: [ASN1ObjectIdentifier: HashAlgorithm] = [
-            X509OIDs.ecdsaWithSHA256: .sha256, X509OIDs.ecdsaWithSHA384: .sha384, X509OIDs.ecdsaWithSHA512: .sha512,
-        ]
-        let rsa: [ASN1ObjectIdentifier: HashAlgorithm] = [
-            X509OIDs.sha1WithRSAEncryption: .sha1, X509OIDs.sha256WithRSAEncryption: .sha256,
-            X509OIDs.sha384WithRSAEncryption: .sha384, X509OIDs.sha512WithRSAEncryption: .sha512,
-        ]
-        if let hash = ecdsa[oid] {
+        if let hash = SignatureAlgorithm.ecdsaHashes[oid] {
             guard identifier.parameters == nil else {
                 throw X509Error(.malformed, "\(oid) must have absent parameters (RFC 5758 §3.2)")
             }
             self = .ecdsa(hash)
-        } else if let hash = rsa[oid] {
+        } else if let hash = SignatureAlgorithm.rsaHashes[oid] {
             guard identifier.parameters == [0x05, 0x00] else {
                 throw X509Error(.malformed, "\(oid) parameters must be NULL (RFC 4055 §5)")
             }
@@ -44,6 +37,14 @@ public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
             self = .unknown(identifier)
         }
     }
+
+    static let ecdsaHashes: [ASN1ObjectIdentifier: HashAlgorithm] = [
+        X509OIDs.ecdsaWithSHA256: .sha256, X509OIDs.ecdsaWithSHA384: .sha384, X509OIDs.ecdsaWithSHA512: .sha512,
+    ]
+    static let rsaHashes: [ASN1ObjectIdentifier: HashAlgorithm] = [
+        X509OIDs.sha1WithRSAEncryption: .sha1, X509OIDs.sha256WithRSAEncryption: .sha256,
+        X509OIDs.sha384WithRSAEncryption: .sha384, X509OIDs.sha512WithRSAEncryption: .sha512,
+    ]
 
     public var description: String {
         switch self {

@@ -1,4 +1,7 @@
 import Crypto
+import _CryptoExtras
+import SigilKeys
+import SigilX509
 import Foundation
 import SigilASN1
 @_spi(Benchmarks) import SigilCore
@@ -96,6 +99,30 @@ do {
     let verify = harness.opsPerSecond { ours.publicKey.isValidSignatureVartime(signature, for: message, hash: .sha384) ? 1 : 0 }
     let theirVerify = harness.opsPerSecond { theirs.publicKey.isValidSignature(theirSignature, for: message) ? 1 : 0 }
     rows.append(Row(name: "P-384 verify", sigil: verify, reference: theirVerify, referenceName: "swift-crypto P384.Signing", bytesPerOp: 0))
+}
+
+// X.509: a full certificate decode, like for like now that Sigil's certificate layer exists.
+do {
+    let ours = harness.opsPerSecond { (try? SigilX509.Certificate(derEncoded: certificate))?.extensions.count ?? 0 > 0 ? 1 : 0 }
+    let theirs = harness.opsPerSecond { (try? X509.Certificate(derEncoded: certificate)) == nil ? 0 : 1 }
+    rows.append(Row(name: "X.509 certificate decode (\(certName))", sigil: ours, reference: theirs,
+                    referenceName: "swift-certificates Certificate(derEncoded:)", bytesPerOp: 0))
+}
+
+// RSA-2048 PKCS#1 v1.5 / SHA-256 verification (receipts, Sign in with Apple RS256).
+do {
+    let theirKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+    let theirSignature = try theirKey.signature(for: message, padding: .insecurePKCS1v1_5)
+    let ourKey = try SigilCore.RSAPublicKey(spkiDER: Array(theirKey.publicKey.derRepresentation))
+    let signatureBytes = Array(theirSignature.rawRepresentation)
+    guard ourKey.isValidPKCS1v15SignatureVartime(signatureBytes, for: message, hash: .sha256) else {
+        FileHandle.standardError.write(Data("RSA cross-check failed\n".utf8))
+        exit(1)
+    }
+    let ours = harness.opsPerSecond { ourKey.isValidPKCS1v15SignatureVartime(signatureBytes, for: message, hash: .sha256) ? 1 : 0 }
+    let theirs = harness.opsPerSecond { theirKey.publicKey.isValidSignature(theirSignature, for: message, padding: .insecurePKCS1v1_5) ? 1 : 0 }
+    rows.append(Row(name: "RSA-2048 PKCS#1 v1.5 verify", sigil: ours, reference: theirs,
+                    referenceName: "swift-crypto _RSA.Signing", bytesPerOp: 0))
 }
 
 // Field and point operations, per operation (no reference column: swift-crypto does not expose them).

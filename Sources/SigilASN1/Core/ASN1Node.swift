@@ -88,6 +88,19 @@ public struct ASN1SequenceReader: Sendable {
         self.peeked = self.iterator.next()
     }
 
+    /// A reader over `node`'s children after checking its tag and that it is constructed.
+    public init(checking node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
+        try ASN1.expect(node, identifier, constructed: true)
+        self.init(node)
+    }
+
+    /// Requires that every child was consumed.
+    public func finish() throws(ASN1Error) {
+        if let extra = peeked {
+            throw extra.error(.unexpectedElementCount, "\(parent.identifier) has an unexpected element \(extra.identifier)")
+        }
+    }
+
     /// The next child without consuming it.
     public var peek: ASN1Node? { peeked }
 

@@ -72,34 +72,48 @@ extension ASN1ImplicitlyTaggable {
 
 /// Schema helpers shared by every decoder.
 public enum ASN1 {
+    // The four schema helpers are generic over the caller's result type and called from every
+    // other module; they are @inlinable thin wrappers around public non-generic checks, so callers
+    // specialise them (no generic metadata lookups or reabstraction thunks per element).
+
     /// Reads a SEQUENCE (or an implicitly tagged one): checks the tag and that it is constructed,
     /// hands its children to `body`, then requires that `body` consumed all of them.
+    @inlinable
     public static func sequence<T>(
         _ node: ASN1Node, identifier: ASN1Identifier = .sequence,
         _ body: (inout ASN1SequenceReader) throws -> T
     ) throws -> T {
-        try expect(node, identifier, constructed: true)
-        var reader = ASN1SequenceReader(node)
+        var reader = try ASN1SequenceReader(checking: node, identifier: identifier)
         let result = try body(&reader)
-        if let extra = reader.peek {
-            throw extra.error(.unexpectedElementCount, "\(identifier) has an unexpected element \(extra.identifier)")
-        }
+        try reader.finish()
         return result
     }
 
     /// Reads a SEQUENCE OF: every child decoded by `element`.
+    @inlinable
     public static func sequenceOf<T>(
         _ node: ASN1Node, identifier: ASN1Identifier = .sequence, _ element: (ASN1Node) throws -> T
     ) throws -> [T] {
         try expect(node, identifier, constructed: true)
-        return try node.children.map(element)
+        var result: [T] = []
+        for child in node.children { result.append(try element(child)) }
+        return result
     }
 
     /// Reads a SET OF: every child decoded by `element`; under DER the elements must be in
     /// ascending order of their encodings (X.690 11.6), which is checked.
+    @inlinable
     public static func setOf<T>(
         _ node: ASN1Node, identifier: ASN1Identifier = .set, _ element: (ASN1Node) throws -> T
     ) throws -> [T] {
+        try checkSetOf(node, identifier: identifier)
+        var result: [T] = []
+        for child in node.children { result.append(try element(child)) }
+        return result
+    }
+
+    /// The non-generic part of `setOf`: tag, form, and DER order.
+    public static func checkSetOf(_ node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         try expect(node, identifier, constructed: true)
         if node.rules.requiresSortedSetOf {
             var previous: ASN1Node?
@@ -110,13 +124,18 @@ public enum ASN1 {
                 previous = child
             }
         }
-        return try node.children.map(element)
     }
 
     /// Reads `[tag] EXPLICIT Inner`: a constructed wrapper with exactly one child.
+    @inlinable
     public static func explicit<T>(
         _ node: ASN1Node, tag: ASN1Identifier, _ body: (ASN1Node) throws -> T
     ) throws -> T {
+        try body(explicitInner(node, tag: tag))
+    }
+
+    /// The non-generic part of `explicit`: the one element inside `[tag] EXPLICIT`.
+    public static func explicitInner(_ node: ASN1Node, tag: ASN1Identifier) throws(ASN1Error) -> ASN1Node {
         try expect(node, tag, constructed: true)
         var children = node.children.makeIterator()
         guard let inner = children.next() else {
@@ -125,7 +144,7 @@ public enum ASN1 {
         guard children.next() == nil else {
             throw node.error(.unexpectedElementCount, "explicit tag \(tag) holds more than one element")
         }
-        return try body(inner)
+        return inner
     }
 
     /// Checks a node's tag and form.

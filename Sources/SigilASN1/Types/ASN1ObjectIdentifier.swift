@@ -64,7 +64,10 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
         try ASN1.expect(node, identifier, constructed: false)
         let content = node.contentBytes
         guard !content.isEmpty else { throw node.error(.invalidObjectIdentifier, "OBJECT IDENTIFIER is empty") }
-        var subidentifiers: [UInt64] = []
+        // One allocation: arcs are written as they are decoded, the first sub-identifier split
+        // into two arcs (8.19.4) when it completes.
+        var decoded: [UInt64] = []
+        decoded.reserveCapacity(content.count + 1)
         var value: UInt64 = 0
         var startOfSubidentifier = true
         for (i, byte) in content.enumerated() {
@@ -79,17 +82,20 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
             value = (value << 7) | UInt64(byte & 0x7F)
             startOfSubidentifier = byte & 0x80 == 0
             if startOfSubidentifier {
-                subidentifiers.append(value)
+                if decoded.isEmpty {
+                    let top: UInt64 = value < 40 ? 0 : (value < 80 ? 1 : 2)
+                    decoded.append(top)
+                    decoded.append(value - 40 * top)
+                } else {
+                    decoded.append(value)
+                }
                 value = 0
             }
         }
         guard startOfSubidentifier else {
             throw node.error(.invalidObjectIdentifier, "last sub-identifier is cut short")
         }
-        // 8.19.4: split the first sub-identifier into two arcs.
-        let first = subidentifiers[0]
-        let head: [UInt64] = first < 40 ? [0, first] : (first < 80 ? [1, first - 40] : [2, first - 80])
-        arcs = head + subidentifiers.dropFirst()
+        arcs = decoded
     }
 
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {

@@ -55,14 +55,15 @@ public enum ExtensionValue: Hashable, Sendable {
     case nameConstraints(NameConstraints)
     case unknown
 
+    static let known: Set<ASN1ObjectIdentifier> = [
+        X509OIDs.basicConstraints, X509OIDs.keyUsage, X509OIDs.extKeyUsage, X509OIDs.subjectKeyIdentifier,
+        X509OIDs.authorityKeyIdentifier, X509OIDs.authorityInfoAccess, X509OIDs.cRLDistributionPoints,
+        X509OIDs.certificatePolicies, X509OIDs.subjectAltName, X509OIDs.issuerAltName, X509OIDs.nameConstraints,
+    ]
+
     init(oid: ASN1ObjectIdentifier, der: [UInt8]) throws {
         // Unknown extensions are never parsed: their bytes need not even be DER.
-        let known: Set<ASN1ObjectIdentifier> = [
-            X509OIDs.basicConstraints, X509OIDs.keyUsage, X509OIDs.extKeyUsage, X509OIDs.subjectKeyIdentifier,
-            X509OIDs.authorityKeyIdentifier, X509OIDs.authorityInfoAccess, X509OIDs.cRLDistributionPoints,
-            X509OIDs.certificatePolicies, X509OIDs.subjectAltName, X509OIDs.issuerAltName, X509OIDs.nameConstraints,
-        ]
-        guard known.contains(oid) else {
+        guard ExtensionValue.known.contains(oid) else {
             self = .unknown
             return
         }
