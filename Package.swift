@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SigilASN1", targets: ["SigilASN1"]),
         .library(name: "SigilKeys", targets: ["SigilKeys"]),
         .library(name: "SigilX509", targets: ["SigilX509"]),
+        .library(name: "SigilOCSP", targets: ["SigilOCSP"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
     dependencies: [
@@ -39,6 +40,10 @@ let package = Package(
             name: "SigilX509",
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys"]
         ),
+        .target(
+            name: "SigilOCSP",
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
+        ),
         .executableTarget(
             name: "sigil",
             dependencies: [
@@ -65,6 +70,10 @@ let package = Package(
         .testTarget(
             name: "SigilX509Tests",
             dependencies: ["SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilOCSPTests",
+            dependencies: ["SigilOCSP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilCLITests",

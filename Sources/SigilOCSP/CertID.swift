@@ -1,0 +1,79 @@
+import SigilASN1
+import SigilCore
+import SigilKeys
+import SigilX509
+
+/// CertID (RFC 6960 §4.1.1):
+///
+/// ```
+/// CertID ::= SEQUENCE {
+///     hashAlgorithm   AlgorithmIdentifier,
+///     issuerNameHash  OCTET STRING, -- hash of the issuer's DN
+///     issuerKeyHash   OCTET STRING, -- hash of the issuer's public key
+///     serialNumber    CertificateSerialNumber }
+/// ```
+/// issuerNameHash is over the DER of the issuer's subject name; issuerKeyHash over the contents
+/// of the issuer's subjectPublicKey BIT STRING (without tag, length and unused-bits octet).
+/// SHA-1 is the default, as Apple's Swift library and openssl use; SHA-256/384/512 are selectable.
+/// Two CertIDs match when they name the same certificate even under different hashes
+/// (`matches(certificate:issuer:)`).
+public struct CertID: Hashable, Sendable {
+    public let hashAlgorithm: HashAlgorithm
+    /// The encoded AlgorithmIdentifier as received (NULL or absent parameters both occur).
+    public let hashAlgorithmIdentifier: AlgorithmIdentifier
+    public let issuerNameHash: [UInt8]
+    public let issuerKeyHash: [UInt8]
+    /// The serial's two's-complement bytes.
+    public let serialNumber: [UInt8]
+
+    /// The CertID of `certificate` as issued by `issuer`.
+    public init(certificate: Certificate, issuer: Certificate, hash: HashAlgorithm = .sha1) {
+        hashAlgorithm = hash
+        // openssl and Apple's libraries write the hash AlgorithmIdentifier with NULL parameters.
+        hashAlgorithmIdentifier = AlgorithmIdentifier(algorithm: KeyOIDs.oid(hash), parameters: [0x05, 0x00])
+        issuerNameHash = hash.hash(issuer.subject.derBytes)
+        issuerKeyHash = hash.hash(issuer.subjectPublicKeyInfo.subjectPublicKey.bytes)
+        serialNumber = certificate.serialNumber
+    }
+
+    public init(node: ASN1Node) throws {
+        (hashAlgorithmIdentifier, issuerNameHash, issuerKeyHash, serialNumber) = try ASN1.sequence(node) { reader in
+            let algorithm = try AlgorithmIdentifier(node: reader.next(.sequence))
+            let nameHash = try ASN1OctetString(node: reader.next(.octetString)).bytes
+            let keyHash = try ASN1OctetString(node: reader.next(.octetString)).bytes
+            let serial = try ASN1Integer(node: reader.next(.integer)).twosComplementBytes
+            return (algorithm, nameHash, keyHash, serial)
+        }
+        guard let hash = KeyOIDs.hash(hashAlgorithmIdentifier.algorithm) else {
+            throw OCSPError(.malformed, "CertID hash algorithm \(hashAlgorithmIdentifier.algorithm) is not SHA-1/256/384/512")
+        }
+        if let parameters = hashAlgorithmIdentifier.parameters, parameters != [0x05, 0x00] {
+            throw OCSPError(.malformed, "CertID hash algorithm parameters must be NULL or absent")
+        }
+        guard issuerNameHash.count == hash.digestByteCount, issuerKeyHash.count == hash.digestByteCount else {
+            throw OCSPError(.malformed, "CertID hashes are not \(hash.digestByteCount) bytes long")
+        }
+        hashAlgorithm = hash
+    }
+
+    public func encode(into writer: inout DERWriter) {
+        writer.appendSequence { seq in
+            hashAlgorithmIdentifier.encode(into: &seq)
+            seq.append(ASN1OctetString(issuerNameHash))
+            seq.append(ASN1OctetString(issuerKeyHash))
+            seq.appendPrimitive(.integer, content: serialNumber)  // bytes of a valid INTEGER (parsed or from a certificate)
+        }
+    }
+
+    /// Whether this CertID names `certificate` issued by `issuer`, recomputing the hashes with this
+    /// CertID's own algorithm (so a SHA-256 answer to a SHA-1 question still matches).
+    public func matches(certificate: Certificate, issuer: Certificate) -> Bool {
+        self.sameCertificate(as: CertID(certificate: certificate, issuer: issuer, hash: hashAlgorithm))
+    }
+
+    /// Same hash algorithm, hashes and serial (the parameters' encoding may differ).
+    public func sameCertificate(as other: CertID) -> Bool {
+        hashAlgorithm == other.hashAlgorithm && issuerNameHash == other.issuerNameHash
+            && issuerKeyHash == other.issuerKeyHash && serialNumber == other.serialNumber
+    }
+}

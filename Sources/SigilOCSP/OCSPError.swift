@@ -1,0 +1,66 @@
+import SigilASN1
+import SigilCore
+import SigilKeys
+import SigilX509
+
+/// The one error type of SigilOCSP. Each verification failure has its own code, so a caller can
+/// tell a revoked certificate (not an error: a status) from a response it must not trust, and a
+/// network failure (`retryable`) from both.
+public struct OCSPError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The bytes are not a well-formed DER OCSP structure.
+        public static let malformed = Code("malformed")
+        /// The responder answered with a status other than successful (the status is in the reason).
+        public static let unsuccessfulStatus = Code("unsuccessfulStatus")
+        /// A response type other than id-pkix-ocsp-basic.
+        public static let unsupportedResponseType = Code("unsupportedResponseType")
+        /// The signature does not verify under the issuer's or the delegated responder's key.
+        public static let invalidSignature = Code("invalidSignature")
+        /// The signer is neither the issuer nor a responder certificate the issuer signed with
+        /// id-kp-OCSPSigning, or it does not match the responderID.
+        public static let unauthorizedResponder = Code("unauthorizedResponder")
+        /// No SingleResponse carries the CertID that was asked about.
+        public static let certIDMismatch = Code("certIDMismatch")
+        /// A nonce was sent and the response's is missing or different.
+        public static let nonceMismatch = Code("nonceMismatch")
+        /// thisUpdate in the future, nextUpdate in the past, or producedAt out of order (beyond the skew).
+        public static let stale = Code("stale")
+        /// The transport failed (down, slow, refused, too large): try again later.
+        public static let retryable = Code("retryable")
+        /// An argument outside what the operation supports.
+        public static let invalidArgument = Code("invalidArgument")
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code): \(reason)" }
+    public static func == (lhs: OCSPError, rhs: OCSPError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+func ocspError(_ error: any Error, context: String) -> OCSPError {
+    switch error {
+    case let e as OCSPError: e
+    case let e as ASN1Error: OCSPError(.malformed, "\(context): \(e)")
+    case let e as X509Error: OCSPError(.malformed, "\(context): \(e.reason)")
+    case let e as SigilKeysError: OCSPError(.malformed, "\(context): \(e.reason)")
+    case let e as SigilCoreError: OCSPError(.malformed, "\(context): \(e.reason)")
+    default: OCSPError(.malformed, "\(context): \(error)")
+    }
+}
+
+/// OCSP object identifiers (RFC 6960 §4.4, RFC 8954).
+public enum OCSPOIDs {
+    public static let basicResponse: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 48, 1, 1]
+    public static let nonce: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 48, 1, 2]
+}

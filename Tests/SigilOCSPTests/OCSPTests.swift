@@ -1,0 +1,191 @@
+import Foundation
+import SigilASN1
+import SigilCore
+import SigilKeys
+@testable import SigilOCSP
+import SigilTestSupport
+import SigilX509
+import XCTest
+
+/// OCSP against the openssl CLI as the peer: request bytes identical to `openssl ocsp -reqout`,
+/// and responses made by `openssl ocsp -index … -respout` (issuer-signed and delegated, good,
+/// revoked and unknown) parsed and verified here, with each kind of bad response rejected by its
+/// own error code. (Online checks against a live responder come with the transport.)
+final class OCSPTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-ocsp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    @discardableResult
+    private func openssl(_ arguments: [String]) throws -> Subprocess.Result {
+        let result = try Subprocess.run(try Subprocess.require("openssl"), arguments)
+        XCTAssertEqual(result.status, 0, "openssl \(arguments.joined(separator: " ")): \(String(decoding: result.stderr, as: UTF8.self))")
+        return result
+    }
+
+    private func load(_ name: String) throws -> Certificate {
+        try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: URL(fileURLWithPath: path(name))))).first)
+    }
+
+    private func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path(name)))) }
+
+    /// A CA (P-256), three leaves (good, revoked, not in the index), a delegated responder with
+    /// id-kp-OCSPSigning, one without it, and an unrelated key; the index marks the second leaf revoked.
+    private func makePKI() throws {
+        func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: path(name))) }
+        try write("ca.cnf", "[ext]\nbasicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n")
+        try write("leaf.cnf", "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n")
+        try write("resp.cnf", "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=OCSPSigning\n")
+        for name in ["ca", "good", "revoked", "unknown", "resp", "noeku", "rogue"] {
+            try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path("\(name).key")])
+        }
+        try openssl(["req", "-x509", "-new", "-key", path("ca.key"), "-subj", "/CN=OCSP Test CA", "-days", "30", "-config", path("ca.cnf"),
+                     "-extensions", "ext", "-out", path("ca.pem")])
+        for (name, serial, config) in [("good", "1001", "leaf"), ("revoked", "1002", "leaf"), ("unknown", "1003", "leaf"),
+                                       ("resp", "2001", "resp"), ("noeku", "2002", "leaf")] {
+            try openssl(["req", "-new", "-key", path("\(name).key"), "-subj", "/CN=\(name)", "-out", path("\(name).csr")])
+            try openssl(["x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-set_serial",
+                         "0x\(serial)", "-days", "30", "-extfile", path("\(config).cnf"), "-extensions", "ext", "-out", path("\(name).pem")])
+        }
+        try openssl(["req", "-x509", "-new", "-key", path("rogue.key"), "-subj", "/CN=OCSP Test CA", "-days", "30", "-out", path("rogue.pem")])
+        // index.txt: V (valid) / R (revoked, with revocation date and reason) lines, tab-separated.
+        let good = try load("good.pem"), revoked = try load("revoked.pem")
+        func expiry(_ c: Certificate) -> String {
+            let t = c.validity.notAfterComponents
+            return String(format: "%02d%02d%02d%02d%02d%02dZ", t.year % 100, t.month, t.day, t.hour, t.minute, t.second)
+        }
+        try write("index.txt", "V\t\(expiry(good))\t\t1001\tunknown\t/CN=good\n"
+                  + "R\t\(expiry(revoked))\t260101120000Z,keyCompromise\t1002\tunknown\t/CN=revoked\n")
+    }
+
+    /// openssl's response to a request file, signed by `signer` (the CA or a delegated responder).
+    private func respond(_ request: String, signer: String, out: String, extra: [String] = []) throws -> [UInt8] {
+        try openssl(["ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("\(signer).pem"),
+                     "-rkey", path("\(signer).key"), "-reqin", path(request), "-respout", path(out), "-ndays", "1"] + extra)
+        return try bytes(out)
+    }
+
+    func testRequestBytesEqualOpenSSL() throws {
+        try makePKI()
+        let ca = try load("ca.pem")
+        for name in ["good", "revoked"] {
+            let certificate = try load("\(name).pem")
+            for (hash, flag) in [(HashAlgorithm.sha1, [String]()), (.sha256, ["-sha256"])] {
+                // openssl wants the digest option before -cert.
+                try openssl(["ocsp", "-issuer", path("ca.pem")] + flag + ["-cert", path("\(name).pem"), "-no_nonce", "-reqout", path("req.der")])
+                let ours = try OCSPRequest(certIDs: [CertID(certificate: certificate, issuer: ca, hash: hash)]).derRepresentation
+                XCTAssertEqual(Hex.encode(ours), Hex.encode(try bytes("req.der")), "\(name) \(hash)")
+            }
+        }
+        // Two certificates in one request, as openssl writes them.
+        try openssl(["ocsp", "-issuer", path("ca.pem"), "-cert", path("good.pem"), "-cert", path("revoked.pem"), "-no_nonce", "-reqout", path("req2.der")])
+        let two = try OCSPRequest(certIDs: [CertID(certificate: try load("good.pem"), issuer: ca), CertID(certificate: try load("revoked.pem"), issuer: ca)])
+        XCTAssertEqual(two.derRepresentation, try bytes("req2.der"))
+        // With a nonce: openssl parses our request and shows the nonce we chose.
+        let nonce = Array(0..<32).map { UInt8($0) }
+        let withNonce = try OCSPRequest(certIDs: [CertID(certificate: try load("good.pem"), issuer: ca)], nonce: nonce)
+        try Data(withNonce.derRepresentation).write(to: URL(fileURLWithPath: path("nonce.der")))
+        let text = try openssl(["ocsp", "-reqin", path("nonce.der"), "-req_text"]).stdoutString
+        XCTAssertTrue(text.contains("OCSP Nonce"), text)
+        XCTAssertTrue(text.replacingOccurrences(of: ":", with: "").lowercased().contains("0420" + Hex.encode(nonce)), text)
+        XCTAssertThrowsError(try OCSPRequest(certIDs: [], nonce: nil))
+        XCTAssertThrowsError(try OCSPRequest(certIDs: withNonce.certIDs, nonce: []))
+        XCTAssertThrowsError(try OCSPRequest(certIDs: withNonce.certIDs, nonce: [UInt8](repeating: 1, count: 33)))
+    }
+
+    func testResponsesFromOpenSSL() throws {
+        try makePKI()
+        let ca = try load("ca.pem")
+        let now = Int64(Date().timeIntervalSince1970)
+        let verifier = OCSPResponseVerifier()
+        var rng = SeededGenerator(seed: 81)
+        for signer in ["ca", "resp"] {
+            for (name, expected) in [("good", "good"), ("revoked", "revoked"), ("unknown", "unknown")] {
+                let certificate = try load("\(name).pem")
+                for hash in [HashAlgorithm.sha1, .sha256] {
+                    let request = OCSPRequest.forCertificate(certificate, issuer: ca, hash: hash, using: &rng)
+                    try Data(request.derRepresentation).write(to: URL(fileURLWithPath: path("q.der")))
+                    let responseBytes = try respond("q.der", signer: signer, out: "r.der")
+                    let response = try OCSPResponse(derEncoded: responseBytes)
+                    XCTAssertEqual(response.status, .successful)
+                    let verified = try verifier.verify(response, certificate: certificate, issuer: ca, requestNonce: request.nonce, at: now)
+                    let label = "\(name) signed by \(signer) (\(hash))"
+                    switch (verified.status, expected) {
+                    case (.good, "good"), (.unknown, "unknown"): break
+                    case (.revoked(let time, let reason), "revoked"):
+                        // 2026-01-01T12:00:00Z, keyCompromise (1).
+                        XCTAssertEqual(time, 1_767_268_800, label)
+                        XCTAssertEqual(reason, 1, label)
+                    default: XCTFail("\(label): got \(verified.status)")
+                    }
+                    XCTAssertEqual(verified.signer.subject.commonName, signer == "ca" ? "OCSP Test CA" : "resp", label)
+                    XCTAssertNotNil(verified.nextUpdate)
+
+                    // Rejections, each with its own code.
+                    func code(_ body: () throws -> OCSPVerifiedStatus) -> OCSPError.Code? {
+                        do { _ = try body(); return nil } catch { return (error as? OCSPError)?.code }
+                    }
+                    // A wrong CertID: ask about another certificate.
+                    let other = try load(name == "good" ? "revoked.pem" : "good.pem")
+                    XCTAssertEqual(code { try verifier.verify(response, certificate: other, issuer: ca, at: now) }, .certIDMismatch, label)
+                    // A mismatched nonce.
+                    XCTAssertEqual(code { try verifier.verify(response, certificate: certificate, issuer: ca, requestNonce: [1, 2, 3], at: now) },
+                                   .nonceMismatch, label)
+                    // Stale: two days later nextUpdate (one day) has passed; a day earlier thisUpdate is in the future.
+                    XCTAssertEqual(code { try verifier.verify(response, certificate: certificate, issuer: ca, at: now + 2 * 86_400) }, .stale, label)
+                    // (A day earlier the delegated responder's own certificate is not yet valid, which is checked first.)
+                    XCTAssertEqual(code { try verifier.verify(response, certificate: certificate, issuer: ca, at: now - 86_400) },
+                                   signer == "ca" ? .stale : .unauthorizedResponder, label)
+                    // A tampered byte inside the signed ResponseData (the last byte of the nonce
+                    // extension, so it still parses).
+                    var tampered = responseBytes
+                    if let nonce = request.nonce, let at = findLast(nonce, in: tampered) {
+                        tampered[at + nonce.count - 1] ^= 0x01
+                        let bad = try OCSPResponse(derEncoded: tampered)
+                        var changedNonce = nonce
+                        changedNonce[nonce.count - 1] ^= 0x01
+                        XCTAssertEqual(code { try verifier.verify(bad, certificate: certificate, issuer: ca, requestNonce: changedNonce, at: now) },
+                                       .invalidSignature, label)
+                    }
+                    // Verified against an unrelated issuer (same name, other key): not the signer.
+                    let rogue = try load("rogue.pem")
+                    XCTAssertNotNil(code { try verifier.verify(response, certificate: certificate, issuer: rogue, at: now) }, label)
+                }
+            }
+        }
+        // A response signed by an unrelated key (the rogue CA signs as if it were the CA).
+        let good = try load("good.pem")
+        let request = OCSPRequest.forCertificate(good, issuer: ca, withNonce: false, using: &rng)
+        try Data(request.derRepresentation).write(to: URL(fileURLWithPath: path("q.der")))
+        try openssl(["ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("rogue.pem"), "-rkey", path("rogue.key"),
+                     "-reqin", path("q.der"), "-respout", path("rogue.der"), "-ndays", "1"])
+        let rogueResponse = try OCSPResponse(derEncoded: try bytes("rogue.der"))
+        XCTAssertThrowsError(try verifier.verify(rogueResponse, certificate: good, issuer: ca, at: now)) {
+            XCTAssertEqual(($0 as? OCSPError)?.code, .invalidSignature, "\($0)")
+        }
+        // A delegated responder without id-kp-OCSPSigning is not authorized.
+        try openssl(["ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("noeku.pem"), "-rkey", path("noeku.key"),
+                     "-reqin", path("q.der"), "-respout", path("noeku.der"), "-ndays", "1"])
+        let noEKU = try OCSPResponse(derEncoded: try bytes("noeku.der"))
+        XCTAssertThrowsError(try verifier.verify(noEKU, certificate: good, issuer: ca, at: now)) {
+            XCTAssertEqual(($0 as? OCSPError)?.code, .unauthorizedResponder, "\($0)")
+        }
+    }
+
+    private func findLast(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        for start in stride(from: haystack.count - needle.count, through: 0, by: -1) where Array(haystack[start..<(start + needle.count)]) == needle {
+            return start
+        }
+        return nil
+    }
+}
