@@ -181,6 +181,47 @@ final class OCSPTests: XCTestCase {
         }
     }
 
+    /// 20,000 seeded mutants of openssl-made responses (issuer-signed and delegated, with certs):
+    /// the parser and verifier never crash, and no mutant verifies as anything but what the
+    /// original said unless its signed bytes are unchanged.
+    func testTwentyThousandResponseMutants() throws {
+        try makePKI()
+        let ca = try load("ca.pem"), good = try load("good.pem"), revoked = try load("revoked.pem")
+        var rng = SeededGenerator(seed: 91)
+        var originals: [([UInt8], Certificate, [UInt8]?)] = []
+        for (signer, certificate) in [("ca", good), ("resp", revoked)] {
+            let request = OCSPRequest.forCertificate(certificate, issuer: ca, using: &rng)
+            try Data(request.derRepresentation).write(to: URL(fileURLWithPath: path("m.der")))
+            originals.append((try respond("m.der", signer: signer, out: "m-\(signer).der"), certificate, request.nonce))
+        }
+        let now = Int64(Date().timeIntervalSince1970)
+        let verifier = OCSPResponseVerifier()
+        var parsed = 0, verified = 0
+        for i in 0..<20_000 {
+            let (original, certificate, nonce) = originals[i % originals.count]
+            var bytes = original
+            let position = Int(rng.next() % UInt64(bytes.count))
+            switch rng.next() % 5 {
+            case 0: bytes[position] ^= UInt8(1 << (rng.next() % 8))
+            case 1: bytes[position] = UInt8(truncatingIfNeeded: rng.next())
+            case 2: bytes.removeSubrange(position...)
+            case 3: bytes.insert(UInt8(truncatingIfNeeded: rng.next()), at: position)
+            default: bytes.remove(at: position)
+            }
+            guard bytes != original, let response = try? OCSPResponse(derEncoded: bytes) else { continue }
+            parsed += 1
+            if let result = try? verifier.verify(response, certificate: certificate, issuer: ca, requestNonce: nonce, at: now) {
+                verified += 1
+                let originalBasic = try XCTUnwrap(OCSPResponse(derEncoded: original).basic)
+                XCTAssertEqual(response.basic?.tbsResponseData, originalBasic.tbsResponseData, "a mutant with altered signed data verified")
+                XCTAssertEqual(response.basic?.signature, originalBasic.signature)
+                _ = result
+            }
+        }
+        XCTAssertGreaterThan(parsed, 500)
+        print("OCSP response mutants: 20000 generated, \(parsed) parsed, \(verified) verified (signed bytes unchanged)")
+    }
+
     private func findLast(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard needle.count <= haystack.count else { return nil }
         for start in stride(from: haystack.count - needle.count, through: 0, by: -1) where Array(haystack[start..<(start + needle.count)]) == needle {
