@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SigilKeys", targets: ["SigilKeys"]),
         .library(name: "SigilX509", targets: ["SigilX509"]),
         .library(name: "SigilOCSP", targets: ["SigilOCSP"]),
+        .library(name: "SigilHTTP", targets: ["SigilHTTP"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
     dependencies: [
@@ -44,6 +45,10 @@ let package = Package(
             name: "SigilOCSP",
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
         ),
+        .target(
+            name: "SigilHTTP",
+            dependencies: ["SigilOCSP"]
+        ),
         .executableTarget(
             name: "sigil",
             dependencies: [
@@ -73,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilOCSPTests",
-            dependencies: ["SigilOCSP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+            dependencies: ["SigilOCSP", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilCLITests",

@@ -23,6 +23,13 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
     case policy(name: String, reason: String)
     /// Path building stopped at its work bound (signature checks or paths tried).
     case workLimitExceeded(String)
+    /// An OCSP responder said the certificate is revoked (time, and CRLReason when given).
+    case revoked(subject: String, time: Int64, reason: Int?)
+    /// An OCSP responder does not know the certificate.
+    case revocationStatusUnknown(subject: String)
+    /// The revocation check could not be completed; `retryable` for network failures (down, slow,
+    /// refused, oversized), false for a response that failed verification.
+    case revocationCheckFailed(subject: String, reason: String, retryable: Bool)
 
     public var description: String {
         switch self {
@@ -37,6 +44,11 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
         case .invalidSignature(let subject, let reason): "signature on \(subject): \(reason)"
         case .policy(let name, let reason): "\(name): \(reason)"
         case .workLimitExceeded(let s): "path building stopped: \(s)"
+        case .revoked(let subject, let time, let reason):
+            "\(subject) is revoked since \(time)" + (reason.map { " (CRLReason \($0))" } ?? "")
+        case .revocationStatusUnknown(let subject): "the OCSP responder does not know \(subject)"
+        case .revocationCheckFailed(let subject, let reason, let retryable):
+            "revocation check of \(subject) failed\(retryable ? " (retryable)" : ""): \(reason)"
         }
     }
 }

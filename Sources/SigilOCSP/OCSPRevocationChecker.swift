@@ -1,0 +1,130 @@
+import SigilCore
+import SigilX509
+
+/// Online revocation checking for validated chains: each certificate except the trusted root is
+/// checked against the OCSP responder named in its authorityInfoAccess (RFC 5280 §4.2.2.1),
+/// through the transport the caller passes in, with a bounded time and response size. Results
+/// are cached per (certificate, issuer) until the response's nextUpdate, with a bound on entries.
+///
+/// Outcomes: revoked and unknown always fail the chain; a response that fails verification fails
+/// it (not retryable); a network failure (down, slow, refused, oversized, non-200) is reported as
+/// retryable and fails the chain in `.hardFail` mode only.
+public actor OCSPRevocationChecker {
+    public enum Mode: Sendable {
+        /// A certificate whose status could not be fetched fails the chain.
+        case hardFail
+        /// Network failures are tolerated (revoked, unknown and invalid responses still fail).
+        case softFail
+    }
+
+    public let transport: any OCSPTransport
+    public let verifier: OCSPResponseVerifier
+    public let mode: Mode
+    public let hash: HashAlgorithm
+    public let timeout: Double
+    public let maximumResponseSize: Int
+    public let cacheLimit: Int
+
+    private struct CacheKey: Hashable {
+        let certificate: [UInt8]
+        let issuer: [UInt8]
+    }
+
+    private struct CacheEntry {
+        let status: OCSPVerifiedStatus
+        let expires: Int64
+    }
+
+    private var cache: [CacheKey: CacheEntry] = [:]
+    private var cacheOrder: [CacheKey] = []
+    /// Responses fetched from the network (for tests and monitoring).
+    public private(set) var fetchCount = 0
+
+    public init(transport: any OCSPTransport, verifier: OCSPResponseVerifier = OCSPResponseVerifier(), mode: Mode = .hardFail,
+                hash: HashAlgorithm = .sha1, timeout: Double = 10, maximumResponseSize: Int = 64 * 1024, cacheLimit: Int = 1024) {
+        self.transport = transport
+        self.verifier = verifier
+        self.mode = mode
+        self.hash = hash
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+        self.cacheLimit = cacheLimit
+    }
+
+    /// The verified status of `certificate` (issued by `issuer`) at `time`, from the cache or the
+    /// responder at `url` (default: the certificate's first OCSP URL). A fresh nonce is sent
+    /// with every request and must be echoed.
+    public func status(of certificate: Certificate, issuer: Certificate, at time: Int64, url: String? = nil,
+                       nonce: [UInt8]? = nil) async throws(OCSPError) -> OCSPVerifiedStatus {
+        let key = CacheKey(certificate: certificate.derBytes, issuer: issuer.derBytes)
+        if let entry = cache[key], time <= entry.expires { return entry.status }
+        guard let target = url ?? certificate.ocspURLs.first else {
+            throw OCSPError(.invalidArgument, "\(certificate.subject) names no OCSP responder")
+        }
+        var system = SystemRandomNumberGenerator()
+        let requestNonce = nonce ?? (0..<OCSPRequest.maximumNonceLength).map { _ in UInt8.random(in: 0...255, using: &system) }
+        let request = try OCSPRequest(certIDs: [CertID(certificate: certificate, issuer: issuer, hash: hash)], nonce: requestNonce)
+        let body: [UInt8]
+        do {
+            fetchCount += 1
+            body = try await transport.post(request.derRepresentation, to: target, timeout: timeout, maximumResponseSize: maximumResponseSize)
+        } catch {
+            throw OCSPError(.retryable, "OCSP responder \(target): \(error)")
+        }
+        guard body.count <= maximumResponseSize else {
+            throw OCSPError(.retryable, "OCSP response of \(body.count) bytes exceeds \(maximumResponseSize)")
+        }
+        let response = try OCSPResponse(derEncoded: body)
+        if response.status == .tryLater || response.status == .internalError {
+            throw OCSPError(.retryable, "the responder answered \(response.status)")
+        }
+        let verified = try verifier.verify(response, certificate: certificate, issuer: issuer, requestNonce: requestNonce, at: time)
+        if let next = verified.nextUpdate { remember(key, CacheEntry(status: verified, expires: next)) }
+        return verified
+    }
+
+    private func remember(_ key: CacheKey, _ entry: CacheEntry) {
+        if cache[key] == nil {
+            cacheOrder.append(key)
+            if cacheOrder.count > cacheLimit {
+                cache[cacheOrder.removeFirst()] = nil
+            }
+        }
+        cache[key] = entry
+    }
+
+    /// The revocation failures of a validated chain (leaf first, trusted root last): every
+    /// certificate but the root is checked against its issuer, the next one in the chain.
+    public func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for index in 0..<max(0, chain.count - 1) {
+            let certificate = chain[index], issuer = chain[index + 1]
+            let subject = certificate.subject.rfc4514String
+            do {
+                let result = try await status(of: certificate, issuer: issuer, at: time)
+                switch result.status {
+                case .good: break
+                case .revoked(let revokedAt, let reason): failures.append(.revoked(subject: subject, time: revokedAt, reason: reason))
+                case .unknown: failures.append(.revocationStatusUnknown(subject: subject))
+                }
+            } catch {
+                let retryable = error.code == .retryable
+                if retryable && mode == .softFail { continue }
+                failures.append(.revocationCheckFailed(subject: subject, reason: error.description, retryable: retryable))
+            }
+        }
+        return failures
+    }
+}
+
+extension CertificateVerifier {
+    /// Path validation followed by online revocation checks of the chain found (DESIGN.md
+    /// convention 4: Apple's signed-data policy = RFC 5280 basics + OIDs + pinned roots + optional OCSP).
+    public func verify(leaf: Certificate, intermediates: [Certificate] = [], at time: Int64,
+                       revocation: OCSPRevocationChecker) async -> Result {
+        let result = verify(leaf: leaf, intermediates: intermediates, at: time)
+        guard case .valid(let chain) = result else { return result }
+        let failures = await revocation.failures(of: chain, at: time)
+        return failures.isEmpty ? result : .invalid(failures)
+    }
+}
