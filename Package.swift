@@ -56,6 +56,8 @@ let package = Package(
                 "SigilASN1",
                 "SigilKeys",
                 "SigilX509",
+                "SigilOCSP",
+                "SigilHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

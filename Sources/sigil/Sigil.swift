@@ -2,7 +2,8 @@ import ArgumentParser
 
 /// `sigil`: every job from the shell. Argument parsing and output only; the work is in the
 /// Sigil libraries.
-struct Sigil: ParsableCommand {
+@main
+struct Sigil: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sigil",
         abstract: "Pure-Swift crypto and ASN.1 for Apple's App Store and account APIs.",
@@ -11,9 +12,7 @@ struct Sigil: ParsableCommand {
         embedded data. Commands print JSON on stdout; failures print {"error", "message"} JSON on
         stderr and exit non-zero.
         """,
-        subcommands: [Overview.self, KeyCommand.self, SignatureCommand.self, X509Command.self, BenchCommand.self, DigestCommand.self, ASN1Command.self, PEMCommand.self],
+        subcommands: [Overview.self, KeyCommand.self, SignatureCommand.self, X509Command.self, OCSPCommand.self, BenchCommand.self, DigestCommand.self, ASN1Command.self, PEMCommand.self],
         defaultSubcommand: Overview.self
     )
 }
-
-Sigil.main()
