@@ -172,6 +172,16 @@ final class OCSPTests: XCTestCase {
         XCTAssertThrowsError(try verifier.verify(rogueResponse, certificate: good, issuer: ca, at: now)) {
             XCTAssertEqual(($0 as? OCSPError)?.code, .invalidSignature, "\($0)")
         }
+        // responderID byKey (openssl -resp_key_id), issuer-signed and delegated.
+        for signer in ["ca", "resp"] {
+            try openssl(["ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("\(signer).pem"), "-rkey", path("\(signer).key"),
+                         "-reqin", path("q.der"), "-respout", path("bykey-\(signer).der"), "-ndays", "1", "-resp_key_id"])
+            let byKey = try OCSPResponse(derEncoded: try bytes("bykey-\(signer).der"))
+            guard case .byKey(let hash)? = byKey.basic?.responderID else { return XCTFail("expected a byKey responderID") }
+            let signerCertificate = try load("\(signer).pem")
+            XCTAssertEqual(hash, SHA1.hash(signerCertificate.subjectPublicKeyInfo.subjectPublicKey.bytes))
+            XCTAssertEqual(try verifier.verify(byKey, certificate: good, issuer: ca, at: now).signer, signerCertificate)
+        }
         // A delegated responder without id-kp-OCSPSigning is not authorized.
         try openssl(["ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("noeku.pem"), "-rkey", path("noeku.key"),
                      "-reqin", path("q.der"), "-respout", path("noeku.der"), "-ndays", "1"])
@@ -220,6 +230,46 @@ final class OCSPTests: XCTestCase {
         }
         XCTAssertGreaterThan(parsed, 500)
         print("OCSP response mutants: 20000 generated, \(parsed) parsed, \(verified) verified (signed bytes unchanged)")
+    }
+
+    /// A transport double that hands each request to `openssl ocsp -reqin` (so nonces are echoed).
+    struct OpenSSLTransport: OCSPTransport {
+        let directory: URL
+        func post(_ request: [UInt8], to url: String, timeout: Double, maximumResponseSize: Int) async throws -> [UInt8] {
+            let name = UUID().uuidString
+            let requestFile = directory.appendingPathComponent("\(name).req"), responseFile = directory.appendingPathComponent("\(name).resp")
+            try Data(request).write(to: requestFile)
+            let result = try Subprocess.run(try Subprocess.require("openssl"), [
+                "ocsp", "-index", directory.appendingPathComponent("index.txt").path, "-CA", directory.appendingPathComponent("ca.pem").path,
+                "-rsigner", directory.appendingPathComponent("ca.pem").path, "-rkey", directory.appendingPathComponent("ca.key").path,
+                "-reqin", requestFile.path, "-respout", responseFile.path, "-ndays", "1"])
+            guard result.status == 0 else { throw OCSPError(.retryable, "openssl failed") }
+            return Array(try Data(contentsOf: responseFile))
+        }
+    }
+
+    /// The cache answers until nextUpdate and holds at most `cacheLimit` entries (oldest evicted).
+    func testCacheIsBounded() async throws {
+        try makePKI()
+        let ca = try load("ca.pem"), good = try load("good.pem"), revoked = try load("revoked.pem")
+        let now = Int64(Date().timeIntervalSince1970)
+        for (limit, expectedFetches) in [(1, 3), (2, 2)] {
+            let checker = OCSPRevocationChecker(transport: OpenSSLTransport(directory: directory), cacheLimit: limit)
+            _ = try await checker.status(of: good, issuer: ca, at: now, url: "http://unused.invalid/")
+            _ = try await checker.status(of: revoked, issuer: ca, at: now, url: "http://unused.invalid/")
+            let again = try await checker.status(of: good, issuer: ca, at: now, url: "http://unused.invalid/")
+            XCTAssertEqual(again.status, .good)
+            let fetches = await checker.fetchCount
+            XCTAssertEqual(fetches, expectedFetches, "cache limit \(limit)")
+            // After nextUpdate (one day), the cached answer is not used.
+            do {
+                _ = try await checker.status(of: good, issuer: ca, at: now + 2 * 86_400, url: "http://unused.invalid/")
+            } catch {
+                XCTAssertEqual(error.code, .stale, "a fresh fetch, judged at that later time")
+            }
+            let later = await checker.fetchCount
+            XCTAssertEqual(later, expectedFetches + 1)
+        }
     }
 
     private func findLast(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
