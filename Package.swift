@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SigilX509", targets: ["SigilX509"]),
         .library(name: "SigilOCSP", targets: ["SigilOCSP"]),
         .library(name: "SigilHTTP", targets: ["SigilHTTP"]),
+        .library(name: "SigilPKCS7", targets: ["SigilPKCS7"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
     dependencies: [
@@ -43,6 +44,10 @@ let package = Package(
         ),
         .target(
             name: "SigilOCSP",
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
+        ),
+        .target(
+            name: "SigilPKCS7",
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
         ),
         .target(
@@ -81,6 +86,10 @@ let package = Package(
         .testTarget(
             name: "SigilOCSPTests",
             dependencies: ["SigilOCSP", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilPKCS7Tests",
+            dependencies: ["SigilPKCS7", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilCLITests",

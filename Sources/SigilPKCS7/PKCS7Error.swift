@@ -1,0 +1,62 @@
+import SigilASN1
+import SigilCore
+import SigilKeys
+import SigilX509
+
+/// The one error type of SigilPKCS7: each verification failure has its own code.
+public struct PKCS7Error: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// Not a well-formed (BER) CMS structure.
+        public static let malformed = Code("malformed")
+        /// A content type other than the one expected (signedData, data).
+        public static let unexpectedContentType = Code("unexpectedContentType")
+        /// No certificate in the message matches the SignerInfo's identifier.
+        public static let signerNotFound = Code("signerNotFound")
+        /// The message-digest attribute does not equal the digest of the content.
+        public static let contentDigestMismatch = Code("contentDigestMismatch")
+        /// The content-type attribute is missing or differs from eContentType.
+        public static let contentTypeAttributeMismatch = Code("contentTypeAttributeMismatch")
+        /// The signature over the signed attributes (or the content) does not verify.
+        public static let invalidSignature = Code("invalidSignature")
+        /// The signer's certificate does not chain to a trusted root under the policy at the time.
+        public static let untrustedSigner = Code("untrustedSigner")
+        /// An algorithm Sigil does not verify with.
+        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code): \(reason)" }
+    public static func == (lhs: PKCS7Error, rhs: PKCS7Error) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+func pkcs7Error(_ error: any Error, context: String) -> PKCS7Error {
+    switch error {
+    case let e as PKCS7Error: e
+    case let e as ASN1Error: PKCS7Error(.malformed, "\(context): \(e)")
+    case let e as X509Error: PKCS7Error(.malformed, "\(context): \(e.reason)")
+    case let e as SigilKeysError: PKCS7Error(.malformed, "\(context): \(e.reason)")
+    default: PKCS7Error(.malformed, "\(context): \(error)")
+    }
+}
+
+/// CMS object identifiers (RFC 5652 §3, §5, §11).
+public enum CMSOIDs {
+    public static let data: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 1]
+    public static let signedData: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 2]
+    public static let contentType: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 3]
+    public static let messageDigest: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 4]
+    public static let signingTime: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 5]
+    public static let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 1]
+}
