@@ -54,6 +54,18 @@ final class AppReceiptTests: XCTestCase {
         XCTAssertNotNil(xcode.inAppPurchases.first?.purchaseDate)
     }
 
+    /// Apple's library test receipts: one with a purchase gives "0"; the empty one has no
+    /// transaction id, which is not an error.
+    func testAppleLibraryXcodeReceipts() throws {
+        let base = try TestPaths.requireSharedVectors().appendingPathComponent("apple-library/swift/Tests/AppStoreServerLibraryTests/resources/xcode")
+        let (_, withTransaction) = try receipt(base.appendingPathComponent("xcode-app-receipt-with-transaction"))
+        XCTAssertEqual(withTransaction.transactionID(), "0")
+        XCTAssertEqual(withTransaction.transactionID(.last), "0")
+        let (_, empty) = try receipt(base.appendingPathComponent("xcode-app-receipt-empty"))
+        XCTAssertTrue(empty.inAppPurchases.isEmpty)
+        XCTAssertNil(empty.transactionID())
+    }
+
     func testDateForms() {
         XCTAssertEqual(ReceiptAttribute.parseDate("2020-07-22T18:33:15+0100"), ReceiptAttribute.parseDate("2020-07-22T17:33:15Z"))
         XCTAssertEqual(ReceiptAttribute.parseDate("2020-07-22T18:33:15+01:00"), ReceiptAttribute.parseDate("2020-07-22T17:33:15Z"))
