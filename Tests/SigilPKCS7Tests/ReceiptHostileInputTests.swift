@@ -1,0 +1,94 @@
+import Foundation
+import SigilASN1
+import SigilCore
+@testable import SigilPKCS7
+import SigilTestSupport
+import SigilX509
+import XCTest
+
+/// Hostile receipts: 50,000 seeded mutations of every real receipt, nesting bombs, huge declared
+/// lengths and indefinite-length structures without an end: never a crash, always a typed error
+/// (or a parse that verifies only if the signed bytes are intact).
+final class ReceiptHostileInputTests: XCTestCase {
+    private func receipts() throws -> [[UInt8]] {
+        let shared = try TestPaths.requireSharedVectors()
+        let files = ["apple-real/receipts/tikhop-TPInAppReceipt/receipt-production",
+                     "apple-real/receipts/tikhop-TPInAppReceipt/receipt-sandbox-g5",
+                     "apple-real/receipts/tikhop-TPInAppReceipt/xcode-local/receipt-xcode",
+                     "apple-library/swift/Tests/AppStoreServerLibraryTests/resources/xcode/xcode-app-receipt-with-transaction",
+                     "apple-library/swift/Tests/AppStoreServerLibraryTests/resources/xcode/xcode-app-receipt-empty"]
+        return try files.map { file in
+            let text = try String(contentsOf: shared.appendingPathComponent(file), encoding: .utf8)
+            return Array(try XCTUnwrap(Data(base64Encoded: text, options: .ignoreUnknownCharacters)))
+        }
+    }
+
+    func testFiftyThousandMutants() throws {
+        let originals = try receipts()
+        let incRoot = try Certificate(derEncoded: Array(try Data(contentsOf: TestPaths.requireSharedVectors()
+            .appendingPathComponent("apple-real/apple-pki/AppleIncRootCertificate.cer"))))
+        let verifier = SignedDataVerifier(trustedRoots: [incRoot])
+        var rng = SeededGenerator(seed: 0x7EC3_1F7)
+        var parsed = 0, payloads = 0, verified = 0
+        for i in 0..<50_000 {
+            let original = originals[i % originals.count]
+            var bytes = original
+            let position = Int(rng.next() % UInt64(bytes.count))
+            switch rng.next() % 5 {
+            case 0: bytes[position] ^= UInt8(1 << (rng.next() % 8))
+            case 1: bytes[position] = UInt8(truncatingIfNeeded: rng.next())
+            case 2: bytes.removeSubrange(position...)
+            case 3: bytes.insert(UInt8(truncatingIfNeeded: rng.next()), at: position)
+            default: bytes.remove(at: position)
+            }
+            guard bytes != original else { continue }
+            let signed: SignedData
+            do { signed = try SignedData(berEncoded: bytes) } catch { continue }  // a typed PKCS7Error by signature
+            parsed += 1
+            if let payload = signed.payload, (try? AppReceipt(payload: payload)) != nil { payloads += 1 }
+            if i % originals.count < 2, let result = try? verifier.verify(signed, at: 1_708_709_236) {
+                verified += 1
+                XCTAssertEqual(result.chain.last, incRoot)
+                // Only mutants whose content and signer info are intact can verify (e.g. a change in
+                // an unsigned certificate copy): check the content is the original's.
+                XCTAssertEqual(signed.content, try SignedData(berEncoded: original).content)
+            }
+        }
+        XCTAssertGreaterThan(parsed, 1000)
+        print("receipt mutants: 50000 generated, \(parsed) parsed, \(payloads) payloads decoded, \(verified) verified")
+    }
+
+    func testBombsAndHugeLengths() {
+        func refused(_ bytes: [UInt8], _ label: String) {
+            XCTAssertThrowsError(try SignedData(berEncoded: bytes), label) { XCTAssertTrue($0 is PKCS7Error, label) }
+            XCTAssertThrowsError(try AppReceipt(payload: bytes), label) { XCTAssertTrue($0 is PKCS7Error, label) }
+        }
+        // 100,000 nested indefinite-length SEQUENCEs (a nesting bomb) and definite ones.
+        refused([UInt8](repeating: 0x30, count: 1) + Array([UInt8]([0x80, 0x30]).repeated(50_000)), "indefinite nesting bomb")
+        var definite: [UInt8] = []
+        for _ in 0..<2000 { definite = [0x30] + DERWriter.lengthOctetsForTest(definite.count) + definite }
+        refused(definite, "definite nesting bomb")
+        // Declared lengths far beyond the input.
+        refused([0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF, 0x02, 0x01, 0x00], "2 GiB declared")
+        refused([0x30, 0x88, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], "2^64 declared")
+        refused([0x04, 0x84, 0x10, 0x00, 0x00, 0x00], "OCTET STRING of 256 MiB declared")
+        // Indefinite lengths that never end.
+        refused([0x30, 0x80, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02, 0xA0, 0x80, 0x30, 0x80], "no end-of-contents")
+        refused([0x24, 0x80] + Array([UInt8]([0x04, 0x01, 0x41]).repeated(1000)), "constructed OCTET STRING without end")
+        refused([], "empty")
+    }
+}
+
+private extension Array {
+    func repeated(_ count: Int) -> [Element] { (0..<count).flatMap { _ in self } }
+}
+
+private extension DERWriter {
+    static func lengthOctetsForTest(_ length: Int) -> [UInt8] {
+        if length < 128 { return [UInt8(length)] }
+        var bytes: [UInt8] = []
+        var value = length
+        while value > 0 { bytes.insert(UInt8(value & 0xFF), at: 0); value >>= 8 }
+        return [0x80 | UInt8(bytes.count)] + bytes
+    }
+}
