@@ -22,8 +22,10 @@ public struct PKCS7Error: Error, Hashable, Sendable, CustomStringConvertible {
         public static let contentTypeAttributeMismatch = Code("contentTypeAttributeMismatch")
         /// The signature over the signed attributes (or the content) does not verify.
         public static let invalidSignature = Code("invalidSignature")
-        /// The signer's certificate does not chain to a trusted root under the policy at the time.
+        /// The signer's certificate does not chain to a trusted root under the policy.
         public static let untrustedSigner = Code("untrustedSigner")
+        /// The chain is trusted but a certificate in it is expired or not yet valid at the time chosen.
+        public static let signerNotValidAtTime = Code("signerNotValidAtTime")
         /// An algorithm Sigil does not verify with.
         public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
     }
@@ -59,4 +61,6 @@ public enum CMSOIDs {
     public static let messageDigest: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 4]
     public static let signingTime: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 5]
     public static let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 1]
+    public static let ecdsaWithSHA1: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 1]
+    public static let ecPublicKey: ASN1ObjectIdentifier = [1, 2, 840, 10045, 2, 1]
 }

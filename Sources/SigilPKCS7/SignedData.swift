@@ -185,9 +185,15 @@ public struct SignerInfo: Sendable {
 
     /// The signature algorithm: rsaEncryption means PKCS#1 v1.5 with the SignerInfo's digest
     /// (RFC 5652 §10.1.2 / RFC 3370 §3.2); otherwise the identifier's own algorithm.
+    /// ecdsa-with-SHA1 (RFC 3279 §2.2.3) and a bare id-ecPublicKey (RFC 5753 §2.1.1 allows it)
+    /// mean ECDSA with the SignerInfo's digest.
     public var signatureAlgorithm: SignatureAlgorithm? {
-        if signatureAlgorithmIdentifier.algorithm == CMSOIDs.rsaEncryption { return .rsaPKCS1v15(digestAlgorithm) }
-        return try? SignatureAlgorithm(signatureAlgorithmIdentifier)
+        switch signatureAlgorithmIdentifier.algorithm {
+        case CMSOIDs.rsaEncryption: return .rsaPKCS1v15(digestAlgorithm)
+        case CMSOIDs.ecdsaWithSHA1: return digestAlgorithm == .sha1 ? .ecdsa(.sha1) : nil
+        case CMSOIDs.ecPublicKey: return .ecdsa(digestAlgorithm)
+        default: return try? SignatureAlgorithm(signatureAlgorithmIdentifier)
+        }
     }
 
     /// Whether `certificate` is the one this SignerInfo names.

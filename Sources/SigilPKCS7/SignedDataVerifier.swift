@@ -65,7 +65,14 @@ public struct SignedDataVerifier: Sendable {
         switch verifier.verify(leaf: signer, intermediates: others, at: time) {
         case .valid(let chain): return Verified(signer: signer, chain: chain)
         case .invalid(let failures):
-            throw PKCS7Error(.untrustedSigner, failures.map(\.description).joined(separator: "; "))
+            let reasons = failures.map(\.description).joined(separator: "; ")
+            let onlyTime = !failures.isEmpty && failures.allSatisfy {
+                switch $0 {
+                case .expired, .notYetValid: true
+                default: false
+                }
+            }
+            throw PKCS7Error(onlyTime ? .signerNotValidAtTime : .untrustedSigner, reasons)
         }
     }
 }

@@ -38,7 +38,7 @@ final class ReceiptSignatureTests: XCTestCase {
                 XCTAssertEqual(($0 as? PKCS7Error)?.code, .untrustedSigner)
             }
             XCTAssertThrowsError(try verifier.verify(signed, at: verified.signer.validity.notAfter + 1)) {
-                XCTAssertEqual(($0 as? PKCS7Error)?.code, .untrustedSigner)
+                XCTAssertEqual(($0 as? PKCS7Error)?.code, .signerNotValidAtTime)
             }
         }
     }

@@ -138,7 +138,8 @@ public struct CertificateVerifier: Sendable {
                 if let chain = extend(path + [candidate]) { return chain }
                 if stopped { return nil }
             }
-            if path.count == 1 || failures.isEmpty {
+            // A generic "no path" only when nothing more specific was found on the way.
+            if failures.isEmpty {
                 record(.noPathToTrustedRoot("no trusted issuer for \(current.subject.rfc4514String) (issuer \(current.issuer.rfc4514String))"))
             }
             return nil
