@@ -63,6 +63,7 @@ let package = Package(
                 "SigilX509",
                 "SigilOCSP",
                 "SigilHTTP",
+                "SigilPKCS7",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,0 +1,47 @@
+import Foundation
+import SigilTestSupport
+import XCTest
+
+/// `sigil receipt show|transaction-id|verify|legacy` on the real receipts.
+final class ReceiptCLITests: XCTestCase {
+    private func sigil() throws -> String {
+        try TestPaths.builtProduct("sigil", besideBundleOf: ReceiptCLITests.self).path
+    }
+
+    private func json(_ result: Subprocess.Result) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.stdoutString)
+    }
+
+    func testReceiptCommands() throws {
+        let shared = try TestPaths.requireSharedVectors()
+        let base = shared.appendingPathComponent("apple-real/receipts/tikhop-TPInAppReceipt")
+        let production = base.appendingPathComponent("receipt-production").path
+        let root = base.appendingPathComponent("AppleIncRootCertificate.cer").path
+
+        let shown = try json(try Subprocess.run(try sigil(), ["receipt", "show", "--json", production]))
+        XCTAssertEqual(shown["bundleId"] as? String, "org.getpure.pure-iphone")
+        XCTAssertEqual(shown["creationDate"] as? String, "2024-02-23T17:27:16Z")
+        XCTAssertEqual((shown["inApp"] as? [[String: Any]])?.count, 4)
+
+        let first = try json(try Subprocess.run(try sigil(), ["receipt", "transaction-id", production]))
+        XCTAssertEqual(first["transactionId"] as? String, "340001196262039")
+        let last = try json(try Subprocess.run(try sigil(), ["receipt", "transaction-id", "--last", production]))
+        XCTAssertEqual(last["transactionId"] as? String, "340001311555626")
+
+        let verified = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root, "--apple-policy", production])
+        XCTAssertEqual(verified.status, 0, verified.stdoutString)
+        XCTAssertEqual((try json(verified)["chain"] as? [String])?.count, 3)
+        // Later than the signer's validity: exit 1 with the reason; a wrong GUID: exit 1.
+        let late = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root, "--at", "2030-01-01T00:00:00Z", production])
+        XCTAssertEqual(late.status, 1)
+        XCTAssertEqual(try json(late)["error"] as? String, "signerNotValidAtTime")
+        let guid = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root, "--guid", "00112233", production])
+        XCTAssertEqual(guid.status, 1)
+        XCTAssertEqual(try json(guid)["deviceHashMatches"] as? Bool, false)
+
+        let legacy = try json(try Subprocess.run(try sigil(), ["receipt", "legacy", "--json",
+            shared.appendingPathComponent("apple-real/receipts/voltrue2-in-app-purchase/legacy-transaction-receipt-sandbox-2012-mindmob.b64").path]))
+        XCTAssertEqual(legacy["transactionId"] as? String, "1000000046178817")
+        XCTAssertEqual(legacy["environment"] as? String, "Sandbox")
+    }
+}
