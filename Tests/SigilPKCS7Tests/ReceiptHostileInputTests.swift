@@ -92,3 +92,48 @@ private extension DERWriter {
         return [0x80 | UInt8(bytes.count)] + bytes
     }
 }
+
+/// Memory stays proportional to the input: the process's peak resident set (VmHWM, reset through
+/// /proc/self/clear_refs) grows by at most a small multiple of the input while hostile receipts
+/// of growing size are parsed, whatever lengths they declare.
+final class ReceiptMemoryBoundTests: XCTestCase {
+    private func status(_ field: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 * 1024 }
+        }
+        return nil
+    }
+
+    func testPeakMemoryProportionalToInput() throws {
+        guard FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs"), status("VmHWM") != nil else {
+            throw XCTSkip("peak RSS cannot be reset here (/proc/self/clear_refs)")
+        }
+        for size in [64 << 10, 1 << 20, 4 << 20] {
+            let inputs: [(String, [UInt8])] = [
+                ("nested indefinite SEQUENCEs", Array([UInt8]([0x30, 0x80]).repeating(size / 2))),
+                ("SET OF empty SEQUENCEs", [0x31, 0x84] + withUnsafeBytes(of: UInt32(size).bigEndian, Array.init) + Array([UInt8]([0x30, 0x00]).repeating(size / 2))),
+                ("declared 2 GiB, short content", [0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0x04, count: size)),
+                ("constructed OCTET STRING segments", [0x24, 0x80] + Array([UInt8]([0x04, 0x01, 0x41]).repeating(size / 3)) + [0x00, 0x00]),
+            ]
+            for (label, input) in inputs {
+                try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+                let before = status("VmRSS") ?? 0
+                _ = try? SignedData(berEncoded: input)
+                _ = try? AppReceipt(payload: input)
+                let peak = status("VmHWM") ?? 0
+                let growth = max(0, peak - before)
+                XCTAssertLessThan(growth, 64 * input.count + (32 << 20), "\(label), \(input.count) bytes: peak grew by \(growth)")
+            }
+        }
+    }
+}
+
+private extension Array {
+    func repeating(_ count: Int) -> [Element] {
+        var out: [Element] = []
+        out.reserveCapacity(self.count * count)
+        for _ in 0..<count { out.append(contentsOf: self) }
+        return out
+    }
+}
