@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "SigilOCSP", targets: ["SigilOCSP"]),
         .library(name: "SigilHTTP", targets: ["SigilHTTP"]),
         .library(name: "SigilPKCS7", targets: ["SigilPKCS7"]),
+        .library(name: "SigilJOSE", targets: ["SigilJOSE"]),
+        .library(name: "SigilAppStore", targets: ["SigilAppStore"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
     dependencies: [
@@ -49,6 +51,14 @@ let package = Package(
         .target(
             name: "SigilPKCS7",
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
+        ),
+        .target(
+            name: "SigilJOSE",
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
+        ),
+        .target(
+            name: "SigilAppStore",
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilOCSP", "SigilJOSE"]
         ),
         .target(
             name: "SigilHTTP",
@@ -91,6 +101,14 @@ let package = Package(
         .testTarget(
             name: "SigilPKCS7Tests",
             dependencies: ["SigilPKCS7", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilJOSETests",
+            dependencies: ["SigilJOSE", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilAppStoreTests",
+            dependencies: ["SigilAppStore", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilCLITests",

@@ -1,0 +1,58 @@
+/// The one error type of SigilAppStore: a stable status, a human reason, and for chain failures
+/// every reason the certificate verifier gave.
+///
+/// The verification statuses are those of Apple's App Store Server Libraries (Python/Java/Node
+/// `VerificationStatus`), so code written against them maps one to one; Sigil additionally keeps
+/// a bad signature apart from a bad chain (both are `verificationFailure` there) through `reason`
+/// and `failures`.
+public struct AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// Not a three-part JWS, bad base64url or JSON, alg other than ES256, no x5c, or a payload
+        /// that does not decode as the expected type.
+        public static let invalidJWTFormat = Code("INVALID_JWT_FORMAT")
+        /// x5c does not hold exactly three certificates.
+        public static let invalidChainLength = Code("INVALID_CHAIN_LENGTH")
+        /// The leaf or intermediate in x5c is not a valid DER certificate.
+        public static let invalidCertificate = Code("INVALID_CERTIFICATE")
+        /// The chain does not validate to a trusted root under the Apple signed-data policy, the
+        /// leaf key is not P-256, or the signature does not verify.
+        public static let verificationFailure = Code("VERIFICATION_FAILURE")
+        /// An online (OCSP) check could not be completed because of the network: try again later.
+        public static let retryableVerificationFailure = Code("RETRYABLE_VERIFICATION_FAILURE")
+        /// The payload's bundle id or app Apple id is not the configured one.
+        public static let invalidAppIdentifier = Code("INVALID_APP_IDENTIFIER")
+        /// The payload's environment is not the configured one.
+        public static let invalidEnvironment = Code("INVALID_ENVIRONMENT")
+        /// A verifier or builder was configured wrongly (for example Production without an app
+        /// Apple id, no trusted roots, or a token lifetime beyond Apple's limit).
+        public static let invalidConfiguration = Code("INVALID_CONFIGURATION")
+        /// A key that cannot sign (not a P-256 PKCS#8 key).
+        public static let invalidKey = Code("INVALID_KEY")
+        /// An external purchase token that is not base64url JSON with the documented fields.
+        public static let invalidExternalPurchaseToken = Code("INVALID_EXTERNAL_PURCHASE_TOKEN")
+    }
+
+    public let code: Code
+    public let reason: String
+    /// The certificate verifier's reasons, when the chain failed.
+    public let failures: [String]
+
+    public init(_ code: Code, _ reason: String, failures: [String] = []) {
+        self.code = code
+        self.reason = reason
+        self.failures = failures
+    }
+
+    /// Whether trying again later may succeed (network failures during online checks).
+    public var isRetryable: Bool { code == .retryableVerificationFailure }
+
+    public var description: String {
+        failures.isEmpty ? "\(code): \(reason)" : "\(code): \(reason) [\(failures.joined(separator: "; "))]"
+    }
+    public static func == (lhs: AppStoreError, rhs: AppStoreError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A date as Apple's signed data writes it: milliseconds since 1970-01-01T00:00:00Z, as a JSON
+/// number. The exact value received is kept (Xcode's StoreKit testing writes fractional
+/// milliseconds such as 1697680122257.447), so decoding then encoding changes nothing.
+public struct AppStoreDate: Codable, Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Milliseconds since the epoch, exactly as received.
+    public let millisecondsSince1970: Double
+
+    public init(millisecondsSince1970: Double) { self.millisecondsSince1970 = millisecondsSince1970 }
+    public init(millisecondsSince1970: Int64) { self.millisecondsSince1970 = Double(millisecondsSince1970) }
+    public init(_ date: Date) { millisecondsSince1970 = (date.timeIntervalSince1970 * 1000).rounded(.towardZero) }
+
+    public var date: Date { Date(timeIntervalSince1970: millisecondsSince1970 / 1000) }
+    /// Whole seconds since the epoch, rounded down (the X.509 validation time).
+    public var secondsSince1970: Int64 { Int64((millisecondsSince1970 / 1000).rounded(.down)) }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let value = try container.decode(Double.self)
+        guard value.isFinite, abs(value) < 1e17 else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a date of \(value) ms is out of range")
+        }
+        millisecondsSince1970 = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if millisecondsSince1970.rounded() == millisecondsSince1970 {
+            try container.encode(Int64(millisecondsSince1970))
+        } else {
+            try container.encode(millisecondsSince1970)
+        }
+    }
+
+    public static func < (lhs: AppStoreDate, rhs: AppStoreDate) -> Bool { lhs.millisecondsSince1970 < rhs.millisecondsSince1970 }
+    public var description: String { ISO8601DateFormatter().string(from: date) }
+}

@@ -1,0 +1,450 @@
+import Foundation
+import SigilASN1
+import SigilCore
+import SigilJOSE
+import SigilKeys
+import SigilOCSP
+import SigilX509
+
+/// How far a verified payload is trusted.
+public enum SignedDataTrust: String, Sendable {
+    /// ES256 signature by a leaf whose chain validated to a trusted root under Apple's
+    /// signed-data policy (and, with online checks, was not revoked).
+    case appleChain
+    /// Xcode environment: the signature verifies with the single self-signed StoreKit Testing
+    /// certificate in x5c; nothing ties it to Apple.
+    case xcodeSelfSigned
+    /// LocalTesting environment: decoded only, nothing verified (Apple's libraries' test hook).
+    case unverified
+}
+
+/// A payload that passed verification, with what it was verified against.
+public struct VerifiedSignedData<Payload: AppStoreSignedPayload>: Sendable {
+    public let payload: Payload
+    /// The payload bytes exactly as signed (every member, including ones the model does not name).
+    public let payloadBytes: [UInt8]
+    public let header: JSONValue
+    /// Leaf, intermediate, trusted root (empty unless `trust` is `.appleChain`).
+    public let chain: [Certificate]
+    /// The time (seconds since the epoch) the chain was validated at.
+    public let validationTime: Int64
+    public let trust: SignedDataTrust
+    /// Whether the chain came from the cache (validated earlier) rather than being checked now.
+    public let chainFromCache: Bool
+}
+
+/// A notification and the signed data nested in it, each verified in the same call.
+public struct VerifiedNotification: Sendable {
+    public let notification: VerifiedSignedData<ResponseBodyV2DecodedPayload>
+    public let transaction: VerifiedSignedData<JWSTransactionDecodedPayload>?
+    public let renewalInfo: VerifiedSignedData<JWSRenewalInfoDecodedPayload>?
+    public let appTransaction: VerifiedSignedData<AppTransaction>?
+}
+
+/// Verifies and decodes App Store signed data: transactions, renewal info, notifications (V2),
+/// app transactions and Retention Messaging realtime requests.
+///
+/// Steps (the order Apple's libraries use; each failure has its status, see `AppStoreError`):
+/// 1. three-part compact JWS, strict base64url, header JSON without duplicate names;
+/// 2. header alg exactly ES256 and an x5c of exactly three standard-base64 certificates;
+/// 3. payload decoded as the expected type;
+/// 4. leaf and intermediate decoded (strict DER); x5c[2] is never used — the root comes from
+///    the caller's trusted roots;
+/// 5. the chain built to a trusted root under RFC 5280 + Apple's signed-data policy (marker OIDs
+///    1.2.840.113635.100.6.11.1 on the leaf and 1.2.840.113635.100.6.2.1 on the intermediate,
+///    three certificates) at the validation time — the payload's signedDate (receiptCreationDate
+///    for app transactions) when online checks are off, now when they are on — then, when on,
+///    OCSP for leaf and intermediate;
+/// 6. leaf key P-256 and the ES256 signature over the signing input as received;
+/// 7. bundle id / app Apple id / environment checks (per payload kind, as Apple's libraries).
+///
+/// Verified chains are cached (see `ChainCache`), so a stream of notifications from one leaf
+/// costs one P-256 verification each. **Variable time**: every input is public.
+public struct SignedDataVerifier: Sendable {
+    public let trustedRoots: [Certificate]
+    public let bundleId: String
+    public let appAppleId: Int64?
+    public let environment: AppStoreEnvironment
+    /// Online (OCSP) checks, or nil for none.
+    public let revocation: OCSPRevocationChecker?
+    public let cache: ChainCache
+    /// Seconds since the epoch: the verifier's notion of now (passed in, never a hidden global).
+    public let clock: @Sendable () -> Int64
+    let certificateVerifier: CertificateVerifier
+
+    public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
+    public init(trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
+                revocation: OCSPRevocationChecker? = nil, cache: ChainCache = ChainCache(),
+                clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock) throws(AppStoreError) {
+        if environment == .production && appAppleId == nil {
+            throw AppStoreError(.invalidConfiguration, "the Production environment needs the app's Apple id")
+        }
+        if trustedRoots.isEmpty && environment != .xcode && environment != .localTesting {
+            throw AppStoreError(.invalidConfiguration, "no trusted root certificates")
+        }
+        self.trustedRoots = trustedRoots
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environment = environment
+        self.revocation = revocation
+        self.cache = cache
+        self.clock = clock
+        certificateVerifier = CertificateVerifier(trustedRoots: trustedRoots, policies: [RFC5280Policy(), AppleSignedDataPolicy()])
+    }
+
+    /// Convenience: roots given as DER.
+    public init(rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
+                revocation: OCSPRevocationChecker? = nil, cache: ChainCache = ChainCache(),
+                clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock) throws(AppStoreError) {
+        var roots: [Certificate] = []
+        for (index, der) in rootCertificates.enumerated() {
+            do { roots.append(try Certificate(derEncoded: der)) } catch {
+                throw AppStoreError(.invalidConfiguration, "trusted root \(index) is not a certificate: \(error)")
+            }
+        }
+        try self.init(trustedRoots: roots, bundleId: bundleId, appAppleId: appAppleId, environment: environment,
+                      revocation: revocation, cache: cache, clock: clock)
+    }
+
+    // MARK: - Public entry points
+
+    public func verifyTransaction(_ signedTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
+        -> VerifiedSignedData<JWSTransactionDecodedPayload> {
+        let result = try await verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
+        try checkTransaction(result.payload)
+        return result
+    }
+
+    public func verifyRenewalInfo(_ signedRenewalInfo: String, at time: Int64? = nil) async throws(AppStoreError)
+        -> VerifiedSignedData<JWSRenewalInfoDecodedPayload> {
+        let result = try await verify(signedRenewalInfo, as: JWSRenewalInfoDecodedPayload.self, at: time)
+        try checkEnvironment(result.payload.environment)
+        return result
+    }
+
+    public func verifyNotification(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
+        -> VerifiedSignedData<ResponseBodyV2DecodedPayload> {
+        let result = try await verify(signedPayload, as: ResponseBodyV2DecodedPayload.self, at: time)
+        try checkNotification(result.payload)
+        return result
+    }
+
+    /// Verifies a notification and the signed transaction, renewal info or app transaction it
+    /// carries (each through the same steps and checks).
+    public func verifyNotificationAndNested(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
+        -> VerifiedNotification {
+        let notification = try await verifyNotification(signedPayload, at: time)
+        var transaction: VerifiedSignedData<JWSTransactionDecodedPayload>?
+        var renewal: VerifiedSignedData<JWSRenewalInfoDecodedPayload>?
+        var app: VerifiedSignedData<AppTransaction>?
+        if let signed = notification.payload.data?.signedTransactionInfo { transaction = try await verifyTransaction(signed, at: time) }
+        if let signed = notification.payload.data?.signedRenewalInfo { renewal = try await verifyRenewalInfo(signed, at: time) }
+        if let signed = notification.payload.appData?.signedAppTransactionInfo { app = try await verifyAppTransaction(signed, at: time) }
+        return VerifiedNotification(notification: notification, transaction: transaction, renewalInfo: renewal, appTransaction: app)
+    }
+
+    public func verifyAppTransaction(_ signedAppTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
+        -> VerifiedSignedData<AppTransaction> {
+        let result = try await verify(signedAppTransaction, as: AppTransaction.self, at: time)
+        let p = result.payload
+        if p.bundleId != bundleId || (environment == .production && p.appAppleId != appAppleId) {
+            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: p.bundleId, appAppleId: p.appAppleId))
+        }
+        try checkEnvironment(p.receiptType, field: "receiptType")
+        return result
+    }
+
+    public func verifyRealtimeRequest(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
+        -> VerifiedSignedData<DecodedRealtimeRequestBody> {
+        let result = try await verify(signedPayload, as: DecodedRealtimeRequestBody.self, at: time)
+        if environment == .production && result.payload.appAppleId != appAppleId {
+            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: nil, appAppleId: result.payload.appAppleId))
+        }
+        try checkEnvironment(result.payload.environment)
+        return result
+    }
+
+    // MARK: - Identity checks (Apple's rules, per payload kind)
+
+    func checkTransaction(_ p: JWSTransactionDecodedPayload) throws(AppStoreError) {
+        if p.bundleId != bundleId {
+            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: p.bundleId, appAppleId: nil))
+        }
+        try checkEnvironment(p.environment)
+    }
+
+    func checkNotification(_ p: ResponseBodyV2DecodedPayload) throws(AppStoreError) {
+        let identity = p.identity
+        if identity.bundleId != bundleId || (environment == .production && identity.appAppleId != appAppleId) {
+            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: identity.bundleId, appAppleId: identity.appAppleId))
+        }
+        try checkEnvironment(identity.environment)
+    }
+
+    func checkEnvironment(_ found: AppStoreEnvironment?, field: String = "environment") throws(AppStoreError) {
+        guard found == environment else {
+            throw AppStoreError(.invalidEnvironment, "the payload's \(field) is \(found?.rawValue ?? "absent"), expected \(environment.rawValue)")
+        }
+    }
+
+    func identityMessage(bundle: String?, appAppleId found: Int64?) -> String {
+        var parts = ["bundle id \(bundle.map { "\"\($0)\"" } ?? "absent") (expected \"\(bundleId)\")"]
+        if environment == .production {
+            parts.append("app Apple id \(found.map(String.init) ?? "absent") (expected \(appAppleId.map(String.init) ?? "none"))")
+        }
+        return "the payload's " + parts.joined(separator: ", ")
+    }
+
+    // MARK: - The verification steps
+
+    /// Steps 1–6 for any payload type, without the identity checks of step 7. `time` overrides
+    /// the validation time.
+    public func verify<Payload: AppStoreSignedPayload>(_ compact: String, as type: Payload.Type, at time: Int64? = nil,
+                                                       trace: VerificationTrace? = nil) async throws(AppStoreError)
+        -> VerifiedSignedData<Payload> {
+        let prepared = try prepare(compact, as: type, at: time, trace: trace)
+        switch prepared {
+        case .done(let result): return result
+        case .needsChain(let pending):
+            let result: CertificateVerifier.Result
+            if let revocation {
+                result = await certificateVerifier.verify(leaf: pending.leaf, intermediates: [pending.intermediate],
+                                                          at: pending.validationTime, revocation: revocation)
+            } else {
+                result = certificateVerifier.verify(leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime)
+            }
+            return try finish(pending, chainResult: result, trace: trace)
+        }
+    }
+
+    /// The same steps without suspension, for callers that do not use online checks (throws
+    /// `invalidConfiguration` when the verifier has them).
+    public func verifyOffline<Payload: AppStoreSignedPayload>(_ compact: String, as type: Payload.Type, at time: Int64? = nil,
+                                                              trace: VerificationTrace? = nil) throws(AppStoreError)
+        -> VerifiedSignedData<Payload> {
+        guard revocation == nil else { throw AppStoreError(.invalidConfiguration, "this verifier makes online checks: use verify") }
+        switch try prepare(compact, as: type, at: time, trace: trace) {
+        case .done(let result): return result
+        case .needsChain(let pending):
+            let result = certificateVerifier.verify(leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime)
+            return try finish(pending, chainResult: result, trace: trace)
+        }
+    }
+
+    /// Synchronous transaction verification with the identity checks (no online checks).
+    public func verifyTransactionOffline(_ signedTransaction: String, at time: Int64? = nil) throws(AppStoreError)
+        -> VerifiedSignedData<JWSTransactionDecodedPayload> {
+        let result = try verifyOffline(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
+        try checkTransaction(result.payload)
+        return result
+    }
+
+    struct Pending<Payload: AppStoreSignedPayload> {
+        let jws: JWS
+        let payload: Payload
+        let leaf: Certificate
+        let intermediate: Certificate
+        let cacheKey: ChainCache.Key
+        let validationTime: Int64
+    }
+
+    enum Prepared<Payload: AppStoreSignedPayload> {
+        case done(VerifiedSignedData<Payload>)
+        case needsChain(Pending<Payload>)
+    }
+
+    func prepare<Payload: AppStoreSignedPayload>(_ compact: String, as type: Payload.Type, at time: Int64?,
+                                                trace: VerificationTrace?) throws(AppStoreError) -> Prepared<Payload> {
+        // Step 1: compact serialization.
+        let jws: JWS
+        do { jws = try JWS(compact: compact) } catch {
+            trace?.fail("RFC 7515 §7.1", "parse the compact JWS", error.reason)
+            throw AppStoreError(.invalidJWTFormat, error.reason)
+        }
+        trace?.pass("RFC 7515 §7.1", "parse the compact JWS", "three parts; header \(jws.header.serialized)")
+        // Step 3 (before the header checks of step 2 so that test environments can decode): payload.
+        let payload: Payload
+        do {
+            payload = try JSONDecoder().decode(Payload.self, from: Data(jws.payload))
+        } catch {
+            trace?.fail("Apple: \(Payload.kind.rawValue) payload", "decode the payload", "\(error)")
+            throw AppStoreError(.invalidJWTFormat, "the payload is not a valid \(Payload.kind.rawValue): \(Self.describe(error))")
+        }
+        trace?.pass("Apple: \(Payload.kind.rawValue) payload", "decode the payload", "\(jws.payload.count) bytes of JSON")
+
+        let now = clock()
+        if environment == .localTesting {
+            trace?.note("Apple: LocalTesting", "no signature or chain is checked in the LocalTesting environment")
+            return .done(VerifiedSignedData(payload: payload, payloadBytes: jws.payload, header: jws.header, chain: [],
+                                            validationTime: time ?? now, trust: .unverified, chainFromCache: false))
+        }
+        // Step 2: algorithm and x5c.
+        guard jws.algorithm == "ES256" else {
+            trace?.fail("RFC 7515 §4.1.1", "header alg is ES256", "alg is \(jws.header["alg"]?.serialized ?? "absent")")
+            throw AppStoreError(.invalidJWTFormat, "header alg is \(jws.header["alg"]?.serialized ?? "absent"), not \"ES256\"")
+        }
+        let x5cStrings: [String]
+        guard let list = jws.header["x5c"]?.arrayValue else {
+            trace?.fail("RFC 7515 §4.1.6", "header x5c present", "no x5c array")
+            throw AppStoreError(.invalidJWTFormat, "the header has no x5c certificate chain")
+        }
+        x5cStrings = list.compactMap(\.stringValue)
+        guard x5cStrings.count == list.count else { throw AppStoreError(.invalidJWTFormat, "x5c holds a non-string") }
+        if environment == .xcode {
+            return .done(try verifyXcode(jws, payload: payload, x5c: x5cStrings, time: time ?? now, trace: trace))
+        }
+        guard x5cStrings.count == 3 else {
+            trace?.fail("Apple signed data", "x5c holds leaf, intermediate, root", "\(x5cStrings.count) certificates")
+            throw AppStoreError(.invalidChainLength, "x5c holds \(x5cStrings.count) certificates, expected 3")
+        }
+        trace?.pass("RFC 7515 §4.1.1/§4.1.6", "header alg ES256, x5c of three certificates", "x5c[2] is ignored: roots come from the caller")
+
+        // Validation time: the payload's date offline (as Apple's libraries), now online.
+        let validationTime: Int64
+        if let time {
+            validationTime = time
+        } else if revocation == nil, let date = payload.validationDate {
+            validationTime = date.secondsSince1970
+        } else {
+            validationTime = now
+        }
+        trace?.note("RFC 5280 §6.1.1 (validation time)",
+                    "\(validationTime) (\(Date(timeIntervalSince1970: TimeInterval(validationTime)))) — "
+                        + (time != nil ? "given by the caller" : revocation == nil && payload.validationDate != nil
+                            ? "the payload's \(Payload.kind == .appTransaction ? "receiptCreationDate" : "signedDate") (online checks off)"
+                            : "now"))
+
+        let key = ChainCache.Key(leaf: x5cStrings[0], intermediate: x5cStrings[1])
+        if let entry = cache.lookup(key, validationTime: validationTime, now: now, online: revocation != nil) {
+            trace?.pass("cache", "chain validated earlier", "leaf \(entry.chain[0].subject.rfc4514String) valid \(entry.validFrom)…\(entry.validUntil)")
+            try verifySignature(jws, key: entry.leafKey, trace: trace)
+            return .done(VerifiedSignedData(payload: payload, payloadBytes: jws.payload, header: jws.header, chain: entry.chain,
+                                            validationTime: validationTime, trust: .appleChain, chainFromCache: true))
+        }
+        // Step 4: decode leaf and intermediate.
+        var certificates: [Certificate] = []
+        for (index, text) in x5cStrings.prefix(2).enumerated() {
+            let name = index == 0 ? "leaf" : "intermediate"
+            do {
+                let der = try Base64.decode(text.utf8, alphabet: .standard, padding: .required)
+                certificates.append(try Certificate(derEncoded: der))
+            } catch {
+                trace?.fail("RFC 5280 §4.1", "decode the \(name) certificate", "\(error)")
+                throw AppStoreError(.invalidCertificate, "x5c[\(index)] (\(name)) is not a valid certificate: \(error)")
+            }
+        }
+        for (index, certificate) in certificates.enumerated() {
+            trace?.note("RFC 5280 §4.1", "x5c[\(index)]: subject \(certificate.subject.rfc4514String); issuer \(certificate.issuer.rfc4514String); "
+                        + "valid \(certificate.validity.notBefore)…\(certificate.validity.notAfter); key \(certificate.publicKey); "
+                        + "extensions \(certificate.extensions.map(\.oid.dotted).joined(separator: ", "))")
+        }
+        return .needsChain(Pending(jws: jws, payload: payload, leaf: certificates[0], intermediate: certificates[1],
+                                   cacheKey: key, validationTime: validationTime))
+    }
+
+    func finish<Payload: AppStoreSignedPayload>(_ pending: Pending<Payload>, chainResult: CertificateVerifier.Result,
+                                               trace: VerificationTrace?) throws(AppStoreError) -> VerifiedSignedData<Payload> {
+        // Step 5: the chain.
+        guard case .valid(let chain) = chainResult else {
+            let failures = chainResult.failures
+            let retryable = failures.contains {
+                if case .revocationCheckFailed(_, _, true) = $0 { return true }
+                return false
+            }
+            trace?.fail("RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + RFC 6960" : ""), "validate the chain",
+                        failures.map(\.description).joined(separator: "; "))
+            throw AppStoreError(retryable ? .retryableVerificationFailure : .verificationFailure,
+                                "the certificate chain does not validate", failures: failures.map(\.description))
+        }
+        trace?.pass("RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + RFC 6960 (OCSP)" : ""), "validate the chain",
+                    "root matched: \(chain[chain.count - 1].subject.rfc4514String); leaf OID 1.2.840.113635.100.6.11.1 and intermediate OID 1.2.840.113635.100.6.2.1 present")
+        // Step 6: leaf key and signature.
+        guard case .ec(let leafKey) = pending.leaf.publicKey, leafKey.curve == .p256 else {
+            trace?.fail("Apple signed data", "leaf key is P-256", "\(pending.leaf.publicKey)")
+            throw AppStoreError(.verificationFailure, "the leaf key is \(pending.leaf.publicKey), not P-256")
+        }
+        try verifySignature(pending.jws, key: leafKey, trace: trace)
+        let validity = chain.reduce((Int64.min, Int64.max)) { ($0.0 < $1.validity.notBefore ? $1.validity.notBefore : $0.0,
+                                                               $0.1 > $1.validity.notAfter ? $1.validity.notAfter : $0.1) }
+        let now = clock()
+        cache.store(pending.cacheKey, ChainCache.Entry(chain: chain, leafKey: leafKey, validFrom: validity.0, validUntil: validity.1,
+                                                       expires: now + cache.timeToLive, online: revocation != nil), now: now)
+        return VerifiedSignedData(payload: pending.payload, payloadBytes: pending.jws.payload, header: pending.jws.header, chain: chain,
+                                  validationTime: pending.validationTime, trust: .appleChain, chainFromCache: false)
+    }
+
+    func verifySignature(_ jws: JWS, key: ECDSAPublicKey, trace: VerificationTrace?) throws(AppStoreError) {
+        do {
+            try jws.verify(with: .ecdsa(key))
+        } catch {
+            trace?.fail("RFC 7515 §5.2 / RFC 7518 §3.4", "ES256 signature", error.reason)
+            throw AppStoreError(.verificationFailure, "the JWS signature: \(error.reason)")
+        }
+        if let trace {
+            let input = String(decoding: jws.signingInput, as: UTF8.self)
+            trace.pass("RFC 7515 §5.2 / RFC 7518 §3.4", "ES256 signature (P-256, SHA-256, R ‖ S)",
+                       "SHA-256 of the \(jws.signingInput.count)-byte signing input \(input.prefix(48))… = "
+                        + SHA256.hash(jws.signingInput).map { String(format: "%02x", $0) }.joined() + " verifies with the leaf key")
+        }
+    }
+
+    func verifyXcode<Payload: AppStoreSignedPayload>(_ jws: JWS, payload: Payload, x5c: [String], time: Int64,
+                                                    trace: VerificationTrace?) throws(AppStoreError) -> VerifiedSignedData<Payload> {
+        guard let first = x5c.first else { throw AppStoreError(.invalidChainLength, "x5c is empty") }
+        let certificate: Certificate
+        do { certificate = try Certificate(derEncoded: try Base64.decode(first.utf8, alphabet: .standard, padding: .required)) } catch {
+            throw AppStoreError(.invalidCertificate, "x5c[0] is not a valid certificate: \(error)")
+        }
+        guard case .ec(let key) = certificate.publicKey, key.curve == .p256 else {
+            throw AppStoreError(.verificationFailure, "the Xcode certificate's key is not P-256")
+        }
+        try verifySignature(jws, key: key, trace: trace)
+        trace?.note("Apple: Xcode", "signature checked against the self-signed StoreKit Testing certificate; no chain to Apple")
+        return VerifiedSignedData(payload: payload, payloadBytes: jws.payload, header: jws.header, chain: [certificate],
+                                  validationTime: time, trust: .xcodeSelfSigned, chainFromCache: false)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+             DecodingError.keyNotFound(_, let context), DecodingError.dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            if case DecodingError.keyNotFound(let key, _) = error { return "missing \(path.isEmpty ? "" : path + ".")\(key.stringValue)" }
+            return (path.isEmpty ? "" : "\(path): ") + context.debugDescription
+        default: return "\(error)"
+        }
+    }
+}
+
+extension ResponseBodyV2DecodedPayload {
+    /// (bundle id, app Apple id, environment) from the first of data, summary,
+    /// externalPurchaseToken (environment from the SANDBOX prefix) and appData that is present.
+    public var identity: (bundleId: String?, appAppleId: Int64?, environment: AppStoreEnvironment?) {
+        if let data { return (data.bundleId, data.appAppleId, data.environment) }
+        if let summary { return (summary.bundleId, summary.appAppleId, summary.environment) }
+        if let token = externalPurchaseToken { return (token.bundleId, token.appAppleId, token.environment) }
+        if let appData { return (appData.bundleId, appData.appAppleId, appData.environment) }
+        return (nil, nil, nil)
+    }
+}
+
+/// The steps of one verification, for `sigil verify --explain` and audits: each with the spec
+/// clause it implements and its verdict.
+public final class VerificationTrace: @unchecked Sendable {
+    public struct Step: Sendable, Hashable {
+        public enum Verdict: String, Sendable { case pass, fail, note }
+        public let clause: String
+        public let check: String
+        public let verdict: Verdict
+        public let detail: String
+    }
+    private let lock = NSLock()
+    private var storage: [Step] = []
+    public init() {}
+    public var steps: [Step] { lock.withLock { storage } }
+    func pass(_ clause: String, _ check: String, _ detail: String) { append(Step(clause: clause, check: check, verdict: .pass, detail: detail)) }
+    func fail(_ clause: String, _ check: String, _ detail: String) { append(Step(clause: clause, check: check, verdict: .fail, detail: detail)) }
+    func note(_ clause: String, _ detail: String) { append(Step(clause: clause, check: "", verdict: .note, detail: detail)) }
+    public func append(_ step: Step) { lock.withLock { storage.append(step) } }
+}

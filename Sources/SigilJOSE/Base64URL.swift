@@ -1,0 +1,24 @@
+import SigilASN1
+
+/// base64url (RFC 4648 §5) as JOSE uses it (RFC 7515 §2): never padded on output; on input
+/// strict by default (no padding, no whitespace, canonical final bits), with padding and one
+/// trailing newline tolerated only when the caller opts in (Apple's example external purchase
+/// tokens carry both).
+public enum Base64URL {
+    public static func encode<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        Base64.encode(bytes, alphabet: .url)
+    }
+
+    public static func decode<Text: StringProtocol>(_ text: Text, lenient: Bool = false) throws(JOSEError) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        if lenient {
+            if bytes.last == 0x0A { bytes.removeLast() }
+            if bytes.last == 0x0D { bytes.removeLast() }
+        }
+        do {
+            return try Base64.decode(bytes, alphabet: .url, padding: lenient ? .optional : .forbidden)
+        } catch {
+            throw JOSEError(.malformed, "base64url: \(error.reason)")
+        }
+    }
+}

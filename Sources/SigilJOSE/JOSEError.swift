@@ -1,0 +1,48 @@
+import SigilCore
+import SigilKeys
+
+/// The one error type of SigilJOSE: a stable code and a human reason (never key material).
+public struct JOSEError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// Not three dot-separated base64url parts, bad base64url, or JSON that is not valid.
+        public static let malformed = Code("malformed")
+        /// The header's alg is missing, not the algorithm the key is bound to, "none" or HMAC.
+        public static let algorithmMismatch = Code("algorithmMismatch")
+        /// The header has a member we must understand and do not (RFC 7515 §4.1.11 crit).
+        public static let unsupportedHeader = Code("unsupportedHeader")
+        /// The signature does not verify.
+        public static let invalidSignature = Code("invalidSignature")
+        /// No key in the key set has the token's kid (or the token has none).
+        public static let unknownKeyID = Code("unknownKeyID")
+        /// exp is in the past (beyond the leeway).
+        public static let expired = Code("expired")
+        /// nbf (or iat) is in the future (beyond the leeway).
+        public static let notYetValid = Code("notYetValid")
+        /// iss is not the expected issuer.
+        public static let issuerMismatch = Code("issuerMismatch")
+        /// aud does not contain the expected audience.
+        public static let audienceMismatch = Code("audienceMismatch")
+        /// A claim is missing or of the wrong type, or another claim check failed (nonce, sub).
+        public static let invalidClaim = Code("invalidClaim")
+        /// A JWK that cannot be used (members missing, wrong or inconsistent).
+        public static let invalidKey = Code("invalidKey")
+        /// A builder's argument rule (for example a lifetime limit) was broken.
+        public static let invalidArgument = Code("invalidArgument")
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code): \(reason)" }
+    public static func == (lhs: JOSEError, rhs: JOSEError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

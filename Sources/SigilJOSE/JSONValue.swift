@@ -1,0 +1,294 @@
+/// A JSON value as JOSE reads it (RFC 8259), parsed by a strict, bounded parser.
+///
+/// Why a parser of our own for headers and claims: RFC 7515 §5.2 step 4 asks that a JOSE header
+/// with duplicate member names be rejected, which general JSON libraries silently resolve; and a
+/// hostile token must not be able to nest deeper than `maximumDepth` or smuggle invalid UTF-8.
+/// Numbers keep their exact source text, so nothing the sender wrote is altered.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    /// The number's exact text (RFC 8259 §6 grammar, already validated).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    /// Members in the order received (names are unique: duplicates are refused while parsing).
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .number(let n): hasher.combine(n)
+        case .string(let s): hasher.combine(s)
+        case .array(let a): hasher.combine(a)
+        case .object(let o): for (k, v) in o { hasher.combine(k); hasher.combine(v) }
+        }
+    }
+
+    /// Member lookup on an object (nil for other kinds or a missing name).
+    public subscript(name: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == name }?.1
+    }
+
+    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    /// The number as an Int64 when its text is an integer in range (no fraction, no exponent).
+    public var int64Value: Int64? { if case .number(let n) = self { Int64(n) } else { nil } }
+    /// The number as a Double (any valid JSON number).
+    public var doubleValue: Double? { if case .number(let n) = self { Double(n) } else { nil } }
+
+    /// Deepest nesting accepted.
+    public static let maximumDepth = 64
+
+    /// Parses exactly one JSON text (surrounding whitespace allowed, nothing else).
+    public init<Bytes: Collection>(parsing bytes: Bytes) throws(JOSEError) where Bytes.Element == UInt8 {
+        var parser = JSONParser(Array(bytes))
+        self = try parser.parseDocument()
+    }
+
+    /// Compact serialization (members in stored order, strings escaped per RFC 8259 §7).
+    public var serialized: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    func write(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += n
+        case .string(let s): JSONValue.writeString(s, into: &out)
+        case .array(let a):
+            out += "["
+            for (i, v) in a.enumerated() { if i > 0 { out += "," }; v.write(into: &out) }
+            out += "]"
+        case .object(let o):
+            out += "{"
+            for (i, (k, v)) in o.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(k, into: &out); out += ":"; v.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    static func writeString(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// Convenience builders for token claims.
+    public static func int(_ value: Int64) -> JSONValue { .number(String(value)) }
+}
+
+/// RFC 8259 parser over bytes: strict grammar, UTF-8 validated, duplicate names refused,
+/// depth-bounded. Every error names the byte offset.
+struct JSONParser {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func parseDocument() throws(JOSEError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw fail("trailing bytes after the JSON value") }
+        return value
+    }
+
+    func fail(_ reason: String) -> JOSEError { JOSEError(.malformed, "JSON at byte \(index): \(reason)") }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    mutating func expect(_ literal: StaticString) throws(JOSEError) {
+        let text = literal.withUTF8Buffer { Array($0) }
+        guard bytes.count - index >= text.count, Array(bytes[index..<index + text.count]) == text else {
+            throw fail("unexpected token")
+        }
+        index += text.count
+    }
+
+    mutating func parseValue(depth: Int) throws(JOSEError) -> JSONValue {
+        guard depth < JSONValue.maximumDepth else { throw fail("nested deeper than \(JSONValue.maximumDepth)") }
+        guard index < bytes.count else { throw fail("unexpected end") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["):
+            index += 1
+            var items: [JSONValue] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            while true {
+                skipWhitespace()
+                items.append(try parseValue(depth: depth + 1))
+                skipWhitespace()
+                guard index < bytes.count else { throw fail("unterminated array") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+                throw fail("expected , or ] in an array")
+            }
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        default: return .number(try parseNumber())
+        }
+    }
+
+    mutating func parseObject(depth: Int) throws(JOSEError) -> JSONValue {
+        index += 1
+        var members: [(String, JSONValue)] = []
+        var names = Set<String>()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let name = try parseString()
+            guard names.insert(name).inserted else { throw fail("duplicate member name \"\(name)\"") }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected :") }
+            index += 1
+            skipWhitespace()
+            members.append((name, try parseValue(depth: depth + 1)))
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unterminated object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            throw fail("expected , or } in an object")
+        }
+    }
+
+    mutating func parseNumber() throws(JOSEError) -> String {
+        let start = index
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid value") }
+        if bytes[index] == 0x30 {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw fail("a fraction needs digits") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw fail("an exponent needs digits") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        guard index - start <= 64 else { throw fail("a number longer than 64 characters") }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    mutating func parseHex4() throws(JOSEError) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw fail("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let digit: UInt32
+            switch b {
+            case 0x30...0x39: digit = UInt32(b - 0x30)
+            case 0x41...0x46: digit = UInt32(b - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(b - 0x61 + 10)
+            default: throw fail("invalid \\u escape")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    mutating func parseString() throws(JOSEError) -> String {
+        index += 1  // opening quote
+        var runStart = index
+        var out = ""
+        func flush(_ parser: JSONParser, upTo end: Int, into out: inout String) throws(JOSEError) {
+            guard runStart < end else { return }
+            guard let text = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
+                throw parser.fail("invalid UTF-8 in a string")
+            }
+            out += text
+        }
+        while true {
+            guard index < bytes.count else { throw fail("unterminated string") }
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                try flush(self, upTo: index, into: &out)
+                index += 1
+                return out
+            }
+            if b < 0x20 { throw fail("control character in a string") }
+            if b == UInt8(ascii: "\\") {
+                try flush(self, upTo: index, into: &out)
+                index += 1
+                guard index < bytes.count else { throw fail("truncated escape") }
+                let e = bytes[index]
+                index += 1
+                switch e {
+                case UInt8(ascii: "\""): out += "\""
+                case UInt8(ascii: "\\"): out += "\\"
+                case UInt8(ascii: "/"): out += "/"
+                case UInt8(ascii: "b"): out += "\u{08}"
+                case UInt8(ascii: "f"): out += "\u{0C}"
+                case UInt8(ascii: "n"): out += "\n"
+                case UInt8(ascii: "r"): out += "\r"
+                case UInt8(ascii: "t"): out += "\t"
+                case UInt8(ascii: "u"):
+                    var code = try parseHex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            throw fail("unpaired surrogate")
+                        }
+                        index += 2
+                        let low = try parseHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(code) {
+                        throw fail("unpaired surrogate")
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw fail("invalid \\u escape") }
+                    out.unicodeScalars.append(scalar)
+                default: throw fail("invalid escape")
+                }
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+    }
+}

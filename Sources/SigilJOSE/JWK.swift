@@ -1,0 +1,148 @@
+import SigilASN1
+import SigilCore
+import SigilKeys
+
+/// A public JSON Web Key (RFC 7517 §4, RFC 7518 §6): EC (P-256, P-384) or RSA.
+///
+/// A key is bound to one JWS algorithm: EC keys by curve; RSA keys by their `alg` member, or by
+/// the default the caller names when the member is absent. `use` other than "sig" and key_ops
+/// without "verify" make the key unusable for verification. Private members (d, p, q, …) are
+/// refused: a public key set that carries private keys is a publisher's mistake worth stopping.
+public struct JWK: Sendable, Hashable {
+    public let keyType: String
+    public let keyID: String?
+    public let algorithm: String?
+    public let use: String?
+    /// The key as parsed, every member kept.
+    public let json: JSONValue
+
+    public init(json: JSONValue) throws(JOSEError) {
+        guard case .object = json else { throw JOSEError(.invalidKey, "a JWK is a JSON object") }
+        guard let kty = json["kty"]?.stringValue else { throw JOSEError(.invalidKey, "the JWK has no string kty") }
+        for member in ["kid", "alg", "use"] {
+            if let value = json[member], value.stringValue == nil { throw JOSEError(.invalidKey, "JWK \(member) is not a string") }
+        }
+        for secret in ["d", "p", "q", "dp", "dq", "qi", "oth", "k"] where json[secret] != nil {
+            throw JOSEError(.invalidKey, "the JWK carries private member \"\(secret)\"")
+        }
+        keyType = kty
+        keyID = json["kid"]?.stringValue
+        algorithm = json["alg"]?.stringValue
+        use = json["use"]?.stringValue
+        self.json = json
+    }
+
+    public init(parsing bytes: [UInt8]) throws(JOSEError) {
+        try self.init(json: try JSONValue(parsing: bytes))
+    }
+
+    /// A JWK for an EC public key (members in RFC 7638 order: crv, kty, x, y; then kid, alg, use).
+    public init(ecdsa key: ECDSAPublicKey, keyID: String? = nil) {
+        var members: [(String, JSONValue)] = [
+            ("crv", .string(key.curve == .p256 ? "P-256" : "P-384")), ("kty", .string("EC")),
+            ("x", .string(Base64URL.encode(key.x))), ("y", .string(Base64URL.encode(key.y))),
+        ]
+        if let keyID { members.append(("kid", .string(keyID))) }
+        members.append(("alg", .string(key.curve == .p256 ? "ES256" : "ES384")))
+        members.append(("use", .string("sig")))
+        // Built from valid members: cannot fail.
+        self = (try? JWK(json: .object(members)))!
+    }
+
+    /// A JWK for an RSA public key bound to `algorithm` (RS256 or PS256).
+    public init(rsa key: RSAPublicKey, algorithm: JWSAlgorithm, keyID: String? = nil) {
+        var members: [(String, JSONValue)] = [
+            ("e", .string(key.jwkExponent)), ("kty", .string("RSA")), ("n", .string(key.jwkModulus)),
+        ]
+        if let keyID { members.append(("kid", .string(keyID))) }
+        members.append(("alg", .string(algorithm.rawValue)))
+        members.append(("use", .string("sig")))
+        self = (try? JWK(json: .object(members)))!
+    }
+
+    /// The verification key, bound to its algorithm. `defaultRSAAlgorithm` applies only to an RSA
+    /// key without alg.
+    public func verificationKey(defaultRSAAlgorithm: JWSAlgorithm = .rs256,
+                                minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits) throws(JOSEError) -> JWSVerificationKey {
+        if let use, use != "sig" { throw JOSEError(.invalidKey, "the JWK's use is \"\(use)\", not sig") }
+        if let ops = json["key_ops"] {
+            guard let list = ops.arrayValue, list.contains(.string("verify")) else {
+                throw JOSEError(.invalidKey, "the JWK's key_ops do not include verify")
+            }
+        }
+        func member(_ name: String) throws(JOSEError) -> [UInt8] {
+            guard let text = json[name]?.stringValue else { throw JOSEError(.invalidKey, "the \(keyType) JWK has no string \(name)") }
+            do { return try Base64URL.decode(text) } catch { throw JOSEError(.invalidKey, "JWK \(name): \(error.reason)") }
+        }
+        switch keyType {
+        case "EC":
+            let curve: ECCurve
+            switch json["crv"]?.stringValue {
+            case "P-256": curve = .p256
+            case "P-384": curve = .p384
+            case let other: throw JOSEError(.invalidKey, "unsupported EC curve \(other ?? "(none)")")
+            }
+            let expected = curve == .p256 ? JWSAlgorithm.es256 : .es384
+            if let algorithm, algorithm != expected.rawValue {
+                throw JOSEError(.invalidKey, "a \(curve.rawValue) key cannot be used with alg \(algorithm)")
+            }
+            let x = try member("x"), y = try member("y")
+            // RFC 7518 §6.2.1.2: x and y are exactly the coordinate length.
+            guard x.count == curve.byteCount, y.count == curve.byteCount else {
+                throw JOSEError(.invalidKey, "EC x and y must be \(curve.byteCount) bytes each, found \(x.count) and \(y.count)")
+            }
+            do { return .ecdsa(try ECDSAPublicKey(x: x, y: y, curve: curve)) } catch {
+                throw JOSEError(.invalidKey, "EC key: \(error)")
+            }
+        case "RSA":
+            let bound: JWSAlgorithm
+            switch algorithm {
+            case nil: bound = defaultRSAAlgorithm
+            case "RS256"?: bound = .rs256
+            case "PS256"?: bound = .ps256
+            case let other?: throw JOSEError(.invalidKey, "unsupported RSA alg \(other)")
+            }
+            guard bound == .rs256 || bound == .ps256 else { throw JOSEError(.invalidKey, "an RSA key cannot be bound to \(bound.rawValue)") }
+            guard let n = json["n"]?.stringValue, let e = json["e"]?.stringValue else {
+                throw JOSEError(.invalidKey, "the RSA JWK needs string n and e")
+            }
+            do {
+                return .rsa(try RSAPublicKey(jwkModulus: n, exponent: e, minimumModulusBits: minimumRSABits), bound)
+            } catch {
+                throw JOSEError(.invalidKey, "RSA key: \(error)")
+            }
+        default:
+            throw JOSEError(.invalidKey, "unsupported kty \(keyType)")
+        }
+    }
+}
+
+/// A JWK Set (RFC 7517 §5): keys found by kid. Keys of unknown types are kept (RFC 7517 §5:
+/// implementations should ignore keys they do not understand) but never used.
+public struct JWKS: Sendable {
+    public let keys: [JWK]
+    public static let maximumKeys = 256
+
+    public init(keys: [JWK]) { self.keys = keys }
+
+    public init(parsing bytes: [UInt8]) throws(JOSEError) {
+        let json = try JSONValue(parsing: bytes)
+        guard let list = json["keys"]?.arrayValue else { throw JOSEError(.invalidKey, "a JWK Set has a keys array") }
+        guard list.count <= JWKS.maximumKeys else { throw JOSEError(.invalidKey, "a JWK Set of \(list.count) keys is too large") }
+        var keys: [JWK] = []
+        for item in list { keys.append(try JWK(json: item)) }
+        self.keys = keys
+    }
+
+    /// The key with `kid`, or nil.
+    public func key(id: String) -> JWK? { keys.first { $0.keyID == id } }
+
+    /// Verifies `jws` with the key its header's kid names. Errors: unknownKeyID when the token has
+    /// no kid or no key matches; algorithmMismatch when its alg is not the key's.
+    public func verify(_ jws: JWS, defaultRSAAlgorithm: JWSAlgorithm = .rs256) throws(JOSEError) -> JWK {
+        guard let kid = jws.keyID else { throw JOSEError(.unknownKeyID, "the token has no kid") }
+        guard let jwk = key(id: kid) else { throw JOSEError(.unknownKeyID, "no key with kid \"\(kid)\" in the key set") }
+        try jws.verify(with: try jwk.verificationKey(defaultRSAAlgorithm: defaultRSAAlgorithm))
+        return jwk
+    }
+}

@@ -1,0 +1,169 @@
+import SigilASN1
+import SigilCore
+import SigilKeys
+
+/// The JWS algorithms Sigil signs and verifies (RFC 7518 §3). "none" and the HMAC algorithms are
+/// deliberately absent: a token naming them is refused before any cryptography (DESIGN.md rule 9).
+public enum JWSAlgorithm: String, Sendable, CaseIterable, Hashable {
+    /// ECDSA P-256 with SHA-256, signature R ‖ S of 64 bytes (RFC 7518 §3.4).
+    case es256 = "ES256"
+    /// ECDSA P-384 with SHA-384, signature R ‖ S of 96 bytes.
+    case es384 = "ES384"
+    /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518 §3.3).
+    case rs256 = "RS256"
+    /// RSASSA-PSS with SHA-256, MGF1-SHA-256 and a 32-byte salt (RFC 7518 §3.5).
+    case ps256 = "PS256"
+}
+
+/// A verification key bound to exactly one algorithm: the header's alg must name it.
+public enum JWSVerificationKey: Sendable, Hashable {
+    /// An EC key: P-256 is bound to ES256, P-384 to ES384.
+    case ecdsa(ECDSAPublicKey)
+    /// An RSA key and the one algorithm (RS256 or PS256) it may be used with.
+    case rsa(RSAPublicKey, JWSAlgorithm)
+
+    public var algorithm: JWSAlgorithm {
+        switch self {
+        case .ecdsa(let key): key.curve == .p256 ? .es256 : .es384
+        case .rsa(_, let algorithm): algorithm
+        }
+    }
+}
+
+/// A JWS in compact serialization (RFC 7515 §7.1), parsed but not yet verified.
+///
+/// Parsing follows RFC 7515 §5.2: exactly three parts, each strict base64url; the header is a
+/// JSON object without duplicate member names; the signing input is kept exactly as received
+/// (the bytes before the second dot), so verification hashes what the sender signed.
+public struct JWS: Sendable {
+    /// The JOSE header as parsed.
+    public let header: JSONValue
+    /// The decoded header bytes (UTF-8 JSON).
+    public let headerBytes: [UInt8]
+    /// The decoded payload bytes (not interpreted here).
+    public let payload: [UInt8]
+    /// The decoded signature bytes.
+    public let signature: [UInt8]
+    /// ASCII(BASE64URL(header) ‖ '.' ‖ BASE64URL(payload)), as received.
+    public let signingInput: [UInt8]
+
+    /// The largest compact JWS accepted (App Store signed data is a few KiB).
+    public static let maximumSize = 1 << 20
+
+    public init(compact text: String) throws(JOSEError) {
+        let utf8 = text.utf8
+        guard utf8.count <= JWS.maximumSize else {
+            throw JOSEError(.malformed, "a JWS of \(utf8.count) bytes is larger than \(JWS.maximumSize)")
+        }
+        var dots: [String.UTF8View.Index] = []
+        var i = utf8.startIndex
+        while i != utf8.endIndex {
+            if utf8[i] == UInt8(ascii: ".") {
+                dots.append(i)
+                guard dots.count <= 2 else { throw JOSEError(.malformed, "a compact JWS has three parts, found more") }
+            }
+            i = utf8.index(after: i)
+        }
+        guard dots.count == 2 else { throw JOSEError(.malformed, "a compact JWS has three parts, found \(dots.count + 1)") }
+        let headerText = text[text.startIndex..<dots[0]]
+        let payloadText = text[utf8.index(after: dots[0])..<dots[1]]
+        let signatureText = text[utf8.index(after: dots[1])...]
+        do {
+            headerBytes = try Base64URL.decode(headerText)
+        } catch { throw JOSEError(.malformed, "header: \(error.reason)") }
+        do {
+            payload = try Base64URL.decode(payloadText)
+        } catch { throw JOSEError(.malformed, "payload: \(error.reason)") }
+        do {
+            signature = try Base64URL.decode(signatureText)
+        } catch { throw JOSEError(.malformed, "signature: \(error.reason)") }
+        let parsed: JSONValue
+        do { parsed = try JSONValue(parsing: headerBytes) } catch { throw JOSEError(.malformed, "header: \(error.reason)") }
+        guard case .object = parsed else { throw JOSEError(.malformed, "the JOSE header is not a JSON object") }
+        header = parsed
+        signingInput = Array(text.utf8[text.startIndex..<dots[1]])
+    }
+
+    /// The header's alg, if it is a string.
+    public var algorithm: String? { header["alg"]?.stringValue }
+    /// The header's kid, if it is a string.
+    public var keyID: String? { header["kid"]?.stringValue }
+    /// The header's typ, if it is a string.
+    public var type: String? { header["typ"]?.stringValue }
+
+    /// The x5c certificates' DER (RFC 7515 §4.1.6: standard base64 with padding, not base64url),
+    /// nil when the header has no x5c. A malformed x5c is an error, never silently skipped.
+    public func x5c() throws(JOSEError) -> [[UInt8]]? {
+        guard let member = header["x5c"] else { return nil }
+        guard let list = member.arrayValue else { throw JOSEError(.malformed, "x5c is not an array") }
+        var out: [[UInt8]] = []
+        out.reserveCapacity(list.count)
+        for (index, item) in list.enumerated() {
+            guard let text = item.stringValue else { throw JOSEError(.malformed, "x5c[\(index)] is not a string") }
+            do {
+                out.append(try Base64.decode(text.utf8, alphabet: .standard, padding: .required))
+            } catch {
+                throw JOSEError(.malformed, "x5c[\(index)] is not standard base64: \(error.reason)")
+            }
+        }
+        return out
+    }
+
+    /// The payload parsed as a JSON value (strict parser, duplicate names refused).
+    public func payloadJSON() throws(JOSEError) -> JSONValue {
+        do { return try JSONValue(parsing: payload) } catch { throw JOSEError(.malformed, "payload: \(error.reason)") }
+    }
+
+    /// Verifies the signature with `key` (RFC 7515 §5.2 steps 8–10).
+    ///
+    /// The header's alg must be a string equal to the key's bound algorithm; "none", HMAC and any
+    /// other value are refused before any cryptography, and a `crit` header is refused (Sigil
+    /// understands no extension that could be marked critical, RFC 7515 §4.1.11).
+    /// **Variable time**: every input is public.
+    public func verify(with key: JWSVerificationKey) throws(JOSEError) {
+        guard let alg = algorithm else { throw JOSEError(.algorithmMismatch, "the header has no string alg") }
+        guard alg == key.algorithm.rawValue else {
+            throw JOSEError(.algorithmMismatch, "header alg \"\(alg)\" does not match the key's \(key.algorithm.rawValue)")
+        }
+        if header["crit"] != nil {
+            throw JOSEError(.unsupportedHeader, "the header lists critical extensions (crit), none of which Sigil implements")
+        }
+        let valid: Bool
+        switch key {
+        case .ecdsa(let publicKey):
+            // RFC 7518 §3.4: R ‖ S, each exactly the curve's byte length; DER is not accepted.
+            guard signature.count == 2 * publicKey.curve.byteCount,
+                  let parsed = try? ECDSASignature(rawRepresentation: signature, curve: publicKey.curve) else {
+                throw JOSEError(.invalidSignature,
+                                "an \(alg) signature is \(2 * publicKey.curve.byteCount) bytes R ‖ S with 0 < R, S < n; found \(signature.count) bytes")
+            }
+            valid = publicKey.isValidSignatureVartime(parsed, for: signingInput, hash: publicKey.curve.defaultHash)
+        case .rsa(let publicKey, .rs256):
+            valid = publicKey.isValidPKCS1v15SignatureVartime(signature, for: signingInput, hash: .sha256)
+        case .rsa(let publicKey, .ps256):
+            valid = publicKey.isValidPSSSignatureVartime(signature, for: signingInput,
+                                                         parameters: .init(hash: .sha256, maskGenerationHash: .sha256, saltLength: 32))
+        case .rsa(_, let other):
+            throw JOSEError(.algorithmMismatch, "an RSA key cannot be bound to \(other.rawValue)")
+        }
+        guard valid else { throw JOSEError(.invalidSignature, "the \(alg) signature does not verify") }
+    }
+
+    /// Signs header and payload with ES256 (P-256 key) or ES384 (P-384 key) and returns the compact
+    /// serialization. The header's alg is set from the key (any alg the caller put there must
+    /// agree). Constant time in the key: RFC 6979 nonces and the constant-time signing path.
+    public static func sign(header: JSONValue, payload: [UInt8], key: ECDSAPrivateKey) throws(JOSEError) -> String {
+        guard case .object(var members) = header else { throw JOSEError(.invalidArgument, "the header must be a JSON object") }
+        let alg: JWSAlgorithm = key.curve == .p256 ? .es256 : .es384
+        if let index = members.firstIndex(where: { $0.0 == "alg" }) {
+            guard members[index].1 == .string(alg.rawValue) else {
+                throw JOSEError(.invalidArgument, "header alg \(members[index].1.serialized) does not match a \(key.curve.rawValue) key")
+            }
+        } else {
+            members.insert(("alg", .string(alg.rawValue)), at: 0)
+        }
+        let input = Base64URL.encode(Array(JSONValue.object(members).serialized.utf8)) + "." + Base64URL.encode(payload)
+        let signature = key.signature(for: Array(input.utf8), hash: key.curve.defaultHash)
+        return input + "." + Base64URL.encode(signature.rawRepresentation)
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import SigilASN1
+import SigilAppStore
+import SigilCore
+import SigilJOSE
+import SigilTestSupport
+import SigilX509
+import XCTest
+
+/// Real App Store signed data (../shared/vectors/apple-real/jws) and Apple's library test data
+/// (../shared/vectors/apple-library) through SignedDataVerifier, with the outcomes their
+/// PROVENANCE.md files list.
+final class SignedDataVerifierTests: XCTestCase {
+    struct RealCase {
+        let file: String
+        let kind: SignedDataKind
+        let bundle: String
+        let id: String  // transactionId, originalTransactionId or notificationType
+    }
+
+    static let realCases = [
+        RealCase(file: "awa-go-iap/sandbox-renewalinfo-2023-05-23.jws", kind: .renewalInfo, bundle: "-", id: "2000000335310644"),
+        RealCase(file: "mingos-app_store_server_api/sandbox-transaction-consumable-2025-02-10.jws", kind: .transaction,
+                 bundle: "com.goodheartapp", id: "2000000847061981"),
+        RealCase(file: "mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws", kind: .transaction,
+                 bundle: "com.ms.medicalsupplierzlite", id: "2000001042162856"),
+        RealCase(file: "Doy-lee-session-pro-backend/notification-TEST-20250905T012432.jws", kind: .notification,
+                 bundle: "com.loki-project.loki-messenger", id: "TEST"),
+        RealCase(file: "Doy-lee-session-pro-backend/notification-DID_RENEW-20251001T070838.jws", kind: .notification,
+                 bundle: "com.loki-project.loki-messenger", id: "DID_RENEW"),
+        RealCase(file: "Doy-lee-session-pro-backend/transaction-2000001024998954-20251001T070838.jws", kind: .transaction,
+                 bundle: "com.loki-project.loki-messenger", id: "2000001024998954"),
+        RealCase(file: "Doy-lee-session-pro-backend/renewalinfo-2000001024993299-20251001T070838.jws", kind: .renewalInfo,
+                 bundle: "-", id: "2000001024993299"),
+    ]
+
+    func shared() throws -> URL { try TestPaths.requireSharedVectors() }
+
+    func read(_ url: URL) throws -> String {
+        try String(contentsOf: url, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func root(_ name: String) throws -> Certificate {
+        try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: try shared().appendingPathComponent("apple-real/apple-pki/\(name)")))).first)
+    }
+
+    func verifier(bundle: String, environment: AppStoreEnvironment = .sandbox, appAppleId: Int64? = nil,
+                  roots: [Certificate]? = nil, cache: ChainCache = ChainCache()) throws -> SignedDataVerifier {
+        try SignedDataVerifier(trustedRoots: roots ?? [try root("AppleRootCA-G3.cer")], bundleId: bundle, appAppleId: appAppleId,
+                               environment: environment, cache: cache, clock: { 1_790_000_000 })
+    }
+
+    /// Verifies `text` as `kind` and returns the identifying value.
+    func verify(_ text: String, kind: SignedDataKind, with v: SignedDataVerifier, at time: Int64? = nil) async throws -> (String?, Bool) {
+        switch kind {
+        case .transaction:
+            let r = try await v.verifyTransaction(text, at: time)
+            return (r.payload.transactionId, r.chainFromCache)
+        case .renewalInfo:
+            let r = try await v.verifyRenewalInfo(text, at: time)
+            return (r.payload.originalTransactionId, r.chainFromCache)
+        case .notification:
+            let r = try await v.verifyNotification(text, at: time)
+            return (r.payload.notificationType?.rawValue, r.chainFromCache)
+        default: XCTFail("unused kind"); return (nil, false)
+        }
+    }
+
+    func status(_ body: () async throws -> Void) async -> String? {
+        do {
+            try await body()
+            return nil
+        } catch let error as AppStoreError {
+            return error.code.rawValue
+        } catch {
+            return "unexpected \(error)"
+        }
+    }
+
+    func testEveryRealJWSVerifiesAndDecodes() async throws {
+        let base = try shared().appendingPathComponent("apple-real/jws")
+        for c in Self.realCases {
+            let text = try read(base.appendingPathComponent(c.file))
+            let v = try verifier(bundle: c.bundle)
+            let (id, cached) = try await verify(text, kind: c.kind, with: v)
+            XCTAssertEqual(id, c.id, c.file)
+            XCTAssertFalse(cached)
+            // Again: the chain now comes from the cache, and the answer is the same.
+            let (again, cachedAgain) = try await verify(text, kind: c.kind, with: v)
+            XCTAssertEqual(again, c.id)
+            XCTAssertTrue(cachedAgain, c.file)
+        }
+    }
+
+    func testWrongIdentityEnvironmentAndRoot() async throws {
+        let base = try shared().appendingPathComponent("apple-real/jws")
+        let g2 = try root("AppleRootCA-G2.cer")
+        for c in Self.realCases {
+            let text = try read(base.appendingPathComponent(c.file))
+            // Wrong environment (Sandbox data, Production verifier whose identity matches where checked).
+            let production = try verifier(bundle: c.bundle, environment: .production, appAppleId: 1_470_168_868)
+            let envStatus = await status { _ = try await self.verify(text, kind: c.kind, with: production) }
+            if c.file.contains("TEST") {
+                // The TEST notification has no appAppleId: in Production that is an identity failure first.
+                XCTAssertEqual(envStatus, "INVALID_APP_IDENTIFIER", c.file)
+            } else {
+                XCTAssertEqual(envStatus, "INVALID_ENVIRONMENT", c.file)
+            }
+            // Wrong bundle id (renewal info carries none, as Apple's libraries do not check it).
+            if c.kind != .renewalInfo {
+                let wrong = try verifier(bundle: c.bundle + ".x")
+                let s = await status { _ = try await self.verify(text, kind: c.kind, with: wrong) }
+                XCTAssertEqual(s, "INVALID_APP_IDENTIFIER", c.file)
+            }
+            // Apple Root CA - G2 as the only trusted root.
+            let g2Only = try verifier(bundle: c.bundle, roots: [g2])
+            let s = await status { _ = try await self.verify(text, kind: c.kind, with: g2Only) }
+            XCTAssertEqual(s, "VERIFICATION_FAILURE", c.file)
+        }
+        // Wrong app Apple id on the notification that carries one.
+        let renew = try read(base.appendingPathComponent("Doy-lee-session-pro-backend/notification-DID_RENEW-20251001T070838.jws"))
+        let wrongApp = try verifier(bundle: "com.loki-project.loki-messenger", environment: .production, appAppleId: 1_470_168_869)
+        let s = await status { _ = try await wrongApp.verifyNotification(renew) }
+        XCTAssertEqual(s, "INVALID_APP_IDENTIFIER")
+    }
+
+    func testExpiredLeavesVerifyAtSignedDateOnly() async throws {
+        let base = try shared().appendingPathComponent("apple-real/jws")
+        let text = try read(base.appendingPathComponent("mingos-app_store_server_api/sandbox-transaction-consumable-2025-02-10.jws"))
+        let v = try verifier(bundle: "com.goodheartapp")
+        _ = try await v.verifyTransaction(text)
+        // The cached chain must not be reused at a time outside its validity: 2026 is after the
+        // leaf's notAfter (2025-10-11).
+        let s = await status { _ = try await v.verifyTransaction(text, at: 1_790_000_000) }
+        XCTAssertEqual(s, "VERIFICATION_FAILURE")
+    }
+
+    func testTamperedPayloadSignatureHeaderAndChainLength() async throws {
+        let base = try shared().appendingPathComponent("apple-real/jws")
+        let text = try read(base.appendingPathComponent("Doy-lee-session-pro-backend/transaction-2000001024998954-20251001T070838.jws"))
+        let parts = text.split(separator: ".").map(String.init)
+        let v = try verifier(bundle: "com.loki-project.loki-messenger")
+        // One payload byte changed, the JSON still valid (a digit of the transaction id).
+        var payload = try Base64URL.decode(parts[1])
+        let digit = try XCTUnwrap(payload.firstIndex(of: UInt8(ascii: "9")))
+        payload[digit] = UInt8(ascii: "8")
+        let changedPayload = [parts[0], Base64URL.encode(payload), parts[2]].joined(separator: ".")
+        var s = await status { _ = try await v.verifyTransaction(changedPayload) }
+        XCTAssertEqual(s, "VERIFICATION_FAILURE")
+        // One signature byte changed (each of the 64).
+        let signature = try Base64URL.decode(parts[2])
+        for index in [0, 13, 31, 32, 50, 63] {
+            var changed = signature
+            changed[index] ^= 0x01
+            let token = [parts[0], parts[1], Base64URL.encode(changed)].joined(separator: ".")
+            s = await status { _ = try await v.verifyTransaction(token) }
+            XCTAssertEqual(s, "VERIFICATION_FAILURE", "signature byte \(index)")
+        }
+        // x5c with 2 and 4 entries, and alg other than ES256.
+        let header = try JSONValue(parsing: try Base64URL.decode(parts[0]))
+        let x5c = try XCTUnwrap(header["x5c"]?.arrayValue)
+        func withHeader(_ members: [(String, JSONValue)]) -> String {
+            [Base64URL.encode(Array(JSONValue.object(members).serialized.utf8)), parts[1], parts[2]].joined(separator: ".")
+        }
+        for list in [Array(x5c.prefix(2)), x5c + [x5c[2]]] {
+            s = await status { _ = try await v.verifyTransaction(withHeader([("alg", .string("ES256")), ("x5c", .array(list))])) }
+            XCTAssertEqual(s, "INVALID_CHAIN_LENGTH")
+        }
+        for alg in ["ES384", "none", "HS256", "RS256"] {
+            s = await status { _ = try await v.verifyTransaction(withHeader([("alg", .string(alg)), ("x5c", .array(x5c))])) }
+            XCTAssertEqual(s, "INVALID_JWT_FORMAT", alg)
+        }
+        s = await status { _ = try await v.verifyTransaction(withHeader([("alg", .string("ES256"))])) }
+        XCTAssertEqual(s, "INVALID_JWT_FORMAT")
+        // A corrupted leaf certificate.
+        var leafBytes = try Base64.decode(Array(try XCTUnwrap(x5c[0].stringValue).utf8), alphabet: .standard, padding: .required)
+        leafBytes[10] ^= 0xFF
+        s = await status {
+            _ = try await v.verifyTransaction(withHeader([("alg", .string("ES256")),
+                                                          ("x5c", .array([.string(Base64.encode(leafBytes)), x5c[1], x5c[2]]))]))
+        }
+        XCTAssertEqual(s, "INVALID_CERTIFICATE")
+        // Not a JWS at all.
+        for junk in ["", "a.b", "a.b.c.d", "!!.!!.!!", parts[0] + "." + parts[1] + "=." + parts[2]] {
+            s = await status { _ = try await v.verifyTransaction(junk) }
+            XCTAssertEqual(s, "INVALID_JWT_FORMAT", junk)
+        }
+        // An empty signature is well-formed and wrong.
+        s = await status { _ = try await v.verifyTransaction(parts[0] + "." + parts[1] + ".") }
+        XCTAssertEqual(s, "VERIFICATION_FAILURE")
+    }
+
+    func testNestedSignedDataInANotification() async throws {
+        let base = try shared().appendingPathComponent("apple-real/jws")
+        let text = try read(base.appendingPathComponent("Doy-lee-session-pro-backend/notification-DID_RENEW-20251001T070838.jws"))
+        let v = try verifier(bundle: "com.loki-project.loki-messenger")
+        let result = try await v.verifyNotificationAndNested(text)
+        XCTAssertEqual(result.notification.payload.data?.appAppleId, 1_470_168_868)
+        XCTAssertEqual(result.transaction?.payload.transactionId, "2000001024998954")
+        XCTAssertEqual(result.renewalInfo?.payload.originalTransactionId, "2000001024993299")
+        XCTAssertTrue(result.transaction?.chainFromCache ?? false, "the nested data shares the notification's chain")
+    }
+
+    func testExplainTraceNamesEveryStep() async throws {
+        let base = try shared().appendingPathComponent("apple-real/jws")
+        let text = try read(base.appendingPathComponent("mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws"))
+        let v = try verifier(bundle: "com.ms.medicalsupplierzlite")
+        let trace = VerificationTrace()
+        _ = try await v.verify(text, as: JWSTransactionDecodedPayload.self, trace: trace)
+        let text2 = trace.steps.map { "\($0.clause) \($0.check) \($0.detail)" }.joined(separator: "\n")
+        XCTAssertTrue(text2.contains("Apple Root CA - G3"))
+        XCTAssertTrue(text2.contains("1.2.840.113635.100.6.11.1"))
+        XCTAssertTrue(text2.contains("SHA-256 of the"))
+        XCTAssertFalse(trace.steps.contains { $0.verdict == .fail })
+    }
+
+    // MARK: - Apple's library test data
+
+    func library(_ path: String) throws -> URL {
+        try shared().appendingPathComponent("apple-library/swift/Tests/AppStoreServerLibraryTests/resources/" + path)
+    }
+
+    func testCA() throws -> Certificate { try Certificate(derEncoded: Array(try Data(contentsOf: try library("certs/testCA.der")))) }
+
+    func libraryVerifier(environment: AppStoreEnvironment = .sandbox, bundle: String = "com.example", appAppleId: Int64? = 1234) throws -> SignedDataVerifier {
+        try SignedDataVerifier(trustedRoots: [try testCA()], bundleId: bundle, appAppleId: appAppleId, environment: environment,
+                               clock: { 1_761_962_975 })
+    }
+
+    func testAppleLibraryMockSignedData() async throws {
+        let renewal = try read(try library("mock_signed_data/renewalInfo"))
+        let r = try await libraryVerifier().verifyRenewalInfo(renewal)
+        XCTAssertEqual(r.payload.environment, .sandbox)
+
+        let notification = try read(try library("mock_signed_data/testNotification"))
+        let n = try await libraryVerifier().verifyNotification(notification)
+        XCTAssertEqual(n.payload.notificationType, .test)
+        var s = await status { _ = try await self.libraryVerifier(environment: .production).verifyNotification(notification) }
+        XCTAssertEqual(s, "INVALID_ENVIRONMENT")
+        s = await status { _ = try await self.libraryVerifier(environment: .production, appAppleId: 1235).verifyNotification(notification) }
+        XCTAssertEqual(s, "INVALID_APP_IDENTIFIER")
+        s = await status { _ = try await self.libraryVerifier().verifyTransaction(notification) }
+        XCTAssertEqual(s, "INVALID_APP_IDENTIFIER")
+
+        let transaction = try read(try library("mock_signed_data/transactionInfo"))
+        let t = try await libraryVerifier().verifyTransaction(transaction)
+        XCTAssertEqual(t.payload.environment, .sandbox)
+        s = await status { _ = try await self.libraryVerifier(bundle: "com.example.x").verifyTransaction(transaction) }
+        XCTAssertEqual(s, "INVALID_APP_IDENTIFIER")
+
+        let wrongBundle = try read(try library("mock_signed_data/wrongBundleId"))
+        s = await status { _ = try await self.libraryVerifier().verifyNotification(wrongBundle) }
+        XCTAssertEqual(s, "INVALID_APP_IDENTIFIER")
+
+        let missingX5C = try read(try library("mock_signed_data/missingX5CHeaderClaim"))
+        s = await status { _ = try await self.libraryVerifier().verifyNotification(missingX5C) }
+        XCTAssertEqual(s, "INVALID_JWT_FORMAT")
+    }
+
+    func testAppleLibraryXcodeSignedData() async throws {
+        let bundle = "com.example.naturelab.backyardbirds.example"
+        let xcode = try SignedDataVerifier(trustedRoots: [], bundleId: bundle, appAppleId: nil, environment: .xcode)
+        let app = try await xcode.verifyAppTransaction(try read(try library("xcode/xcode-signed-app-transaction")))
+        XCTAssertEqual(app.trust, .xcodeSelfSigned)
+        XCTAssertNil(app.payload.appAppleId)
+        XCTAssertEqual(app.payload.applicationVersion, "1")
+        XCTAssertEqual(app.payload.deviceVerification, "cYUsXc53EbYc0pOeXG5d6/31LGHeVGf84sqSN0OrJi5u/j2H89WWKgS8N0hMsMlf")
+        XCTAssertEqual(app.payload.deviceVerificationNonce, "48c8b92d-ce0d-4229-bedf-e61b4f9cfc92")
+        XCTAssertEqual(app.payload.receiptCreationDate?.millisecondsSince1970, 1_697_680_122_257.447)
+        XCTAssertEqual(app.payload.originalPurchaseDate?.millisecondsSince1970, -62_135_769_600_000)
+        XCTAssertEqual(app.payload.receiptType, .xcode)
+
+        let renewal = try await xcode.verifyRenewalInfo(try read(try library("xcode/xcode-signed-renewal-info")))
+        XCTAssertEqual(renewal.payload.originalTransactionId, "0")
+        XCTAssertEqual(renewal.payload.autoRenewProductId, "pass.premium")
+        XCTAssertEqual(renewal.payload.autoRenewStatus, .on)
+        XCTAssertEqual(renewal.payload.renewalDate?.millisecondsSince1970.rounded(.towardZero), 1_700_358_336_049)
+
+        let transaction = try await xcode.verifyTransaction(try read(try library("xcode/xcode-signed-transaction")))
+        XCTAssertEqual(transaction.payload.productId, "pass.premium")
+        XCTAssertEqual(transaction.payload.subscriptionGroupIdentifier, "6F3A93AB")
+        XCTAssertEqual(transaction.payload.type, .autoRenewableSubscription)
+        XCTAssertEqual(transaction.payload.offerType, .introductoryOffer)
+        XCTAssertEqual(transaction.payload.storefrontId, "143441")
+
+        // The same Xcode data in Production: x5c holds one certificate.
+        let production = try SignedDataVerifier(trustedRoots: [try testCA()], bundleId: bundle, appAppleId: 1, environment: .production)
+        let s = await status { _ = try await production.verifyAppTransaction(try self.read(try self.library("xcode/xcode-signed-app-transaction"))) }
+        XCTAssertEqual(s, "INVALID_CHAIN_LENGTH")
+    }
+
+    func testProductionNeedsAppAppleId() throws {
+        XCTAssertThrowsError(try SignedDataVerifier(trustedRoots: [try testCA()], bundleId: "b", appAppleId: nil, environment: .production))
+        XCTAssertThrowsError(try SignedDataVerifier(trustedRoots: [], bundleId: "b", appAppleId: nil, environment: .sandbox))
+    }
+}
