@@ -9,9 +9,10 @@ let package = Package(
     name: "SigilBenchmarks",
     dependencies: [
         .package(name: "Sigil", path: "../"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     ],
     targets: [
         .executableTarget(
@@ -21,6 +22,9 @@ let package = Package(
                 .product(name: "SigilASN1", package: "Sigil"),
                 .product(name: "SigilKeys", package: "Sigil"),
                 .product(name: "SigilX509", package: "Sigil"),
+                .product(name: "SigilJOSE", package: "Sigil"),
+                .product(name: "SigilAppStore", package: "Sigil"),
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -203,6 +203,8 @@ public struct SignedDataVerifier: Sendable {
     public func verify<Payload: AppStoreSignedPayload>(_ compact: String, as type: Payload.Type, at time: Int64? = nil,
                                                        trace: VerificationTrace? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<Payload> {
+        // Without online checks nothing suspends: take the synchronous path.
+        if revocation == nil { return try verifyOffline(compact, as: type, at: time, trace: trace) }
         let prepared = try prepare(compact, as: type, at: time, trace: trace)
         switch prepared {
         case .done(let result): return result

@@ -10,7 +10,12 @@ public enum Base64URL {
     }
 
     public static func decode<Text: StringProtocol>(_ text: Text, lenient: Bool = false) throws(JOSEError) -> [UInt8] {
-        var bytes = Array(text.utf8)
+        try decode(ArraySlice(text.utf8), lenient: lenient)
+    }
+
+    /// Decodes base64url bytes (ASCII).
+    public static func decode(_ text: ArraySlice<UInt8>, lenient: Bool = false) throws(JOSEError) -> [UInt8] {
+        var bytes = text
         if lenient {
             if bytes.last == 0x0A { bytes.removeLast() }
             if bytes.last == 0x0D { bytes.removeLast() }

@@ -51,37 +51,33 @@ public struct JWS: Sendable {
     public static let maximumSize = 1 << 20
 
     public init(compact text: String) throws(JOSEError) {
-        let utf8 = text.utf8
-        guard utf8.count <= JWS.maximumSize else {
-            throw JOSEError(.malformed, "a JWS of \(utf8.count) bytes is larger than \(JWS.maximumSize)")
+        let count = text.utf8.count
+        guard count <= JWS.maximumSize else {
+            throw JOSEError(.malformed, "a JWS of \(count) bytes is larger than \(JWS.maximumSize)")
         }
-        var dots: [String.UTF8View.Index] = []
-        var i = utf8.startIndex
-        while i != utf8.endIndex {
-            if utf8[i] == UInt8(ascii: ".") {
-                dots.append(i)
-                guard dots.count <= 2 else { throw JOSEError(.malformed, "a compact JWS has three parts, found more") }
-            }
-            i = utf8.index(after: i)
+        let bytes = Array(text.utf8)
+        let dot = UInt8(ascii: ".")
+        guard let first = bytes.firstIndex(of: dot),
+              let second = bytes[(first + 1)...].firstIndex(of: dot) else {
+            throw JOSEError(.malformed, "a compact JWS has three parts, found \(bytes.filter { $0 == dot }.count + 1)")
         }
-        guard dots.count == 2 else { throw JOSEError(.malformed, "a compact JWS has three parts, found \(dots.count + 1)") }
-        let headerText = text[text.startIndex..<dots[0]]
-        let payloadText = text[utf8.index(after: dots[0])..<dots[1]]
-        let signatureText = text[utf8.index(after: dots[1])...]
+        guard bytes[(second + 1)...].firstIndex(of: dot) == nil else {
+            throw JOSEError(.malformed, "a compact JWS has three parts, found more")
+        }
         do {
-            headerBytes = try Base64URL.decode(headerText)
+            headerBytes = try Base64URL.decode(bytes[..<first])
         } catch { throw JOSEError(.malformed, "header: \(error.reason)") }
         do {
-            payload = try Base64URL.decode(payloadText)
+            payload = try Base64URL.decode(bytes[(first + 1)..<second])
         } catch { throw JOSEError(.malformed, "payload: \(error.reason)") }
         do {
-            signature = try Base64URL.decode(signatureText)
+            signature = try Base64URL.decode(bytes[(second + 1)...])
         } catch { throw JOSEError(.malformed, "signature: \(error.reason)") }
         let parsed: JSONValue
         do { parsed = try JSONValue(parsing: headerBytes) } catch { throw JOSEError(.malformed, "header: \(error.reason)") }
         guard case .object = parsed else { throw JOSEError(.malformed, "the JOSE header is not a JSON object") }
         header = parsed
-        signingInput = Array(text.utf8[text.startIndex..<dots[1]])
+        signingInput = Array(bytes[..<second])
     }
 
     /// The header's alg, if it is a string.

@@ -13,6 +13,8 @@ let arguments = CommandLine.arguments
 var seconds = 2.0
 if let i = arguments.firstIndex(of: "--seconds"), i + 1 < arguments.count, let v = Double(arguments[i + 1]) { seconds = v }
 let asJSON = arguments.contains("--json")
+// --only appstore: just the App Store JWS rows (the slowest to set up), for quick iterations.
+let onlyAppStore = arguments.contains("appstore") && arguments.contains("--only")
 var harness = Harness(seconds: seconds)
 var rows: [Row] = []
 
@@ -44,6 +46,14 @@ else {
 let certificate = Array(certificateData)
 
 func first8(_ bytes: some Sequence<UInt8>) -> UInt64 { bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
+
+if arguments.contains("--probe") { probe(repo: repo); exit(0) }
+// App Store signed data: Sigil's SignedDataVerifier against Apple's library pipeline.
+if let appStore = await appStoreRows(repo: repo, seconds: seconds) { rows.append(contentsOf: appStore) }
+if onlyAppStore {
+    print(format(rows))
+    exit(0)
+}
 
 // SHA-256, 1 KiB and 1 MiB.
 for (label, input) in [("SHA-256 1 KiB", kib), ("SHA-256 1 MiB", mib)] {

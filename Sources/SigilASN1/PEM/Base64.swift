@@ -20,6 +20,14 @@ public enum Base64 {
 
     private static let standardTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let standardDecodeTable = decodeTable(standardTable)
+    private static let urlDecodeTable = decodeTable(urlTable)
+
+    private static func decodeTable(_ alphabet: [UInt8]) -> [UInt8] {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in alphabet.enumerated() { table[Int(character)] = UInt8(value) }
+        return table
+    }
 
     /// Encodes `bytes`; standard output is padded, base64url output is not.
     public static func encode<Bytes: Collection>(_ bytes: Bytes, alphabet: Alphabet = .standard) -> String
@@ -31,7 +39,10 @@ public enum Base64 {
         var i = 0
         while i + 3 <= input.count {
             let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-            for shift in [18, 12, 6, 0] { out.append(table[Int((n >> UInt32(shift)) & 63)]) }
+            out.append(table[Int((n >> 18) & 63)])
+            out.append(table[Int((n >> 12) & 63)])
+            out.append(table[Int((n >> 6) & 63)])
+            out.append(table[Int(n & 63)])
             i += 3
         }
         let rest = input.count - i
@@ -72,9 +83,27 @@ public enum Base64 {
         }
         var out: [UInt8] = []
         out.reserveCapacity(end / 4 * 3 + 2)
+        // Fast path: whole groups of four characters through a 256-entry table (0xFF = not in
+        // the alphabet); the tail and any error go through the checked loop below.
+        let table = alphabet == .standard ? standardDecodeTable : urlDecodeTable
+        var start = 0
+        input.withUnsafeBufferPointer { buffer in
+            table.withUnsafeBufferPointer { lookup in
+                while start + 4 <= end {
+                    let a = lookup[Int(buffer[start])], b = lookup[Int(buffer[start + 1])]
+                    let c = lookup[Int(buffer[start + 2])], d = lookup[Int(buffer[start + 3])]
+                    guard (a | b | c | d) & 0xC0 == 0 else { break }
+                    let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out.append(UInt8(truncatingIfNeeded: n >> 16))
+                    out.append(UInt8(truncatingIfNeeded: n >> 8))
+                    out.append(UInt8(truncatingIfNeeded: n))
+                    start += 4
+                }
+            }
+        }
         var accumulator: UInt32 = 0
         var bits = 0
-        for i in 0..<end {
+        for i in start..<end {
             guard let value = sextet(input[i], alphabet) else {
                 throw ASN1Error(.invalidBase64, "character 0x\(String(input[i], radix: 16)) is not in the alphabet",
                                 offset: i)

@@ -1,0 +1,178 @@
+import Crypto
+import Foundation
+import JWTKit
+import SigilAppStore
+import SigilCore
+import SigilJOSE
+import SigilX509
+import SwiftASN1
+import X509
+
+// App Store signed-data verification, side by side with the pipeline Apple's App Store Server
+// Library (Swift, 6.0.0) runs, assembled here from the same packages it uses: split the JWS,
+// JSON-decode header and payload, decode leaf and intermediate with swift-certificates, validate
+// with swift-certificates' Verifier (RFC5280Policy + an OID policy like AppStoreOIDPolicy) at the
+// payload's signedDate, then verify the ES256 signature and decode the payload with jwt-kit and
+// swift-crypto's P256. Sigil runs the same steps through SignedDataVerifier; "uncached" uses a
+// chain cache with zero lifetime, "cached" a normal one (the chain validated once, then one P-256
+// verification per call).
+
+/// The OID checks Apple's library adds to RFC 5280 (its AppStoreOIDPolicy): chain length 3,
+/// intermediate 1.2.840.113635.100.6.2.1, leaf 1.2.840.113635.100.6.11.1.
+struct BaselineAppStoreOIDPolicy: VerifierPolicy {
+    let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = []
+    static let leafOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 11, 1]
+    static let intermediateOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 1]
+
+    func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
+        guard chain.count == 3 else { return .failsToMeetPolicy(reason: "chain length") }
+        guard chain[0].extensions[oid: Self.leafOID] != nil else { return .failsToMeetPolicy(reason: "leaf OID") }
+        guard chain[1].extensions[oid: Self.intermediateOID] != nil else { return .failsToMeetPolicy(reason: "intermediate OID") }
+        return .meetsPolicy
+    }
+}
+
+struct BaselineHeader: Decodable {
+    let alg: String?
+    let x5c: [String]?
+}
+
+/// The payload for jwt-kit (its verify decodes the claims itself, as Apple's library does).
+struct BaselineTransaction: JWTPayload {
+    let payload: JWSTransactionDecodedPayload
+    init(from decoder: any Decoder) throws { payload = try JWSTransactionDecodedPayload(from: decoder) }
+    func encode(to encoder: any Encoder) throws { try payload.encode(to: encoder) }
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+enum BaselineError: Error { case format, chain, key }
+
+func base64URLToData(_ text: Substring) -> Data? {
+    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while base64.count % 4 != 0 { base64 += "=" }
+    return Data(base64Encoded: base64)
+}
+
+/// One verification the way Apple's library does it (online checks off).
+func baselineVerify(_ jws: String, root: X509.Certificate) async throws -> JWSTransactionDecodedPayload {
+    let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, let headerData = base64URLToData(parts[0]), let payloadData = base64URLToData(parts[1]) else {
+        throw BaselineError.format
+    }
+    let decoder = JSONDecoder()
+    let header = try decoder.decode(BaselineHeader.self, from: headerData)
+    let payload = try decoder.decode(JWSTransactionDecodedPayload.self, from: payloadData)
+    guard header.alg == "ES256", let x5c = header.x5c, x5c.count == 3,
+          let leafDER = Data(base64Encoded: x5c[0]), let intermediateDER = Data(base64Encoded: x5c[1]) else { throw BaselineError.format }
+    let leaf = try X509.Certificate(derEncoded: Array(leafDER))
+    let intermediate = try X509.Certificate(derEncoded: Array(intermediateDER))
+    let validationTime = payload.signedDate?.date ?? Date()
+    var verifier = Verifier(rootCertificates: CertificateStore([root])) {
+        RFC5280Policy(validationTime: validationTime)
+        BaselineAppStoreOIDPolicy()
+    }
+    let result = try await verifier.validate(leafCertificate: leaf, intermediates: CertificateStore([intermediate]))
+    guard case .validCertificate = result else { throw BaselineError.chain }
+    guard let key = P256.Signing.PublicKey(leaf.publicKey) else { throw BaselineError.key }
+    let keys = JWTKeyCollection()
+    try await keys.add(ecdsa: ES256PublicKey(backing: key))
+    let verified = try await keys.verify(jws, as: BaselineTransaction.self)
+    return verified.payload
+}
+
+struct AsyncHarness {
+    let seconds: Double
+    var checksum: UInt64 = 0
+
+    mutating func opsPerSecond(_ body: () async -> UInt64) async -> Double {
+        let clock = ContinuousClock()
+        let warmEnd = clock.now.advanced(by: .milliseconds(Int(seconds * 100)))
+        while clock.now < warmEnd { checksum &+= await body() }
+        var iterations = 0
+        let start = clock.now
+        let end = start.advanced(by: .milliseconds(Int(seconds * 1000)))
+        var now = start
+        while now < end {
+            for _ in 0..<4 { checksum &+= await body() }
+            iterations += 4
+            now = clock.now
+        }
+        let elapsed = start.duration(to: now)
+        return Double(iterations) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+}
+
+/// Rows for App Store JWS verification, or nil (with a message) when the real Apple data beside
+/// the checkout is missing.
+func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
+    let shared = repo.deletingLastPathComponent().appendingPathComponent("shared/vectors/apple-real")
+    let jwsURL = shared.appendingPathComponent("jws/mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws")
+    let rootURL = shared.appendingPathComponent("apple-pki/AppleRootCA-G3.cer")
+    guard let jwsText = try? String(contentsOf: jwsURL, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+          let rootData = FileManager.default.contents(atPath: rootURL.path) else {
+        FileHandle.standardError.write(Data("App Store JWS benchmark skipped: ../shared/vectors/apple-real is not beside the checkout\n".utf8))
+        return nil
+    }
+    let bundle = "com.ms.medicalsupplierzlite"
+    do {
+        let theirRoot = try X509.Certificate(derEncoded: Array(rootData))
+        let ourRoot = try SigilX509.Certificate(derEncoded: Array(rootData))
+        let uncached = try SignedDataVerifier(trustedRoots: [ourRoot], bundleId: bundle, appAppleId: nil, environment: .sandbox,
+                                              cache: ChainCache(timeToLive: 0))
+        let cached = try SignedDataVerifier(trustedRoots: [ourRoot], bundleId: bundle, appAppleId: nil, environment: .sandbox)
+        // Both pipelines must accept the token before they are timed.
+        let a = try await baselineVerify(jwsText, root: theirRoot)
+        let b = try await uncached.verifyTransaction(jwsText)
+        let c = try await cached.verifyTransaction(jwsText)
+        guard a.transactionId == b.payload.transactionId, b.payload == c.payload, !b.chainFromCache else { return nil }
+        var harness = AsyncHarness(seconds: seconds)
+        let baseline = await harness.opsPerSecond {
+            (try? await baselineVerify(jwsText, root: theirRoot)) == nil ? 0 : 1
+        }
+        let ours = await harness.opsPerSecond {
+            (try? await uncached.verifyTransaction(jwsText)) == nil ? 0 : 1
+        }
+        let oursCached = await harness.opsPerSecond {
+            guard let r = try? await cached.verifyTransaction(jwsText), r.chainFromCache else { return 0 }
+            return 1
+        }
+        let name = "swift-certificates Verifier + jwt-kit ES256 (Apple's library pipeline)"
+        return [Row(name: "App Store transaction JWS verify, uncached chain", sigil: ours, reference: baseline, referenceName: name, bytesPerOp: 0),
+                Row(name: "App Store transaction JWS verify, cached chain", sigil: oursCached, reference: baseline, referenceName: name, bytesPerOp: 0)]
+    } catch {
+        FileHandle.standardError.write(Data("App Store JWS benchmark failed: \(error)\n".utf8))
+        return nil
+    }
+}
+
+// Per-stage costs of one App Store JWS verification (sigil-bench --probe), to see where time goes.
+func probe(repo: URL) {
+    let shared = repo.deletingLastPathComponent().appendingPathComponent("shared/vectors/apple-real")
+    let text = try! String(contentsOf: shared.appendingPathComponent("jws/mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    let clock = ContinuousClock()
+    func time(_ name: String, _ n: Int = 2000, _ body: () -> Void) {
+        let t = clock.measure { for _ in 0..<n { body() } }
+        print(name, Double(t.components.attoseconds) / 1e12 / Double(n) + Double(t.components.seconds) * 1e6 / Double(n), "µs")
+    }
+    let jws = try! JWS(compact: text)
+    print("signing input bytes", jws.signingInput.count, "payload", jws.payload.count)
+    time("JWS(compact:)") { _ = try! JWS(compact: text) }
+    time("JSONDecoder payload") { _ = try! JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: Data(jws.payload)) }
+    time("SHA-256 signing input") { _ = SigilCore.SHA256.hash(jws.signingInput) }
+    let x5c = try! jws.x5c()!
+    time("Certificate x2") { _ = try! SigilX509.Certificate(derEncoded: x5c[0]); _ = try! SigilX509.Certificate(derEncoded: x5c[1]) }
+    let leaf = try! SigilX509.Certificate(derEncoded: x5c[0]), inter = try! SigilX509.Certificate(derEncoded: x5c[1])
+    let root = try! SigilX509.Certificate(derEncoded: x5c[2])
+    let v = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), AppleSignedDataPolicy()])
+    time("chain verify", 300) { _ = v.verify(leaf: leaf, intermediates: [inter], at: 1761389594) }
+    guard case .ec(let key) = leaf.publicKey else { return }
+    time("JWS verify ES256", 500) { try! jws.verify(with: .ecdsa(key)) }
+    let ourRoot = try! SigilX509.Certificate(derEncoded: Array(FileManager.default.contents(atPath: shared.appendingPathComponent("apple-pki/AppleRootCA-G3.cer").path)!))
+    let uncached = try! SignedDataVerifier(trustedRoots: [ourRoot], bundleId: "com.ms.medicalsupplierzlite", appAppleId: nil, environment: .sandbox, cache: ChainCache(timeToLive: 0))
+    time("uncached verifyOffline", 300) { _ = try! uncached.verifyTransactionOffline(text) }
+    let cached = try! SignedDataVerifier(trustedRoots: [ourRoot], bundleId: "com.ms.medicalsupplierzlite", appAppleId: nil, environment: .sandbox)
+    time("cached verifyOffline", 1000) { _ = try! cached.verifyTransactionOffline(text) }
+    let h = Array(text.utf8)
+    time("utf8 copy") { _ = Array(text.utf8) }
+    _ = h
+}
