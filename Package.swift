@@ -74,6 +74,8 @@ let package = Package(
                 "SigilOCSP",
                 "SigilHTTP",
                 "SigilPKCS7",
+                "SigilJOSE",
+                "SigilAppStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

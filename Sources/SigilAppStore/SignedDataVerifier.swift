@@ -147,25 +147,45 @@ public struct SignedDataVerifier: Sendable {
     public func verifyAppTransaction(_ signedAppTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<AppTransaction> {
         let result = try await verify(signedAppTransaction, as: AppTransaction.self, at: time)
-        let p = result.payload
-        if p.bundleId != bundleId || (environment == .production && p.appAppleId != appAppleId) {
-            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: p.bundleId, appAppleId: p.appAppleId))
-        }
-        try checkEnvironment(p.receiptType, field: "receiptType")
+        try checkAppTransaction(result.payload)
         return result
     }
 
     public func verifyRealtimeRequest(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<DecodedRealtimeRequestBody> {
         let result = try await verify(signedPayload, as: DecodedRealtimeRequestBody.self, at: time)
-        if environment == .production && result.payload.appAppleId != appAppleId {
-            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: nil, appAppleId: result.payload.appAppleId))
-        }
-        try checkEnvironment(result.payload.environment)
+        try checkRealtime(result.payload)
         return result
     }
 
     // MARK: - Identity checks (Apple's rules, per payload kind)
+
+    /// Step 7 alone, for a payload verified with `verify(_:as:)`: the bundle id / app Apple id /
+    /// environment checks its kind gets in the typed entry points.
+    public func checkIdentity<Payload: AppStoreSignedPayload>(_ payload: Payload) throws(AppStoreError) {
+        switch payload {
+        case let p as JWSTransactionDecodedPayload: try checkTransaction(p)
+        case let p as JWSRenewalInfoDecodedPayload: try checkEnvironment(p.environment)
+        case let p as ResponseBodyV2DecodedPayload: try checkNotification(p)
+        case let p as AppTransaction: try checkAppTransaction(p)
+        case let p as DecodedRealtimeRequestBody: try checkRealtime(p)
+        default: break
+        }
+    }
+
+    func checkAppTransaction(_ p: AppTransaction) throws(AppStoreError) {
+        if p.bundleId != bundleId || (environment == .production && p.appAppleId != appAppleId) {
+            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: p.bundleId, appAppleId: p.appAppleId))
+        }
+        try checkEnvironment(p.receiptType, field: "receiptType")
+    }
+
+    func checkRealtime(_ p: DecodedRealtimeRequestBody) throws(AppStoreError) {
+        if environment == .production && p.appAppleId != appAppleId {
+            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: nil, appAppleId: p.appAppleId))
+        }
+        try checkEnvironment(p.environment)
+    }
 
     func checkTransaction(_ p: JWSTransactionDecodedPayload) throws(AppStoreError) {
         if p.bundleId != bundleId {
@@ -264,7 +284,9 @@ public struct SignedDataVerifier: Sendable {
             trace?.fail("RFC 7515 §7.1", "parse the compact JWS", error.reason)
             throw AppStoreError(.invalidJWTFormat, error.reason)
         }
-        trace?.pass("RFC 7515 §7.1", "parse the compact JWS", "three parts; header \(jws.header.serialized)")
+        trace?.pass("RFC 7515 §7.1", "parse the compact JWS",
+                    "three parts; header alg \(jws.header["alg"]?.serialized ?? "absent"), x5c of \(jws.header["x5c"]?.arrayValue?.count ?? 0) certificate(s), "
+                        + "members \(jws.header.objectKeys.joined(separator: ", "))")
         // Step 3 (before the header checks of step 2 so that test environments can decode): payload.
         let payload: Payload
         do {

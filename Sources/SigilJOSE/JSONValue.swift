@@ -43,6 +43,8 @@ public enum JSONValue: Hashable, Sendable {
         return members.first { $0.0 == name }?.1
     }
 
+    /// An object's member names in order (empty for other kinds).
+    public var objectKeys: [String] { if case .object(let o) = self { o.map(\.0) } else { [] } }
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }

@@ -1,0 +1,366 @@
+import ArgumentParser
+import Foundation
+import SigilAppStore
+import SigilCore
+import SigilHTTP
+import SigilJOSE
+import SigilOCSP
+import SigilX509
+
+extension CLIFailure {
+    init(appStore error: AppStoreError) {
+        self.init(code: error.code.rawValue, message: error.description)
+    }
+}
+
+/// Options every token command shares.
+struct SigningKeyOptions: ParsableArguments {
+    @Option(help: "The .p8 private key file (PKCS#8 PEM from App Store Connect).") var key: String
+    @Option(help: "The key's identifier (kid).") var keyId: String
+    @Option(help: "Issued-at time, unix seconds or RFC 3339 (default: now).") var issuedAt: String?
+    @Flag(help: "Print {token, header, claims} JSON instead of the bare token.") var json = false
+
+    func signingKey() throws -> AppleSigningKey {
+        do { return try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError {
+            throw CLIFailure(appStore: e)
+        }
+    }
+
+    func now() throws -> Int64 {
+        guard let issuedAt else { return Int64(Date().timeIntervalSince1970) }
+        guard let t = X509Command.parseTime(issuedAt) else { throw CLIFailure(code: "usage", message: "--issued-at must be RFC 3339 or unix seconds") }
+        return t
+    }
+
+    func emit(_ token: String) throws {
+        guard json else { print(token); return }
+        let jws = try JWS(compact: token)
+        Output.printJSON(["token": token, "header": JSONCLI.any(jws.header), "claims": JSONCLI.any(try jws.payloadJSON())])
+    }
+}
+
+enum JSONCLI {
+    /// A JSONValue as Foundation objects for Output.json (numbers keep their value).
+    static func any(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: return NSNull()
+        case .bool(let b): return b
+        case .number(let n): return Int64(n).map { $0 as Any } ?? (Double(n) ?? 0)
+        case .string(let s): return s
+        case .array(let a): return a.map(any)
+        case .object(let o): return Dictionary(o.map { ($0.0, any($0.1)) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    static func any(bytes: [UInt8]) -> Any {
+        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) ?? String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Mint Apple's ES256 tokens and signatures from a .p8 key.",
+        subcommands: [AppStore.self, ExternalPurchase.self, SignInWithApple.self, Reader.self, PromotionalOffer.self])
+
+    struct AppStore: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "app-store", abstract: "App Store Server API bearer token (exp ≤ 60 min).")
+        @OptionGroup var signing: SigningKeyOptions
+        @Option(help: "Issuer id from App Store Connect.") var issuerId: String
+        @Option(help: "The app's bundle id.") var bundleId: String
+        @Option(help: "Lifetime in seconds (≤ 3600).") var ttl: Int64 = 300
+        func run() {
+            reportingErrors {
+                do {
+                    try signing.emit(try AppleTokens.appStoreServerAPI(key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
+                                                                      issuedAt: try signing.now(), lifetime: ttl))
+                } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+            }
+        }
+    }
+
+    struct ExternalPurchase: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "external-purchase", abstract: "External Purchase Server API bearer token (exp ≤ 60 min).")
+        @OptionGroup var signing: SigningKeyOptions
+        @Option(help: "Issuer id from App Store Connect.") var issuerId: String
+        @Option(help: "The app's bundle id.") var bundleId: String
+        @Option(help: "Lifetime in seconds (≤ 3600).") var ttl: Int64 = 300
+        func run() {
+            reportingErrors {
+                do {
+                    try signing.emit(try AppleTokens.externalPurchaseServerAPI(key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
+                                                                              issuedAt: try signing.now(), lifetime: ttl))
+                } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+            }
+        }
+    }
+
+    struct SignInWithApple: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "sign-in-with-apple", abstract: "Sign in with Apple client_secret (exp ≤ 15777000 s).")
+        @OptionGroup var signing: SigningKeyOptions
+        @Option(help: "Team id.") var teamId: String
+        @Option(help: "Client id (Services ID or bundle id).") var clientId: String
+        @Option(help: "Lifetime in seconds (≤ 15777000).") var ttl: Int64 = 3600
+        func run() {
+            reportingErrors {
+                do {
+                    try signing.emit(try AppleTokens.signInWithAppleClientSecret(key: try signing.signingKey(), teamID: teamId, clientID: clientId,
+                                                                                issuedAt: try signing.now(), lifetime: ttl))
+                } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+            }
+        }
+    }
+
+    struct Reader: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "reader", abstract: "ProximityReader Verifier API reader token (exp ≤ 5 min).")
+        @OptionGroup var signing: SigningKeyOptions
+        @Option(help: "Brand id (iss).") var brandId: String
+        @Option(help: "Reader instance identifier (sub).") var readerId: String
+        @Option(help: "Lifetime in seconds (≤ 300).") var ttl: Int64 = 300
+        func run() {
+            reportingErrors {
+                do {
+                    try signing.emit(try AppleTokens.proximityReaderToken(key: try signing.signingKey(), brandID: brandId, readerID: readerId,
+                                                                         issuedAt: try signing.now(), lifetime: ttl))
+                } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+            }
+        }
+    }
+
+    struct PromotionalOffer: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "promotional-offer",
+            abstract: "Promotional offer signature: v1 (StoreKit 1, base64 DER ECDSA) or v2 (StoreKit 2 JWS).")
+        @OptionGroup var signing: SigningKeyOptions
+        @Option(help: "1 or 2.") var version: Int = 2
+        @Option(help: "The app's bundle id.") var bundleId: String
+        @Option(help: "Product id.") var productId: String
+        @Option(help: "Offer identifier.") var offerId: String
+        @Option(help: "v2: issuer id.") var issuerId: String?
+        @Option(help: "v2: transaction id (optional).") var transactionId: String?
+        @Option(help: "v1: app account token (default empty).") var appAccountToken: String = ""
+        @Option(help: "Nonce (default: a fresh UUID).") var nonce: String?
+        @Option(help: "v1: timestamp in ms (default: issued-at × 1000).") var timestamp: Int64?
+        func run() {
+            reportingErrors {
+                let key = try signing.signingKey()
+                let now = try signing.now()
+                let nonce = self.nonce ?? UUID().uuidString.lowercased()
+                switch version {
+                case 1:
+                    let ts = timestamp ?? now * 1000
+                    let signature = AppleTokens.promotionalOfferV1(key: key, bundleID: bundleId, productID: productId, offerID: offerId,
+                                                                   appAccountToken: appAccountToken, nonce: nonce, timestamp: ts)
+                    Output.printJSON(["signature": signature, "keyIdentifier": key.keyID, "nonce": nonce, "timestamp": ts,
+                                      "productIdentifier": productId, "offerIdentifier": offerId])
+                case 2:
+                    guard let issuerId else { throw CLIFailure(code: "usage", message: "v2 needs --issuer-id") }
+                    do {
+                        try signing.emit(try AppleTokens.promotionalOfferV2(key: key, issuerID: issuerId, bundleID: bundleId, productID: productId,
+                                                                            offerIdentifier: offerId, transactionID: transactionId, nonce: nonce, issuedAt: now))
+                    } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+                default:
+                    throw CLIFailure(code: "usage", message: "--version is 1 or 2")
+                }
+            }
+        }
+    }
+}
+
+struct JWSCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "jws", abstract: "Inspect JWS compact tokens.", subcommands: [Decode.self])
+
+    struct Decode: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print header and payload WITHOUT verifying anything.")
+        @Argument(help: "File holding the token, or - for standard input.") var file: String
+        func run() {
+            reportingErrors {
+                let text = String(decoding: try Input.read(file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                do {
+                    let jws = try JWS(compact: text)
+                    var out: [String: Any] = ["verified": false,
+                                              "warning": "decoded only: no signature, certificate or claim was checked",
+                                              "header": JSONCLI.any(jws.header), "payload": JSONCLI.any(bytes: jws.payload),
+                                              "signatureBytes": jws.signature.count]
+                    if let x5c = try? jws.x5c() {
+                        out["x5c"] = x5c.map { der -> Any in
+                            guard let c = try? Certificate(derEncoded: der) else { return "(not a certificate)" }
+                            return ["subject": c.subject.rfc4514String, "issuer": c.issuer.rfc4514String,
+                                    "notBefore": X509Command.rfc3339(c.validity.notBefore), "notAfter": X509Command.rfc3339(c.validity.notAfter)]
+                        }
+                    }
+                    Output.printJSON(out)
+                } catch let e as JOSEError {
+                    throw CLIFailure(code: "jose." + e.code.rawValue, message: e.description)
+                }
+            }
+        }
+    }
+}
+
+struct ExternalPurchaseTokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "external-purchase-token", abstract: "Decode external purchase tokens.",
+                                                    subcommands: [Decode.self])
+    struct Decode: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Decode a token (base64url JSON) into its fields.")
+        @Flag(help: "Refuse `=` padding and a trailing newline (accepted by default, as Apple's examples carry them).") var strict = false
+        @Argument(help: "The token, or - to read it from standard input.") var token: String
+        func run() {
+            reportingErrors {
+                let text = token == "-" ? String(decoding: try Input.read("-"), as: UTF8.self) : token
+                do {
+                    let t = try ExternalPurchaseToken(token: strict ? text : text.trimmingCharacters(in: .whitespaces),
+                                                      allowPaddingAndNewline: !strict)
+                    var out: [String: Any] = ["appAppleId": t.appAppleId, "bundleId": t.bundleId, "externalPurchaseId": t.externalPurchaseId,
+                                              "tokenCreationDate": t.tokenCreationDate.millisecondsSince1970,
+                                              "tokenCreationTime": t.tokenCreationDate.description,
+                                              "environment": t.environment.rawValue, "customLinkToken": t.isCustomLinkToken]
+                    if let type = t.tokenType { out["tokenType"] = type.rawValue }
+                    if let expiry = t.tokenExpirationDate {
+                        out["tokenExpirationDate"] = expiry.millisecondsSince1970
+                        out["tokenExpirationTime"] = expiry.description
+                    }
+                    Output.printJSON(out)
+                } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+            }
+        }
+    }
+}
+
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify App Store signed data (JWS + x5c chain to your trusted roots) and print the decoded payload.",
+        discussion: """
+        On success the decoded payload is printed as JSON on stdout (exit 0). On failure the status
+        (Apple's names: INVALID_JWT_FORMAT, VERIFICATION_FAILURE, …) and the reason go to stderr as
+        JSON (exit 1). --explain prints each step with the spec clause it implements to stderr.
+        """)
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case transaction, renewalInfo = "renewal-info", notification, appTransaction = "app-transaction", realtime, auto
+    }
+    @Option(name: .customLong("root"), help: "A trusted root certificate (repeatable; DER or PEM).") var roots: [String] = []
+    @Option(help: "transaction | renewal-info | notification | app-transaction | realtime | auto") var type: Kind = .auto
+    @Option(help: "Expected bundle id (default: whatever the payload says, reported).") var bundleId: String?
+    @Option(help: "Expected app Apple id (required with --environment Production).") var appAppleId: Int64?
+    @Option(help: "Sandbox, Production, Xcode or LocalTesting.") var environment: String = "Sandbox"
+    @Flag(help: "Check leaf and intermediate with OCSP (network); validate at the current time.") var online = false
+    @Option(help: "Validation time, unix seconds or RFC 3339 (default: the payload's signedDate offline, now online).") var at: String?
+    @Flag(help: "Print every verification step to stderr.") var explain = false
+    @Argument(help: "File holding the JWS (or a notification body {\"signedPayload\": …}), or - for standard input.") var file: String
+
+    mutating func run() async throws {
+        do {
+            try await verify()
+        } catch let failure as CLIFailure {
+            failure.report()
+        } catch {
+            CLIFailure(error).report()
+        }
+    }
+
+    func verify() async throws {
+        let raw = String(decoding: try Input.read(file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = raw
+        if raw.hasPrefix("{"), let body = try? JSONDecoder().decode(ResponseBodyV2.self, from: Data(raw.utf8)), let signed = body.signedPayload {
+            text = signed
+        }
+        var trusted: [Certificate] = []
+        for root in roots { trusted += try X509Command.load(root) }
+        let env = AppStoreEnvironment(rawValue: environment)
+        var time: Int64?
+        if let at {
+            guard let parsed = X509Command.parseTime(at) else { throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds") }
+            time = parsed
+        }
+        var kind = type
+        if kind == .auto { kind = Self.guessKind(text) }
+        let revocation = online ? OCSPRevocationChecker(transport: URLSessionOCSPTransport()) : nil
+        let trace = explain ? VerificationTrace() : nil
+        // Without --bundle-id, the payload's own bundle id is accepted and reported.
+        let bundle = bundleId ?? Self.payloadBundleId(text) ?? ""
+        let outcome = await Self.run(kind: kind, text: text, time: time, trusted: trusted, bundle: bundle, appAppleId: appAppleId,
+                                     environment: env, revocation: revocation, trace: trace)
+        switch outcome {
+        case .success(let (payload, extra)):
+            if let trace { Self.printTrace(trace, verdict: "VALID") }
+            Output.printJSON(["type": kind.rawValue, "payload": JSONCLI.any(bytes: payload), "verification": extra])
+        case .failure(let e):
+            if let trace { Self.printTrace(trace, verdict: e.code.rawValue) }
+            var report: [String: Any] = ["error": e.code.rawValue, "message": e.reason, "retryable": e.isRetryable]
+            if !e.failures.isEmpty { report["failures"] = e.failures }
+            FileHandle.standardError.write(Data((Output.json(report) + "\n").utf8))
+            Foundation.exit(1)
+        }
+    }
+
+    static func run(kind: Kind, text: String, time: Int64?, trusted: [Certificate], bundle: String, appAppleId: Int64?,
+                    environment: AppStoreEnvironment, revocation: OCSPRevocationChecker?,
+                    trace: VerificationTrace?) async -> Result<([UInt8], [String: Any]), AppStoreError> {
+        let verifier: SignedDataVerifier
+        do {
+            verifier = try SignedDataVerifier(trustedRoots: trusted, bundleId: bundle, appAppleId: appAppleId, environment: environment,
+                                              revocation: revocation)
+        } catch { return .failure(error) }
+        do {
+            switch kind {
+            case .transaction:
+                let r = try await verifier.verify(text, as: JWSTransactionDecodedPayload.self, at: time, trace: trace)
+                try verifier.checkIdentity(r.payload)
+                return .success(record(r, environment))
+            case .renewalInfo:
+                let r = try await verifier.verify(text, as: JWSRenewalInfoDecodedPayload.self, at: time, trace: trace)
+                try verifier.checkIdentity(r.payload)
+                return .success(record(r, environment))
+            case .notification:
+                let r = try await verifier.verify(text, as: ResponseBodyV2DecodedPayload.self, at: time, trace: trace)
+                try verifier.checkIdentity(r.payload)
+                return .success(record(r, environment))
+            case .appTransaction:
+                let r = try await verifier.verify(text, as: AppTransaction.self, at: time, trace: trace)
+                try verifier.checkIdentity(r.payload)
+                return .success(record(r, environment))
+            case .realtime, .auto:
+                let r = try await verifier.verify(text, as: DecodedRealtimeRequestBody.self, at: time, trace: trace)
+                try verifier.checkIdentity(r.payload)
+                return .success(record(r, environment))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func record<P>(_ result: VerifiedSignedData<P>, _ environment: AppStoreEnvironment) -> ([UInt8], [String: Any]) {
+        ([UInt8](result.payloadBytes), ["trust": result.trust.rawValue, "validationTime": X509Command.rfc3339(result.validationTime),
+                                       "chain": result.chain.map(\.subject.rfc4514String), "environment": environment.rawValue,
+                                       "chainFromCache": result.chainFromCache])
+    }
+
+    static func printTrace(_ trace: VerificationTrace, verdict: String) {
+        var lines: [String] = []
+        for (i, step) in trace.steps.enumerated() {
+            let mark = step.verdict == .pass ? "PASS" : step.verdict == .fail ? "FAIL" : "    "
+            lines.append("\(String(format: "%2d", i + 1)). [\(mark)] \(step.check.isEmpty ? "" : step.check + " — ")\(step.clause)")
+            lines.append("       \(step.detail)")
+        }
+        lines.append("verdict: \(verdict)")
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// The payload kind from its members (no verification: only to pick the model).
+    static func guessKind(_ text: String) -> Kind {
+        guard let jws = try? JWS(compact: text), let json = try? jws.payloadJSON() else { return .transaction }
+        if json["notificationType"] != nil { return .notification }
+        if json["receiptType"] != nil { return .appTransaction }
+        if json["userLocale"] != nil && json["requestIdentifier"] != nil { return .realtime }
+        if json["transactionId"] != nil { return .transaction }
+        if json["autoRenewStatus"] != nil || json["autoRenewProductId"] != nil { return .renewalInfo }
+        return .transaction
+    }
+
+    static func payloadBundleId(_ text: String) -> String? {
+        guard let jws = try? JWS(compact: text), let json = try? jws.payloadJSON() else { return nil }
+        return json["bundleId"]?.stringValue ?? json["data"]?["bundleId"]?.stringValue ?? json["summary"]?["bundleId"]?.stringValue
+            ?? json["externalPurchaseToken"]?["bundleId"]?.stringValue ?? json["appData"]?["bundleId"]?.stringValue
+    }
+}
