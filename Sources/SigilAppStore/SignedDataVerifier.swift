@@ -1,5 +1,4 @@
 import Foundation
-import SigilASN1
 import SigilCore
 import SigilJOSE
 import SigilKeys
@@ -112,21 +111,21 @@ public struct SignedDataVerifier: Sendable {
     public func verifyTransaction(_ signedTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<JWSTransactionDecodedPayload> {
         let result = try await verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
-        try checkTransaction(result.payload)
+        try checkIdentity(result.payload)
         return result
     }
 
     public func verifyRenewalInfo(_ signedRenewalInfo: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<JWSRenewalInfoDecodedPayload> {
         let result = try await verify(signedRenewalInfo, as: JWSRenewalInfoDecodedPayload.self, at: time)
-        try checkEnvironment(result.payload.environment)
+        try checkIdentity(result.payload)
         return result
     }
 
     public func verifyNotification(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<ResponseBodyV2DecodedPayload> {
         let result = try await verify(signedPayload, as: ResponseBodyV2DecodedPayload.self, at: time)
-        try checkNotification(result.payload)
+        try checkIdentity(result.payload)
         return result
     }
 
@@ -147,14 +146,14 @@ public struct SignedDataVerifier: Sendable {
     public func verifyAppTransaction(_ signedAppTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<AppTransaction> {
         let result = try await verify(signedAppTransaction, as: AppTransaction.self, at: time)
-        try checkAppTransaction(result.payload)
+        try checkIdentity(result.payload)
         return result
     }
 
     public func verifyRealtimeRequest(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<DecodedRealtimeRequestBody> {
         let result = try await verify(signedPayload, as: DecodedRealtimeRequestBody.self, at: time)
-        try checkRealtime(result.payload)
+        try checkIdentity(result.payload)
         return result
     }
 
@@ -224,18 +223,12 @@ public struct SignedDataVerifier: Sendable {
                                                        trace: VerificationTrace? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<Payload> {
         // Without online checks nothing suspends: take the synchronous path.
-        if revocation == nil { return try verifyOffline(compact, as: type, at: time, trace: trace) }
-        let prepared = try prepare(compact, as: type, at: time, trace: trace)
-        switch prepared {
+        guard let revocation else { return try verifyOffline(compact, as: type, at: time, trace: trace) }
+        switch try prepare(compact, as: type, at: time, trace: trace) {
         case .done(let result): return result
         case .needsChain(let pending):
-            let result: CertificateVerifier.Result
-            if let revocation {
-                result = await certificateVerifier.verify(leaf: pending.leaf, intermediates: [pending.intermediate],
+            let result = await certificateVerifier.verify(leaf: pending.leaf, intermediates: [pending.intermediate],
                                                           at: pending.validationTime, revocation: revocation)
-            } else {
-                result = certificateVerifier.verify(leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime)
-            }
             return try finish(pending, chainResult: result, trace: trace)
         }
     }
@@ -258,7 +251,7 @@ public struct SignedDataVerifier: Sendable {
     public func verifyTransactionOffline(_ signedTransaction: String, at time: Int64? = nil) throws(AppStoreError)
         -> VerifiedSignedData<JWSTransactionDecodedPayload> {
         let result = try verifyOffline(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
-        try checkTransaction(result.payload)
+        try checkIdentity(result.payload)
         return result
     }
 
@@ -308,13 +301,15 @@ public struct SignedDataVerifier: Sendable {
             trace?.fail("RFC 7515 §4.1.1", "header alg is ES256", "alg is \(jws.header["alg"]?.serialized ?? "absent")")
             throw AppStoreError(.invalidJWTFormat, "header alg is \(jws.header["alg"]?.serialized ?? "absent"), not \"ES256\"")
         }
-        let x5cStrings: [String]
-        guard let list = jws.header["x5c"]?.arrayValue else {
+        let listed: [String]?
+        do { listed = try jws.x5cStrings() } catch {
+            trace?.fail("RFC 7515 §4.1.6", "header x5c is an array of strings", error.reason)
+            throw AppStoreError(.invalidJWTFormat, error.reason)
+        }
+        guard let x5cStrings = listed else {
             trace?.fail("RFC 7515 §4.1.6", "header x5c present", "no x5c array")
             throw AppStoreError(.invalidJWTFormat, "the header has no x5c certificate chain")
         }
-        x5cStrings = list.compactMap(\.stringValue)
-        guard x5cStrings.count == list.count else { throw AppStoreError(.invalidJWTFormat, "x5c holds a non-string") }
         if environment == .xcode {
             return .done(try verifyXcode(jws, payload: payload, x5c: x5cStrings, time: time ?? now, trace: trace))
         }
@@ -351,8 +346,7 @@ public struct SignedDataVerifier: Sendable {
         for (index, text) in x5cStrings.prefix(2).enumerated() {
             let name = index == 0 ? "leaf" : "intermediate"
             do {
-                let der = try Base64.decode(text.utf8, alphabet: .standard, padding: .required)
-                certificates.append(try Certificate(derEncoded: der))
+                certificates.append(try Certificate(derEncoded: try JWS.certificateDER(text)))
             } catch {
                 trace?.fail("RFC 5280 §4.1", "decode the \(name) certificate", "\(error)")
                 throw AppStoreError(.invalidCertificate, "x5c[\(index)] (\(name)) is not a valid certificate: \(error)")
@@ -417,7 +411,7 @@ public struct SignedDataVerifier: Sendable {
                                                     trace: VerificationTrace?) throws(AppStoreError) -> VerifiedSignedData<Payload> {
         guard let first = x5c.first else { throw AppStoreError(.invalidChainLength, "x5c is empty") }
         let certificate: Certificate
-        do { certificate = try Certificate(derEncoded: try Base64.decode(first.utf8, alphabet: .standard, padding: .required)) } catch {
+        do { certificate = try Certificate(derEncoded: try JWS.certificateDER(first)) } catch {
             throw AppStoreError(.invalidCertificate, "x5c[0] is not a valid certificate: \(error)")
         }
         guard case .ec(let key) = certificate.publicKey, key.curve == .p256 else {

@@ -45,8 +45,7 @@ public struct JWK: Sendable, Hashable {
         if let keyID { members.append(("kid", .string(keyID))) }
         members.append(("alg", .string(key.curve == .p256 ? "ES256" : "ES384")))
         members.append(("use", .string("sig")))
-        // Built from valid members: cannot fail.
-        self = (try? JWK(json: .object(members)))!
+        self.init(built: .object(members), keyType: "EC", keyID: keyID, algorithm: key.curve == .p256 ? "ES256" : "ES384")
     }
 
     /// A JWK for an RSA public key bound to `algorithm` (RS256 or PS256).
@@ -57,7 +56,16 @@ public struct JWK: Sendable, Hashable {
         if let keyID { members.append(("kid", .string(keyID))) }
         members.append(("alg", .string(algorithm.rawValue)))
         members.append(("use", .string("sig")))
-        self = (try? JWK(json: .object(members)))!
+        self.init(built: .object(members), keyType: "RSA", keyID: keyID, algorithm: algorithm.rawValue)
+    }
+
+    /// A key Sigil built itself from a public key (nothing to check, nothing to unwrap).
+    private init(built json: JSONValue, keyType: String, keyID: String?, algorithm: String) {
+        self.keyType = keyType
+        self.keyID = keyID
+        self.algorithm = algorithm
+        use = "sig"
+        self.json = json
     }
 
     /// The verification key, bound to its algorithm. `defaultRSAAlgorithm` applies only to an RSA

@@ -87,22 +87,40 @@ public struct JWS: Sendable {
     /// The header's typ, if it is a string.
     public var type: String? { header["typ"]?.stringValue }
 
-    /// The x5c certificates' DER (RFC 7515 §4.1.6: standard base64 with padding, not base64url),
-    /// nil when the header has no x5c. A malformed x5c is an error, never silently skipped.
-    public func x5c() throws(JOSEError) -> [[UInt8]]? {
+    /// The x5c entries as sent (strings), nil when the header has no x5c. A malformed x5c (not
+    /// an array of strings) is an error, never silently skipped.
+    public func x5cStrings() throws(JOSEError) -> [String]? {
         guard let member = header["x5c"] else { return nil }
         guard let list = member.arrayValue else { throw JOSEError(.malformed, "x5c is not an array") }
-        var out: [[UInt8]] = []
+        var out: [String] = []
         out.reserveCapacity(list.count)
         for (index, item) in list.enumerated() {
             guard let text = item.stringValue else { throw JOSEError(.malformed, "x5c[\(index)] is not a string") }
-            do {
-                out.append(try Base64.decode(text.utf8, alphabet: .standard, padding: .required))
-            } catch {
-                throw JOSEError(.malformed, "x5c[\(index)] is not standard base64: \(error.reason)")
+            out.append(text)
+        }
+        return out
+    }
+
+    /// The x5c certificates' DER, nil when the header has no x5c.
+    public func x5c() throws(JOSEError) -> [[UInt8]]? {
+        guard let strings = try x5cStrings() else { return nil }
+        var out: [[UInt8]] = []
+        out.reserveCapacity(strings.count)
+        for (index, text) in strings.enumerated() {
+            do { out.append(try JWS.certificateDER(text)) } catch {
+                throw JOSEError(.malformed, "x5c[\(index)]: \(error.reason)")
             }
         }
         return out
+    }
+
+    /// Decodes one x5c entry: RFC 7515 §4.1.6 says standard base64 with padding, not base64url.
+    public static func certificateDER(_ text: String) throws(JOSEError) -> [UInt8] {
+        do {
+            return try Base64.decode(text.utf8, alphabet: .standard, padding: .required)
+        } catch {
+            throw JOSEError(.malformed, "not standard base64: \(error.reason)")
+        }
     }
 
     /// The payload parsed as a JSON value (strict parser, duplicate names refused).

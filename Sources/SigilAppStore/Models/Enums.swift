@@ -2,87 +2,85 @@
 // Open enums: a value Apple adds later decodes and round-trips as its raw value; the named
 // constants are the values Apple documents.
 
-public struct AppStoreEnvironment: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+/// What every open enum shares: the raw value Apple sent, kept whatever it is; the values Apple
+/// documents; and whether this one is among them.
+public protocol AppStoreOpenEnum: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible
+where RawValue: Codable & Hashable & Sendable & CustomStringConvertible {
+    init(rawValue: RawValue)
+    static var documented: [Self] { get }
+}
+
+extension AppStoreOpenEnum {
+    public var isDocumented: Bool { Self.documented.contains(self) }
+    public var description: String { rawValue.description }
+}
+
+public struct AppStoreEnvironment: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let sandbox = AppStoreEnvironment(rawValue: "Sandbox")
     public static let production = AppStoreEnvironment(rawValue: "Production")
     public static let xcode = AppStoreEnvironment(rawValue: "Xcode")
     public static let localTesting = AppStoreEnvironment(rawValue: "LocalTesting")
     public static let documented: [AppStoreEnvironment] = [.sandbox, .production, .xcode, .localTesting]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct ProductType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct ProductType: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let autoRenewableSubscription = ProductType(rawValue: "Auto-Renewable Subscription")
     public static let nonConsumable = ProductType(rawValue: "Non-Consumable")
     public static let consumable = ProductType(rawValue: "Consumable")
     public static let nonRenewingSubscription = ProductType(rawValue: "Non-Renewing Subscription")
     public static let documented: [ProductType] = [.autoRenewableSubscription, .nonConsumable, .consumable, .nonRenewingSubscription]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct InAppOwnershipType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct InAppOwnershipType: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let familyShared = InAppOwnershipType(rawValue: "FAMILY_SHARED")
     public static let purchased = InAppOwnershipType(rawValue: "PURCHASED")
     public static let documented: [InAppOwnershipType] = [.familyShared, .purchased]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct TransactionReason: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct TransactionReason: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let purchase = TransactionReason(rawValue: "PURCHASE")
     public static let renewal = TransactionReason(rawValue: "RENEWAL")
     public static let documented: [TransactionReason] = [.purchase, .renewal]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct OfferDiscountType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct OfferDiscountType: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let freeTrial = OfferDiscountType(rawValue: "FREE_TRIAL")
     public static let payAsYouGo = OfferDiscountType(rawValue: "PAY_AS_YOU_GO")
     public static let payUpFront = OfferDiscountType(rawValue: "PAY_UP_FRONT")
     public static let oneTime = OfferDiscountType(rawValue: "ONE_TIME")
     public static let documented: [OfferDiscountType] = [.freeTrial, .payAsYouGo, .payUpFront, .oneTime]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct RevocationType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct RevocationType: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let refundFull = RevocationType(rawValue: "REFUND_FULL")
     public static let refundProrated = RevocationType(rawValue: "REFUND_PRORATED")
     public static let familyRevoke = RevocationType(rawValue: "FAMILY_REVOKE")
     public static let documented: [RevocationType] = [.refundFull, .refundProrated, .familyRevoke]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct BillingPlanType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct BillingPlanType: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let billedUpfront = BillingPlanType(rawValue: "BILLED_UPFRONT")
     public static let monthly = BillingPlanType(rawValue: "MONTHLY")
     public static let documented: [BillingPlanType] = [.billedUpfront, .monthly]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct NotificationTypeV2: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct NotificationTypeV2: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let subscribed = NotificationTypeV2(rawValue: "SUBSCRIBED")
     public static let didChangeRenewalPref = NotificationTypeV2(rawValue: "DID_CHANGE_RENEWAL_PREF")
     public static let didChangeRenewalStatus = NotificationTypeV2(rawValue: "DID_CHANGE_RENEWAL_STATUS")
@@ -107,13 +105,11 @@ public struct NotificationTypeV2: RawRepresentable, Codable, Hashable, Sendable,
     public static let migration = NotificationTypeV2(rawValue: "MIGRATION")
     public static let priceChange = NotificationTypeV2(rawValue: "PRICE_CHANGE")
     public static let documented: [NotificationTypeV2] = [.subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired, .didFailToRenew, .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest, .renewalExtended, .revoke, .test, .renewalExtension, .refundReversed, .externalPurchaseToken, .oneTimeCharge, .rescindConsent, .metadataUpdate, .migration, .priceChange]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct NotificationSubtype: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct NotificationSubtype: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let initialBuy = NotificationSubtype(rawValue: "INITIAL_BUY")
     public static let resubscribe = NotificationSubtype(rawValue: "RESUBSCRIBE")
     public static let downgrade = NotificationSubtype(rawValue: "DOWNGRADE")
@@ -132,38 +128,32 @@ public struct NotificationSubtype: RawRepresentable, Codable, Hashable, Sendable
     public static let failure = NotificationSubtype(rawValue: "FAILURE")
     public static let unreported = NotificationSubtype(rawValue: "UNREPORTED")
     public static let documented: [NotificationSubtype] = [.initialBuy, .resubscribe, .downgrade, .upgrade, .autoRenewEnabled, .autoRenewDisabled, .voluntary, .billingRetry, .priceIncrease, .gracePeriod, .pending, .accepted, .billingRecovery, .productNotForSale, .summary, .failure, .unreported]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct ConsumptionRequestReason: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct ConsumptionRequestReason: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let unintendedPurchase = ConsumptionRequestReason(rawValue: "UNINTENDED_PURCHASE")
     public static let fulfillmentIssue = ConsumptionRequestReason(rawValue: "FULFILLMENT_ISSUE")
     public static let unsatisfiedWithPurchase = ConsumptionRequestReason(rawValue: "UNSATISFIED_WITH_PURCHASE")
     public static let legal = ConsumptionRequestReason(rawValue: "LEGAL")
     public static let other = ConsumptionRequestReason(rawValue: "OTHER")
     public static let documented: [ConsumptionRequestReason] = [.unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct PurchasePlatform: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct PurchasePlatform: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let iOS = PurchasePlatform(rawValue: "iOS")
     public static let macOS = PurchasePlatform(rawValue: "macOS")
     public static let tvOS = PurchasePlatform(rawValue: "tvOS")
     public static let visionOS = PurchasePlatform(rawValue: "visionOS")
     public static let documented: [PurchasePlatform] = [.iOS, .macOS, .tvOS, .visionOS]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct AdvancedCommercePeriod: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommercePeriod: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let p1W = AdvancedCommercePeriod(rawValue: "P1W")
     public static let p1M = AdvancedCommercePeriod(rawValue: "P1M")
     public static let p2M = AdvancedCommercePeriod(rawValue: "P2M")
@@ -171,13 +161,11 @@ public struct AdvancedCommercePeriod: RawRepresentable, Codable, Hashable, Senda
     public static let p6M = AdvancedCommercePeriod(rawValue: "P6M")
     public static let p1Y = AdvancedCommercePeriod(rawValue: "P1Y")
     public static let documented: [AdvancedCommercePeriod] = [.p1W, .p1M, .p2M, .p3M, .p6M, .p1Y]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct AdvancedCommerceOfferPeriod: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommerceOfferPeriod: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let p3D = AdvancedCommerceOfferPeriod(rawValue: "P3D")
     public static let p1W = AdvancedCommerceOfferPeriod(rawValue: "P1W")
     public static let p2W = AdvancedCommerceOfferPeriod(rawValue: "P2W")
@@ -188,24 +176,20 @@ public struct AdvancedCommerceOfferPeriod: RawRepresentable, Codable, Hashable, 
     public static let p9M = AdvancedCommerceOfferPeriod(rawValue: "P9M")
     public static let p1Y = AdvancedCommerceOfferPeriod(rawValue: "P1Y")
     public static let documented: [AdvancedCommerceOfferPeriod] = [.p3D, .p1W, .p2W, .p1M, .p2M, .p3M, .p6M, .p9M, .p1Y]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct AdvancedCommerceOfferReason: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommerceOfferReason: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let acquisition = AdvancedCommerceOfferReason(rawValue: "ACQUISITION")
     public static let winBack = AdvancedCommerceOfferReason(rawValue: "WIN_BACK")
     public static let retention = AdvancedCommerceOfferReason(rawValue: "RETENTION")
     public static let documented: [AdvancedCommerceOfferReason] = [.acquisition, .winBack, .retention]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct AdvancedCommerceRefundReason: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommerceRefundReason: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let unintendedPurchase = AdvancedCommerceRefundReason(rawValue: "UNINTENDED_PURCHASE")
     public static let fulfillmentIssue = AdvancedCommerceRefundReason(rawValue: "FULFILLMENT_ISSUE")
     public static let unsatisfiedWithPurchase = AdvancedCommerceRefundReason(rawValue: "UNSATISFIED_WITH_PURCHASE")
@@ -214,105 +198,86 @@ public struct AdvancedCommerceRefundReason: RawRepresentable, Codable, Hashable,
     public static let modifyItemsRefund = AdvancedCommerceRefundReason(rawValue: "MODIFY_ITEMS_REFUND")
     public static let simulateRefundDecline = AdvancedCommerceRefundReason(rawValue: "SIMULATE_REFUND_DECLINE")
     public static let documented: [AdvancedCommerceRefundReason] = [.unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other, .modifyItemsRefund, .simulateRefundDecline]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct AdvancedCommerceRefundType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommerceRefundType: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let full = AdvancedCommerceRefundType(rawValue: "FULL")
     public static let prorated = AdvancedCommerceRefundType(rawValue: "PRORATED")
     public static let custom = AdvancedCommerceRefundType(rawValue: "CUSTOM")
     public static let documented: [AdvancedCommerceRefundType] = [.full, .prorated, .custom]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct AdvancedCommercePriceIncreaseInfoStatus: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommercePriceIncreaseInfoStatus: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let scheduled = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "SCHEDULED")
     public static let pending = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "PENDING")
     public static let accepted = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "ACCEPTED")
     public static let documented: [AdvancedCommercePriceIncreaseInfoStatus] = [.scheduled, .pending, .accepted]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct ExternalPurchaseTokenType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct ExternalPurchaseTokenType: AppStoreOpenEnum {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
     public static let acquisition = ExternalPurchaseTokenType(rawValue: "ACQUISITION")
     public static let services = ExternalPurchaseTokenType(rawValue: "SERVICES")
     public static let documented: [ExternalPurchaseTokenType] = [.acquisition, .services]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct OfferType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct OfferType: AppStoreOpenEnum {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    public var description: String { String(rawValue) }
     public static let introductoryOffer = OfferType(rawValue: 1)
     public static let promotionalOffer = OfferType(rawValue: 2)
     public static let offerCode = OfferType(rawValue: 3)
     public static let winBackOffer = OfferType(rawValue: 4)
     public static let documented: [OfferType] = [.introductoryOffer, .promotionalOffer, .offerCode, .winBackOffer]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct RevocationReason: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct RevocationReason: AppStoreOpenEnum {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    public var description: String { String(rawValue) }
     public static let refundedForOtherReason = RevocationReason(rawValue: 0)
     public static let refundedDueToIssue = RevocationReason(rawValue: 1)
     public static let documented: [RevocationReason] = [.refundedForOtherReason, .refundedDueToIssue]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct ExpirationIntent: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct ExpirationIntent: AppStoreOpenEnum {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    public var description: String { String(rawValue) }
     public static let customerCancelled = ExpirationIntent(rawValue: 1)
     public static let billingError = ExpirationIntent(rawValue: 2)
     public static let customerDidNotConsentToPriceIncrease = ExpirationIntent(rawValue: 3)
     public static let productNotAvailable = ExpirationIntent(rawValue: 4)
     public static let other = ExpirationIntent(rawValue: 5)
     public static let documented: [ExpirationIntent] = [.customerCancelled, .billingError, .customerDidNotConsentToPriceIncrease, .productNotAvailable, .other]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct AutoRenewStatus: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AutoRenewStatus: AppStoreOpenEnum {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    public var description: String { String(rawValue) }
     public static let off = AutoRenewStatus(rawValue: 0)
     public static let on = AutoRenewStatus(rawValue: 1)
     public static let documented: [AutoRenewStatus] = [.off, .on]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct PriceIncreaseStatus: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct PriceIncreaseStatus: AppStoreOpenEnum {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    public var description: String { String(rawValue) }
     public static let customerHasNotResponded = PriceIncreaseStatus(rawValue: 0)
     public static let customerConsentedOrWasNotifiedWithoutNeedingConsent = PriceIncreaseStatus(rawValue: 1)
     public static let documented: [PriceIncreaseStatus] = [.customerHasNotResponded, .customerConsentedOrWasNotifiedWithoutNeedingConsent]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
-public struct SubscriptionStatus: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct SubscriptionStatus: AppStoreOpenEnum {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    public var description: String { String(rawValue) }
     public static let active = SubscriptionStatus(rawValue: 1)
     public static let expired = SubscriptionStatus(rawValue: 2)
     public static let billingRetry = SubscriptionStatus(rawValue: 3)
     public static let billingGracePeriod = SubscriptionStatus(rawValue: 4)
     public static let revoked = SubscriptionStatus(rawValue: 5)
     public static let documented: [SubscriptionStatus] = [.active, .expired, .billingRetry, .billingGracePeriod, .revoked]
-    public var isDocumented: Bool { Self.documented.contains(self) }
 }
