@@ -195,6 +195,121 @@ final class ECReferenceTests: XCTestCase {
         check(P384Curve.self)
     }
 
+    /// The fixed-base verification tables (generator and per-key) against the GMP reference:
+    /// every entry of a small-width table, u1·G + u2·Q through two tables for random and edge
+    /// scalars (including the top digit's carry and Q = ±G cancellations), and every width.
+    func testFixedBaseVerificationTables() {
+        func check<C: WeierstrassCurve>(_ curve: C.Type, seed: UInt64) {
+            let ref = ECReference(curve)
+            var rng = SeededGenerator(seed: seed)
+            let k = randomBelow(ref.n, &rng)
+            guard let (qx, qy) = ref.multiply(k, ref.g) else { return XCTFail("k·G is the identity") }
+            let q = AffinePoint<C>(x: ECReference.element(qx, as: C.Field.self), y: ECReference.element(qy, as: C.Field.self))
+            // Every entry of a w = 3 table: j·2^(3i)·Q.
+            let small = FixedBaseTable<C>(base: q, width: 3)
+            XCTAssertEqual(small.rowCount, (C.orderBits + 3) / 3)
+            XCTAssertGreaterThanOrEqual(small.rowCount * 3, C.orderBits + 1)
+            for row in 0..<small.rowCount {
+                for j in 1...4 {
+                    let entry = small.points[row * 4 + j - 1]
+                    let expected = ref.multiply(ref.mod(BigNum(j) << (3 * row), ref.n), (qx, qy))
+                    XCTAssertTrue(equal((ECReference.value(entry.x), ECReference.value(entry.y)), expected), "entry \(row), \(j)")
+                }
+            }
+            // Scalars: edges (top bits all ones, alternating digits around the carry threshold) and random.
+            let top = BigNum(1) << (C.orderBits - 1)
+            let scalars = [BigNum(0), BigNum(1), BigNum(2), ref.n - BigNum(1), ref.n - BigNum(2), top, top - BigNum(1),
+                           ref.n - top, BigNum(32), BigNum(33), BigNum(31), (BigNum(1) << 70) - BigNum(1)] +
+                (0..<60).map { _ in randomBelow(ref.n, &rng) }
+            for width in 2...8 {
+                let table = FixedBaseTable<C>(base: q, width: width)
+                for (i, u2) in scalars.enumerated() where width == 6 || i % 6 == 0 {
+                    let u1 = scalars[(i * 7 + 3) % scalars.count]
+                    var sum = JacobianPoint<C>.identity
+                    table.accumulate(ECReference.element(u2, as: C.Scalar.self).canonical, into: &sum)
+                    XCTAssertTrue(equal(affine(sum), ref.multiply(u2, (qx, qy))), "w = \(width): \(u2)·Q")
+                    if width == 6 {
+                        let combined = JacobianPoint<C>.doubleMultiplyVartime(ECReference.element(u1, as: C.Scalar.self).canonical,
+                                                                              ECReference.element(u2, as: C.Scalar.self).canonical,
+                                                                              table: table)
+                        XCTAssertTrue(equal(affine(combined), ref.add(ref.multiply(u1, ref.g), ref.multiply(u2, (qx, qy)))),
+                                      "u1·G + u2·Q for \(u1), \(u2)")
+                    }
+                }
+            }
+            // The generator's own table: u·G + (−u)·G through both tables is the identity, u·G + u·G doubles.
+            let gTable = FixedBaseTable<C>(base: C.generatorOddMultiples[0], width: 6)
+            let u = ECReference.element(k, as: C.Scalar.self)
+            XCTAssertNil(affine(JacobianPoint<C>.doubleMultiplyVartime(u.canonical, u.negated.canonical, table: gTable)))
+            XCTAssertTrue(equal(affine(JacobianPoint<C>.doubleMultiplyVartime(u.canonical, u.canonical, table: gTable)),
+                                ref.multiply(ref.mod(BigNum(2) * k, ref.n), ref.g)), "u·G + u·G")
+            // Variable-time inversion agrees with Fermat's.
+            for v in [BigNum(0), BigNum(1), ref.n - BigNum(1), k] {
+                let element = ECReference.element(v, as: C.Scalar.self)
+                XCTAssertTrue(C.Scalar.equal(element.invertedVartime, element.inverted).isTrueVartime, "inverse of \(v)")
+            }
+        }
+        check(P256Curve.self, seed: 71)
+        check(P384Curve.self, seed: 72)
+    }
+
+    /// The per-key table cache: nothing on first sight, a table from the second, the same table
+    /// afterwards, least-recently-used eviction at capacity, and verification results unchanged
+    /// whichever path runs.
+    func testVerificationKeyTableCachePolicy() throws {
+        let cache = VerificationKeyTableCache<P256Curve>(capacity: 2, width: 4, sightingLimit: 8)
+        var rng = SeededGenerator(seed: 90)
+        let ref = ECReference(P256Curve.self)
+        let points: [AffinePoint<P256Curve>] = (0..<3).compactMap { _ in
+            guard let (x, y) = ref.multiply(randomBelow(ref.n, &rng), ref.g) else { return nil }
+            return AffinePoint(x: ECReference.element(x, as: P256Field.self), y: ECReference.element(y, as: P256Field.self))
+        }
+        XCTAssertEqual(points.count, 3)
+        XCTAssertNil(cache.table(for: points[0]), "first sighting builds nothing")
+        let first = cache.table(for: points[0])
+        XCTAssertNotNil(first, "second sighting builds the table")
+        XCTAssertTrue(cache.table(for: points[0]) === first, "later calls reuse it")
+        XCTAssertNotNil(cache.table(for: points[1], force: true), "forced build")
+        XCTAssertEqual(cache.count, 2)
+        _ = cache.table(for: points[0])  // points[1] is now the least recently used
+        XCTAssertNotNil(cache.table(for: points[2], force: true))
+        XCTAssertEqual(cache.count, 2)
+        XCTAssertNotNil(cache.table(for: points[0]), "recently used key kept")
+        XCTAssertNil(cache.table(for: points[1]), "least recently used key evicted (and now only sighted)")
+        cache.isEnabled = false
+        XCTAssertEqual(cache.count, 0)
+        XCTAssertNil(cache.table(for: points[0], force: true), "disabled cache builds nothing")
+
+        // Public API: the same signatures verify (and tampered ones fail) cold, on the second
+        // sighting, and after prepareForRepeatedVerification, on both curves.
+        ECDSAVerificationTables.removeAll()
+        defer { ECDSAVerificationTables.isEnabled = true }
+        for curve in ECCurve.allCases {
+            let key = ECDSAPrivateKey.generate(curve: curve, using: &rng)
+            let message = Array("fixed-base tables".utf8)
+            let signature = key.signature(for: message, hash: curve.defaultHash)
+            var tampered = signature.rawRepresentation
+            tampered[3] ^= 1
+            let bad = try ECDSASignature(rawRepresentation: tampered, curve: curve)
+            for round in 0..<4 {
+                if round == 3 {
+                    ECDSAVerificationTables.isEnabled = false
+                }
+                // Round 0's first call is the key's first sighting (wNAF path, no table); its
+                // second call builds the table; rounds 1–2 use it; round 3 runs with tables off.
+                XCTAssertTrue(key.publicKey.isValidSignatureVartime(signature, for: message, hash: curve.defaultHash), "round \(round)")
+                if round == 0 { XCTAssertEqual(ECDSAVerificationTables.count(for: curve), 0, "first sighting") }
+                XCTAssertFalse(key.publicKey.isValidSignatureVartime(bad, for: message, hash: curve.defaultHash), "round \(round)")
+                XCTAssertEqual(ECDSAVerificationTables.count(for: curve), round == 3 ? 0 : 1)
+            }
+            ECDSAVerificationTables.isEnabled = true
+            let other = ECDSAPrivateKey.generate(curve: curve, using: &rng).publicKey
+            other.prepareForRepeatedVerification()
+            XCTAssertEqual(ECDSAVerificationTables.count(for: curve), 1)
+            XCTAssertFalse(other.isValidSignatureVartime(signature, for: message, hash: curve.defaultHash))
+        }
+    }
+
     /// Verification's final comparison accepts x_R = r + n (x_R ≥ n), which random tests never
     /// reach (probability ~2^-32 for P-256): build a key for which the only solution is that case.
     func testVerificationWithXAboveOrder() throws {

@@ -14,6 +14,19 @@ protocol WeierstrassCurve: Sendable {
     /// i < 2^(width − 2) (generated: Field/Generated/GeneratorOddMultiples.swift).
     static var generatorWNAFWidth: Int { get }
     static var generatorOddMultiples: [AffinePoint<Self>] { get }
+    /// The fixed-base verification table for G (FixedBaseTableVartime.swift), built once on first use.
+    static var verificationGeneratorTable: FixedBaseTable<Self> { get }
+    /// The bounded cache of verification tables for public keys (VerificationKeyTables.swift).
+    static var keyTables: VerificationKeyTableCache<Self> { get }
+}
+
+/// Window widths of the verification tables: 2^(w−1) affine points per row. For G, w = 7
+/// (P-256: 37 rows, 148 KiB; P-384: 55 rows, 330 KiB), built once per process. For a public key,
+/// w = 6 (P-256: 43 rows, 86 KiB; P-384: 65 rows, 195 KiB), built per cached key in about 1–3 ms.
+enum VerificationTableWidth {
+    static let generator = 7
+    static let publicKey = 6
+    static let cachedKeysPerCurve = 16
 }
 
 enum P256Curve: WeierstrassCurve {
@@ -23,6 +36,9 @@ enum P256Curve: WeierstrassCurve {
     static let generator = ProjectivePoint<P256Curve>(x: P256Constants.generatorX, y: P256Constants.generatorY, z: .one)
     static let orderBits = 256
     static let generatorTable = GeneratorTable<P256Curve>()
+    static let verificationGeneratorTable = FixedBaseTable<P256Curve>(base: generatorOddMultiples[0], width: VerificationTableWidth.generator)
+    static let keyTables = VerificationKeyTableCache<P256Curve>(capacity: VerificationTableWidth.cachedKeysPerCurve,
+                                                           width: VerificationTableWidth.publicKey)
 }
 
 enum P384Curve: WeierstrassCurve {
@@ -32,4 +48,7 @@ enum P384Curve: WeierstrassCurve {
     static let generator = ProjectivePoint<P384Curve>(x: P384Constants.generatorX, y: P384Constants.generatorY, z: .one)
     static let orderBits = 384
     static let generatorTable = GeneratorTable<P384Curve>()
+    static let verificationGeneratorTable = FixedBaseTable<P384Curve>(base: generatorOddMultiples[0], width: VerificationTableWidth.generator)
+    static let keyTables = VerificationKeyTableCache<P384Curve>(capacity: VerificationTableWidth.cachedKeysPerCurve,
+                                                           width: VerificationTableWidth.publicKey)
 }

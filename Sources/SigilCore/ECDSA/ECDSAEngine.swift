@@ -91,11 +91,19 @@ enum ECDSAEngine<C: WeierstrassCurve> {
               !r.isZero.isTrueVartime, !s.isZero.isTrueVartime else { return false }
         // Steps 2–3: e = bits2int(H(m)) mod n.
         let e = digestScalar(digest)
-        // Step 4: w = s⁻¹; step 5: u1 = e·w, u2 = r·w.
-        let w = s.inverted
+        // Step 4: w = s⁻¹ (s is public: GMP's variable-time inversion, not Fermat); step 5:
+        // u1 = e·w, u2 = r·w.
+        let w = s.invertedVartime
         let u1 = (e * w).canonical, u2 = (r * w).canonical
-        // Step 6: R = u1·G + u2·Q; reject the identity.
-        let point = JacobianPoint<C>.doubleMultiplyVartime(u1, u2, AffinePoint(x: qx, y: qy))
+        // Step 6: R = u1·G + u2·Q; reject the identity. With a cached table for Q (a key seen
+        // before; VerificationKeyTables.swift) the sum takes no doublings; otherwise wNAF.
+        let q = AffinePoint<C>(x: qx, y: qy)
+        let point: JacobianPoint<C>
+        if let table = C.keyTables.table(for: q) {
+            point = JacobianPoint<C>.doubleMultiplyVartime(u1, u2, table: table)
+        } else {
+            point = JacobianPoint<C>.doubleMultiplyVartime(u1, u2, q)
+        }
         if point.isIdentityVartime { return false }
         // Steps 7–8: v = x_R mod n; valid iff v = r. Since x_R < p < 2n, x_R mod n = r exactly when
         // x_R = r or x_R = r + n (the latter possible only when r + n < p). Both are checked as

@@ -131,6 +131,23 @@ public struct ECDSAPublicKey: Sendable, Hashable {
         }
     }
 
+    /// Builds this key's fixed-base verification table now (rather than at its second
+    /// verification) and keeps it in the process-wide bounded cache (`ECDSAVerificationTables`),
+    /// for keys known to verify many signatures: pinned roots, a service's signing key. Later
+    /// verifications with this key then take no point doublings. Public data only.
+    public func prepareForRepeatedVerification() {
+        switch curve {
+        case .p256:
+            if let q = ECDSAEngine<P256Curve>.publicPoint(x: x, y: y) {
+                _ = P256Curve.keyTables.table(for: AffinePoint(x: q.x, y: q.y), force: true)
+            }
+        case .p384:
+            if let q = ECDSAEngine<P384Curve>.publicPoint(x: x, y: y) {
+                _ = P384Curve.keyTables.table(for: AffinePoint(x: q.x, y: q.y), force: true)
+            }
+        }
+    }
+
     /// Hashes `message` with `hash`, then verifies. **Variable time** (public inputs).
     public func isValidSignatureVartime<Message: Sequence>(_ signature: ECDSASignature, for message: Message,
                                                            hash: HashAlgorithm) -> Bool where Message.Element == UInt8 {

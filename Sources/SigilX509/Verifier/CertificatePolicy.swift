@@ -44,7 +44,8 @@ public struct RFC5280Policy: CertificatePolicy {
     public func failures(of chain: [Certificate], at time: Int64) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for (index, certificate) in chain.enumerated() {
-            let subject = certificate.subject.rfc4514String
+            // The RFC 4514 string is built only when a failure needs it.
+            var subject: String { certificate.subject.rfc4514String }
             if time > certificate.validity.notAfter {
                 failures.append(.expired(subject: subject, notAfter: certificate.validity.notAfter, time: time))
             }

@@ -73,13 +73,19 @@ public struct CertificateVerifier: Sendable {
         struct PairKey: Hashable {
             let child: [UInt8]
             let issuer: [UInt8]
+
+            /// Hashes the DER as raw bytes (one SipHash pass), not element by element.
+            func hash(into hasher: inout Hasher) {
+                child.withUnsafeBytes { hasher.combine(bytes: $0) }
+                issuer.withUnsafeBytes { hasher.combine(bytes: $0) }
+            }
         }
 
         init(verifier: CertificateVerifier, intermediates: [Certificate], time: Int64) {
             self.verifier = verifier
             // A trusted root given again as an intermediate adds nothing.
-            let rootBytes = Set(verifier.trustedRoots.map(\.derBytes))
-            self.intermediates = intermediates.filter { !rootBytes.contains($0.derBytes) }
+            let roots = verifier.trustedRoots
+            self.intermediates = intermediates.filter { candidate in !roots.contains { $0.derBytes == candidate.derBytes } }
             self.time = time
         }
 
@@ -131,8 +137,8 @@ public struct CertificateVerifier: Sendable {
                 chainFailures.forEach { record($0) }
             }
             // 2. Otherwise an intermediate, not already on the path.
-            let onPath = Set(path.map(\.derBytes))
-            for candidate in intermediates where !onPath.contains(candidate.derBytes) && mayIssue(candidate, current) {
+            // Paths are a few certificates long: a linear scan beats hashing whole DER encodings.
+            for candidate in intermediates where !path.contains(where: { $0.derBytes == candidate.derBytes }) && mayIssue(candidate, current) {
                 guard let verifies = signatureVerifies(current, by: candidate) else { return nil }
                 guard verifies else { continue }
                 if let chain = extend(path + [candidate]) { return chain }
