@@ -283,7 +283,8 @@ public struct SignedDataVerifier: Sendable {
         // Step 3 (before the header checks of step 2 so that test environments can decode): payload.
         let payload: Payload
         do {
-            payload = try JSONDecoder().decode(Payload.self, from: Data(jws.payload))
+            // The strict parser (duplicate member names refused, RFC 7515 §5.2) feeds the models.
+            payload = try JSONValueDecoder().decode(Payload.self, fromJSON: jws.payload)
         } catch {
             trace?.fail("Apple: \(Payload.kind.rawValue) payload", "decode the payload", "\(error)")
             throw AppStoreError(.invalidJWTFormat, "the payload is not a valid \(Payload.kind.rawValue): \(Self.describe(error))")
@@ -430,6 +431,7 @@ public struct SignedDataVerifier: Sendable {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             if case DecodingError.keyNotFound(let key, _) = error { return "missing \(path.isEmpty ? "" : path + ".")\(key.stringValue)" }
             return (path.isEmpty ? "" : "\(path): ") + context.debugDescription
+        case let error as JOSEError: return error.reason
         default: return "\(error)"
         }
     }

@@ -130,7 +130,12 @@ struct JSONParser {
     func fail(_ reason: String) -> JOSEError { JOSEError(.malformed, "JSON at byte \(index): \(reason)") }
 
     mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     mutating func expect(_ literal: StaticString) throws(JOSEError) {
@@ -171,6 +176,7 @@ struct JSONParser {
     mutating func parseObject(depth: Int) throws(JOSEError) -> JSONValue {
         index += 1
         var members: [(String, JSONValue)] = []
+        // Duplicate detection: a linear scan while the object is small, a set beyond that.
         var names = Set<String>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
@@ -178,7 +184,14 @@ struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
             let name = try parseString()
-            guard names.insert(name).inserted else { throw fail("duplicate member name \"\(name)\"") }
+            let duplicate: Bool
+            if members.count < 16 {
+                duplicate = members.contains { $0.0 == name }
+            } else {
+                if names.isEmpty { names = Set(members.map(\.0)) }
+                duplicate = !names.insert(name).inserted
+            }
+            guard !duplicate else { throw fail("duplicate member name \"\(name)\"") }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected :") }
             index += 1
@@ -250,6 +263,14 @@ struct JSONParser {
             guard index < bytes.count else { throw fail("unterminated string") }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
+                if out.isEmpty {
+                    // No escape met: the run is the whole string (the common case).
+                    guard let text = String(validating: bytes[runStart..<index], as: UTF8.self) else {
+                        throw fail("invalid UTF-8 in a string")
+                    }
+                    index += 1
+                    return text
+                }
                 try flush(self, upTo: index, into: &out)
                 index += 1
                 return out

@@ -15,9 +15,11 @@ final class ModelTests: XCTestCase {
             .appendingPathComponent("apple-library/swift/Tests/AppStoreServerLibraryTests/resources/models/\(name).json"))
     }
 
-    func assertRoundTrip<T: Codable>(_ type: T.Type, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> T {
+    func assertRoundTrip<T: Codable & Equatable>(_ type: T.Type, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> T {
         let data = try fixture(name)
         let decoded = try JSONDecoder().decode(T.self, from: data)
+        // The verifier decodes through the strict parser: it must read exactly what Foundation reads.
+        XCTAssertEqual(try JSONValueDecoder().decode(T.self, fromJSON: data), decoded, "\(name) through JSONValueDecoder", file: file, line: line)
         let encoded = try JSONEncoder().encode(decoded)
         let original = try JSONSerialization.jsonObject(with: data) as? NSDictionary
         let again = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
@@ -52,6 +54,7 @@ final class ModelTests: XCTestCase {
     func testUnknownEnumValuesAreKeptRaw() throws {
         let json = #"{"environment":"LocalTestingxxx","type":"Super-Consumable","offerType":9,"signedDate":1.5}"#
         let t = try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: Data(json.utf8))
+        XCTAssertEqual(try JSONValueDecoder().decode(JWSTransactionDecodedPayload.self, fromJSON: Array(json.utf8)), t)
         XCTAssertEqual(t.environment?.rawValue, "LocalTestingxxx")
         XCTAssertFalse(t.environment?.isDocumented ?? true)
         XCTAssertEqual(t.offerType?.rawValue, 9)
@@ -61,6 +64,11 @@ final class ModelTests: XCTestCase {
         // Wrong types are errors, not silently dropped.
         XCTAssertThrowsError(try JSONDecoder().decode(NotificationData.self, from: Data(#"{"appAppleId":"blue"}"#.utf8)))
         XCTAssertThrowsError(try JSONDecoder().decode(DecodedRealtimeRequestBody.self, from: Data(#"{"appAppleId":1}"#.utf8)))
+        XCTAssertThrowsError(try JSONValueDecoder().decode(NotificationData.self, fromJSON: Array(#"{"appAppleId":"blue"}"#.utf8)))
+        XCTAssertThrowsError(try JSONValueDecoder().decode(DecodedRealtimeRequestBody.self, fromJSON: Array(#"{"appAppleId":1}"#.utf8)))
+        // Duplicate member names, which Foundation would accept silently, are refused.
+        XCTAssertThrowsError(try JSONValueDecoder().decode(JWSTransactionDecodedPayload.self,
+                                                           fromJSON: Array(#"{"transactionId":"1","transactionId":"2"}"#.utf8)))
     }
 
     func testNotificationIdentitySources() throws {

@@ -66,6 +66,69 @@ final class JSONValueTests: XCTestCase {
     }
 }
 
+/// JSONValueDecoder reads what JSONDecoder reads, refuses what the strict parser refuses, and
+/// reports errors with their coding path.
+final class JSONValueDecoderTests: XCTestCase {
+    struct Inner: Codable, Equatable {
+        let name: String
+        let flags: [Bool]
+    }
+
+    struct Sample: Codable, Equatable {
+        let id: Int64
+        let ratio: Double
+        let small: UInt8?
+        let text: String
+        let missingOptional: String?
+        let nullOptional: Int?
+        let inner: Inner
+        let matrix: [[Int]]
+        let map: [String: Int]
+    }
+
+    let json = #"{"id":-9007199254740993,"ratio":1697680122257.447,"small":255,"text":"caf\u00e9 \ud83d\ude00","nullOptional":null,"#
+        + #""inner":{"name":"n","flags":[true,false]},"matrix":[[1,2],[],[3]],"map":{"a":1,"b":2},"extra":{"ignored":[1,2,3]}}"#
+
+    func testAgreesWithFoundation() throws {
+        let ours = try JSONValueDecoder().decode(Sample.self, fromJSON: Array(json.utf8))
+        let foundation = try JSONDecoder().decode(Sample.self, from: Data(json.utf8))
+        XCTAssertEqual(ours, foundation)
+        XCTAssertEqual(ours.id, -9007199254740993, "integers beyond 2^53 are exact")
+        XCTAssertNil(ours.missingOptional)
+        XCTAssertNil(ours.nullOptional)
+        XCTAssertEqual(ours.text, "café 😀")
+    }
+
+    func testRefusalsCarryThePath() {
+        func failure(_ text: String) -> DecodingError? {
+            do {
+                _ = try JSONValueDecoder().decode(Sample.self, fromJSON: Array(text.utf8))
+                return nil
+            } catch let error as DecodingError {
+                return error
+            } catch {
+                return nil
+            }
+        }
+        func replacing(_ a: String, _ b: String) -> String { json.replacingOccurrences(of: a, with: b) }
+        // Integers must be integers that fit.
+        guard case .dataCorrupted(let c1)? = failure(replacing(#""small":255"#, #""small":256"#)) else { return XCTFail("256 in UInt8") }
+        XCTAssertEqual(c1.codingPath.map(\.stringValue), ["small"])
+        guard case .dataCorrupted? = failure(replacing(#""id":-9007199254740993"#, #""id":1.5"#)) else { return XCTFail("1.5 as Int64") }
+        guard case .dataCorrupted? = failure(replacing(#""id":-9007199254740993"#, #""id":1e3"#)) else { return XCTFail("1e3 as Int64") }
+        // Missing and null non-optionals, wrong types deep inside.
+        guard case .keyNotFound(let key, _)? = failure(replacing(#""text":"#, #""txt":"#)) else { return XCTFail("missing text") }
+        XCTAssertEqual(key.stringValue, "text")
+        guard case .valueNotFound? = failure(replacing(#""ratio":1697680122257.447"#, #""ratio":null"#)) else { return XCTFail("null ratio") }
+        guard case .typeMismatch(_, let c2)? = failure(replacing("[true,false]", "[true,0]")) else { return XCTFail("0 as Bool") }
+        XCTAssertEqual(c2.codingPath.map(\.stringValue), ["inner", "flags", "Index 1"])
+        guard case .typeMismatch? = failure(replacing(#""map":{"a":1,"b":2}"#, #""map":[1]"#)) else { return XCTFail("array as map") }
+        // The strict parser's refusals surface as errors too: duplicate names, trailing data.
+        XCTAssertThrowsError(try JSONValueDecoder().decode(Sample.self, fromJSON: Array(replacing(#""text":"#, #""text":"x","text":"#).utf8)))
+        XCTAssertThrowsError(try JSONValueDecoder().decode(Sample.self, fromJSON: Array((json + "x").utf8)))
+    }
+}
+
 final class JWSTests: XCTestCase {
     let p256 = ECDSAPrivateKey.generate(curve: .p256)
     let p384 = ECDSAPrivateKey.generate(curve: .p384)

@@ -167,6 +167,8 @@ func probe(repo: URL) {
     print("signing input bytes", jws.signingInput.count, "payload", jws.payload.count)
     time("JWS(compact:)") { _ = try! JWS(compact: text) }
     time("JSONDecoder payload") { _ = try! JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: Data(jws.payload)) }
+    time("JSONValue payload parse only") { _ = try! JSONValue(parsing: jws.payload) }
+    time("JSONValueDecoder payload (strict parse + decode)") { _ = try! JSONValueDecoder().decode(JWSTransactionDecodedPayload.self, fromJSON: jws.payload) }
     time("SHA-256 signing input") { _ = SigilCore.SHA256.hash(jws.signingInput) }
     let x5c = try! jws.x5c()!
     time("Certificate x2") { _ = try! SigilX509.Certificate(derEncoded: x5c[0]); _ = try! SigilX509.Certificate(derEncoded: x5c[1]) }
