@@ -62,7 +62,8 @@ let package = Package(
         ),
         .target(
             name: "SigilHTTP",
-            dependencies: ["SigilOCSP"]
+            dependencies: ["SigilOCSP", "SigilAppStore", "SigilJOSE"],
+            exclude: ["generate_error_codes.py"]
         ),
         .executableTarget(
             name: "sigil",
@@ -99,6 +100,11 @@ let package = Package(
         .testTarget(
             name: "SigilOCSPTests",
             dependencies: ["SigilOCSP", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilHTTPTests",
+            dependencies: ["SigilHTTP", "SigilAppStore", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SigilPKCS7Tests",

@@ -1,0 +1,309 @@
+import Foundation
+import SigilAppStore
+import SigilJOSE
+
+/// A failed App Store Server API call: the HTTP status (0 when no response arrived), Apple's
+/// errorCode as a named case (unknown codes kept raw), its message, whether trying again later can
+/// succeed, and for 429 the delay Apple asked for.
+public struct AppStoreServerAPIError: Error, Sendable, CustomStringConvertible {
+    public let httpStatus: Int
+    public let apiError: AppStoreAPIErrorCode?
+    public let errorMessage: String?
+    /// Seconds from Retry-After, when the response carried one.
+    public let retryAfter: Double?
+    /// 429, 5xx, a transport failure, or one of Apple's "…Retryable" codes.
+    public let isRetryable: Bool
+
+    static let retryableCodes: Set<AppStoreAPIErrorCode> = [
+        .accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .generalInternalRetryable, .rateLimitExceeded,
+    ]
+
+    init(httpStatus: Int, apiError: AppStoreAPIErrorCode?, errorMessage: String?, retryAfter: Double?) {
+        self.httpStatus = httpStatus
+        self.apiError = apiError
+        self.errorMessage = errorMessage
+        self.retryAfter = retryAfter
+        self.isRetryable = httpStatus == 0 || httpStatus == 429 || httpStatus >= 500 || apiError.map(Self.retryableCodes.contains) == true
+    }
+
+    public var description: String {
+        let code = apiError.map { " errorCode \($0.rawValue)" + ($0.isDocumented ? "" : " (undocumented)") } ?? ""
+        return "App Store Server API: HTTP \(httpStatus)\(code)\(errorMessage.map { ": \($0)" } ?? "")\(isRetryable ? " (retryable)" : "")"
+    }
+}
+
+/// The App Store Server API client (https://developer.apple.com/documentation/appstoreserverapi).
+///
+/// - A **fresh bearer token per request** (ES256 from the .p8 key, lifetime 300 s, `iat` from the
+///   injected clock): signing costs tens of microseconds, so no token is cached and none can expire
+///   between a retry and its request.
+/// - Every call is bounded by `timeout` and `maximumResponseSize` (enforced by the transport).
+/// - HTTP 429 with `Retry-After` (seconds or an HTTP date) is honoured: the call waits and retries,
+///   up to `maximumRetries` times and only when the wait is at most `maximumRetryAfter` seconds;
+///   otherwise the error carries the delay. Other errors are returned at once.
+/// - Signed data in responses is returned as the JWS strings; verify them with SignedDataVerifier.
+public struct AppStoreServerAPIClient: Sendable {
+    public enum Environment: Sendable, Hashable {
+        case production, sandbox, localTesting
+        /// Any base URL (a proxy, a test server); no trailing slash.
+        case custom(baseURL: String)
+
+        public var baseURL: String {
+            switch self {
+            case .production: "https://api.storekit.itunes.apple.com"
+            case .sandbox: "https://api.storekit-sandbox.itunes.apple.com"
+            case .localTesting: "https://local-testing-base-url"
+            case .custom(let url): url
+            }
+        }
+    }
+
+    public let signingKey: AppleSigningKey
+    public let issuerID: String
+    public let bundleID: String
+    public let environment: Environment
+    public let transport: any HTTPTransport
+    public let timeout: Double
+    public let maximumResponseSize: Int
+    public let maximumRetries: Int
+    public let maximumRetryAfter: Double
+    let clock: @Sendable () -> Int64
+    let sleep: @Sendable (Double) async throws -> Void
+
+    public init(signingKey: AppleSigningKey, issuerID: String, bundleID: String, environment: Environment,
+                transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 4 << 20,
+                maximumRetries: Int = 1, maximumRetryAfter: Double = 30,
+                clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1e9)) }) {
+        self.signingKey = signingKey
+        self.issuerID = issuerID
+        self.bundleID = bundleID
+        self.environment = environment
+        self.transport = transport
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+        self.maximumRetries = max(0, maximumRetries)
+        self.maximumRetryAfter = maximumRetryAfter
+        self.clock = clock
+        self.sleep = sleep
+    }
+
+    // MARK: - Transactions
+
+    /// GET /inApps/v1/transactions/{transactionId}
+    public func getTransactionInfo(transactionId: String) async throws -> TransactionInfoResponse {
+        try await call("GET", "/inApps/v1/transactions/\(segment(transactionId))")
+    }
+
+    /// GET /inApps/v1/transactions/appTransactions/{transactionId}
+    public func getAppTransactionInfo(transactionId: String) async throws -> AppTransactionInfoResponse {
+        try await call("GET", "/inApps/v1/transactions/appTransactions/\(segment(transactionId))")
+    }
+
+    public enum HistoryVersion: String, Sendable { case v1, v2 }
+
+    /// GET /inApps/{v1|v2}/history/{transactionId}: one page.
+    public func getTransactionHistory(transactionId: String, revision: String? = nil, filters: TransactionHistoryRequest = .init(),
+                                      version: HistoryVersion = .v2) async throws -> HistoryResponse {
+        var query = filters.queryItems
+        if let revision { query.insert(("revision", revision), at: 0) }
+        return try await call("GET", "/inApps/\(version.rawValue)/history/\(segment(transactionId))", query: query)
+    }
+
+    /// Every page of the transaction history, following `revision` while `hasMore` is true.
+    public func transactionHistory(transactionId: String, filters: TransactionHistoryRequest = .init(),
+                                   version: HistoryVersion = .v2) -> AsyncThrowingStream<HistoryResponse, Error> {
+        pages { revision in
+            let page = try await getTransactionHistory(transactionId: transactionId, revision: revision, filters: filters, version: version)
+            return (page, page.hasMore == true ? page.revision : nil)
+        }
+    }
+
+    /// PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken
+    public func setAppAccountToken(originalTransactionId: String, appAccountToken: UUID) async throws {
+        struct Body: Encodable { let appAccountToken: String }
+        try await callVoid("PUT", "/inApps/v1/transactions/\(segment(originalTransactionId))/appAccountToken",
+                           body: Body(appAccountToken: appAccountToken.uuidString.lowercased()))
+    }
+
+    /// POST /inApps/v1/transactions/{transactionId}/finish
+    public func finishTransaction(transactionId: String) async throws {
+        try await callVoid("POST", "/inApps/v1/transactions/\(segment(transactionId))/finish")
+    }
+
+    /// GET /inApps/v1/lookup/{orderId}
+    public func lookUpOrderId(orderId: String) async throws -> OrderLookupResponse {
+        try await call("GET", "/inApps/v1/lookup/\(segment(orderId))")
+    }
+
+    // MARK: - Subscriptions
+
+    /// GET /inApps/v1/subscriptions/{transactionId}[?status=…]
+    public func getAllSubscriptionStatuses(transactionId: String, status: [Int32] = []) async throws -> StatusResponse {
+        try await call("GET", "/inApps/v1/subscriptions/\(segment(transactionId))", query: status.map { ("status", String($0)) })
+    }
+
+    /// PUT /inApps/v1/subscriptions/extend/{originalTransactionId}
+    public func extendSubscriptionRenewalDate(originalTransactionId: String, request: ExtendRenewalDateRequest) async throws -> ExtendRenewalDateResponse {
+        try await call("PUT", "/inApps/v1/subscriptions/extend/\(segment(originalTransactionId))", body: request)
+    }
+
+    /// POST /inApps/v1/subscriptions/extend/mass
+    public func extendRenewalDateForAllActiveSubscribers(request: MassExtendRenewalDateRequest) async throws -> MassExtendRenewalDateResponse {
+        try await call("POST", "/inApps/v1/subscriptions/extend/mass", body: request)
+    }
+
+    /// GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}
+    public func getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: String, productId: String) async throws -> MassExtendRenewalDateStatusResponse {
+        try await call("GET", "/inApps/v1/subscriptions/extend/mass/\(segment(productId))/\(segment(requestIdentifier))")
+    }
+
+    // MARK: - Refunds and consumption
+
+    /// GET /inApps/v2/refund/lookup/{transactionId}: one page.
+    public func getRefundHistory(transactionId: String, revision: String? = nil) async throws -> RefundHistoryResponse {
+        try await call("GET", "/inApps/v2/refund/lookup/\(segment(transactionId))", query: revision.map { [("revision", $0)] } ?? [])
+    }
+
+    /// Every page of the refund history.
+    public func refundHistory(transactionId: String) -> AsyncThrowingStream<RefundHistoryResponse, Error> {
+        pages { revision in
+            let page = try await getRefundHistory(transactionId: transactionId, revision: revision)
+            return (page, page.hasMore == true ? page.revision : nil)
+        }
+    }
+
+    /// PUT /inApps/v2/transactions/consumption/{transactionId}
+    public func sendConsumptionInformation(transactionId: String, request: ConsumptionRequest) async throws {
+        try await callVoid("PUT", "/inApps/v2/transactions/consumption/\(segment(transactionId))", body: request)
+    }
+
+    /// PUT /inApps/v1/transactions/consumption/{transactionId} (deprecated by Apple; v2 above).
+    public func sendConsumptionData(transactionId: String, request: ConsumptionRequestV1) async throws {
+        try await callVoid("PUT", "/inApps/v1/transactions/consumption/\(segment(transactionId))", body: request)
+    }
+
+    // MARK: - Notifications
+
+    /// POST /inApps/v1/notifications/test
+    public func requestTestNotification() async throws -> SendTestNotificationResponse {
+        try await call("POST", "/inApps/v1/notifications/test")
+    }
+
+    /// GET /inApps/v1/notifications/test/{testNotificationToken}
+    public func getTestNotificationStatus(testNotificationToken: String) async throws -> CheckTestNotificationResponse {
+        try await call("GET", "/inApps/v1/notifications/test/\(segment(testNotificationToken))")
+    }
+
+    /// POST /inApps/v1/notifications/history[?paginationToken=…]: one page.
+    public func getNotificationHistory(paginationToken: String? = nil, request: NotificationHistoryRequest) async throws -> NotificationHistoryResponse {
+        try await call("POST", "/inApps/v1/notifications/history", query: paginationToken.map { [("paginationToken", $0)] } ?? [], body: request)
+    }
+
+    /// Every page of the notification history, following `paginationToken` while `hasMore`.
+    public func notificationHistory(request: NotificationHistoryRequest) -> AsyncThrowingStream<NotificationHistoryResponse, Error> {
+        pages { token in
+            let page = try await getNotificationHistory(paginationToken: token, request: request)
+            return (page, page.hasMore == true ? page.paginationToken : nil)
+        }
+    }
+
+    // MARK: - Machinery
+
+    /// A path segment percent-encoded (anything but unreserved characters), so an identifier
+    /// can never change the path.
+    func segment(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    func url(_ path: String, _ query: [(String, String)]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let encoded = query.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+        return environment.baseURL + path + (encoded.isEmpty ? "" : "?" + encoded.joined(separator: "&"))
+    }
+
+    /// A stream of pages: `fetch(cursor)` returns a page and the next cursor (nil at the end). A
+    /// repeated cursor ends the stream with an error rather than looping forever.
+    func pages<Page: Sendable>(_ fetch: @escaping @Sendable (String?) async throws -> (Page, String?)) -> AsyncThrowingStream<Page, Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                var cursor: String?
+                var seen = Set<String>()
+                do {
+                    repeat {
+                        let (page, next) = try await fetch(cursor)
+                        continuation.yield(page)
+                        if let next, !seen.insert(next).inserted {
+                            throw AppStoreServerAPIError(httpStatus: 200, apiError: nil, errorMessage: "the server repeated the page cursor \(next)",
+                                                         retryAfter: nil)
+                        }
+                        cursor = next
+                    } while cursor != nil && !Task.isCancelled
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    func call<Response: Decodable>(_ method: String, _ path: String, query: [(String, String)] = [],
+                                   body: (any Encodable)? = nil) async throws -> Response {
+        let response = try await send(method, path, query: query, body: body)
+        do {
+            return try JSONValueDecoder().decode(Response.self, fromJSON: response.body)
+        } catch {
+            throw AppStoreServerAPIError(httpStatus: response.status, apiError: nil,
+                                         errorMessage: "the response is not a valid \(Response.self): \(error)", retryAfter: nil)
+        }
+    }
+
+    func callVoid(_ method: String, _ path: String, query: [(String, String)] = [], body: (any Encodable)? = nil) async throws {
+        _ = try await send(method, path, query: query, body: body)
+    }
+
+    func send(_ method: String, _ path: String, query: [(String, String)], body: (any Encodable)?) async throws -> HTTPResponse {
+        let bodyBytes: [UInt8]? = try body.map { Array(try JSONEncoder().encode($0)) }
+        var attempt = 0
+        while true {
+            let token = try AppleTokens.appStoreServerAPI(key: signingKey, issuerID: issuerID, bundleID: bundleID, issuedAt: clock())
+            var headers = [HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("Accept", "application/json"),
+                           HTTPHeader("User-Agent", "Sigil")]
+            if bodyBytes != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(HTTPRequest(method: method, url: url(path, query), headers: headers, body: bodyBytes),
+                                                    timeout: timeout, maximumResponseSize: maximumResponseSize)
+            } catch {
+                throw AppStoreServerAPIError(httpStatus: 0, apiError: nil, errorMessage: "no response: \(error)", retryAfter: nil)
+            }
+            if (200..<300).contains(response.status) { return response }
+            let payload = try? JSONValueDecoder().decode(ErrorPayload.self, fromJSON: response.body)
+            let retryAfter = response.header("Retry-After").flatMap(Self.parseRetryAfter)
+            let error = AppStoreServerAPIError(httpStatus: response.status, apiError: payload?.errorCode.map(AppStoreAPIErrorCode.init(rawValue:)),
+                                               errorMessage: payload?.errorMessage, retryAfter: retryAfter)
+            if response.status == 429, attempt < maximumRetries, let delay = retryAfter, delay <= maximumRetryAfter {
+                attempt += 1
+                try await sleep(delay)
+                continue
+            }
+            throw error
+        }
+    }
+
+    /// Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3), in seconds from now.
+    static func parseRetryAfter(_ value: String) -> Double? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(text), seconds >= 0 { return Double(seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: text) else { return nil }
+        return max(0, date.timeIntervalSinceNow)
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Regenerates AppStoreAPIErrorCode.swift from the App Store Server API error list recorded in
+../shared/reference/app-store-server-library.md §2.3 (codes and names as Apple documents them).
+Usage: python3 Sources/SigilHTTP/generate_error_codes.py > Sources/SigilHTTP/AppStoreAPIErrorCode.swift"""
+import pathlib
+import re
+
+here = pathlib.Path(__file__).resolve()
+reference = here.parents[3] / "shared" / "reference" / "app-store-server-library.md"
+text = reference.read_text()
+section = text[text.index("### 2.3"):]
+section = section[:section.index("\n\n", section.index("\n") + 2)]
+items = re.findall(r"(\d{7}) ([A-Za-z]+)( \(deprecated\))?", section)
+print("""// Generated from the App Store Server API error list (Apple's documentation, as recorded in
+// ../shared/reference/app-store-server-library.md §2.3) by generate_error_codes.py beside this
+// file. Generated, do not edit.
+
+import SigilAppStore
+
+/// An App Store Server API errorCode. Unknown codes are kept as their raw value.
+public struct AppStoreAPIErrorCode: AppStoreOpenEnum {
+    public let rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+""")
+names = []
+for code, name, deprecated in items:
+    swift_name = name[0].lower() + name[1:]
+    names.append(swift_name)
+    suffix = "  // deprecated" if deprecated else ""
+    print(f"    public static let {swift_name} = AppStoreAPIErrorCode(rawValue: {code}){suffix}")
+print("    public static let documented: [AppStoreAPIErrorCode] = [")
+for i in range(0, len(names), 6):
+    print("        " + ", ".join("." + n for n in names[i:i + 6]) + ",")
+print("    ]")
+print("}")

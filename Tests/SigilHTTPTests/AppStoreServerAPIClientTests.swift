@@ -1,0 +1,234 @@
+import Foundation
+import SigilAppStore
+import SigilCore
+import SigilHTTP
+import SigilKeys
+import SigilTestSupport
+import XCTest
+
+/// The App Store Server API client against a loopback server (Fixtures/apple_api_server.py) that
+/// checks every bearer token independently (claims by hand, signature with the openssl CLI), logs
+/// the exact method, path, query and body of each request, and scripts Apple's error bodies, 429
+/// with Retry-After, a slow response, a dropped connection and an oversized body.
+final class AppStoreServerAPIClientTests: XCTestCase {
+    /// The Python server, started per test and stopped in tearDown (stdin closed, then terminated).
+    final class LoopbackServer {
+        let process = Process()
+        let input = Pipe()
+        let port: Int
+
+        init(publicKeyPEM: String, issuer: String, bundle: String) throws {
+            let python = try Subprocess.require("python3")
+            _ = try Subprocess.require("openssl")
+            let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-api-\(UUID().uuidString).pem")
+            try Data(publicKeyPEM.utf8).write(to: keyFile)
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/apple_api_server.py")
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = [script.path, keyFile.path, issuer, bundle]
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            // The first line is the port.
+            var line = Data()
+            while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
+            guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+                process.terminate()
+                throw XCTSkip("the loopback API server did not start (python3 could not run it)")
+            }
+            self.port = port
+        }
+
+        func stop() {
+            try? input.fileHandleForWriting.close()
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+
+        /// The server's request log.
+        func log() async throws -> [[String: Any]] {
+            let response = try await URLSessionHTTPTransport().send(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/__log"),
+                                                                    timeout: 5, maximumResponseSize: 1 << 20)
+            return (try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]]) ?? []
+        }
+    }
+
+    var server: LoopbackServer?
+    let key = ECDSAPrivateKey.generate(curve: .p256)
+
+    override func tearDown() {
+        server?.stop()
+        server = nil
+    }
+
+    func client(timeout: Double = 5, maximumResponseSize: Int = 1 << 20) throws -> AppStoreServerAPIClient {
+        let server = try LoopbackServer(publicKeyPEM: key.publicKey.pemRepresentation, issuer: "issuer-1", bundle: "com.example")
+        self.server = server
+        return AppStoreServerAPIClient(signingKey: try AppleSigningKey(privateKey: key, keyID: "KEY123"), issuerID: "issuer-1",
+                                       bundleID: "com.example", environment: .custom(baseURL: "http://127.0.0.1:\(server.port)"),
+                                       timeout: timeout, maximumResponseSize: maximumResponseSize)
+    }
+
+    /// The last logged request, with the token verdict asserted.
+    func lastRequest(file: StaticString = #filePath, line: UInt = #line) async throws -> (method: String, path: String, query: [[String]], body: String?) {
+        let last = try await server?.log().last
+        let entry = try XCTUnwrap(last, file: file, line: line)
+        XCTAssertEqual(entry["token"] as? String, "ok", "the server refused the bearer token", file: file, line: line)
+        return (entry["method"] as? String ?? "", entry["path"] as? String ?? "", entry["query"] as? [[String]] ?? [], entry["body"] as? String)
+    }
+
+    func testEveryCallSendsTheDocumentedRequest() async throws {
+        let api = try client()
+        let awaited1 = try await api.getTransactionInfo(transactionId: "1000").signedTransactionInfo
+        XCTAssertEqual(awaited1, "signed-1000")
+        var r = try await lastRequest()
+        XCTAssertEqual([r.method, r.path], ["GET", "/inApps/v1/transactions/1000"])
+        XCTAssertNil(r.body)
+
+        let awaited2 = try await api.getAppTransactionInfo(transactionId: "77").signedAppTransactionInfo
+        XCTAssertEqual(awaited2, "app-77")
+        r = try await lastRequest()
+        XCTAssertEqual(r.path, "/inApps/v1/transactions/appTransactions/77")
+
+        let filters = TransactionHistoryRequest(startDate: 1_698_148_900_000, endDate: 1_698_148_950_000, productIds: ["a", "b c"],
+                                                productTypes: [.autoRenewable, .consumable], sort: .descending,
+                                                subscriptionGroupIdentifiers: ["g"], inAppOwnershipType: .purchased, revoked: false)
+        let page = try await api.getTransactionHistory(transactionId: "1000", revision: nil, filters: filters, version: .v1)
+        XCTAssertEqual(page.signedTransactions, ["t1", "t2"])
+        XCTAssertEqual(page.environment, .sandbox)
+        r = try await lastRequest()
+        XCTAssertEqual(r.path, "/inApps/v1/history/1000")
+        XCTAssertEqual(r.query, [["startDate", "1698148900000"], ["endDate", "1698148950000"], ["productId", "a"], ["productId", "b c"],
+                                 ["productType", "AUTO_RENEWABLE"], ["productType", "CONSUMABLE"], ["sort", "DESCENDING"],
+                                 ["subscriptionGroupIdentifier", "g"], ["inAppOwnershipType", "PURCHASED"], ["revoked", "false"]])
+
+        // Pagination to the end through revision.
+        var all: [String] = []
+        for try await page in api.transactionHistory(transactionId: "1000") { all += page.signedTransactions ?? [] }
+        XCTAssertEqual(all, ["t1", "t2", "t3"])
+        r = try await lastRequest()
+        XCTAssertEqual(r.path, "/inApps/v2/history/1000")
+        XCTAssertEqual(r.query, [["revision", "r1"]])
+        var refunds: [String] = []
+        for try await page in api.refundHistory(transactionId: "5") { refunds += page.signedTransactions ?? [] }
+        XCTAssertEqual(refunds, ["t1", "t2", "t3"])
+        let awaited3 = try await lastRequest().path
+        XCTAssertEqual(awaited3, "/inApps/v2/refund/lookup/5")
+
+        let statuses = try await api.getAllSubscriptionStatuses(transactionId: "42", status: [1, 2])
+        XCTAssertEqual(statuses.data?.first?.lastTransactions?.first?.originalTransactionId, "42")
+        r = try await lastRequest()
+        XCTAssertEqual(r.query, [["status", "1"], ["status", "2"]])
+
+        let extended = try await api.extendSubscriptionRenewalDate(originalTransactionId: "9",
+                                                                   request: ExtendRenewalDateRequest(extendByDays: 45, extendReasonCode: 1, requestIdentifier: "rid"))
+        XCTAssertEqual(extended.effectiveDate?.millisecondsSince1970, 1_698_148_900_000)
+        r = try await lastRequest()
+        XCTAssertEqual([r.method, r.path], ["PUT", "/inApps/v1/subscriptions/extend/9"])
+        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data((r.body ?? "").utf8)) as? NSDictionary,
+                       ["extendByDays": 45, "extendReasonCode": 1, "requestIdentifier": "rid"])
+
+        let mass = try await api.extendRenewalDateForAllActiveSubscribers(request: MassExtendRenewalDateRequest(
+            extendByDays: 3, extendReasonCode: 3, requestIdentifier: "mass-1", storefrontCountryCodes: ["USA"], productId: "p"))
+        XCTAssertEqual(mass.requestIdentifier, "mass-1")
+        let awaited4 = try await lastRequest().method
+        XCTAssertEqual(awaited4, "POST")
+        let massStatus = try await api.getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: "mass-1", productId: "p")
+        XCTAssertEqual(massStatus.succeededCount, 30)
+        let awaited5 = try await lastRequest().path
+        XCTAssertEqual(awaited5, "/inApps/v1/subscriptions/extend/mass/p/mass-1")
+
+        let awaited6 = try await api.lookUpOrderId(orderId: "W1/../x").signedTransactions
+        XCTAssertEqual(awaited6, ["o1"])
+        let awaited7 = try await lastRequest().path
+        XCTAssertEqual(awaited7, "/inApps/v1/lookup/W1%2F..%2Fx", "a path segment cannot change the path")
+
+        let awaited8 = try await api.requestTestNotification().testNotificationToken
+        XCTAssertNotNil(awaited8)
+        let awaited9 = try await lastRequest().method
+        XCTAssertEqual(awaited9, "POST")
+        let awaited10 = try await api.getTestNotificationStatus(testNotificationToken: "tok").sendAttempts?.first?.sendAttemptResult
+        XCTAssertEqual(awaited10, "SUCCESS")
+
+        var notifications: [String] = []
+        let historyRequest = NotificationHistoryRequest(startDate: 1, endDate: 2, notificationType: .subscribed, onlyFailures: true)
+        for try await page in api.notificationHistory(request: historyRequest) {
+            notifications += page.notificationHistory?.compactMap(\.signedPayload) ?? []
+        }
+        XCTAssertEqual(notifications, ["n1", "n2"])
+        r = try await lastRequest()
+        XCTAssertEqual([r.method, r.path], ["POST", "/inApps/v1/notifications/history"])
+        XCTAssertEqual(r.query, [["paginationToken", "p2"]])
+        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data((r.body ?? "").utf8)) as? NSDictionary,
+                       ["startDate": 1, "endDate": 2, "notificationType": "SUBSCRIBED", "onlyFailures": true])
+
+        try await api.sendConsumptionInformation(transactionId: "3", request: ConsumptionRequest(customerConsented: true, deliveryStatus: "DELIVERED",
+                                                                                                 sampleContentProvided: false, consumptionPercentage: 50))
+        r = try await lastRequest()
+        XCTAssertEqual([r.method, r.path], ["PUT", "/inApps/v2/transactions/consumption/3"])
+        try await api.sendConsumptionData(transactionId: "3", request: ConsumptionRequestV1(customerConsented: true))
+        r = try await lastRequest()
+        XCTAssertEqual(r.path, "/inApps/v1/transactions/consumption/3")
+        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data((r.body ?? "").utf8)) as? NSDictionary,
+                       ["customerConsented": true, "appAccountToken": ""], "v1 always sends appAccountToken")
+
+        let token = UUID(uuidString: "7E3FB20B-4CDB-47CC-936D-99D65F608138") ?? UUID()
+        try await api.setAppAccountToken(originalTransactionId: "8", appAccountToken: token)
+        r = try await lastRequest()
+        XCTAssertEqual([r.method, r.path, r.body ?? ""], ["PUT", "/inApps/v1/transactions/8/appAccountToken",
+                                                          #"{"appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138"}"#])
+        try await api.finishTransaction(transactionId: "8")
+        let awaited11 = try await lastRequest().path
+        XCTAssertEqual(awaited11, "/inApps/v1/transactions/8/finish")
+
+        // Every request carried a token the server verified.
+        let log = try await server?.log() ?? []
+        XCTAssertGreaterThanOrEqual(log.count, 20)
+        XCTAssertTrue(log.allSatisfy { $0["token"] as? String == "ok" })
+    }
+
+    func testErrorsStatusesAndTransportFailures() async throws {
+        let api = try client(timeout: 1.5, maximumResponseSize: 1 << 20)
+        func failure(_ id: String) async -> AppStoreServerAPIError? {
+            do {
+                _ = try await api.getTransactionInfo(transactionId: id)
+                return nil
+            } catch {
+                return error as? AppStoreServerAPIError
+            }
+        }
+        let invalid = await failure("error400")
+        XCTAssertEqual(invalid?.httpStatus, 400)
+        XCTAssertEqual(invalid?.apiError, .invalidTransactionId)
+        XCTAssertEqual(invalid?.errorMessage, "Invalid transaction id.")
+        XCTAssertEqual(invalid?.isRetryable, false)
+        let unknown = await failure("unknown")
+        XCTAssertEqual(unknown?.apiError?.rawValue, 9_990_000, "unknown codes are kept raw")
+        XCTAssertEqual(unknown?.apiError?.isDocumented, false)
+        let internalRetryable = await failure("retryable")
+        XCTAssertEqual(internalRetryable?.apiError, .generalInternalRetryable)
+        XCTAssertEqual(internalRetryable?.isRetryable, true)
+        let notFound = await failure("missing")
+        XCTAssertEqual(notFound?.httpStatus, 404)
+        XCTAssertEqual(notFound?.apiError, .transactionIdNotFound)
+
+        // 429 with Retry-After: 1 is waited out and retried once; 120 s is over the limit and returned.
+        let started = Date()
+        let awaited12 = try await api.getTransactionInfo(transactionId: "ratelimit").signedTransactionInfo
+        XCTAssertEqual(awaited12, "after-retry")
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.9, "the client waited for Retry-After")
+        let limited = await failure("ratelimitlong")
+        XCTAssertEqual(limited?.httpStatus, 429)
+        XCTAssertEqual(limited?.apiError, .rateLimitExceeded)
+        XCTAssertEqual(limited?.retryAfter, 120)
+        XCTAssertEqual(limited?.isRetryable, true)
+
+        // Slow, dropped and oversized responses are transport failures: status 0, retryable.
+        for id in ["slow", "drop", "big"] {
+            let error = await failure(id)
+            XCTAssertEqual(error?.httpStatus, 0, id)
+            XCTAssertEqual(error?.isRetryable, true, id)
+        }
+        XCTAssertEqual(AppStoreAPIErrorCode.documented.count, 87, "every code in the reference list")
+    }
+}
