@@ -213,15 +213,15 @@ public struct AppStoreServerAPIClient: Sendable {
     /// A path segment percent-encoded (anything but unreserved characters), so an identifier
     /// can never change the path.
     func segment(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        value.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
     }
 
+    /// RFC 3986 unreserved characters: everything else in a path segment or query value is
+    /// percent-encoded.
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
     func url(_ path: String, _ query: [(String, String)]) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let encoded = query.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+        let encoded = query.map { "\($0.0)=\(segment($0.1))" }
         return environment.baseURL + path + (encoded.isEmpty ? "" : "?" + encoded.joined(separator: "&"))
     }
 

@@ -54,6 +54,12 @@ final class VerificationKeyTableCache<C: WeierstrassCurve>: @unchecked Sendable 
         }
     }
 
+    private enum LookupStep {
+        case use(FixedBaseTable<C>)
+        case build
+        case none
+    }
+
     private struct Entry {
         let table: FixedBaseTable<C>
         var lastUse: UInt64
@@ -79,24 +85,28 @@ final class VerificationKeyTableCache<C: WeierstrassCurve>: @unchecked Sendable 
     /// without a table" (first sighting, or the cache disabled).
     func table(for point: AffinePoint<C>, force: Bool = false) -> FixedBaseTable<C>? {
         let key = Key(point)
-        let shouldBuild: Bool = lock.withLock {
-            guard enabled else { return false }
+        // One locked step decides: a stored table (returned), a build (done outside the lock), or
+        // nothing (first sighting, or the cache is off).
+        let step: LookupStep = lock.withLock {
+            guard enabled else { return .none }
             useCounter &+= 1
             if var entry = entries[key] {
                 entry.lastUse = useCounter
                 entries[key] = entry
-                return false
+                return .use(entry.table)
             }
             if force || sightings.contains(key) {
                 sightings.remove(key)
-                return true
+                return .build
             }
             if sightings.count >= sightingLimit { sightings.removeAll(keepingCapacity: true) }
             sightings.insert(key)
-            return false
+            return .none
         }
-        if !shouldBuild {
-            return lock.withLock { entries[key]?.table }
+        switch step {
+        case .use(let table): return table
+        case .none: return nil
+        case .build: break
         }
         let table = FixedBaseTable<C>(base: point, width: width)
         lock.withLock {

@@ -79,11 +79,13 @@ extension MontgomeryFieldElement {
     }
 
     /// The canonical value as big-endian bytes (`byteCount` of them).
-    var bigEndianBytes: [UInt8] {
-        let value = canonical
+    var bigEndianBytes: [UInt8] { canonical.rawBigEndianBytes }
+
+    /// The limbs as stored (no conversion out of Montgomery form), big-endian, `byteCount` bytes.
+    var rawBigEndianBytes: [UInt8] {
         var out = [UInt8](repeating: 0, count: Self.byteCount)
         for i in 0..<Self.limbCount {
-            let word = value.limb(i)
+            let word = limb(i)
             for j in 0..<8 { out[Self.byteCount - 1 - (8 * i + j)] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(j))) }
         }
         return out
@@ -117,18 +119,8 @@ extension MontgomeryFieldElement {
     /// Euclid, variable time; about a tenth of the Fermat chain's cost). Only for values that are
     /// public, such as a signature's s in verification. The inverse of zero is zero.
     var invertedVartime: Self {
-        let value = canonical
-        var bytes = [UInt8](repeating: 0, count: Self.byteCount)
-        for i in 0..<Self.limbCount {
-            let word = value.limb(i)
-            for j in 0..<8 { bytes[Self.byteCount - 1 - (8 * i + j)] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(j))) }
-        }
-        var modulusBytes = [UInt8](repeating: 0, count: Self.byteCount)
-        for i in 0..<Self.limbCount {
-            let word = Self.modulus.limb(i)
-            for j in 0..<8 { modulusBytes[Self.byteCount - 1 - (8 * i + j)] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(j))) }
-        }
-        guard let inverse = try? BigNum(magnitude: bytes).inverse(modulo: BigNum(magnitude: modulusBytes)),
+        // `modulus` holds the plain value of m, so its raw limbs are m itself.
+        guard let inverse = try? BigNum(magnitude: bigEndianBytes).inverse(modulo: BigNum(magnitude: Self.modulus.rawBigEndianBytes)),
               let inverseBytes = try? inverse.bytes(width: Self.byteCount) else { return .zero }
         // A canonical value below m: fromBigEndian's range check holds.
         return Self.fromBigEndian(inverseBytes).0
