@@ -13,13 +13,17 @@ public struct AppStoreServerAPIError: Error, Sendable, CustomStringConvertible {
     public let retryAfter: Double?
     /// 429, 5xx, a transport failure, or one of Apple's "…Retryable" codes.
     public let isRetryable: Bool
+    /// The error response body as parsed JSON, when it was JSON (for example the External
+    /// Purchase Server API's `SendReportErrorResponse` with its per-line-item `errors`).
+    public let body: JSONValue?
 
     static let retryableCodes: Set<AppStoreAPIErrorCode> = [
         .accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .generalInternalRetryable, .rateLimitExceeded,
     ]
 
-    init(httpStatus: Int, apiError: AppStoreAPIErrorCode?, errorMessage: String?, retryAfter: Double?) {
+    init(httpStatus: Int, apiError: AppStoreAPIErrorCode?, errorMessage: String?, retryAfter: Double?, body: JSONValue? = nil) {
         self.httpStatus = httpStatus
+        self.body = body
         self.apiError = apiError
         self.errorMessage = errorMessage
         self.retryAfter = retryAfter
@@ -210,100 +214,28 @@ public struct AppStoreServerAPIClient: Sendable {
 
     // MARK: - Machinery
 
-    /// A path segment percent-encoded (anything but unreserved characters), so an identifier
-    /// can never change the path.
-    func segment(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
+    var requester: AppleAPIRequester {
+        AppleAPIRequester(baseURL: environment.baseURL, transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize,
+                          maximumRetries: maximumRetries, maximumRetryAfter: maximumRetryAfter, clock: clock, sleep: sleep,
+                          token: { [signingKey, issuerID, bundleID] now in
+                              try AppleTokens.appStoreServerAPI(key: signingKey, issuerID: issuerID, bundleID: bundleID, issuedAt: now)
+                          })
     }
 
-    /// RFC 3986 unreserved characters: everything else in a path segment or query value is
-    /// percent-encoded.
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    func url(_ path: String, _ query: [(String, String)]) -> String {
-        let encoded = query.map { "\($0.0)=\(segment($0.1))" }
-        return environment.baseURL + path + (encoded.isEmpty ? "" : "?" + encoded.joined(separator: "&"))
-    }
-
-    /// A stream of pages: `fetch(cursor)` returns a page and the next cursor (nil at the end). A
-    /// repeated cursor ends the stream with an error rather than looping forever.
-    func pages<Page: Sendable>(_ fetch: @escaping @Sendable (String?) async throws -> (Page, String?)) -> AsyncThrowingStream<Page, Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                var cursor: String?
-                var seen = Set<String>()
-                do {
-                    repeat {
-                        let (page, next) = try await fetch(cursor)
-                        continuation.yield(page)
-                        if let next, !seen.insert(next).inserted {
-                            throw AppStoreServerAPIError(httpStatus: 200, apiError: nil, errorMessage: "the server repeated the page cursor \(next)",
-                                                         retryAfter: nil)
-                        }
-                        cursor = next
-                    } while cursor != nil && !Task.isCancelled
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
+    func segment(_ value: String) -> String { AppleAPIRequester.segment(value) }
 
     func call<Response: Decodable>(_ method: String, _ path: String, query: [(String, String)] = [],
                                    body: (any Encodable)? = nil) async throws -> Response {
-        let response = try await send(method, path, query: query, body: body)
-        do {
-            return try JSONValueDecoder().decode(Response.self, fromJSON: response.body)
-        } catch {
-            throw AppStoreServerAPIError(httpStatus: response.status, apiError: nil,
-                                         errorMessage: "the response is not a valid \(Response.self): \(error)", retryAfter: nil)
-        }
+        try await requester.call(method, path, query: query, body: body)
     }
 
     func callVoid(_ method: String, _ path: String, query: [(String, String)] = [], body: (any Encodable)? = nil) async throws {
-        _ = try await send(method, path, query: query, body: body)
+        _ = try await requester.send(method, path, query: query, body: try body.map(AppleAPIRequester.json))
     }
 
-    func send(_ method: String, _ path: String, query: [(String, String)], body: (any Encodable)?) async throws -> HTTPResponse {
-        let bodyBytes: [UInt8]? = try body.map { Array(try JSONEncoder().encode($0)) }
-        var attempt = 0
-        while true {
-            let token = try AppleTokens.appStoreServerAPI(key: signingKey, issuerID: issuerID, bundleID: bundleID, issuedAt: clock())
-            var headers = [HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("Accept", "application/json"),
-                           HTTPHeader("User-Agent", "Sigil")]
-            if bodyBytes != nil { headers.append(HTTPHeader("Content-Type", "application/json")) }
-            let response: HTTPResponse
-            do {
-                response = try await transport.send(HTTPRequest(method: method, url: url(path, query), headers: headers, body: bodyBytes),
-                                                    timeout: timeout, maximumResponseSize: maximumResponseSize)
-            } catch {
-                throw AppStoreServerAPIError(httpStatus: 0, apiError: nil, errorMessage: "no response: \(error)", retryAfter: nil)
-            }
-            if (200..<300).contains(response.status) { return response }
-            let payload = try? JSONValueDecoder().decode(ErrorPayload.self, fromJSON: response.body)
-            let retryAfter = response.header("Retry-After").flatMap(Self.parseRetryAfter)
-            let error = AppStoreServerAPIError(httpStatus: response.status, apiError: payload?.errorCode.map(AppStoreAPIErrorCode.init(rawValue:)),
-                                               errorMessage: payload?.errorMessage, retryAfter: retryAfter)
-            if response.status == 429, attempt < maximumRetries, let delay = retryAfter, delay <= maximumRetryAfter {
-                attempt += 1
-                try await sleep(delay)
-                continue
-            }
-            throw error
-        }
+    func pages<Page: Sendable>(_ fetch: @escaping @Sendable (String?) async throws -> (Page, String?)) -> AsyncThrowingStream<Page, Error> {
+        AppleAPIRequester.pages(fetch)
     }
 
-    /// Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3), in seconds from now.
-    static func parseRetryAfter(_ value: String) -> Double? {
-        let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(text), seconds >= 0 { return Double(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = formatter.date(from: text) else { return nil }
-        return max(0, date.timeIntervalSinceNow)
-    }
+    static func parseRetryAfter(_ value: String) -> Double? { AppleAPIRequester.parseRetryAfter(value) }
 }

@@ -162,9 +162,7 @@ public struct SendTestNotificationResponse: Codable, Hashable, Sendable {
 
 public struct SendAttemptItem: Codable, Hashable, Sendable {
     public var attemptDate: AppStoreDate?
-    /// SUCCESS, TIMED_OUT, TLS_ISSUE, CIRCULAR_REDIRECT, NO_RESPONSE, SOCKET_ISSUE,
-    /// UNSUPPORTED_CHARSET, INVALID_RESPONSE, PREMATURE_CLOSE, UNSUCCESSFUL_HTTP_RESPONSE_CODE, OTHER.
-    public var sendAttemptResult: String?
+    public var sendAttemptResult: SendAttemptResult?
 }
 
 /// https://developer.apple.com/documentation/appstoreserverapi/checktestnotificationresponse
@@ -255,10 +253,4 @@ public struct ConsumptionRequestV1: Codable, Hashable, Sendable {
         self.userStatus = userStatus
         self.refundPreference = refundPreference
     }
-}
-
-/// Apple's error body: `{"errorCode": Int, "errorMessage": String}`.
-struct ErrorPayload: Codable {
-    var errorCode: Int64?
-    var errorMessage: String?
 }

@@ -155,7 +155,7 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         let awaited9 = try await lastRequest().method
         XCTAssertEqual(awaited9, "POST")
         let awaited10 = try await api.getTestNotificationStatus(testNotificationToken: "tok").sendAttempts?.first?.sendAttemptResult
-        XCTAssertEqual(awaited10, "SUCCESS")
+        XCTAssertEqual(awaited10, .success)
 
         var notifications: [String] = []
         let historyRequest = NotificationHistoryRequest(startDate: 1, endDate: 2, notificationType: .subscribed, onlyFailures: true)
@@ -192,6 +192,148 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         let log = try await server?.log() ?? []
         XCTAssertGreaterThanOrEqual(log.count, 20)
         XCTAssertTrue(log.allSatisfy { $0["token"] as? String == "ok" })
+    }
+
+    /// The 14 Retention Messaging calls against the stateful loopback server: exact method, path,
+    /// query, content type and body of each; Apple's limits refused before sending.
+    func testRetentionMessagingCalls() async throws {
+        let api = try client()
+        let image = UUID(uuidString: "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890") ?? UUID()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+        try await api.uploadImage(imageIdentifier: image, png: png, imageSize: .bulletPoint)
+        var entry = try await lastEntry()
+        XCTAssertEqual(entry["method"] as? String, "PUT")
+        XCTAssertEqual(entry["path"] as? String, "/inApps/v1/messaging/image/A1B2C3D4-E5F6-7890-A1B2-C3D4E5F67890")
+        XCTAssertEqual(entry["query"] as? [[String]], [["imageSize", "BULLET_POINT"]])
+        XCTAssertEqual(entry["contentType"] as? String, "image/png")
+        // A second upload of the same identifier: Apple's 409 imageAlreadyExists.
+        do {
+            try await api.uploadImage(imageIdentifier: image, png: png)
+            XCTFail("duplicate image accepted")
+        } catch let error as AppStoreServerAPIError {
+            XCTAssertEqual(error.httpStatus, 409)
+            XCTAssertEqual(error.apiError, .imageAlreadyExists)
+        }
+        // Not a PNG: refused before sending.
+        let before = try await server?.log().count
+        do {
+            try await api.uploadImage(imageIdentifier: UUID(), png: Array("GIF89a..".utf8))
+            XCTFail("a GIF was sent as a PNG")
+        } catch let error as AppleAPIRequestError {
+            XCTAssertEqual(error.field, "image")
+        }
+        let after = try await server?.log().count
+        XCTAssertEqual(before, after, "nothing was sent")
+
+        let images = try await api.getImageList()
+        XCTAssertEqual(images.imageIdentifiers?.first?.imageIdentifier, "A1B2C3D4-E5F6-7890-A1B2-C3D4E5F67890")
+        XCTAssertEqual(images.imageIdentifiers?.first?.imageSize, .bulletPoint)
+        XCTAssertEqual(images.imageIdentifiers?.first?.imageState, .pending)
+        entry = try await lastEntry()
+        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["GET", "/inApps/v1/messaging/image/list"])
+
+        let message = UUID(uuidString: "11111111-2222-3333-4444-555555555555") ?? UUID()
+        let body = UploadMessageRequestBody(header: "Stay with us", body: "Here is what you keep.",
+                                            image: UploadMessageImage(imageIdentifier: image, altText: "A star"), headerPosition: .aboveImage,
+                                            bulletPoints: [BulletPoint(text: "Offline mode", imageIdentifier: image, altText: "dot")])
+        try await api.uploadMessage(messageIdentifier: message, body: body)
+        entry = try await lastEntry()
+        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["PUT", "/inApps/v1/messaging/message/11111111-2222-3333-4444-555555555555"])
+        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(((entry["body"] as? String) ?? "").utf8)) as? NSDictionary, [
+            "header": "Stay with us", "body": "Here is what you keep.", "headerPosition": "ABOVE_IMAGE",
+            "image": ["imageIdentifier": "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890", "altText": "A star"],
+            "bulletPoints": [["text": "Offline mode", "imageIdentifier": "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890", "altText": "dot"]],
+        ])
+        // Apple's limits, each refused with the field named, nothing sent.
+        let tooLong = [
+            (UploadMessageRequestBody(header: String(repeating: "h", count: 67), body: "b"), "header"),
+            (UploadMessageRequestBody(header: "h", body: String(repeating: "b", count: 145)), "body"),
+            (UploadMessageRequestBody(header: "h", body: "b", image: UploadMessageImage(imageIdentifier: image, altText: String(repeating: "a", count: 151))),
+             "image.altText"),
+            (UploadMessageRequestBody(header: "h", body: "b", bulletPoints: Array(repeating: BulletPoint(text: "t", imageIdentifier: image, altText: "a"), count: 6)),
+             "bulletPoints"),
+            (UploadMessageRequestBody(header: "h", body: "b", bulletPoints: [BulletPoint(text: "t", imageIdentifier: image, altText: "a"),
+                                                                           BulletPoint(text: String(repeating: "t", count: 67), imageIdentifier: image, altText: "a")]),
+             "bulletPoints[1].text"),
+            (UploadMessageRequestBody(header: "h", body: "b", headerPosition: .aboveImage), "headerPosition"),
+        ]
+        for (bad, field) in tooLong {
+            do {
+                try await api.uploadMessage(messageIdentifier: UUID(), body: bad)
+                XCTFail("\(field) over the limit was sent")
+            } catch let error as AppleAPIRequestError {
+                XCTAssertEqual(error.field, field)
+            }
+        }
+        // The limits are inclusive: exactly 66 / 144 characters (counted as Unicode scalars) pass.
+        XCTAssertNoThrow(try UploadMessageRequestBody(header: String(repeating: "é", count: 66), body: String(repeating: "b", count: 144)).validate())
+
+        let messages = try await api.getMessageList()
+        XCTAssertEqual(messages.messageIdentifiers?.map(\.messageIdentifier), ["11111111-2222-3333-4444-555555555555"])
+
+        try await api.configureDefaultMessage(productId: "com.example.monthly", locale: "en-US", request: DefaultConfigurationRequest(messageIdentifier: message))
+        entry = try await lastEntry()
+        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["PUT", "/inApps/v1/messaging/default/com.example.monthly/en-US"])
+        XCTAssertEqual(entry["body"] as? String, #"{"messageIdentifier":"11111111-2222-3333-4444-555555555555"}"#)
+        let configured = try await api.getDefaultMessage(productId: "com.example.monthly", locale: "en-US")
+        XCTAssertEqual(configured.messageIdentifier, "11111111-2222-3333-4444-555555555555")
+        try await api.deleteDefaultMessage(productId: "com.example.monthly", locale: "en-US")
+        entry = try await lastEntry()
+        XCTAssertEqual(entry["method"] as? String, "DELETE")
+        do {
+            _ = try await api.getDefaultMessage(productId: "com.example.monthly", locale: "en-US")
+            XCTFail("deleted default still there")
+        } catch let error as AppStoreServerAPIError {
+            XCTAssertEqual(error.apiError, .defaultMessageNotFound)
+        }
+
+        try await api.configureRealtimeURL(request: RealtimeUrlRequest(realtimeURL: "https://example.com/realtime"))
+        entry = try await lastEntry()
+        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String, entry["body"] as? String],
+                       ["PUT", "/inApps/v1/messaging/realtime/url", #"{"realtimeURL":"https://example.com/realtime"}"#])
+        do {
+            try await api.configureRealtimeURL(request: RealtimeUrlRequest(realtimeURL: "http://example.com/plain"))
+            XCTFail("a plain-http realtime URL was sent")
+        } catch let error as AppleAPIRequestError {
+            XCTAssertEqual(error.field, "realtimeURL")
+        }
+        let url = try await api.getRealtimeURL()
+        XCTAssertEqual(url.realtimeURL, "https://example.com/realtime")
+
+        let test = try await api.initiatePerformanceTest(request: PerformanceTestRequest(originalTransactionId: "2000"))
+        XCTAssertEqual(test.requestId, "perf-2000")
+        XCTAssertEqual(test.config?.successRateThreshold, 95)
+        entry = try await lastEntry()
+        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String, entry["body"] as? String],
+                       ["POST", "/inApps/v1/messaging/performanceTest", #"{"originalTransactionId":"2000"}"#])
+        let result = try await api.getPerformanceTestResults(requestId: "perf-2000")
+        XCTAssertEqual(result.result, .fail)
+        XCTAssertEqual(result.target, "https://example.com/realtime")
+        XCTAssertEqual(result.failureCounts[.timedOut], 3)
+        XCTAssertEqual(result.failureCounts[SendAttemptResult(rawValue: "SOMETHING_NEW")], 2, "an unknown result is kept raw")
+        entry = try await lastEntry()
+        XCTAssertEqual(entry["path"] as? String, "/inApps/v1/messaging/performanceTest/result/perf-2000")
+
+        try await api.deleteRealtimeURL()
+        try await api.deleteMessage(messageIdentifier: message)
+        entry = try await lastEntry()
+        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["DELETE", "/inApps/v1/messaging/message/11111111-2222-3333-4444-555555555555"])
+        try await api.deleteImage(imageIdentifier: image)
+        do {
+            try await api.deleteImage(imageIdentifier: image)
+            XCTFail("deleted twice")
+        } catch let error as AppStoreServerAPIError {
+            XCTAssertEqual(error.apiError, .imageNotFound)
+        }
+        let log = try await server?.log() ?? []
+        XCTAssertTrue(log.allSatisfy { $0["token"] as? String == "ok" }, "every request carried a token the server verified")
+    }
+
+    func lastEntry(file: StaticString = #filePath, line: UInt = #line) async throws -> [String: Any] {
+        let last = try await server?.log().last
+        let entry = try XCTUnwrap(last, file: file, line: line)
+        XCTAssertEqual(entry["token"] as? String, "ok", "the server refused the bearer token", file: file, line: line)
+        return entry
     }
 
     func testErrorsStatusesAndTransportFailures() async throws {

@@ -52,7 +52,7 @@ final class AppleAPIFixtureTests: XCTestCase {
         let notifications = try await client("getNotificationHistoryResponse")
             .getNotificationHistory(request: NotificationHistoryRequest(startDate: 1, endDate: 2))
         XCTAssertEqual(notifications.paginationToken, "57715481-805a-4283-8499-1c19b5d6b20a")
-        XCTAssertEqual(notifications.notificationHistory?.first?.sendAttempts?.map(\.sendAttemptResult), ["NO_RESPONSE", "SUCCESS"])
+        XCTAssertEqual(notifications.notificationHistory?.first?.sendAttempts?.map(\.sendAttemptResult), [.noResponse, .success])
         XCTAssertEqual(notifications.notificationHistory?[1].sendAttempts?.first?.attemptDate?.millisecondsSince1970, 1698148800000)
         let refunds = try await client("getRefundHistoryResponse").getRefundHistory(transactionId: "1")
         XCTAssertEqual(refunds.signedTransactions, ["signed_transaction_one", "signed_transaction_two"])
@@ -77,6 +77,52 @@ final class AppleAPIFixtureTests: XCTestCase {
         XCTAssertEqual(info.signedTransactionInfo, "signed_transaction_info_value")
         let app = try await client("appTransactionInfoResponse").getAppTransactionInfo(transactionId: "1")
         XCTAssertEqual(app.signedAppTransactionInfo, "signed_app_transaction_info_value")
+    }
+
+    /// The six Retention Messaging response fixtures: every field of each JSON file, through the
+    /// client's own decoding.
+    func testRetentionMessagingResponsesDecode() async throws {
+        let images = try await client("getImageListResponse").getImageList()
+        XCTAssertEqual(images.imageIdentifiers?.count, 1)
+        XCTAssertEqual(images.imageIdentifiers?.first?.imageIdentifier, "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890")
+        XCTAssertEqual(images.imageIdentifiers?.first?.imageState, .approved)
+        XCTAssertEqual(images.imageIdentifiers?.first?.imageSize, .fullSize)
+
+        let messages = try await client("getMessageListResponse").getMessageList()
+        XCTAssertEqual(messages.messageIdentifiers?.map(\.messageIdentifier), ["a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890"])
+        XCTAssertEqual(messages.messageIdentifiers?.first?.messageState, .approved)
+
+        let defaultMessage = try await client("getDefaultMessageResponse").getDefaultMessage(productId: "com.example.product", locale: "en-US")
+        XCTAssertEqual(defaultMessage.messageIdentifier, "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890")
+
+        let realtime = try await client("getRealtimeUrlResponse").getRealtimeURL()
+        XCTAssertEqual(realtime.realtimeURL, "https://example.com/realtime")
+
+        let expectedConfig = PerformanceTestConfig(maxConcurrentRequests: 10, totalRequests: 100, totalDuration: 60000,
+                                                   responseTimeThreshold: 500, successRateThreshold: 95)
+        let started = try await client("performanceTestResponse").initiatePerformanceTest(request: PerformanceTestRequest(originalTransactionId: "1"))
+        XCTAssertEqual(started.config, expectedConfig)
+        XCTAssertEqual(started.requestId, "c4b87a1d-2e3f-4a5b-9c6d-7e8f9a0b1c2d")
+
+        let result = try await client("performanceTestResultResponse").getPerformanceTestResults(requestId: "c4b87a1d-2e3f-4a5b-9c6d-7e8f9a0b1c2d")
+        XCTAssertEqual(result.config, expectedConfig)
+        XCTAssertEqual(result.target, "https://example.com/retention")
+        XCTAssertEqual(result.result, .pass)
+        XCTAssertEqual(result.successRate, 98)
+        XCTAssertEqual(result.numPending, 0)
+        XCTAssertEqual(result.responseTimes, PerformanceTestResponseTimes(average: 120, p50: 100, p90: 200, p95: 250, p99: 400))
+        XCTAssertEqual(result.failures, ["TIMED_OUT": 1, "NO_RESPONSE": 1])
+        XCTAssertEqual(result.failureCounts, [.timedOut: 1, .noResponse: 1])
+
+        // Each decoded value re-encodes to the fixture's JSON (nothing dropped or renamed).
+        for (name, value) in [("getImageListResponse", try JSONEncoder().encode(images)), ("getMessageListResponse", try JSONEncoder().encode(messages)),
+                              ("getDefaultMessageResponse", try JSONEncoder().encode(defaultMessage)), ("getRealtimeUrlResponse", try JSONEncoder().encode(realtime)),
+                              ("performanceTestResponse", try JSONEncoder().encode(started)),
+                              ("performanceTestResultResponse", try JSONEncoder().encode(result))] {
+            let original = try JSONSerialization.jsonObject(with: Data(try fixture(name))) as? NSDictionary
+            let again = try JSONSerialization.jsonObject(with: value) as? NSDictionary
+            XCTAssertEqual(original, again, name)
+        }
     }
 
     func testErrorBodiesMapToNamedCodes() async throws {

@@ -1,8 +1,16 @@
 #!/usr/bin/env python3
 """A loopback stand-in for Apple's App Store Server API, for SigilHTTP's tests only.
 
-Usage: apple_api_server.py PUBLIC_KEY_PEM ISSUER BUNDLE_ID
+Usage: apple_api_server.py PUBLIC_KEY_PEM ISSUER BUNDLE_ID [JWKS_FILE TEAM_ID CLIENT_ID]
 Prints the port it listens on (127.0.0.1), then serves until stdin closes.
+
+Three of Apple's services on one port:
+  App Store Server API + Retention Messaging (/inApps/...) and External Purchase Server API
+  (/externalPurchase/v1/reports...): bearer token checked as below;
+  Sign in with Apple (/auth/token, /auth/revoke, /auth/keys): the form body's client_secret is
+  checked the same way (iss TEAM_ID, aud https://appleid.apple.com, sub CLIENT_ID, lifetime at most
+  15777000 s); /auth/keys serves JWKS_FILE, re-read on every request so a test can rotate keys;
+  the id_token returned is the content of JWKS_FILE + ".idtoken" when that file exists.
 
 Every request's bearer token is checked independently of Sigil: header {alg ES256, kid, typ JWT},
 claims iss / aud appstoreconnect-v1 / bid / iat / exp (exp - iat <= 3600), and the ES256
@@ -14,12 +22,15 @@ Routes follow Apple's documented paths and bodies; a few identifiers script fail
   ratelimitlong -> 429 Retry-After: 120; slow -> 3 s delay; drop -> connection closed unanswered;
   big -> a 5 MB body.
 """
-import base64, json, os, subprocess, sys, tempfile, threading, time
+import base64, json, os, re, subprocess, sys, tempfile, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlsplit, parse_qsl
+from urllib.parse import urlsplit, parse_qsl, unquote
 
 PUBLIC_KEY, ISSUER, BUNDLE = sys.argv[1], sys.argv[2], sys.argv[3]
+JWKS_FILE, TEAM, CLIENT = (sys.argv[4], sys.argv[5], sys.argv[6]) if len(sys.argv) > 6 else (None, None, None)
 LOG = []
+STATE = {"images": {}, "messages": {}, "defaults": {}, "realtime": None, "reports": {}}
+UUID_RE = re.compile(r"^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$")
 LOCK = threading.Lock()
 RATE = {"count": 0}
 
@@ -38,15 +49,19 @@ def der_integer(value):
 def check_token(authorization):
     if not authorization or not authorization.startswith("Bearer "):
         return "no bearer token"
-    parts = authorization[7:].split(".")
+    return check_jwt(authorization[7:], {"iss": ISSUER, "aud": "appstoreconnect-v1", "bid": BUNDLE}, 3600)
+
+
+def check_jwt(token, expected, max_lifetime):
+    parts = token.split(".")
     if len(parts) != 3:
         return "not three parts"
     header, claims, signature = json.loads(b64url(parts[0])), json.loads(b64url(parts[1])), b64url(parts[2])
     if header.get("alg") != "ES256" or header.get("typ") != "JWT" or not header.get("kid"):
         return "bad header %r" % header
-    if claims.get("iss") != ISSUER or claims.get("aud") != "appstoreconnect-v1" or claims.get("bid") != BUNDLE:
+    if any(claims.get(k) != v for k, v in expected.items()):
         return "bad claims %r" % claims
-    if not isinstance(claims.get("iat"), int) or not isinstance(claims.get("exp"), int) or not 0 < claims["exp"] - claims["iat"] <= 3600:
+    if not isinstance(claims.get("iat"), int) or not isinstance(claims.get("exp"), int) or not 0 < claims["exp"] - claims["iat"] <= max_lifetime:
         return "bad times %r" % claims
     if len(signature) != 64:
         return "signature is not 64 bytes"
@@ -95,10 +110,12 @@ class Handler(BaseHTTPRequestHandler):
         if url.path == "/__log":
             with LOCK:
                 return self.reply(200, LOG)
+        if url.path.startswith("/auth/"):
+            return self.sign_in_with_apple(url, body)
         verdict = check_token(self.headers.get("Authorization"))
         with LOCK:
             LOG.append({"method": self.command, "path": url.path, "query": parse_qsl(url.query, keep_blank_values=True),
-                        "body": body.decode() if body else None, "token": verdict or "ok",
+                        "body": body.decode("utf-8", "replace") if body else None, "token": verdict or "ok",
                         "contentType": self.headers.get("Content-Type")})
         if verdict:
             return self.reply(401, {"errorMessage": verdict})
@@ -172,7 +189,146 @@ class Handler(BaseHTTPRequestHandler):
             if token == "p2":
                 return self.reply(200, {"paginationToken": "p3", "hasMore": False, "notificationHistory": [{"signedPayload": "n2", "sendAttempts": []}]})
             return self.reply(400, {"errorCode": 4000014, "errorMessage": "Invalid pagination token."})
+        if p.startswith("/inApps/v1/messaging/"):
+            return self.retention_messaging(p[len("/inApps/v1/messaging/"):], query, body)
+        if p.startswith("/externalPurchase/v1/reports"):
+            return self.external_purchase(p, body)
         return self.reply(404, {"errorCode": 4040010, "errorMessage": "Transaction id not found."})
+
+    def retention_messaging(self, rest, query, body):
+        parts, method = rest.split("/"), self.command
+        if parts == ["image", "list"] and method == "GET":
+            return self.reply(200, {"imageIdentifiers": [{"imageIdentifier": k, "imageState": "PENDING", "imageSize": v}
+                                                         for k, v in sorted(STATE["images"].items())]})
+        if len(parts) == 2 and parts[0] == "image":
+            ident = parts[1]
+            if not UUID_RE.match(ident) or ident != ident.upper():
+                return self.reply(400, {"errorCode": 4000000, "errorMessage": "image identifier must be an upper-case UUID"})
+            if method == "PUT":
+                if self.headers.get("Content-Type") != "image/png" or not body.startswith(b"\x89PNG\r\n\x1a\n"):
+                    return self.reply(400, {"errorCode": 4000161, "errorMessage": "Invalid image."})
+                if query.get("imageSize", "FULL_SIZE") not in ("FULL_SIZE", "BULLET_POINT"):
+                    return self.reply(400, {"errorCode": 4000216, "errorMessage": "Invalid image size."})
+                if ident in STATE["images"]:
+                    return self.reply(409, {"errorCode": 4090000, "errorMessage": "Image already exists."})
+                STATE["images"][ident] = query.get("imageSize", "FULL_SIZE")
+                return self.reply(200)
+            if method == "DELETE":
+                if STATE["images"].pop(ident, None) is None:
+                    return self.reply(404, {"errorCode": 4040014, "errorMessage": "Image not found."})
+                return self.reply(200)
+        if parts == ["message", "list"] and method == "GET":
+            return self.reply(200, {"messageIdentifiers": [{"messageIdentifier": k, "messageState": "PENDING"} for k in sorted(STATE["messages"])]})
+        if len(parts) == 2 and parts[0] == "message":
+            ident = parts[1]
+            if method == "PUT":
+                doc = json.loads(body)
+                if len(doc.get("header", "")) > 66:
+                    return self.reply(400, {"errorCode": 4000162, "errorMessage": "Header too long."})
+                STATE["messages"][ident] = doc
+                return self.reply(200)
+            if method == "DELETE":
+                if STATE["messages"].pop(ident, None) is None:
+                    return self.reply(404, {"errorCode": 4040015, "errorMessage": "Message not found."})
+                return self.reply(200)
+        if len(parts) == 3 and parts[0] == "default":
+            key = (unquote(parts[1]), unquote(parts[2]))
+            if method == "PUT":
+                STATE["defaults"][key] = json.loads(body)["messageIdentifier"]
+                return self.reply(200)
+            if method == "DELETE":
+                STATE["defaults"].pop(key, None)
+                return self.reply(200)
+            if method == "GET":
+                if key not in STATE["defaults"]:
+                    return self.reply(404, {"errorCode": 4040020, "errorMessage": "Default message not found."})
+                return self.reply(200, {"messageIdentifier": STATE["defaults"][key]})
+        if parts == ["realtime", "url"]:
+            if method == "PUT":
+                STATE["realtime"] = json.loads(body)["realtimeURL"]
+                return self.reply(200)
+            if method == "DELETE":
+                STATE["realtime"] = None
+                return self.reply(200)
+            if STATE["realtime"] is None:
+                return self.reply(404, {"errorCode": 4040021, "errorMessage": "Realtime URL not found."})
+            return self.reply(200, {"realtimeURL": STATE["realtime"]})
+        config = {"maxConcurrentRequests": 10, "totalRequests": 100, "totalDuration": 60000, "responseTimeThreshold": 500, "successRateThreshold": 95}
+        if parts == ["performanceTest"] and method == "POST":
+            return self.reply(200, {"config": config, "requestId": "perf-" + json.loads(body)["originalTransactionId"]})
+        if len(parts) == 3 and parts[:2] == ["performanceTest", "result"]:
+            return self.reply(200, {"config": config, "target": STATE["realtime"] or "", "result": "FAIL", "successRate": 50, "numPending": 0,
+                                    "responseTimes": {"average": 1, "p50": 1, "p90": 2, "p95": 3, "p99": 4},
+                                    "failures": {"TIMED_OUT": 3, "SOMETHING_NEW": 2}})
+        return self.reply(404, {"errorCode": 4040015, "errorMessage": "Message not found."})
+
+    def external_purchase(self, path, body):
+        rest = path[len("/externalPurchase/v1/reports"):]
+        if rest == "" and self.command == "PUT":
+            report = json.loads(body)
+            errors = []
+            if not UUID_RE.match(report.get("requestIdentifier", "")):
+                errors.append({"field": "requestIdentifier", "error": "OmittedFieldError"})
+            status, items = report.get("status"), report.get("lineItems")
+            if status not in ("LINE_ITEM", "NO_LINE_ITEM", "UNRECOGNIZED_TOKEN", "DUPLICATE_TOKEN"):
+                errors.append({"field": "status", "error": "UnknownEnumError"})
+            if status == "LINE_ITEM" and not items:
+                errors.append({"field": "lineItems", "error": "MissingLineItemsForStatusError"})
+            if status != "LINE_ITEM" and items is not None:
+                errors.append({"field": "lineItems", "error": "LineItemsNotAllowedForStatusError"})
+            for item in items or []:
+                if item.get("eventType") == "BUY" and item.get("amountTaxInclusive") != item.get("amountTaxExclusive", 0) + item.get("taxAmount", 0):
+                    errors.append({"lineItemId": item.get("lineItemId"), "field": "amountTaxInclusive", "error": "IncorrectAmountTaxInclusiveError"})
+            if errors:
+                return self.reply(400, {"errors": errors})
+            STATE["reports"][report["requestIdentifier"]] = report
+            return self.reply(200, {"requestIdentifier": report["requestIdentifier"]})
+        if rest.startswith("/") and self.command == "GET":
+            report = STATE["reports"].get(rest[1:])
+            return self.reply(200, report) if report else self.reply(404)
+        return self.reply(405)
+
+    def sign_in_with_apple(self, url, body):
+        form = dict(parse_qsl(body.decode(), keep_blank_values=True)) if body else {}
+        with LOCK:
+            LOG.append({"method": self.command, "path": url.path, "query": [], "body": body.decode() if body else None,
+                        "token": "ok", "contentType": self.headers.get("Content-Type"), "form": form})
+        if url.path == "/auth/keys" and self.command == "GET":
+            with open(JWKS_FILE, "rb") as f:
+                return self.reply(200, f.read())
+        if self.command != "POST" or self.headers.get("Content-Type") != "application/x-www-form-urlencoded":
+            return self.reply(400, {"error": "invalid_request", "error_description": "form POST expected"})
+        if form.get("client_id") != CLIENT:
+            return self.reply(400, {"error": "invalid_client"})
+        verdict = check_jwt(form.get("client_secret", ""), {"iss": TEAM, "aud": "https://appleid.apple.com", "sub": CLIENT}, 15777000)
+        if verdict:
+            return self.reply(400, {"error": "invalid_client", "error_description": verdict})
+        if url.path == "/auth/revoke":
+            if not form.get("token") or form.get("token_type_hint") not in (None, "access_token", "refresh_token"):
+                return self.reply(400, {"error": "invalid_request"})
+            return self.reply(200)
+        if url.path != "/auth/token":
+            return self.reply(404)
+        id_token = "id-token"
+        if os.path.exists(JWKS_FILE + ".idtoken"):
+            with open(JWKS_FILE + ".idtoken") as f:
+                id_token = f.read().strip()
+        grant = form.get("grant_type")
+        if grant == "authorization_code":
+            code = form.get("code")
+            if not code:
+                return self.reply(400, {"error": "invalid_request"})
+            if code == "expired-code":
+                return self.reply(400, {"error": "invalid_grant", "error_description": "The code has expired or has been revoked."})
+            if code == "odd-error":
+                return self.reply(400, {"error": "brand_new_error"})
+            return self.reply(200, {"access_token": "access-" + code, "expires_in": 3600, "id_token": id_token,
+                                    "refresh_token": "refresh-" + code, "token_type": "Bearer"})
+        if grant == "refresh_token":
+            if not form.get("refresh_token") or "code" in form or "redirect_uri" in form:
+                return self.reply(400, {"error": "invalid_request"})
+            return self.reply(200, {"access_token": "access-refreshed", "expires_in": 3600, "id_token": id_token, "token_type": "Bearer"})
+        return self.reply(400, {"error": "unsupported_grant_type"})
 
     do_GET = do_POST = do_PUT = do_DELETE = handle_any
 
