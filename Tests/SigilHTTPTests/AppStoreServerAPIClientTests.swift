@@ -22,7 +22,8 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         let input = Pipe()
         let port: Int
 
-        init(publicKeyPEM: String, issuer: String, bundle: String) throws {
+        /// `signInWithApple`: the JWKS file, team id and client id of the Sign in with Apple routes.
+        init(publicKeyPEM: String, issuer: String, bundle: String, signInWithApple: (jwksFile: String, team: String, client: String)? = nil) throws {
             // No skip: the loopback server is how issue 8's requirements are shown, so a missing
             // tool is a failure.
             guard let python = Subprocess.which("python3") else { throw ServerError("python3 is not installed; the loopback API server needs it") }
@@ -31,7 +32,7 @@ final class AppStoreServerAPIClientTests: XCTestCase {
             try Data(publicKeyPEM.utf8).write(to: keyFile)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/apple_api_server.py")
             process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [script.path, keyFile.path, issuer, bundle]
+            process.arguments = [script.path, keyFile.path, issuer, bundle] + (signInWithApple.map { [$0.jwksFile, $0.team, $0.client] } ?? [])
             let output = Pipe()
             process.standardInput = input
             process.standardOutput = output
