@@ -1,0 +1,123 @@
+import SigilJOSE
+
+/// A verified Sign in with Apple identity token
+/// (https://developer.apple.com/documentation/signinwithapple/authenticating-users-with-sign-in-with-apple):
+/// the registered claims and Apple's own, with `claims` keeping every member as sent.
+public struct AppleIdentityToken: Sendable, Hashable {
+    /// 0 unsupported, 1 unknown, 2 likely real (Apple's realUserStatus); other values kept raw.
+    public struct RealUserStatus: AppStoreOpenEnum {
+        public let rawValue: Int64
+        public init(rawValue: Int64) { self.rawValue = rawValue }
+        public static let unsupported = RealUserStatus(rawValue: 0)
+        public static let unknown = RealUserStatus(rawValue: 1)
+        public static let likelyReal = RealUserStatus(rawValue: 2)
+        public static let documented: [RealUserStatus] = [.unsupported, .unknown, .likelyReal]
+    }
+
+    public let claims: JWTClaims
+    /// The key that verified the token.
+    public let keyID: String
+    /// The user's stable identifier for this team (sub).
+    public let subject: String
+    public let audience: [String]
+    public let issuedAt: Double
+    public let expiration: Double
+    public let nonce: String?
+    public let nonceSupported: Bool?
+    public let email: String?
+    public let emailVerified: Bool?
+    public let isPrivateEmail: Bool?
+    public let realUserStatus: RealUserStatus?
+    /// The user's identifier under the previous team, during an app transfer.
+    public let transferSubject: String?
+    public let authTime: Double?
+}
+
+/// Verifies Sign in with Apple identity tokens against Apple's JWKS
+/// (https://appleid.apple.com/auth/keys), in this order, each failure with its own JOSEError code:
+///
+/// 1. compact JWS, three parts (malformed);
+/// 2. header alg exactly RS256 — none, HS256 and every other algorithm refused before any key is
+///    looked at (algorithmMismatch);
+/// 3. a key with the header's kid in the key set (unknownKeyID);
+/// 4. the RSA PKCS#1 v1.5 SHA-256 signature with that key (invalidSignature);
+/// 5. iss https://appleid.apple.com (issuerMismatch); aud one of the client ids (audienceMismatch);
+///    exp after now (expired); iat present and not in the future (notYetValid); sub present;
+///    nonce equal to the expected one when one is given (invalidClaim); Apple's boolean claims,
+///    which Apple sends as booleans or as the strings "true" / "false", well-formed (invalidClaim).
+///
+/// Variable time: every input is public.
+public struct AppleIdentityTokenVerifier: Sendable {
+    public static let issuer = "https://appleid.apple.com"
+    /// The services ids / bundle ids the tokens may be issued for (aud).
+    public let clientIDs: [String]
+    /// Seconds of clock skew tolerated on exp and iat.
+    public let leeway: Double
+
+    public init(clientIDs: [String], leeway: Double = 60) {
+        self.clientIDs = clientIDs
+        self.leeway = leeway
+    }
+
+    /// The token's kid, read without verification (for choosing or refreshing the key set).
+    public static func keyID(of token: String) -> String? { (try? JWS(compact: token))?.keyID }
+
+    public func verify(_ token: String, keys: JWKS, now: Double, nonce expectedNonce: String? = nil) throws(JOSEError) -> AppleIdentityToken {
+        let jws = try JWS(compact: token)
+        guard jws.algorithm == JWSAlgorithm.rs256.rawValue else {
+            throw JOSEError(.algorithmMismatch, "Apple identity tokens are RS256; this one says alg \(jws.algorithm.map { "\"\($0)\"" } ?? "(none)")")
+        }
+        guard let kid = jws.keyID else { throw JOSEError(.unknownKeyID, "the token has no kid") }
+        guard let jwk = keys.key(id: kid) else { throw JOSEError(.unknownKeyID, "no key with kid \"\(kid)\" in Apple's key set") }
+        guard jwk.keyType == "RSA" else { throw JOSEError(.invalidKey, "the key \"\(kid)\" is \(jwk.keyType), not RSA") }
+        try jws.verify(with: try jwk.verificationKey(defaultRSAAlgorithm: .rs256))
+
+        let claims = try JWTClaims(payload: jws.payload)
+        let validation = JWTValidation(issuer: nil, audience: nil, leeway: leeway, requireExpiration: true, requireIssuedAt: true,
+                                       rejectFutureIssuedAt: true)
+        if claims.issuer != Self.issuer {
+            throw JOSEError(.issuerMismatch, "iss is \(claims.issuer.map { "\"\($0)\"" } ?? "absent"), expected \"\(Self.issuer)\"")
+        }
+        let audience = claims.audience ?? []
+        guard audience.contains(where: clientIDs.contains) else {
+            throw JOSEError(.audienceMismatch, "aud \(audience) names none of the client ids \(clientIDs)")
+        }
+        try validation.validate(claims, now: now)
+        guard let subject = claims.subject, !subject.isEmpty else { throw JOSEError(.invalidClaim, "the token has no sub") }
+        guard let issuedAt = claims.issuedAt, let expiration = claims.expiration else { throw JOSEError(.invalidClaim, "iat and exp are required") }
+
+        let json = claims.json
+        func string(_ name: String) throws(JOSEError) -> String? {
+            guard let value = json[name] else { return nil }
+            guard let text = value.stringValue else { throw JOSEError(.invalidClaim, "\(name) is not a string") }
+            return text
+        }
+        func flag(_ name: String) throws(JOSEError) -> Bool? {
+            switch json[name] {
+            case nil: return nil
+            case .bool(let b)?: return b
+            case .string("true")?: return true
+            case .string("false")?: return false
+            default: throw JOSEError(.invalidClaim, "\(name) is neither a boolean nor \"true\"/\"false\"")
+            }
+        }
+        let nonce = try string("nonce")
+        if let expectedNonce, nonce != expectedNonce {
+            throw JOSEError(.invalidClaim, "nonce \(nonce.map { "\"\($0)\"" } ?? "absent") is not the expected one")
+        }
+        var realUserStatus: AppleIdentityToken.RealUserStatus?
+        if let value = json["real_user_status"] {
+            guard let n = value.int64Value else { throw JOSEError(.invalidClaim, "real_user_status is not an integer") }
+            realUserStatus = .init(rawValue: n)
+        }
+        var authTime: Double?
+        if let value = json["auth_time"] {
+            guard let t = value.doubleValue, t.isFinite else { throw JOSEError(.invalidClaim, "auth_time is not a NumericDate") }
+            authTime = t
+        }
+        return AppleIdentityToken(claims: claims, keyID: kid, subject: subject, audience: audience, issuedAt: issuedAt, expiration: expiration,
+                                  nonce: nonce, nonceSupported: try flag("nonce_supported"), email: try string("email"),
+                                  emailVerified: try flag("email_verified"), isPrivateEmail: try flag("is_private_email"),
+                                  realUserStatus: realUserStatus, transferSubject: try string("transfer_sub"), authTime: authTime)
+    }
+}
