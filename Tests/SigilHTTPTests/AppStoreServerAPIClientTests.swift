@@ -18,39 +18,25 @@ final class AppStoreServerAPIClientTests: XCTestCase {
     }
 
     final class LoopbackServer {
-        let process = Process()
-        let input = Pipe()
-        let port: Int
+        let script: LoopbackScript
+        let keyFile: URL
+        var port: Int { script.port }
 
         /// `signInWithApple`: the JWKS file, team id and client id of the Sign in with Apple routes.
         init(publicKeyPEM: String, issuer: String, bundle: String, signInWithApple: (jwksFile: String, team: String, client: String)? = nil) throws {
             // No skip: the loopback server is how issue 8's requirements are shown, so a missing
             // tool is a failure.
-            guard let python = Subprocess.which("python3") else { throw ServerError("python3 is not installed; the loopback API server needs it") }
             guard Subprocess.which("openssl") != nil else { throw ServerError("openssl is not installed; the server checks every token with it") }
-            let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-api-\(UUID().uuidString).pem")
+            keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-api-\(UUID().uuidString).pem")
             try Data(publicKeyPEM.utf8).write(to: keyFile)
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/apple_api_server.py")
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [script.path, keyFile.path, issuer, bundle] + (signInWithApple.map { [$0.jwksFile, $0.team, $0.client] } ?? [])
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            // The first line is the port.
-            var line = Data()
-            while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
-            guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-                process.terminate()
-                throw ServerError("the loopback API server did not start: it printed \"\(String(decoding: line, as: UTF8.self))\" instead of a port")
-            }
-            self.port = port
+            let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/apple_api_server.py")
+            script = try LoopbackScript(script: path, arguments: [keyFile.path, issuer, bundle]
+                                            + (signInWithApple.map { [$0.jwksFile, $0.team, $0.client] } ?? []))
         }
 
         func stop() {
-            try? input.fileHandleForWriting.close()
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            script.stop()
+            try? FileManager.default.removeItem(at: keyFile)
         }
 
         /// The server's request log.

@@ -146,3 +146,40 @@ public enum Subprocess {
         return path
     }
 }
+
+/// A Python script serving on loopback for a test: started with `arguments`, it prints its port
+/// on the first line and serves until its standard input closes. A missing python3 or a script
+/// that does not start is an error (these servers are how requirements are shown, so no skip).
+public final class LoopbackScript {
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    let process = Process()
+    let input = Pipe()
+    public let port: Int
+
+    public init(script: URL, arguments: [String]) throws {
+        guard let python = Subprocess.which("python3") else { throw StartError(description: "python3 is not installed; the loopback server needs it") }
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script.path] + arguments
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            process.terminate()
+            throw StartError(description: "\(script.lastPathComponent) did not start: it printed \"\(String(decoding: line, as: UTF8.self))\" instead of a port")
+        }
+        self.port = port
+    }
+
+    /// Closes the script's standard input, terminates it if still running, and waits.
+    public func stop() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
