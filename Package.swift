@@ -3,6 +3,7 @@
 // Sigil: a pure-Swift cryptography and ASN.1 engine whose only C dependency is GNU MP.
 // Library targets depend on no Swift package; only the `sigil` CLI uses swift-argument-parser.
 // The module graph is one-way; see DESIGN.md ("Module graph").
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -133,6 +134,16 @@ let package = Package(
             dependencies: ["SigilCore", "SigilCTimeShim"],
             path: "Tests/SigilCTime"
         ),
+        // What each libFuzzer target does with one input; also run over the committed regression
+        // inputs by SigilFuzzTests. Not a product.
+        .target(
+            name: "SigilFuzzHarness",
+            dependencies: ["SigilASN1", "SigilX509", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore"]
+        ),
+        .testTarget(
+            name: "SigilFuzzTests",
+            dependencies: ["SigilFuzzHarness", "SigilTestSupport"]
+        ),
         // Shared test helpers (seeded PRNG, vector locations, subprocess runner). Not a product.
         .target(
             name: "SigilTestSupport",
@@ -140,3 +151,17 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets (Fuzz/run builds them with SIGIL_FUZZ=1 and -sanitize=fuzzer,address into
+// .build-fuzz): one executable per FuzzHarness target whose main hands the harness to
+// LLVMFuzzerRunDriver. They link only against libFuzzer, so they exist only in that build.
+if ProcessInfo.processInfo.environment["SIGIL_FUZZ"] != nil {
+    package.targets.append(.target(name: "SigilFuzzDriver", path: "Fuzz/Driver"))
+    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token"] {
+        package.targets.append(.executableTarget(
+            name: "fuzz-\(name)",
+            dependencies: ["SigilFuzzHarness", "SigilFuzzDriver"],
+            path: "Fuzz/Targets/\(name)"
+        ))
+    }
+}

@@ -1,0 +1,123 @@
+import SigilAppStore
+import SigilASN1
+import SigilJOSE
+import SigilOCSP
+import SigilPKCS7
+import SigilX509
+
+/// What each libFuzzer target does with one input (Fuzz/README.md). Every function takes any
+/// bytes and must return normally: a trap, a crash or a sanitizer report is a finding. The same
+/// functions run over the committed regression inputs in the unit tests (SigilFuzzTests), so a
+/// fixed finding stays fixed in every build, fuzzing or not.
+public enum FuzzHarness {
+    /// The targets by name, in the order Fuzz/run runs them.
+    public static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+        ("der", der), ("certificate", certificate), ("chain", chain), ("ocsp", ocsp), ("receipt", receipt), ("jws", jws),
+        ("external-purchase-token", externalPurchaseToken),
+    ]
+
+    /// A fixed validation time (2025-01-01T00:00:00Z): fuzzing must be deterministic.
+    static let time: Int64 = 1_735_689_600
+
+    /// The DER and BER readers, and re-encoding what DER accepted.
+    public static func der(_ bytes: [UInt8]) {
+        if let node = try? DER.parse(bytes) { _ = node.children.count }
+        if let node = try? BER.parse(bytes) { _ = node.children.count }
+        _ = try? PEMDocument.parseAll(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The certificate parser and every accessor a verifier or `sigil x509 show` touches.
+    public static func certificate(_ bytes: [UInt8]) {
+        guard let cert = try? Certificate(derEncoded: bytes) else { return }
+        _ = cert.subject.description
+        _ = cert.issuer.description
+        _ = cert.extensions.count
+        _ = cert.basicConstraints
+        _ = cert.keyUsage
+        _ = cert.extendedKeyUsage
+        _ = cert.subjectKeyIdentifier
+        _ = cert.authorityKeyIdentifier
+        _ = cert.ocspURLs
+        _ = cert.crlDistributionPoints
+        _ = cert.certificatePolicies
+        _ = cert.subjectAlternativeNames
+        _ = cert.nameConstraints
+        _ = cert.serialNumberHex
+        _ = cert.isSelfIssued
+        _ = cert.pemRepresentation
+    }
+
+    /// The chain verifier on hostile certificates: the input is a run of DER certificates; the
+    /// first is trusted, the last is the leaf, the rest are intermediates. RFC 5280 and Apple's
+    /// signed-data policy, at a fixed time.
+    public static func chain(_ bytes: [UInt8]) {
+        let certificates = splitDER(bytes, limit: 6).compactMap { try? Certificate(derEncoded: $0) }
+        guard certificates.count >= 2, let root = certificates.first, let leaf = certificates.last else { return }
+        let verifier = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), AppleSignedDataPolicy()])
+        _ = verifier.verify(leaf: leaf, intermediates: Array(certificates.dropFirst().dropLast()), at: time)
+    }
+
+    /// The OCSP response parser and verifier (with the response's own first certificate as the
+    /// certificate asked about and as its issuer).
+    public static func ocsp(_ bytes: [UInt8]) {
+        guard let response = try? OCSPResponse(derEncoded: bytes) else { return }
+        guard let basic = response.basic, let cert = basic.certificates.first else { return }
+        _ = basic.nonce
+        _ = try? OCSPResponseVerifier().verify(response, certificate: cert, issuer: cert, requestNonce: [1, 2, 3], at: time)
+    }
+
+    /// CMS SignedData (BER), the receipt payload, and signature verification trusting the
+    /// message's own certificates.
+    public static func receipt(_ bytes: [UInt8]) {
+        guard let signed = try? SignedData(berEncoded: bytes) else { return }
+        if let payload = signed.payload { _ = try? AppReceipt(payload: payload) }
+        _ = try? SigilPKCS7.SignedDataVerifier(trustedRoots: signed.certificates).verify(signed, at: time)
+        _ = try? LegacyTransactionReceipt(base64: bytes)
+    }
+
+    /// JOSE: compact JWS, header members, x5c, JWT claims, JWK Sets, the strict JSON parser and the
+    /// Decodable layer over it (App Store payload models), and the identity-token checks up to the
+    /// key lookup.
+    public static func jws(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let jws = try? JWS(compact: text) {
+            _ = try? jws.x5c()
+            if let json = try? jws.payloadJSON() { _ = try? JWTClaims(json: json) }
+            _ = try? JSONValueDecoder().decode(JWSTransactionDecodedPayload.self, fromJSON: jws.payload)
+            _ = try? JSONValueDecoder().decode(ResponseBodyV2DecodedPayload.self, fromJSON: jws.payload)
+            _ = try? AppleIdentityTokenVerifier(clientIDs: ["a"]).verify(text, keys: JWKS(keys: []), now: Double(time))
+        }
+        if let json = try? JSONValue(parsing: bytes) { _ = json.serialized }
+        if let keys = try? JWKS(parsing: bytes) { for key in keys.keys { _ = try? key.verificationKey() } }
+        _ = try? JSONValueDecoder().decode(JWSRenewalInfoDecodedPayload.self, fromJSON: bytes)
+        _ = try? JSONValueDecoder().decode(AppTransaction.self, fromJSON: bytes)
+    }
+
+    /// External purchase tokens, strict and lenient.
+    public static func externalPurchaseToken(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = try? ExternalPurchaseToken(token: text)
+        _ = try? ExternalPurchaseToken(token: text, allowPaddingAndNewline: true)
+    }
+
+    /// Consecutive top-level DER elements (at most `limit`), by their length octets only.
+    static func splitDER(_ bytes: [UInt8], limit: Int) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var offset = 0
+        while offset + 2 <= bytes.count, parts.count < limit {
+            var length = Int(bytes[offset + 1])
+            var header = 2
+            if length & 0x80 != 0 {
+                let count = length & 0x7F
+                guard count >= 1, count <= 3, offset + 2 + count <= bytes.count else { break }
+                length = 0
+                for i in 0..<count { length = length << 8 | Int(bytes[offset + 2 + i]) }
+                header += count
+            }
+            guard length <= bytes.count - offset - header else { break }
+            parts.append(Array(bytes[offset..<(offset + header + length)]))
+            offset += header + length
+        }
+        return parts
+    }
+}
