@@ -1,0 +1,64 @@
+import SigilASN1
+import SigilCore
+import SigilJOSE
+import SigilKeys
+import SigilX509
+
+/// A PKI shaped like Apple's signed-data PKI, generated in memory: a P-384 root, a P-384
+/// intermediate carrying Apple's WWDR marker (1.2.840.113635.100.6.2.1), and a P-256 leaf carrying
+/// the App Store receipt-signing marker (1.2.840.113635.100.6.11.1). It passes the same
+/// `AppleSignedDataPolicy` as Apple's real chain, so integration tests, `sigil demo` and benchmarks
+/// can sign realistic App Store data without Apple's keys. Trust `root` (never Apple's roots) when
+/// verifying what it signs.
+public struct AppleShapedTestPKI: Sendable {
+    public let rootKey: ECDSAPrivateKey
+    public let intermediateKey: ECDSAPrivateKey
+    public let leafKey: ECDSAPrivateKey
+    public let root: Certificate
+    public let intermediate: Certificate
+    public let leaf: Certificate
+
+    /// A fresh PKI whose three certificates are valid from `notBefore` to `notAfter` (seconds
+    /// since 1970). `ocspResponder`, when given, goes in the leaf's and intermediate's
+    /// authorityInfoAccess.
+    public static func generate(notBefore: Int64, notAfter: Int64, ocspResponder: String? = nil) throws(X509Error) -> AppleShapedTestPKI {
+        let rootKey = ECDSAPrivateKey.generate(curve: .p384)
+        let intermediateKey = ECDSAPrivateKey.generate(curve: .p384)
+        let leafKey = ECDSAPrivateKey.generate(curve: .p256)
+        let rootName = CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Sigil Test Root CA - G3"),
+                                                (AttributeTypeAndValue.organizationalUnitName, "Sigil Test Certification Authority"),
+                                                (AttributeTypeAndValue.organizationName, "Sigil Test"), (AttributeTypeAndValue.countryName, "US")])
+        let intermediateName = CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Sigil Test Worldwide Developer Relations CA"),
+                                                        (AttributeTypeAndValue.organizationalUnitName, "G6"),
+                                                        (AttributeTypeAndValue.organizationName, "Sigil Test"), (AttributeTypeAndValue.countryName, "US")])
+        let leafName = CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Sigil Test StoreKit Signing"),
+                                                (AttributeTypeAndValue.organizationName, "Sigil Test"), (AttributeTypeAndValue.countryName, "US")])
+        let rootID = CertificateBuilder.keyIdentifier(rootKey.publicKey)
+        let intermediateID = CertificateBuilder.keyIdentifier(intermediateKey.publicKey)
+        let aia = ocspResponder.map { [CertificateBuilder.ExtensionValue.ocspResponder($0)] } ?? []
+        let root = try CertificateBuilder(
+            serialNumber: [0x01, 0x5E], issuer: rootName, subject: rootName, notBefore: notBefore, notAfter: notAfter,
+            subjectPublicKeyInfo: rootKey.publicKey.spkiDER,
+            extensions: [.subjectKeyIdentifier(rootID), .basicConstraints(ca: true), .keyUsage([5, 6])]).sign(with: rootKey)
+        let intermediate = try CertificateBuilder(
+            serialNumber: [0x7A, 0x01], issuer: rootName, subject: intermediateName, notBefore: notBefore, notAfter: notAfter,
+            subjectPublicKeyInfo: intermediateKey.publicKey.spkiDER,
+            extensions: [.basicConstraints(ca: true, pathLength: 0), .authorityKeyIdentifier(rootID), .subjectKeyIdentifier(intermediateID),
+                         .keyUsage([5, 6]), .marker(X509OIDs.appleWWDRIntermediate)] + aia).sign(with: rootKey)
+        let leaf = try CertificateBuilder(
+            serialNumber: [0x60, 0x0D, 0xF0, 0x0D], issuer: intermediateName, subject: leafName, notBefore: notBefore, notAfter: notAfter,
+            subjectPublicKeyInfo: leafKey.publicKey.spkiDER,
+            extensions: [.basicConstraints(ca: false), .authorityKeyIdentifier(intermediateID),
+                         .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(leafKey.publicKey)), .keyUsage([0]),
+                         .marker(X509OIDs.appleAppStoreReceiptSigning)] + aia).sign(with: intermediateKey)
+        return AppleShapedTestPKI(rootKey: rootKey, intermediateKey: intermediateKey, leafKey: leafKey, root: root,
+                                  intermediate: intermediate, leaf: leaf)
+    }
+
+    /// An ES256 JWS over `payload` (JSON bytes) with `x5c` [leaf, intermediate, root], as Apple
+    /// signs transactions, renewal info, notifications and app transactions.
+    public func signedData(payload: [UInt8]) throws(JOSEError) -> String {
+        let chain = [leaf, intermediate, root].map { JSONValue.string(Base64.encode($0.derBytes)) }
+        return try JWS.sign(header: .object([("alg", .string("ES256")), ("x5c", .array(chain))]), payload: payload, key: leafKey)
+    }
+}
