@@ -98,3 +98,21 @@ final class APICLITests: XCTestCase {
         XCTAssertEqual((try JSONSerialization.jsonObject(with: wrongAudience.stderr) as? [String: Any])?["error"] as? String, "jose.audienceMismatch")
     }
 }
+
+/// `sigil demo`, the README's main job: every step passes, offline, in seconds.
+final class DemoCLITests: XCTestCase {
+    func testDemoPassesEveryStep() throws {
+        let sigil = try TestPaths.builtProduct("sigil", besideBundleOf: DemoCLITests.self).path
+        let started = Date()
+        let result = try Subprocess.run(sigil, ["demo", "--seconds", "0.05"])
+        let output = result.stdoutString
+        XCTAssertEqual(result.status, 0, output + String(decoding: result.stderr, as: UTF8.self))
+        XCTAssertTrue(output.contains("ALL STEPS PASSED"), output)
+        XCTAssertFalse(output.contains("[FAIL]"), output)
+        for step in ["== 1.", "== 2.", "== 3.", "== 4.", "== 5.", "== 6.", "== 7."] { XCTAssertTrue(output.contains(step), step) }
+        // With openssl installed (CI installs it) the OCSP step really ran against the loopback responder.
+        if Subprocess.which("openssl") != nil { XCTAssertTrue(output.contains("leaf status good"), output) }
+        XCTAssertEqual(output.components(separatedBy: "[PASS]").count - 1, 29, "every check of the demo reported PASS")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+    }
+}

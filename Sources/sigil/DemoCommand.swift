@@ -1,0 +1,350 @@
+import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import SigilAppStore
+import SigilASN1
+import SigilCore
+import SigilHTTP
+import SigilJOSE
+import SigilKeys
+import SigilOCSP
+import SigilPKCS7
+import SigilX509
+
+/// `sigil demo`: the whole job on data it makes itself, no network, in seconds. Every step says
+/// what it did and its verdict; the exit code is non-zero if any step fails.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Build an Apple-shaped PKI in memory, sign and verify App Store data, mint every token, read a receipt, check OCSP, measure.",
+        discussion: """
+        Needs nothing but this binary (the OCSP step also uses the openssl CLI as a loopback
+        responder when it is installed, and says so when it is not). No network access.
+        """)
+
+    @Option(help: "Seconds per throughput figure in the closing table.") var seconds: Double = 0.3
+
+    /// Prints each line as it happens (unbuffered, so a pipe sees progress) and counts failures.
+    final class Report {
+        var failures = 0
+        static func emit(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        func step(_ title: String) { Self.emit("\n== \(title)") }
+        func line(_ text: String) { Self.emit("   \(text)") }
+        func check(_ ok: Bool, _ what: String) {
+            Self.emit("   [\(ok ? "PASS" : "FAIL")] \(what)")
+            if !ok { failures += 1 }
+        }
+        func fail(_ what: String, _ error: Error) {
+            Self.emit("   [FAIL] \(what): \(error)")
+            failures += 1
+        }
+    }
+
+    func run() async {
+        let report = Report()
+        let started = ContinuousClock.now
+        do {
+            try await demo(report)
+        } catch {
+            report.fail("demo stopped", error)
+        }
+        let elapsed = started.duration(to: .now)
+        Report.emit("\n\(report.failures == 0 ? "ALL STEPS PASSED" : "\(report.failures) STEP(S) FAILED") in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds])))")
+        if report.failures > 0 { Foundation.exit(1) }
+    }
+
+    func demo(_ r: Report) async throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        let nowMillis = now * 1000
+
+        // 1. PKI
+        r.step("1. An Apple-shaped PKI, generated in memory")
+        let port = try? Self.freePort()
+        let ocspURL = port.map { "http://127.0.0.1:\($0)/" }
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 30 * 86_400, ocspResponder: ocspURL)
+        for (role, cert) in [("root", pki.root), ("intermediate", pki.intermediate), ("leaf", pki.leaf)] {
+            r.line("\(role): \(cert.subject) — \(cert.publicKey) — valid \(Self.date(cert.validity.notBefore)) … \(Self.date(cert.validity.notAfter))")
+        }
+        r.check(pki.intermediate.extension(X509OIDs.appleWWDRIntermediate) != nil, "intermediate carries 1.2.840.113635.100.6.2.1 (WWDR marker)")
+        r.check(pki.leaf.extension(X509OIDs.appleAppStoreReceiptSigning) != nil, "leaf carries 1.2.840.113635.100.6.11.1 (receipt-signing marker)")
+        let chainCheck = CertificateVerifier(trustedRoots: [pki.root], policies: [RFC5280Policy(), AppleSignedDataPolicy()])
+            .verify(leaf: pki.leaf, intermediates: [pki.intermediate], at: now)
+        if case .valid(let chain) = chainCheck {
+            r.check(chain.count == 3, "chain leaf → intermediate → root validates under RFC 5280 + Apple's signed-data policy")
+        } else {
+            r.check(false, "chain validates: \(chainCheck)")
+        }
+
+        // 2. Signed data
+        r.step("2. App Store signed data: sign, then verify (SignedDataVerifier, trusted root = the demo root)")
+        let bundle = "com.example.sigil.demo", appAppleId: Int64 = 1_234_567_890
+        let transaction = """
+        {"transactionId":"2000000900000001","originalTransactionId":"2000000900000000","webOrderLineItemId":"2000000090000001",\
+        "bundleId":"\(bundle)","productId":"\(bundle).monthly","subscriptionGroupIdentifier":"21000001","purchaseDate":\(nowMillis - 60_000),\
+        "originalPurchaseDate":\(nowMillis - 2_592_000_000),"expiresDate":\(nowMillis + 2_592_000_000),"quantity":1,"type":"Auto-Renewable Subscription",\
+        "inAppOwnershipType":"PURCHASED","signedDate":\(nowMillis),"environment":"Sandbox","transactionReason":"RENEWAL","storefront":"USA",\
+        "storefrontId":"143441","price":4990,"currency":"USD","appTransactionId":"704000000000000001"}
+        """
+        let renewal = """
+        {"originalTransactionId":"2000000900000000","autoRenewProductId":"\(bundle).monthly","productId":"\(bundle).monthly","autoRenewStatus":1,\
+        "signedDate":\(nowMillis),"environment":"Sandbox","recentSubscriptionStartDate":\(nowMillis - 2_592_000_000),\
+        "renewalDate":\(nowMillis + 2_592_000_000),"currency":"USD","renewalPrice":4990}
+        """
+        let signedTransaction = try pki.signedData(payload: Array(transaction.utf8))
+        let signedRenewal = try pki.signedData(payload: Array(renewal.utf8))
+        let notification = """
+        {"notificationType":"DID_RENEW","notificationUUID":"\(UUID().uuidString.lowercased())","version":"2.0","signedDate":\(nowMillis),\
+        "data":{"appAppleId":\(appAppleId),"bundleId":"\(bundle)","bundleVersion":"42","environment":"Sandbox",\
+        "signedTransactionInfo":"\(signedTransaction)","signedRenewalInfo":"\(signedRenewal)","status":1}}
+        """
+        let signedNotification = try pki.signedData(payload: Array(notification.utf8))
+        r.line("transaction JWS: \(signedTransaction.count) bytes, notification JWS: \(signedNotification.count) bytes (x5c: leaf, intermediate, root)")
+        let verifier = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox)
+        let t = try await verifier.verifyTransaction(signedTransaction)
+        r.check(t.payload.transactionId == "2000000900000001", "transaction verifies: id \(t.payload.transactionId ?? "?"), product \(t.payload.productId ?? "?")")
+        let renewalInfo = try await verifier.verifyRenewalInfo(signedRenewal)
+        r.check(renewalInfo.payload.autoRenewStatus == .on, "renewal info verifies: autoRenewStatus \(renewalInfo.payload.autoRenewStatus?.description ?? "?")")
+        let nested = try await verifier.verifyNotificationAndNested(signedNotification)
+        r.check(nested.notification.payload.notificationType == .didRenew && nested.transaction?.payload.transactionId == "2000000900000001",
+                "notification DID_RENEW verifies, with its nested transaction and renewal info")
+        // Tampering: one payload byte changed.
+        var parts = signedTransaction.split(separator: ".").map(String.init)
+        parts[1] = Base64URL.encode(Array(transaction.replacingOccurrences(of: "4990", with: "0").utf8))
+        do {
+            _ = try await verifier.verifyTransaction(parts.joined(separator: "."))
+            r.check(false, "a tampered payload must not verify")
+        } catch {
+            r.check(error.code == .invalidJWTFormat || error.code == .verificationFailure, "tampered payload (price 4990 → 0) refused: \(error.code)")
+        }
+        let wrongBundle = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: "com.other.app", appAppleId: appAppleId, environment: .sandbox)
+        do {
+            _ = try await wrongBundle.verifyTransaction(signedTransaction)
+            r.check(false, "a wrong bundle id must be refused")
+        } catch {
+            r.check(error.code == .invalidAppIdentifier, "verifier configured for another bundle id refuses it: \(error.code)")
+        }
+        r.line("--explain for the transaction, chain validated afresh (each step and the clause it implements):")
+        let trace = VerificationTrace()
+        let fresh = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox,
+                                           cache: ChainCache(timeToLive: 0))
+        _ = try await fresh.verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: nil, trace: trace)
+        for (i, step) in trace.steps.enumerated() {
+            let mark = step.verdict == .pass ? "PASS" : step.verdict == .fail ? "FAIL" : "    "
+            r.line("  \(String(format: "%2d", i + 1)). [\(mark)] \(step.check.isEmpty ? "" : step.check + " — ")\(step.clause)")
+            r.line("         \(step.detail)")
+        }
+
+        // 3. Tokens
+        r.step("3. Every Apple token kind, minted from a .p8-style key and verified back")
+        let p8 = try AppleSigningKey(privateKey: .generate(curve: .p256), keyID: "DEMOKEY123")
+        let publicKey = JWSVerificationKey.ecdsa(p8.privateKey.publicKey)
+        let tokens: [(String, String)] = [
+            ("App Store Server API", try AppleTokens.appStoreServerAPI(key: p8, issuerID: "57246542-96fe-1a63-e053-0824d011072a", bundleID: bundle, issuedAt: now)),
+            ("External Purchase Server API", try AppleTokens.externalPurchaseServerAPI(key: p8, issuerID: "57246542-96fe-1a63-e053-0824d011072a",
+                                                                                       bundleID: bundle, issuedAt: now)),
+            ("Sign in with Apple client_secret", try AppleTokens.signInWithAppleClientSecret(key: p8, teamID: "TEAM123456", clientID: "\(bundle).web",
+                                                                                             issuedAt: now)),
+            ("ProximityReader reader token", try AppleTokens.proximityReaderToken(key: p8, brandID: "brand-1", readerID: "reader-1", issuedAt: now)),
+            ("promotional offer v2", try AppleTokens.promotionalOfferV2(key: p8, issuerID: "57246542", bundleID: bundle, productID: "\(bundle).monthly",
+                                                                         offerIdentifier: "WINBACK", transactionID: "2000000900000000", issuedAt: now)),
+            ("introductory-offer eligibility", try AppleTokens.introductoryOfferEligibility(key: p8, issuerID: "57246542", bundleID: bundle,
+                                                                                             productID: "\(bundle).monthly", allowIntroductoryOffer: false,
+                                                                                             transactionID: "2000000900000000", issuedAt: now)),
+            ("Advanced Commerce in-app request", try AppleTokens.advancedCommerceInAppRequest(key: p8, issuerID: "57246542", bundleID: bundle,
+                                                                                               requestJSON: Array(#"{"operation":"CREATE_SUBSCRIPTION","version":"1"}"#.utf8),
+                                                                                               issuedAt: now)),
+        ]
+        for (name, token) in tokens {
+            do {
+                let jws = try JWS(compact: token)
+                try jws.verify(with: publicKey)
+                let claims = try jws.payloadJSON()
+                r.check(jws.algorithm == "ES256" && jws.keyID == "DEMOKEY123",
+                        "\(name): ES256, kid DEMOKEY123, aud \(claims["aud"]?.serialized ?? "-"), signature verifies")
+            } catch {
+                r.fail(name, error)
+            }
+        }
+        do {
+            _ = try AppleTokens.appStoreServerAPI(key: p8, issuerID: "i", bundleID: bundle, issuedAt: now, lifetime: 3601)
+            r.check(false, "a 61-minute App Store Server API token must be refused")
+        } catch {
+            r.check(true, "a 61-minute App Store Server API token is refused before signing (\(error.code))")
+        }
+        let nonce = UUID().uuidString.lowercased()
+        let v1 = AppleTokens.promotionalOfferV1(key: p8, bundleID: bundle, productID: "\(bundle).monthly", offerID: "WINBACK", nonce: nonce, timestamp: nowMillis)
+        let message = AppleTokens.promotionalOfferV1Message(keyID: p8.keyID, bundleID: bundle, productID: "\(bundle).monthly", offerID: "WINBACK",
+                                                             appAccountToken: "", nonce: nonce, timestamp: nowMillis)
+        let v1OK = (Data(base64Encoded: v1).map(Array.init)).flatMap { try? ECDSASignature(derEncoded: $0, curve: .p256) }
+            .map { p8.privateKey.publicKey.isValidSignatureVartime($0, for: message, hash: .sha256) } ?? false
+        r.check(v1OK, "promotional offer v1: U+2063-joined message, DER ECDSA signature verifies (\(v1.count) base64 chars)")
+
+        // 4. External purchase tokens
+        r.step("4. External purchase tokens (the example tokens of Apple's article)")
+        for token in Self.externalPurchaseTokens {
+            do {
+                let decoded = try ExternalPurchaseToken(token: token, allowPaddingAndNewline: true)
+                r.check(true, "\(decoded.externalPurchaseId): appAppleId \(decoded.appAppleId), \(decoded.environment)"
+                        + (decoded.tokenType.map { ", tokenType \($0)" } ?? ""))
+            } catch {
+                r.fail("external purchase token", error)
+            }
+        }
+
+        // 5. Receipt
+        r.step("5. An app receipt made here: CMS SignedData (RFC 5652) with Apple's payload layout")
+        let guid = Array(UUID().uuidString.utf8.prefix(16))
+        let receiptBuilder = AppReceiptBuilder(appItemID: appAppleId, bundleID: bundle, appVersion: "42", originalApplicationVersion: "1",
+                                               creationDate: now, opaqueValue: Array((0..<16).map { UInt8($0 * 7) }), deviceGUID: guid,
+                                               inAppPurchases: [.init(productID: "\(bundle).coins", transactionID: "1000000900000001",
+                                                                      originalTransactionID: "1000000900000001", purchaseDate: now - 600,
+                                                                      originalPurchaseDate: now - 600)])
+        let receiptDER = try AppReceiptBuilder.signedData(content: try receiptBuilder.payload(), signer: pki.leaf, signerKey: pki.leafKey,
+                                                          certificates: [pki.leaf, pki.intermediate])
+        let signed = try SignedData(berEncoded: receiptDER)
+        let receipt = try AppReceipt(payload: signed.payload ?? [])
+        r.line("\(receiptDER.count) bytes; bundle \(receipt.bundleID ?? "?"), version \(receipt.appVersion ?? "?"), \(receipt.inAppPurchases.count) in-app record(s)")
+        let verifiedReceipt = try SigilPKCS7.SignedDataVerifier(trustedRoots: [pki.root], policies: [RFC5280Policy(), AppleReceiptPolicy()])
+            .verify(signed, at: now)
+        r.check(verifiedReceipt.chain.count == 3, "signature and signer chain verify (leaf → intermediate → root, Apple receipt policy)")
+        r.check(receipt.transactionID() == "1000000900000001", "transaction id \(receipt.transactionID() ?? "?")")
+        r.check(receipt.matchesDevice(guid: guid), "SHA-1(GUID ‖ opaque ‖ bundle id) matches the device")
+
+        // 6. OCSP
+        r.step("6. OCSP (RFC 6960): request for the leaf, checked against a loopback responder")
+        var random = SystemRandomNumberGenerator()
+        let request = OCSPRequest.forCertificate(pki.leaf, issuer: pki.intermediate, using: &random)
+        r.line("request: \(request.derRepresentation.count) bytes DER, SHA-1 CertID, nonce (RFC 8954)")
+        if let port, let openssl = Self.which("openssl") {
+            try await ocspStep(r, pki: pki, port: port, openssl: openssl, now: now)
+        } else {
+            r.line("skipped the responder: \(port == nil ? "no loopback port" : "the openssl CLI is not installed") (the request above is still built)")
+        }
+
+        // 7. Throughput
+        r.step("7. Throughput (\(seconds) s per figure; `sigil bench` for more)")
+        let msg = Array(repeating: UInt8(0x5A), count: 100)
+        let k256 = ECDSAPrivateKey.generate(curve: .p256)
+        let sig256 = k256.signature(for: msg, hash: .sha256)
+        let cachedVerifier = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox)
+        let uncachedVerifier = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox,
+                                                      cache: ChainCache(timeToLive: 0))
+        let rows: [(String, Double)] = [
+            ("P-256 sign", Self.measure(seconds) { _ = k256.signature(for: msg, hash: .sha256) }),
+            ("P-256 verify", Self.measure(seconds) { _ = k256.publicKey.isValidSignatureVartime(sig256, for: msg, hash: .sha256) }),
+            ("App Store JWS verify (chain cached)", try await Self.measureAsync(seconds) { _ = try await cachedVerifier.verifyTransaction(signedTransaction) }),
+            ("App Store JWS verify (chain validated each time)", try await Self.measureAsync(seconds) {
+                _ = try await uncachedVerifier.verifyTransaction(signedTransaction)
+            }),
+            ("receipt parse + verify", Self.measure(seconds) {
+                if let s = try? SignedData(berEncoded: receiptDER) {
+                    _ = try? AppReceipt(payload: s.payload ?? [])
+                    _ = try? SigilPKCS7.SignedDataVerifier(trustedRoots: [pki.root]).verify(s, at: now)
+                }
+            }),
+        ]
+        for (name, rate) in rows { r.line("\(name.padding(toLength: 50, withPad: " ", startingAt: 0)) \(String(format: "%10.0f", rate)) ops/s") }
+    }
+
+    func ocspStep(_ r: Report, pki: AppleShapedTestPKI, port: UInt16, openssl: String, now: Int64) async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        try Data(pki.intermediate.pemRepresentation.utf8).write(to: URL(fileURLWithPath: path("ca.pem")))
+        try Data(pki.intermediateKey.pkcs8PEM.utf8).write(to: URL(fileURLWithPath: path("ca.key")))
+        let serial = pki.leaf.serialNumber.map { String(format: "%02X", $0) }.joined()
+        try Data("V\t351231235959Z\t\t\(serial)\tunknown\t/CN=Sigil Test StoreKit Signing\n".utf8).write(to: URL(fileURLWithPath: path("index.txt")))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: openssl)
+        process.arguments = ["ocsp", "-index", path("index.txt"), "-port", "\(port)", "-CA", path("ca.pem"), "-rsigner", path("ca.pem"),
+                             "-rkey", path("ca.key"), "-ndays", "1"]
+        _ = FileManager.default.createFile(atPath: path("log"), contents: nil)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: path("log")))
+        try process.run()
+        defer {
+            // Stopped with plain signals and waitpid: Process.waitUntilExit spins a run loop that
+            // never turns on a concurrency thread.
+            let pid = process.processIdentifier
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !((try? String(contentsOfFile: path("log"), encoding: .utf8))?.contains("waiting for OCSP client connections") ?? false) {
+            guard Date() < deadline, process.isRunning else {
+                r.check(false, "the openssl OCSP responder did not start")
+                return
+            }
+            usleep(20_000)
+        }
+        r.line("responder: openssl ocsp on 127.0.0.1:\(port), signing as the intermediate")
+        let checker = OCSPRevocationChecker(transport: URLSessionOCSPTransport(), timeout: 5)
+        let status = try await checker.status(of: pki.leaf, issuer: pki.intermediate, at: now)
+        r.check(status.status == .good, "leaf status \(status.status): response signed by \(status.signer.subject), nonce echoed, fresh")
+    }
+
+    // MARK: - Helpers
+
+    static let externalPurchaseTokens = [
+        "eyJhcHBBcHBsZUlkIjoxMjM0NTY3ODkwLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlIiwidG9rZW5DcmVhdGlvbkRhdGUiOjE3NTA4OTYwMDAwMDAsImV4dGVybmFsUHVyY2hhc2VJZCI6IjAwMDAwMDAwLTAwMDAtMDAwMC0wMDAwLTAwMDAwMDAwMDAwMCIsInRva2VuVHlwZSI6IlNFUlZJQ0VTIiwidG9rZW5FeHBpcmF0aW9uRGF0ZSI6MTc4MjQzMjAwMDAwMH0K",
+        "eyJhcHBBcHBsZUlkIjoxMjM0NTY3ODkwLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlIiwidG9rZW5DcmVhdGlvbkRhdGUiOjE3MDYxNjk2MDAwMDAsImV4dGVybmFsUHVyY2hhc2VJZCI6IlNBTkRCT1hfMDAwMDAwMDAtMDAwMC0wMDAwLTAwMDAtMDAwMDAwMDAwMDAwIiwidG9rZW5UeXBlIjoiU0VSVklDRVMiLCJ0b2tlbkV4cGlyYXRpb25EYXRlIjoxNzA2MTczMjAwMDAwfQo=",
+        "eyJhcHBBcHBsZUlkIjoxMjM0NTY3ODkwLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlIiwidG9rZW5DcmVhdGlvbkRhdGUiOjE3MzA0NDg3MjAwMDAsImV4dGVybmFsUHVyY2hhc2VJZCI6IlNBTkRCT1hfMDAwMDAwMDAtMDAwMC0wMDAwLTAwMDAtMDAwMDAwMDAwMDAwIiwidG9rZW5UeXBlIjoiU0VSVklDRVMiLCJ0b2tlbkV4cGlyYXRpb25EYXRlIjoxNzMwNDUyMzIwMDAwfQ==",
+    ]
+
+    static func date(_ seconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    static func which(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// A free TCP port on 127.0.0.1 (bound, read, released).
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw CLIFailure(code: "demo.socket", message: "socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard ok else { throw CLIFailure(code: "demo.socket", message: "bind on 127.0.0.1 failed") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    static func measure(_ seconds: Double, _ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var n = 0
+        while start.duration(to: clock.now) < .milliseconds(Int(seconds * 1000)) {
+            body()
+            n += 1
+        }
+        let elapsed = start.duration(to: clock.now)
+        return Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    static func measureAsync(_ seconds: Double, _ body: () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var n = 0
+        while start.duration(to: clock.now) < .milliseconds(Int(seconds * 1000)) {
+            try await body()
+            n += 1
+        }
+        let elapsed = start.duration(to: clock.now)
+        return Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+}
