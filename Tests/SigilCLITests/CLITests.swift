@@ -114,13 +114,29 @@ final class CLITests: XCTestCase {
     }
 
     func testBenchJSONShape() throws {
-        let result = try Subprocess.run(try sigil(), ["bench", "--seconds", "0.05"])
-        XCTAssertEqual(result.status, 0)
+        let result = try Subprocess.run(try sigil(), ["bench", "--json", "--seconds", "0.05"])
+        XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
         let report = try json(result.stdout)
+        XCTAssertEqual(Set(report.keys), ["results", "machine"])
         let results = try XCTUnwrap(report["results"] as? [[String: Any]])
-        XCTAssertEqual(Set(results.compactMap { $0["name"] as? String }),
-                       ["P-256 sign", "P-256 verify", "P-384 sign", "P-384 verify", "SHA-256 1 KiB"])
-        XCTAssertTrue(results.allSatisfy { ($0["opsPerSecond"] as? Double ?? 0) > 0 && $0["threads"] as? Int == 1 })
-        XCTAssertNotNil(report["machine"] as? [String: Any])
+        XCTAssertEqual(results.compactMap { $0["name"] as? String }, [
+            "P-256 sign", "P-256 verify", "P-384 sign", "P-384 verify", "RSA-2048 verify (PKCS#1 v1.5, SHA-256)", "SHA-256 1 KiB",
+            "certificate parse (P-256 leaf)", "App Store JWS verify (cached chain)", "App Store JWS verify (uncached chain)",
+            "receipt parse (CMS + payload, 5 in-app records)", "OCSP response parse + verify", "App Store JWS verify (cached chain), all cores",
+        ])
+        for row in results {
+            XCTAssertGreaterThan(row["opsPerSecond"] as? Double ?? 0, 0, "\(row)")
+            XCTAssertGreaterThanOrEqual(row["threads"] as? Int ?? 0, 1)
+            let extra = Set(row.keys).subtracting(["name", "opsPerSecond", "threads"])
+            XCTAssertTrue(extra.isEmpty || extra == ["scalingEfficiency"], "\(row)")
+        }
+        let all = try XCTUnwrap(results.last)
+        XCTAssertEqual(all["threads"] as? Int, ProcessInfo.processInfo.activeProcessorCount)
+        XCTAssertGreaterThan(all["scalingEfficiency"] as? Double ?? 0, 0)
+        let machine = try XCTUnwrap(report["machine"] as? [String: Any])
+        XCTAssertEqual(machine["cores"] as? Int, ProcessInfo.processInfo.activeProcessorCount)
+        // Without --json: a table, one line per result plus header and machine.
+        let table = try Subprocess.run(try sigil(), ["bench", "--seconds", "0.02"]).stdoutString
+        XCTAssertEqual(table.split(separator: "\n").count, results.count + 2, table)
     }
 }
