@@ -1,5 +1,7 @@
+import SigilAppStore
 import SigilCTimeShim
 import SigilCore
+import SigilKeys
 
 // The constant-time harness, run under valgrind memcheck by Tests/SigilCoreTests/ConstantTimeTests.swift.
 //
@@ -8,6 +10,13 @@ import SigilCore
 // conditional jump or memory address computed from undefined bytes, so a clean run means no
 // branch and no table index depends on the secrets — except at the declassification points
 // (Choice.isTrueVartime), which mark their public result defined.
+//
+// Then the .p8 path: PKCS#8 and SEC 1 DER with only the private-key octets marked secret (tags,
+// lengths, OIDs and the public key are public structure), loaded into an AppleSigningKey, and
+// every Apple token builder run with it (App Store Server API, External Purchase Server API, Sign
+// in with Apple client secret, ProximityReader reader token, promotional offer v1 and v2,
+// introductory-offer eligibility, Advanced Commerce in-app request). The PEM/base64 layer above
+// DER is not covered here (see README "Auditing the crypto path").
 //
 // `--leaky` adds one deliberate secret-dependent branch, to show the check catches it.
 
@@ -37,4 +46,52 @@ for curve in ECCurve.allCases {
         exported.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
     }
 }
+/// Marks the private-key octets of `der` (the first occurrence of `raw`) secret; the rest stays
+/// public structure.
+func markKeyOctets(_ der: [UInt8], _ raw: [UInt8]) -> Bool {
+    guard let range = der.firstRange(of: raw) else { return false }
+    der.withUnsafeBytes { sigil_ctime_mark_secret($0.baseAddress! + range.lowerBound, raw.count) }
+    return true
+}
+
+for curve in ECCurve.allCases {
+    var raw = [UInt8](repeating: 0, count: curve.byteCount)
+    for i in raw.indices { raw[i] = UInt8(truncatingIfNeeded: 0x3C &+ i &* 17) }
+    guard let original = try? ECDSAPrivateKey(rawRepresentation: raw, curve: curve) else { fatalError("fixed key rejected") }
+    for (format, der) in [("pkcs8", original.pkcs8DER), ("sec1", original.sec1DER)] {
+        guard markKeyOctets(der, raw) else { fatalError("\(format): key octets not found") }
+        let loaded = format == "pkcs8" ? try? ECDSAPrivateKey(pkcs8DER: der) : try? ECDSAPrivateKey(sec1DER: der)
+        guard let key = loaded else { fatalError("\(format) key rejected") }
+        if leaky, format == "sec1", der[der.count / 2] & 1 == 1 { sink &+= 1 }
+        let signature = key.signature(for: Array("loaded from \(format)".utf8), hash: curve.defaultHash).rawRepresentation
+        signature.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
+        sink &+= signature[0]
+    }
+}
+
+// The token builders, with a .p8-style P-256 key loaded from PKCS#8 DER whose key octets are secret.
+do {
+    var raw = [UInt8](repeating: 0, count: 32)
+    for i in raw.indices { raw[i] = UInt8(truncatingIfNeeded: 0x71 &+ i &* 13) }
+    guard let original = try? ECDSAPrivateKey(rawRepresentation: raw, curve: .p256) else { fatalError("fixed key rejected") }
+    let der = original.pkcs8DER
+    guard markKeyOctets(der, raw) else { fatalError("p8: key octets not found") }
+    let key = try AppleSigningKey(p8: der, keyID: "CTIMEKEY01")
+    let t: Int64 = 1_790_000_000
+    var tokens: [String] = []
+    tokens.append(try AppleTokens.appStoreServerAPI(key: key, issuerID: "issuer", bundleID: "com.example", issuedAt: t))
+    tokens.append(try AppleTokens.externalPurchaseServerAPI(key: key, issuerID: "issuer", bundleID: "com.example", issuedAt: t))
+    tokens.append(try AppleTokens.signInWithAppleClientSecret(key: key, teamID: "TEAM", clientID: "com.example.web", issuedAt: t))
+    tokens.append(try AppleTokens.proximityReaderToken(key: key, brandID: "brand", readerID: "reader", issuedAt: t))
+    tokens.append(try AppleTokens.promotionalOfferV2(key: key, issuerID: "issuer", bundleID: "com.example", productID: "p", offerIdentifier: "o",
+                                                     transactionID: "1", nonce: "n", issuedAt: t))
+    tokens.append(try AppleTokens.introductoryOfferEligibility(key: key, issuerID: "issuer", bundleID: "com.example", productID: "p",
+                                                               allowIntroductoryOffer: true, transactionID: "1", issuedAt: t))
+    tokens.append(try AppleTokens.advancedCommerceInAppRequest(key: key, issuerID: "issuer", bundleID: "com.example",
+                                                               requestJSON: Array(#"{"operation":"CREATE_SUBSCRIPTION","version":"1"}"#.utf8), issuedAt: t))
+    tokens.append(AppleTokens.promotionalOfferV1(key: key, bundleID: "com.example", productID: "p", offerID: "o", nonce: "n", timestamp: t * 1000))
+    for token in tokens { sink &+= token.utf8.last ?? 0 }
+    print("token builders: \(tokens.count) tokens")
+}
+
 print("ctime harness done (valgrind: \(sigil_ctime_running_on_valgrind()), shim: \(sigil_ctime_available()), sink \(sink))")

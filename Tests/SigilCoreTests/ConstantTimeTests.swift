@@ -32,6 +32,8 @@ final class ConstantTimeTests: XCTestCase {
                       "the harness must run under valgrind with the memcheck shim: \(clean.stdoutString)")
         XCTAssertEqual(clean.status, 0, "memcheck found a secret-dependent branch or index:\n\(report)")
         XCTAssertFalse(report.contains("uninitialised"), report)
+        XCTAssertTrue(clean.stdoutString.contains("token builders: 8 tokens"),
+                      "PKCS#8/SEC 1 key loading and every token builder ran under memcheck: \(clean.stdoutString)")
 
         let leaky = try valgrind(binary, ["--leaky"])
         XCTAssertEqual(leaky.status, 42, "the deliberate leak must be reported")

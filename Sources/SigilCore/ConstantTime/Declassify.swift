@@ -17,4 +17,13 @@ public enum ConstantTimeAudit {
             withUnsafeMutableBytes(of: &value) { hook(UnsafeRawPointer($0.baseAddress), $0.count) }
         }
     }
+
+    /// Marks the contents of `bytes` public for the audit (an output that is public by design,
+    /// such as a finished signature).
+    @inline(__always)
+    static func declassify(contentsOf bytes: [UInt8]) {
+        if let hook = declassifyHook {
+            bytes.withUnsafeBytes { hook($0.baseAddress, $0.count) }
+        }
+    }
 }

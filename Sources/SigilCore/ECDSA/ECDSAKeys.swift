@@ -212,6 +212,10 @@ public struct ECDSAPrivateKey: Sendable {
         case .p256: (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P256Curve>.self, secret.bytes, digest, hash, extraEntropy)
         case .p384: (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P384Curve>.self, secret.bytes, digest, hash, extraEntropy)
         }
+        // The finished signature is public output: declassified for the audit before it is
+        // range-checked and handed out (JWS base64url-encodes it with a table, for example).
+        ConstantTimeAudit.declassify(contentsOf: r)
+        ConstantTimeAudit.declassify(contentsOf: s)
         // r and s come out of the engine at exactly byteCount bytes.
         return (try? ECDSASignature(rawRepresentation: r + s, curve: curve)) ?? ECDSASignature.unreachable(curve)
     }
@@ -226,7 +230,12 @@ public struct ECDSAPrivateKey: Sendable {
     private static func derivePublic<C>(_ engine: ECDSAEngine<C>.Type, _ d: [UInt8]) -> (x: [UInt8], y: [UInt8])? {
         let (scalar, inRange) = C.Scalar.fromBigEndian(d)
         guard (inRange & !scalar.isZero).isTrueVartime, let point = engine.publicPoint(privateKey: scalar) else { return nil }
-        return (point.x.bigEndianBytes, point.y.bigEndianBytes)
+        // The public key is public by design: declassified for the audit, so comparing it with a
+        // key file's embedded public key (SEC 1 / PKCS#8 [1]) is not reported.
+        let x = point.x.bigEndianBytes, y = point.y.bigEndianBytes
+        ConstantTimeAudit.declassify(contentsOf: x)
+        ConstantTimeAudit.declassify(contentsOf: y)
+        return (x, y)
     }
 
     private static func sign<C>(_ engine: ECDSAEngine<C>.Type, _ d: [UInt8], _ digest: [UInt8], _ hash: HashAlgorithm,
