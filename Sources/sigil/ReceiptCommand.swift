@@ -98,6 +98,7 @@ struct ReceiptCommand: ParsableCommand {
         @Option(help: "Validation time, RFC 3339 or unix seconds (default: the receipt's creation date).") var at: String?
         @Option(help: "Device GUID as hex, to check the receipt's SHA-1 hash.") var guid: String?
         @Flag(help: "Apple's receipt policy (signer → WWDR intermediate → root with Apple's OIDs).") var applePolicy = false
+        @Flag(help: "Print every verification step, with the spec clause it implements, to stderr.") var explain = false
         @Argument(help: "Receipt file, or - for standard input.") var file: String
 
         func run() {
@@ -114,8 +115,18 @@ struct ReceiptCommand: ParsableCommand {
                 let policies: [any CertificatePolicy] = applePolicy ? [RFC5280Policy(), AppleReceiptPolicy()] : [RFC5280Policy()]
                 var out: [String: Any] = ["time": X509Command.rfc3339(time)]
                 var valid = true
+                var steps: [SignedDataVerifier.Step] = []
+                if let receipt {
+                    steps.append(.init(clause: "Apple: receipt fields (ReceiptAttribute SET, BER)", check: "payload", passed: true,
+                                       detail: "bundle \(receipt.bundleID ?? "-"), version \(receipt.appVersion ?? "-"), created "
+                                           + (receipt.creationDate.map(X509Command.rfc3339) ?? "-") + ", \(receipt.inAppPurchases.count) in-app record(s)"))
+                } else {
+                    steps.append(.init(clause: "Apple: receipt fields", check: "payload", passed: false, detail: "the content is not a receipt payload"))
+                }
+                steps.append(.init(clause: "RFC 5280 §6.1.1 (validation time)", check: "", passed: nil,
+                                   detail: "\(X509Command.rfc3339(time)) — \(at != nil ? "--at" : receipt?.creationDate != nil ? "the receipt's creation date" : "now")"))
                 do {
-                    let verified = try SignedDataVerifier(trustedRoots: trusted, policies: policies).verify(signed, at: time)
+                    let verified = try SignedDataVerifier(trustedRoots: trusted, policies: policies).verify(signed, at: time) { steps.append($0) }
                     out["chain"] = verified.chain.map(\.subject.rfc4514String)
                 } catch let error as PKCS7Error {
                     valid = false
@@ -126,7 +137,19 @@ struct ReceiptCommand: ParsableCommand {
                     guard let bytes = Output.unhex(guid) else { throw CLIFailure(code: "usage", message: "--guid must be hex") }
                     let matches = receipt?.matchesDevice(guid: bytes) ?? false
                     out["deviceHashMatches"] = matches
+                    steps.append(.init(clause: "Apple: receipt validation on the device", check: "SHA-1(GUID ‖ opaque value ‖ bundle id) equals field 5",
+                                       passed: matches, detail: matches ? "matches this device" : "does not match: another device, or a copied receipt"))
                     if !matches { valid = false }
+                }
+                if explain {
+                    var lines: [String] = []
+                    for (i, step) in steps.enumerated() {
+                        let mark = step.passed == true ? "PASS" : step.passed == false ? "FAIL" : "    "
+                        lines.append("\(String(format: "%2d", i + 1)). [\(mark)] \(step.check.isEmpty ? "" : step.check + " — ")\(step.clause)")
+                        lines.append("       \(step.detail)")
+                    }
+                    lines.append("verdict: \(valid ? "VALID" : (out["error"] as? String ?? "INVALID"))")
+                    FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
                 }
                 out["valid"] = valid
                 Output.printJSON(out)

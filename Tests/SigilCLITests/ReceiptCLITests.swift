@@ -44,4 +44,27 @@ final class ReceiptCLITests: XCTestCase {
         XCTAssertEqual(legacy["transactionId"] as? String, "1000000046178817")
         XCTAssertEqual(legacy["environment"] as? String, "Sandbox")
     }
+
+    /// `sigil receipt verify --explain`: every step with its clause on stderr, the failing one marked.
+    func testReceiptVerifyExplain() throws {
+        let shared = try TestPaths.requireSharedVectors()
+        let base = shared.appendingPathComponent("apple-real/receipts/tikhop-TPInAppReceipt")
+        let production = base.appendingPathComponent("receipt-production").path
+        let root = base.appendingPathComponent("AppleIncRootCertificate.cer").path
+        let ok = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root, "--apple-policy", "--explain", production])
+        XCTAssertEqual(ok.status, 0)
+        let trace = String(decoding: ok.stderr, as: UTF8.self)
+        for clause in ["Apple: receipt fields", "RFC 5280 §6.1.1", "RFC 5652 §5.1", "RFC 5652 §5.3", "RFC 5652 §5.4", "RFC 5652 §5.6", "RFC 5280 §6.1 (RFC5280Policy + AppleReceiptPolicy)"] {
+            XCTAssertTrue(trace.contains(clause), "\(clause) missing from:\n\(trace)")
+        }
+        XCTAssertTrue(trace.hasSuffix("verdict: VALID\n"), trace)
+        XCTAssertFalse(trace.contains("[FAIL]"), trace)
+        // The wrong root: the chain step fails and says so; the verdict names the error.
+        let g3 = shared.appendingPathComponent("apple-real/apple-pki/AppleRootCA-G3.cer").path
+        let bad = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", g3, "--explain", production])
+        XCTAssertEqual(bad.status, 1)
+        let badTrace = String(decoding: bad.stderr, as: UTF8.self)
+        XCTAssertTrue(badTrace.contains("[FAIL] signer chain"), badTrace)
+        XCTAssertTrue(badTrace.contains("verdict: UNTRUSTED_SIGNER") || badTrace.contains("verdict: untrusted"), badTrace)
+    }
 }
