@@ -6,6 +6,7 @@
 /// a bad signature apart from a bad chain (both are `verificationFailure` there) through `reason`
 /// and `failures`.
 public struct AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable status code (Apple's library's names): compare codes, show reasons.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
@@ -41,6 +42,7 @@ public struct AppStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The certificate verifier's reasons, when the chain failed.
     public let failures: [String]
 
+    /// An error with its status code, a reason for people, and the chain verifier's failures when the chain failed.
     public init(_ code: Code, _ reason: String, failures: [String] = []) {
         self.code = code
         self.reason = reason
@@ -53,6 +55,8 @@ public struct AppStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         failures.isEmpty ? "\(code): \(reason)" : "\(code): \(reason) [\(failures.joined(separator: "; "))]"
     }
+    /// Errors are equal when their codes are (the reason is for people).
     public static func == (lhs: AppStoreError, rhs: AppStoreError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, as == compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -7,6 +7,7 @@ public struct AppleIdentityToken: Sendable, Hashable {
     /// 0 unsupported, 1 unknown, 2 likely real (Apple's realUserStatus); other values kept raw.
     public struct RealUserStatus: AppStoreOpenEnum {
         public let rawValue: Int64
+        /// Wraps a raw value as received, documented or not (see `isDocumented`).
         public init(rawValue: Int64) { self.rawValue = rawValue }
         public static let unsupported = RealUserStatus(rawValue: 0)
         public static let unknown = RealUserStatus(rawValue: 1)
@@ -54,6 +55,7 @@ public struct AppleIdentityTokenVerifier: Sendable {
     /// Seconds of clock skew tolerated on exp and iat.
     public let leeway: Double
 
+    /// A verifier for tokens issued to any of `clientIDs`, tolerating `leeway` seconds of clock skew on exp and iat.
     public init(clientIDs: [String], leeway: Double = 60) {
         self.clientIDs = clientIDs
         self.leeway = leeway
@@ -62,6 +64,7 @@ public struct AppleIdentityTokenVerifier: Sendable {
     /// The token's kid, read without verification (for choosing or refreshing the key set).
     public static func keyID(of token: String) -> String? { (try? JWS(compact: token))?.keyID }
 
+    /// Verifies `token` with `keys` at `now` (seconds since 1970), checking `expectedNonce` when given, in the order the type's documentation lists; each failure has its own `JOSEError` code.
     public func verify(_ token: String, keys: JWKS, now: Double, nonce expectedNonce: String? = nil) throws(JOSEError) -> AppleIdentityToken {
         let jws = try JWS(compact: token)
         guard jws.algorithm == JWSAlgorithm.rs256.rawValue else {

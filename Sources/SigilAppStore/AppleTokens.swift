@@ -11,6 +11,7 @@ public struct AppleSigningKey: Sendable {
     public let privateKey: ECDSAPrivateKey
     public let keyID: String
 
+    /// A signing key from an already loaded P-256 private key and its App Store Connect key id.
     public init(privateKey: ECDSAPrivateKey, keyID: String) throws(AppStoreError) {
         guard privateKey.curve == .p256 else { throw AppStoreError(.invalidKey, "Apple's keys are P-256, found \(privateKey.curve.rawValue)") }
         guard !keyID.isEmpty else { throw AppStoreError(.invalidConfiguration, "the key id is empty") }

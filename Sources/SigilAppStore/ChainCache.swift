@@ -35,6 +35,7 @@ public final class ChainCache: @unchecked Sendable {
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
 
+    /// A cache keeping each validated chain `timeToLive` seconds (0 disables it), at most `capacity` chains (least recently used evicted first).
     public init(timeToLive: Int64 = 900, capacity: Int = 64) {
         self.timeToLive = max(0, timeToLive)
         self.capacity = max(1, capacity)
@@ -42,6 +43,7 @@ public final class ChainCache: @unchecked Sendable {
 
     public var count: Int { lock.withLock { entries.count } }
 
+    /// Forgets every cached chain.
     public func removeAll() { lock.withLock { entries.removeAll(); order.removeAll() } }
 
     func lookup(_ key: Key, validationTime: Int64, now: Int64, online: Bool) -> Entry? {

@@ -73,6 +73,7 @@ public struct SignedDataVerifier: Sendable {
 
     public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
+    /// A verifier trusting `trustedRoots` for `bundleId` in `environment` (`appAppleId` is required for Production). `revocation` enables online OCSP checks of leaf and intermediate; `cache` keeps validated chains; `clock` gives the time online checks use.
     public init(trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
                 revocation: OCSPRevocationChecker? = nil, cache: ChainCache = ChainCache(),
                 clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock) throws(AppStoreError) {
@@ -108,6 +109,7 @@ public struct SignedDataVerifier: Sendable {
 
     // MARK: - Public entry points
 
+    /// Verifies a signed transaction (JWSTransactionDecodedPayload), then its bundle id and environment. `time` overrides the validation time.
     public func verifyTransaction(_ signedTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<JWSTransactionDecodedPayload> {
         let result = try await verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
@@ -115,6 +117,7 @@ public struct SignedDataVerifier: Sendable {
         return result
     }
 
+    /// Verifies signed renewal info (JWSRenewalInfoDecodedPayload), then its environment.
     public func verifyRenewalInfo(_ signedRenewalInfo: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<JWSRenewalInfoDecodedPayload> {
         let result = try await verify(signedRenewalInfo, as: JWSRenewalInfoDecodedPayload.self, at: time)
@@ -122,6 +125,7 @@ public struct SignedDataVerifier: Sendable {
         return result
     }
 
+    /// Verifies a signed notification (ResponseBodyV2DecodedPayload), then the bundle id, app Apple id and environment of its data, summary, external purchase token or app data.
     public func verifyNotification(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<ResponseBodyV2DecodedPayload> {
         let result = try await verify(signedPayload, as: ResponseBodyV2DecodedPayload.self, at: time)
@@ -143,6 +147,7 @@ public struct SignedDataVerifier: Sendable {
         return VerifiedNotification(notification: notification, transaction: transaction, renewalInfo: renewal, appTransaction: app)
     }
 
+    /// Verifies a signed app transaction (AppTransaction) at its receiptCreationDate, then bundle id, app Apple id (Production) and receipt type.
     public func verifyAppTransaction(_ signedAppTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<AppTransaction> {
         let result = try await verify(signedAppTransaction, as: AppTransaction.self, at: time)
@@ -150,6 +155,7 @@ public struct SignedDataVerifier: Sendable {
         return result
     }
 
+    /// Verifies a Retention Messaging realtime request (DecodedRealtimeRequestBody), then app Apple id (Production) and environment.
     public func verifyRealtimeRequest(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<DecodedRealtimeRequestBody> {
         let result = try await verify(signedPayload, as: DecodedRealtimeRequestBody.self, at: time)
@@ -452,7 +458,9 @@ extension ResponseBodyV2DecodedPayload {
 /// The steps of one verification, for `sigil verify --explain` and audits: each with the spec
 /// clause it implements and its verdict.
 public final class VerificationTrace: @unchecked Sendable {
+    /// One step: the clause it implements, what was checked, the verdict, the detail.
     public struct Step: Sendable, Hashable {
+        /// Passed, failed, or a note (a fact recorded, nothing checked).
         public enum Verdict: String, Sendable { case pass, fail, note }
         public let clause: String
         public let check: String
@@ -461,10 +469,12 @@ public final class VerificationTrace: @unchecked Sendable {
     }
     private let lock = NSLock()
     private var storage: [Step] = []
+    /// An empty trace; pass it to a verification to record its steps.
     public init() {}
     public var steps: [Step] { lock.withLock { storage } }
     func pass(_ clause: String, _ check: String, _ detail: String) { append(Step(clause: clause, check: check, verdict: .pass, detail: detail)) }
     func fail(_ clause: String, _ check: String, _ detail: String) { append(Step(clause: clause, check: check, verdict: .fail, detail: detail)) }
     func note(_ clause: String, _ detail: String) { append(Step(clause: clause, check: "", verdict: .note, detail: detail)) }
+    /// Records a step (thread-safe).
     public func append(_ step: Step) { lock.withLock { storage.append(step) } }
 }

@@ -7,6 +7,7 @@ public protocol AppStoreSignedPayload: Codable, Hashable, Sendable {
     var validationDate: AppStoreDate? { get }
 }
 
+/// The kinds of signed data Apple sends, each with its payload model.
 public enum SignedDataKind: String, Sendable, CaseIterable {
     case transaction, renewalInfo = "renewal-info", notification, appTransaction = "app-transaction",
          realtimeRequest = "realtime"

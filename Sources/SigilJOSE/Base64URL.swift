@@ -5,10 +5,12 @@ import SigilASN1
 /// trailing newline tolerated only when the caller opts in (Apple's example external purchase
 /// tokens carry both).
 public enum Base64URL {
+    /// base64url without padding (RFC 7515 §2).
     public static func encode<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         Base64.encode(bytes, alphabet: .url)
     }
 
+    /// Strict base64url (RFC 4648 §5): no padding, no whitespace, canonical final bits. `lenient` also accepts `=` padding and one trailing newline, as Apple's example tokens carry them.
     public static func decode<Text: StringProtocol>(_ text: Text, lenient: Bool = false) throws(JOSEError) -> [UInt8] {
         try decode(ArraySlice(text.utf8), lenient: lenient)
     }

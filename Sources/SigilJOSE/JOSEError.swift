@@ -3,6 +3,7 @@ import SigilKeys
 
 /// The one error type of SigilJOSE: a stable code and a human reason (never key material).
 public struct JOSEError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable error code: compare codes, show reasons.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
@@ -37,12 +38,15 @@ public struct JOSEError: Error, Hashable, Sendable, CustomStringConvertible {
     public let code: Code
     public let reason: String
 
+    /// An error with its code and a reason for people (never key material).
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
 
     public var description: String { "\(code): \(reason)" }
+    /// Errors are equal when their codes are (the reason is for people).
     public static func == (lhs: JOSEError, rhs: JOSEError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, as == compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

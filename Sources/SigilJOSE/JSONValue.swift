@@ -14,6 +14,7 @@ public enum JSONValue: Hashable, Sendable {
     /// Members in the order received (names are unique: duplicates are refused while parsing).
     case object([(String, JSONValue)])
 
+    /// Equal when of the same kind with equal content: numbers by their exact text, objects member by member in order.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
@@ -26,6 +27,7 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
+    /// Hashes what == compares.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)

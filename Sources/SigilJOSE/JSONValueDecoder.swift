@@ -8,8 +8,10 @@
 /// fraction, no exponent); `Double`/`Float` accept any JSON number. Errors are `DecodingError`
 /// with the coding path.
 public struct JSONValueDecoder: Sendable {
+    /// A decoder (stateless; share one freely).
     public init() {}
 
+    /// Decodes `type` from an already parsed value.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try Scalars.decode(type, value, parent: nil, key: nil)
     }

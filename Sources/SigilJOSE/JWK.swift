@@ -16,6 +16,7 @@ public struct JWK: Sendable, Hashable {
     /// The key as parsed, every member kept.
     public let json: JSONValue
 
+    /// A key from a parsed JWK object: kty required, private members refused, use and key_ops kept for `verificationKey`.
     public init(json: JSONValue) throws(JOSEError) {
         guard case .object = json else { throw JOSEError(.invalidKey, "a JWK is a JSON object") }
         guard let kty = json["kty"]?.stringValue else { throw JOSEError(.invalidKey, "the JWK has no string kty") }
@@ -32,6 +33,7 @@ public struct JWK: Sendable, Hashable {
         self.json = json
     }
 
+    /// A key from JWK JSON bytes (strict parser).
     public init(parsing bytes: [UInt8]) throws(JOSEError) {
         try self.init(json: try JSONValue(parsing: bytes))
     }
@@ -131,8 +133,10 @@ public struct JWKS: Sendable {
     public let keys: [JWK]
     public static let maximumKeys = 256
 
+    /// A key set from keys already built.
     public init(keys: [JWK]) { self.keys = keys }
 
+    /// A key set from JWKS JSON bytes: a `keys` array of at most `maximumKeys` JWKs.
     public init(parsing bytes: [UInt8]) throws(JOSEError) {
         let json = try JSONValue(parsing: bytes)
         guard let list = json["keys"]?.arrayValue else { throw JOSEError(.invalidKey, "a JWK Set has a keys array") }

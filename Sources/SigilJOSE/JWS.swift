@@ -50,6 +50,7 @@ public struct JWS: Sendable {
     /// The largest compact JWS accepted (App Store signed data is a few KiB).
     public static let maximumSize = 1 << 20
 
+    /// Parses a compact JWS (RFC 7515 §7.1): exactly three base64url parts, a header that is a JSON object without duplicate members, the signing input kept as received. At most `maximumSize` bytes.
     public init(compact text: String) throws(JOSEError) {
         let count = text.utf8.count
         guard count <= JWS.maximumSize else {

@@ -12,6 +12,7 @@ public struct JWTClaims: Sendable, Hashable {
     public let issuedAt: Double?
     public let jwtID: String?
 
+    /// Reads the registered claims from a parsed claims set, checking their types (RFC 7519 §4.1).
     public init(json: JSONValue) throws(JOSEError) {
         guard case .object = json else { throw JOSEError(.malformed, "the JWT claims set is not a JSON object") }
         self.json = json
@@ -67,6 +68,7 @@ public struct JWTValidation: Sendable {
     /// Whether iat in the future (beyond the leeway) is refused (default: yes).
     public var rejectFutureIssuedAt: Bool
 
+    /// Rules to check: expected issuer and audience when set, clock-skew leeway, and which time claims are required.
     public init(issuer: String? = nil, audience: String? = nil, leeway: Double = 0,
                 requireExpiration: Bool = true, requireIssuedAt: Bool = false, rejectFutureIssuedAt: Bool = true) {
         self.issuer = issuer

@@ -53,6 +53,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     /// The signatureValue BIT STRING's bytes (no unused bits allowed).
     public let signature: [UInt8]
 
+    /// Parses a DER certificate (RFC 5280 §4.1) strictly: every field, every extension it knows, trailing bytes refused.
     public init<Bytes: Collection>(derEncoded bytes: Bytes) throws(X509Error) where Bytes.Element == UInt8 {
         let data = Array(bytes)
         guard data.count <= Certificate.maximumSize else {
@@ -214,6 +215,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
 
     // MARK: - Convenience views of the extensions
 
+    /// The extension with `oid`, or nil.
     public func `extension`(_ oid: ASN1ObjectIdentifier) -> Extension? { extensions.first { $0.oid == oid } }
 
     public var basicConstraints: BasicConstraints? {
@@ -281,6 +283,8 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "Certificate(subject: \(subject), issuer: \(issuer), serial: \(serialNumberHex))" }
 
+    /// Certificates are equal when their DER encodings are.
     public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.derBytes == rhs.derBytes }
+    /// Hashes the DER encoding.
     public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 }

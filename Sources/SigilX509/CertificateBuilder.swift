@@ -14,6 +14,7 @@ public struct CertificateBuilder: Sendable {
         public let oid: ASN1ObjectIdentifier
         public let critical: Bool
         public let value: [UInt8]
+        /// An extension with its OID, criticality and DER extnValue content.
         public init(oid: ASN1ObjectIdentifier, critical: Bool, value: [UInt8]) {
             self.oid = oid
             self.critical = critical
@@ -92,6 +93,7 @@ public struct CertificateBuilder: Sendable {
     public var subjectPublicKeyInfo: [UInt8]
     public var extensions: [ExtensionValue]
 
+    /// A certificate to sign: serial, DER issuer and subject Names, validity (seconds since 1970), DER SubjectPublicKeyInfo and extensions in order.
     public init(serialNumber: [UInt8], issuer: [UInt8], subject: [UInt8], notBefore: Int64, notAfter: Int64,
                 subjectPublicKeyInfo: [UInt8], extensions: [ExtensionValue] = []) {
         self.serialNumber = serialNumber

@@ -13,6 +13,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     public let rdns: [RelativeDistinguishedName]
     public let derBytes: [UInt8]
 
+    /// Parses a Name (RFC 5280 §4.1.2.4), keeping its DER for exact comparisons.
     public init(node: ASN1Node) throws {
         rdns = try ASN1.sequenceOf(node) { rdnNode in
             let attributes = try ASN1.setOf(rdnNode) { try AttributeTypeAndValue(node: $0) }
@@ -64,6 +65,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// One RelativeDistinguishedName: a SET OF AttributeTypeAndValue.
 public struct RelativeDistinguishedName: Hashable, Sendable {
     public let attributes: [AttributeTypeAndValue]
 }
@@ -94,6 +96,7 @@ public struct AttributeTypeAndValue: Hashable, Sendable {
         [2, 5, 4, 42]: "GN", [2, 5, 4, 12]: "title", [1, 2, 840, 113549, 1, 9, 1]: "emailAddress",
     ]
 
+    /// Parses one AttributeTypeAndValue, decoding the string types RFC 5280 allows.
     public init(node: ASN1Node) throws {
         (type, valueBytes, stringValue, valueTag) = try ASN1.sequence(node) { reader in
             let type = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))

@@ -12,6 +12,7 @@ public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
     case rsaPSS(RSAPublicKey.PSSParameters)
     case unknown(AlgorithmIdentifier)
 
+    /// The algorithm an AlgorithmIdentifier names (ECDSA with SHA-2, RSA PKCS#1 v1.5, RSASSA-PSS with its parameters); unknown or malformed identifiers throw.
     public init(_ identifier: AlgorithmIdentifier) throws(X509Error) {
         let oid = identifier.algorithm
         if let hash = SignatureAlgorithm.ecdsaHashes[oid] {

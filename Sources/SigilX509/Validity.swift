@@ -18,6 +18,7 @@ public struct Validity: Hashable, Sendable {
     public let notAfterComponents: ASN1TimeComponents
     public let usesGeneralizedTimeBefore2050: Bool
 
+    /// Parses Validity (RFC 5280 §4.1.2.5): UTCTime through 2049, GeneralizedTime from 2050.
     public init(node: ASN1Node) throws {
         var flagged = false
         func time(_ node: ASN1Node) throws -> ASN1TimeComponents {

@@ -5,6 +5,7 @@ import SigilKeys
 /// The one error type of SigilX509: a stable code, a human reason (what was wrong and, for
 /// encoding errors, at which byte offset), never key material.
 public struct X509Error: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable error code: compare codes, show reasons.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
@@ -29,13 +30,16 @@ public struct X509Error: Error, Hashable, Sendable, CustomStringConvertible {
     public let code: Code
     public let reason: String
 
+    /// An error with its code and a reason for people.
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }
 
     public var description: String { "\(code): \(reason)" }
+    /// Errors are equal when their codes are (the reason is for people).
     public static func == (lhs: X509Error, rhs: X509Error) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, as == compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 

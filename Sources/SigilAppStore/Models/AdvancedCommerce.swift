@@ -8,16 +8,20 @@ import Foundation
 // `validate()` applies Apple's documented limits (description ≤ 45 characters, displayName ≤ 30,
 // SKU ≤ 128, periodCount 1…12, item lists not empty) before anything is signed or sent.
 
+/// `AdvancedCommerceEffective` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceEffective: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let immediately = AdvancedCommerceEffective(rawValue: "IMMEDIATELY")
     public static let nextBillCycle = AdvancedCommerceEffective(rawValue: "NEXT_BILL_CYCLE")
     public static let documented: [AdvancedCommerceEffective] = [.immediately, .nextBillCycle]
 }
 
+/// `AdvancedCommerceChangeReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceChangeReason: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let upgrade = AdvancedCommerceChangeReason(rawValue: "UPGRADE")
     public static let downgrade = AdvancedCommerceChangeReason(rawValue: "DOWNGRADE")
@@ -31,6 +35,7 @@ public struct AdvancedCommerceRequestInfo: Codable, Hashable, Sendable {
     public var appAccountToken: UUID?
     public var consistencyToken: String?
 
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(requestReferenceId: UUID, appAccountToken: UUID? = nil, consistencyToken: String? = nil) {
         self.requestReferenceId = requestReferenceId
         self.appAccountToken = appAccountToken
@@ -57,6 +62,7 @@ public struct AdvancedCommerceOneTimeChargeItem: Codable, Hashable, Sendable {
     public var displayName: String
     public var price: Int64
     enum CodingKeys: String, CodingKey { case sku = "SKU", description, displayName, price }
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, description: String, displayName: String, price: Int64) {
         self.sku = sku
         self.description = description
@@ -73,6 +79,7 @@ public struct AdvancedCommerceSubscriptionCreateItem: Codable, Hashable, Sendabl
     public var price: Int64
     public var offer: AdvancedCommerceOffer?
     enum CodingKeys: String, CodingKey { case sku = "SKU", description, displayName, price, offer }
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, description: String, displayName: String, price: Int64, offer: AdvancedCommerceOffer? = nil) {
         self.sku = sku
         self.description = description
@@ -91,6 +98,7 @@ public struct AdvancedCommerceSubscriptionModifyAddItem: Codable, Hashable, Send
     public var offer: AdvancedCommerceOffer?
     public var proratedPrice: Int64?
     enum CodingKeys: String, CodingKey { case sku = "SKU", description, displayName, price, offer, proratedPrice }
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, description: String, displayName: String, price: Int64, offer: AdvancedCommerceOffer? = nil, proratedPrice: Int64? = nil) {
         self.sku = sku
         self.description = description
@@ -113,6 +121,7 @@ public struct AdvancedCommerceSubscriptionModifyChangeItem: Codable, Hashable, S
     public var offer: AdvancedCommerceOffer?
     public var proratedPrice: Int64?
     enum CodingKeys: String, CodingKey { case sku = "SKU", currentSKU, description, displayName, effective, price, reason, offer, proratedPrice }
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, currentSKU: String, description: String, displayName: String, effective: AdvancedCommerceEffective,
                 price: Int64, reason: AdvancedCommerceChangeReason, offer: AdvancedCommerceOffer? = nil, proratedPrice: Int64? = nil) {
         self.sku = sku
@@ -132,6 +141,7 @@ public struct AdvancedCommerceSubscriptionModifyDescriptors: Codable, Hashable, 
     public var description: String?
     public var displayName: String?
     public var effective: AdvancedCommerceEffective
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(description: String? = nil, displayName: String? = nil, effective: AdvancedCommerceEffective) {
         self.description = description
         self.displayName = displayName
@@ -143,6 +153,7 @@ public struct AdvancedCommerceSubscriptionModifyDescriptors: Codable, Hashable, 
 public struct AdvancedCommerceSubscriptionModifyPeriodChange: Codable, Hashable, Sendable {
     public var effective: AdvancedCommerceEffective
     public var period: AdvancedCommercePeriod
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(effective: AdvancedCommerceEffective, period: AdvancedCommercePeriod) {
         self.effective = effective
         self.period = period
@@ -153,6 +164,7 @@ public struct AdvancedCommerceSubscriptionModifyPeriodChange: Codable, Hashable,
 public struct AdvancedCommerceSKUItem: Codable, Hashable, Sendable {
     public var sku: String
     enum CodingKeys: String, CodingKey { case sku = "SKU" }
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String) { self.sku = sku }
 }
 
@@ -164,6 +176,7 @@ public struct AdvancedCommerceSubscriptionChangeMetadataItem: Codable, Hashable,
     public var displayName: String?
     public var effective: AdvancedCommerceEffective
     enum CodingKeys: String, CodingKey { case sku = "SKU", currentSKU, description, displayName, effective }
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, currentSKU: String, description: String? = nil, displayName: String? = nil, effective: AdvancedCommerceEffective) {
         self.sku = sku
         self.currentSKU = currentSKU
@@ -179,6 +192,7 @@ public struct AdvancedCommerceSubscriptionMigrateItem: Codable, Hashable, Sendab
     public var description: String
     public var displayName: String
     enum CodingKeys: String, CodingKey { case sku = "SKU", description, displayName }
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, description: String, displayName: String) {
         self.sku = sku
         self.description = description
@@ -192,6 +206,7 @@ public struct AdvancedCommerceSubscriptionPriceChangeItem: Codable, Hashable, Se
     public var price: Int64
     public var dependentSKUs: [String]?
     enum CodingKeys: String, CodingKey { case sku = "SKU", price, dependentSKUs }
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, price: Int64, dependentSKUs: [String]? = nil) {
         self.sku = sku
         self.price = price
@@ -207,6 +222,7 @@ public struct AdvancedCommerceRequestRefundItem: Codable, Hashable, Sendable {
     public var revoke: Bool
     public var refundAmount: Int64?
     enum CodingKeys: String, CodingKey { case sku = "SKU", refundReason, refundType, revoke, refundAmount }
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, refundReason: AdvancedCommerceRefundReason, refundType: AdvancedCommerceRefundType, revoke: Bool, refundAmount: Int64? = nil) {
         self.sku = sku
         self.refundReason = refundReason
@@ -254,6 +270,7 @@ public struct AdvancedCommerceOneTimeChargeCreateRequest: AdvancedCommerceInAppR
     public var storefront: String?
     enum CodingKeys: String, CodingKey { case requestInfo, currency, item, taxCode, storefront }
 
+    /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, currency: String, item: AdvancedCommerceOneTimeChargeItem, taxCode: String, storefront: String? = nil) {
         self.requestInfo = requestInfo
         self.currency = currency
@@ -262,6 +279,7 @@ public struct AdvancedCommerceOneTimeChargeCreateRequest: AdvancedCommerceInAppR
         self.storefront = storefront
     }
 
+    /// Decodes the JSON form, with the checks the type's documentation lists.
     public init(from decoder: any Decoder) throws {
         try checkOperation(decoder, Self.operation)
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -272,6 +290,7 @@ public struct AdvancedCommerceOneTimeChargeCreateRequest: AdvancedCommerceInAppR
         storefront = try c.decodeIfPresent(String.self, forKey: .storefront)
     }
 
+    /// Encodes the JSON form Apple documents.
     public func encode(to encoder: any Encoder) throws {
         try writeOperation(encoder, Self.operation)
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -282,6 +301,7 @@ public struct AdvancedCommerceOneTimeChargeCreateRequest: AdvancedCommerceInAppR
         try c.encodeIfPresent(storefront, forKey: .storefront)
     }
 
+    /// Checks Apple's documented limits and required fields before anything is signed or sent; the error names the offending field.
     public func validate() throws(AppStoreError) {
         try AdvancedCommerceLimits.item(item.sku, item.description, item.displayName, at: "item")
     }
@@ -300,6 +320,7 @@ public struct AdvancedCommerceSubscriptionCreateRequest: AdvancedCommerceInAppRe
     public var taxCode: String
     enum CodingKeys: String, CodingKey { case requestInfo, currency, descriptors, items, period, previousTransactionId, storefront, taxCode }
 
+    /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, currency: String, descriptors: AdvancedCommerceDescriptors,
                 items: [AdvancedCommerceSubscriptionCreateItem], period: AdvancedCommercePeriod, previousTransactionId: String? = nil,
                 storefront: String? = nil, taxCode: String) {
@@ -313,6 +334,7 @@ public struct AdvancedCommerceSubscriptionCreateRequest: AdvancedCommerceInAppRe
         self.taxCode = taxCode
     }
 
+    /// Decodes the JSON form, with the checks the type's documentation lists.
     public init(from decoder: any Decoder) throws {
         try checkOperation(decoder, Self.operation)
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -326,6 +348,7 @@ public struct AdvancedCommerceSubscriptionCreateRequest: AdvancedCommerceInAppRe
         taxCode = try c.decode(String.self, forKey: .taxCode)
     }
 
+    /// Encodes the JSON form Apple documents.
     public func encode(to encoder: any Encoder) throws {
         try writeOperation(encoder, Self.operation)
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -339,6 +362,7 @@ public struct AdvancedCommerceSubscriptionCreateRequest: AdvancedCommerceInAppRe
         try c.encode(taxCode, forKey: .taxCode)
     }
 
+    /// Checks Apple's documented limits and required fields before anything is signed or sent; the error names the offending field.
     public func validate() throws(AppStoreError) {
         try AdvancedCommerceLimits.requiredDescriptors(descriptors, at: "descriptors")
         try AdvancedCommerceLimits.nonEmpty(items, at: "items")
@@ -367,6 +391,7 @@ public struct AdvancedCommerceSubscriptionModifyInAppRequest: AdvancedCommerceIn
         case requestInfo, transactionId, retainBillingCycle, addItems, changeItems, removeItems, currency, descriptors, periodChange, storefront, taxCode
     }
 
+    /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, transactionId: String, retainBillingCycle: Bool,
                 addItems: [AdvancedCommerceSubscriptionModifyAddItem]? = nil, changeItems: [AdvancedCommerceSubscriptionModifyChangeItem]? = nil,
                 removeItems: [AdvancedCommerceSKUItem]? = nil, currency: String? = nil, descriptors: AdvancedCommerceSubscriptionModifyDescriptors? = nil,
@@ -384,6 +409,7 @@ public struct AdvancedCommerceSubscriptionModifyInAppRequest: AdvancedCommerceIn
         self.taxCode = taxCode
     }
 
+    /// Decodes the JSON form, with the checks the type's documentation lists.
     public init(from decoder: any Decoder) throws {
         try checkOperation(decoder, Self.operation)
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -400,6 +426,7 @@ public struct AdvancedCommerceSubscriptionModifyInAppRequest: AdvancedCommerceIn
         taxCode = try c.decodeIfPresent(String.self, forKey: .taxCode)
     }
 
+    /// Encodes the JSON form Apple documents.
     public func encode(to encoder: any Encoder) throws {
         try writeOperation(encoder, Self.operation)
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -416,6 +443,7 @@ public struct AdvancedCommerceSubscriptionModifyInAppRequest: AdvancedCommerceIn
         try c.encodeIfPresent(taxCode, forKey: .taxCode)
     }
 
+    /// Checks Apple's documented limits and required fields before anything is signed or sent; the error names the offending field.
     public func validate() throws(AppStoreError) {
         if let descriptors { try AdvancedCommerceLimits.descriptors(descriptors.description, descriptors.displayName, at: "descriptors") }
         for (i, item) in (addItems ?? []).enumerated() {
@@ -443,6 +471,7 @@ public struct AdvancedCommerceSubscriptionReactivateInAppRequest: AdvancedCommer
     public var storefront: String?
     enum CodingKeys: String, CodingKey { case requestInfo, transactionId, items, storefront }
 
+    /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, transactionId: String, items: [AdvancedCommerceSKUItem]? = nil, storefront: String? = nil) {
         self.requestInfo = requestInfo
         self.transactionId = transactionId
@@ -450,6 +479,7 @@ public struct AdvancedCommerceSubscriptionReactivateInAppRequest: AdvancedCommer
         self.storefront = storefront
     }
 
+    /// Decodes the JSON form, with the checks the type's documentation lists.
     public init(from decoder: any Decoder) throws {
         try checkOperation(decoder, Self.operation)
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -459,6 +489,7 @@ public struct AdvancedCommerceSubscriptionReactivateInAppRequest: AdvancedCommer
         storefront = try c.decodeIfPresent(String.self, forKey: .storefront)
     }
 
+    /// Encodes the JSON form Apple documents.
     public func encode(to encoder: any Encoder) throws {
         try writeOperation(encoder, Self.operation)
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -468,6 +499,7 @@ public struct AdvancedCommerceSubscriptionReactivateInAppRequest: AdvancedCommer
         try c.encodeIfPresent(storefront, forKey: .storefront)
     }
 
+    /// Checks Apple's documented limits and required fields before anything is signed or sent; the error names the offending field.
     public func validate() throws(AppStoreError) {
         for (i, item) in (items ?? []).enumerated() { try AdvancedCommerceLimits.sku(item.sku, at: "items[\(i)].SKU") }
     }
@@ -479,6 +511,7 @@ public struct AdvancedCommerceSubscriptionReactivateInAppRequest: AdvancedCommer
 public struct AdvancedCommerceSubscriptionCancelRequest: Codable, Hashable, Sendable {
     public var requestInfo: AdvancedCommerceRequestInfo
     public var storefront: String?
+    /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil) {
         self.requestInfo = requestInfo
         self.storefront = storefront
@@ -492,6 +525,7 @@ public struct AdvancedCommerceSubscriptionRevokeRequest: Codable, Hashable, Send
     public var refundRiskingPreference: Bool
     public var refundType: AdvancedCommerceRefundType
     public var storefront: String?
+    /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, refundReason: AdvancedCommerceRefundReason, refundRiskingPreference: Bool,
                 refundType: AdvancedCommerceRefundType, storefront: String? = nil) {
         self.requestInfo = requestInfo
@@ -509,6 +543,7 @@ public struct AdvancedCommerceSubscriptionChangeMetadataRequest: Codable, Hashab
     public var items: [AdvancedCommerceSubscriptionChangeMetadataItem]?
     public var storefront: String?
     public var taxCode: String?
+    /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, descriptors: AdvancedCommerceSubscriptionModifyDescriptors? = nil,
                 items: [AdvancedCommerceSubscriptionChangeMetadataItem]? = nil, storefront: String? = nil, taxCode: String? = nil) {
         self.requestInfo = requestInfo
@@ -528,6 +563,7 @@ public struct AdvancedCommerceSubscriptionMigrateRequest: Codable, Hashable, Sen
     public var storefront: String?
     public var targetProductId: String
     public var taxCode: String
+    /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, descriptors: AdvancedCommerceDescriptors, items: [AdvancedCommerceSubscriptionMigrateItem],
                 renewalItems: [AdvancedCommerceSubscriptionMigrateItem]? = nil, storefront: String? = nil, targetProductId: String, taxCode: String) {
         self.requestInfo = requestInfo
@@ -546,6 +582,7 @@ public struct AdvancedCommerceSubscriptionPriceChangeRequest: Codable, Hashable,
     public var items: [AdvancedCommerceSubscriptionPriceChangeItem]
     public var currency: String?
     public var storefront: String?
+    /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, items: [AdvancedCommerceSubscriptionPriceChangeItem], currency: String? = nil, storefront: String? = nil) {
         self.requestInfo = requestInfo
         self.items = items
@@ -561,6 +598,7 @@ public struct AdvancedCommerceRequestRefundRequest: Codable, Hashable, Sendable 
     public var refundRiskingPreference: Bool
     public var currency: String?
     public var storefront: String?
+    /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, items: [AdvancedCommerceRequestRefundItem], refundRiskingPreference: Bool,
                 currency: String? = nil, storefront: String? = nil) {
         self.requestInfo = requestInfo
@@ -577,6 +615,7 @@ public struct AdvancedCommerceRequestRefundRequest: Codable, Hashable, Sendable 
 public struct AdvancedCommerceSubscriptionResponse: Codable, Hashable, Sendable {
     public var signedRenewalInfo: String
     public var signedTransactionInfo: String
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(signedRenewalInfo: String, signedTransactionInfo: String) {
         self.signedRenewalInfo = signedRenewalInfo
         self.signedTransactionInfo = signedTransactionInfo
@@ -586,6 +625,7 @@ public struct AdvancedCommerceSubscriptionResponse: Codable, Hashable, Sendable 
 /// RequestRefundResponse.
 public struct AdvancedCommerceRequestRefundResponse: Codable, Hashable, Sendable {
     public var signedTransactionInfo: String
+    /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(signedTransactionInfo: String) { self.signedTransactionInfo = signedTransactionInfo }
 }
 

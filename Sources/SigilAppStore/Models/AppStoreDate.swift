@@ -7,14 +7,18 @@ public struct AppStoreDate: Codable, Hashable, Sendable, Comparable, CustomStrin
     /// Milliseconds since the epoch, exactly as received.
     public let millisecondsSince1970: Double
 
+    /// A date from milliseconds since 1970 (fractions kept).
     public init(millisecondsSince1970: Double) { self.millisecondsSince1970 = millisecondsSince1970 }
+    /// A date from whole milliseconds since 1970.
     public init(millisecondsSince1970: Int64) { self.millisecondsSince1970 = Double(millisecondsSince1970) }
+    /// A date from a Foundation `Date`, rounded toward zero to the millisecond.
     public init(_ date: Date) { millisecondsSince1970 = (date.timeIntervalSince1970 * 1000).rounded(.towardZero) }
 
     public var date: Date { Date(timeIntervalSince1970: millisecondsSince1970 / 1000) }
     /// Whole seconds since the epoch, rounded down (the X.509 validation time).
     public var secondsSince1970: Int64 { Int64((millisecondsSince1970 / 1000).rounded(.down)) }
 
+    /// Decodes a JSON number of milliseconds since 1970 (a fraction is accepted, as Apple's libraries accept it).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let value = try container.decode(Double.self)
@@ -24,6 +28,7 @@ public struct AppStoreDate: Codable, Hashable, Sendable, Comparable, CustomStrin
         millisecondsSince1970 = value
     }
 
+    /// Encodes milliseconds since 1970 as a JSON integer when whole, else as a number.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if millisecondsSince1970.rounded() == millisecondsSince1970 {
@@ -33,6 +38,7 @@ public struct AppStoreDate: Codable, Hashable, Sendable, Comparable, CustomStrin
         }
     }
 
+    /// Earlier dates order first.
     public static func < (lhs: AppStoreDate, rhs: AppStoreDate) -> Bool { lhs.millisecondsSince1970 < rhs.millisecondsSince1970 }
     public var description: String { ISO8601DateFormatter().string(from: date) }
 }

@@ -13,6 +13,7 @@ public struct AppTransaction: Codable, Hashable, Sendable {
     public var preorderDate: AppStoreDate?
     public var appTransactionId: String?
     public var originalPlatform: PurchasePlatform?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 

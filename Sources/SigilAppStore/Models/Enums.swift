@@ -15,8 +15,10 @@ extension AppStoreOpenEnum {
     public var description: String { rawValue.description }
 }
 
+/// `AppStoreEnvironment` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AppStoreEnvironment: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let sandbox = AppStoreEnvironment(rawValue: "Sandbox")
     public static let production = AppStoreEnvironment(rawValue: "Production")
@@ -25,8 +27,10 @@ public struct AppStoreEnvironment: AppStoreOpenEnum {
     public static let documented: [AppStoreEnvironment] = [.sandbox, .production, .xcode, .localTesting]
 }
 
+/// `ProductType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct ProductType: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let autoRenewableSubscription = ProductType(rawValue: "Auto-Renewable Subscription")
     public static let nonConsumable = ProductType(rawValue: "Non-Consumable")
@@ -35,24 +39,30 @@ public struct ProductType: AppStoreOpenEnum {
     public static let documented: [ProductType] = [.autoRenewableSubscription, .nonConsumable, .consumable, .nonRenewingSubscription]
 }
 
+/// `InAppOwnershipType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct InAppOwnershipType: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let familyShared = InAppOwnershipType(rawValue: "FAMILY_SHARED")
     public static let purchased = InAppOwnershipType(rawValue: "PURCHASED")
     public static let documented: [InAppOwnershipType] = [.familyShared, .purchased]
 }
 
+/// `TransactionReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct TransactionReason: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let purchase = TransactionReason(rawValue: "PURCHASE")
     public static let renewal = TransactionReason(rawValue: "RENEWAL")
     public static let documented: [TransactionReason] = [.purchase, .renewal]
 }
 
+/// `OfferDiscountType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct OfferDiscountType: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let freeTrial = OfferDiscountType(rawValue: "FREE_TRIAL")
     public static let payAsYouGo = OfferDiscountType(rawValue: "PAY_AS_YOU_GO")
@@ -61,8 +71,10 @@ public struct OfferDiscountType: AppStoreOpenEnum {
     public static let documented: [OfferDiscountType] = [.freeTrial, .payAsYouGo, .payUpFront, .oneTime]
 }
 
+/// `RevocationType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct RevocationType: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let refundFull = RevocationType(rawValue: "REFUND_FULL")
     public static let refundProrated = RevocationType(rawValue: "REFUND_PRORATED")
@@ -70,16 +82,20 @@ public struct RevocationType: AppStoreOpenEnum {
     public static let documented: [RevocationType] = [.refundFull, .refundProrated, .familyRevoke]
 }
 
+/// `BillingPlanType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct BillingPlanType: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let billedUpfront = BillingPlanType(rawValue: "BILLED_UPFRONT")
     public static let monthly = BillingPlanType(rawValue: "MONTHLY")
     public static let documented: [BillingPlanType] = [.billedUpfront, .monthly]
 }
 
+/// `NotificationTypeV2` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct NotificationTypeV2: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let subscribed = NotificationTypeV2(rawValue: "SUBSCRIBED")
     public static let didChangeRenewalPref = NotificationTypeV2(rawValue: "DID_CHANGE_RENEWAL_PREF")
@@ -107,8 +123,10 @@ public struct NotificationTypeV2: AppStoreOpenEnum {
     public static let documented: [NotificationTypeV2] = [.subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired, .didFailToRenew, .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest, .renewalExtended, .revoke, .test, .renewalExtension, .refundReversed, .externalPurchaseToken, .oneTimeCharge, .rescindConsent, .metadataUpdate, .migration, .priceChange]
 }
 
+/// `NotificationSubtype` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct NotificationSubtype: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let initialBuy = NotificationSubtype(rawValue: "INITIAL_BUY")
     public static let resubscribe = NotificationSubtype(rawValue: "RESUBSCRIBE")
@@ -130,8 +148,10 @@ public struct NotificationSubtype: AppStoreOpenEnum {
     public static let documented: [NotificationSubtype] = [.initialBuy, .resubscribe, .downgrade, .upgrade, .autoRenewEnabled, .autoRenewDisabled, .voluntary, .billingRetry, .priceIncrease, .gracePeriod, .pending, .accepted, .billingRecovery, .productNotForSale, .summary, .failure, .unreported]
 }
 
+/// `ConsumptionRequestReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct ConsumptionRequestReason: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let unintendedPurchase = ConsumptionRequestReason(rawValue: "UNINTENDED_PURCHASE")
     public static let fulfillmentIssue = ConsumptionRequestReason(rawValue: "FULFILLMENT_ISSUE")
@@ -141,8 +161,10 @@ public struct ConsumptionRequestReason: AppStoreOpenEnum {
     public static let documented: [ConsumptionRequestReason] = [.unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other]
 }
 
+/// `PurchasePlatform` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct PurchasePlatform: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let iOS = PurchasePlatform(rawValue: "iOS")
     public static let macOS = PurchasePlatform(rawValue: "macOS")
@@ -151,8 +173,10 @@ public struct PurchasePlatform: AppStoreOpenEnum {
     public static let documented: [PurchasePlatform] = [.iOS, .macOS, .tvOS, .visionOS]
 }
 
+/// `AdvancedCommercePeriod` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommercePeriod: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let p1W = AdvancedCommercePeriod(rawValue: "P1W")
     public static let p1M = AdvancedCommercePeriod(rawValue: "P1M")
@@ -163,8 +187,10 @@ public struct AdvancedCommercePeriod: AppStoreOpenEnum {
     public static let documented: [AdvancedCommercePeriod] = [.p1W, .p1M, .p2M, .p3M, .p6M, .p1Y]
 }
 
+/// `AdvancedCommerceOfferPeriod` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceOfferPeriod: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let p3D = AdvancedCommerceOfferPeriod(rawValue: "P3D")
     public static let p1W = AdvancedCommerceOfferPeriod(rawValue: "P1W")
@@ -178,8 +204,10 @@ public struct AdvancedCommerceOfferPeriod: AppStoreOpenEnum {
     public static let documented: [AdvancedCommerceOfferPeriod] = [.p3D, .p1W, .p2W, .p1M, .p2M, .p3M, .p6M, .p9M, .p1Y]
 }
 
+/// `AdvancedCommerceOfferReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceOfferReason: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let acquisition = AdvancedCommerceOfferReason(rawValue: "ACQUISITION")
     public static let winBack = AdvancedCommerceOfferReason(rawValue: "WIN_BACK")
@@ -187,8 +215,10 @@ public struct AdvancedCommerceOfferReason: AppStoreOpenEnum {
     public static let documented: [AdvancedCommerceOfferReason] = [.acquisition, .winBack, .retention]
 }
 
+/// `AdvancedCommerceRefundReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceRefundReason: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let unintendedPurchase = AdvancedCommerceRefundReason(rawValue: "UNINTENDED_PURCHASE")
     public static let fulfillmentIssue = AdvancedCommerceRefundReason(rawValue: "FULFILLMENT_ISSUE")
@@ -200,8 +230,10 @@ public struct AdvancedCommerceRefundReason: AppStoreOpenEnum {
     public static let documented: [AdvancedCommerceRefundReason] = [.unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other, .modifyItemsRefund, .simulateRefundDecline]
 }
 
+/// `AdvancedCommerceRefundType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceRefundType: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let full = AdvancedCommerceRefundType(rawValue: "FULL")
     public static let prorated = AdvancedCommerceRefundType(rawValue: "PRORATED")
@@ -209,8 +241,10 @@ public struct AdvancedCommerceRefundType: AppStoreOpenEnum {
     public static let documented: [AdvancedCommerceRefundType] = [.full, .prorated, .custom]
 }
 
+/// `AdvancedCommercePriceIncreaseInfoStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommercePriceIncreaseInfoStatus: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let scheduled = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "SCHEDULED")
     public static let pending = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "PENDING")
@@ -218,16 +252,20 @@ public struct AdvancedCommercePriceIncreaseInfoStatus: AppStoreOpenEnum {
     public static let documented: [AdvancedCommercePriceIncreaseInfoStatus] = [.scheduled, .pending, .accepted]
 }
 
+/// `ExternalPurchaseTokenType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct ExternalPurchaseTokenType: AppStoreOpenEnum {
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     public static let acquisition = ExternalPurchaseTokenType(rawValue: "ACQUISITION")
     public static let services = ExternalPurchaseTokenType(rawValue: "SERVICES")
     public static let documented: [ExternalPurchaseTokenType] = [.acquisition, .services]
 }
 
+/// `OfferType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct OfferType: AppStoreOpenEnum {
     public let rawValue: Int32
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
     public static let introductoryOffer = OfferType(rawValue: 1)
     public static let promotionalOffer = OfferType(rawValue: 2)
@@ -236,16 +274,20 @@ public struct OfferType: AppStoreOpenEnum {
     public static let documented: [OfferType] = [.introductoryOffer, .promotionalOffer, .offerCode, .winBackOffer]
 }
 
+/// `RevocationReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct RevocationReason: AppStoreOpenEnum {
     public let rawValue: Int32
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
     public static let refundedForOtherReason = RevocationReason(rawValue: 0)
     public static let refundedDueToIssue = RevocationReason(rawValue: 1)
     public static let documented: [RevocationReason] = [.refundedForOtherReason, .refundedDueToIssue]
 }
 
+/// `ExpirationIntent` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct ExpirationIntent: AppStoreOpenEnum {
     public let rawValue: Int32
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
     public static let customerCancelled = ExpirationIntent(rawValue: 1)
     public static let billingError = ExpirationIntent(rawValue: 2)
@@ -255,24 +297,30 @@ public struct ExpirationIntent: AppStoreOpenEnum {
     public static let documented: [ExpirationIntent] = [.customerCancelled, .billingError, .customerDidNotConsentToPriceIncrease, .productNotAvailable, .other]
 }
 
+/// `AutoRenewStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AutoRenewStatus: AppStoreOpenEnum {
     public let rawValue: Int32
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
     public static let off = AutoRenewStatus(rawValue: 0)
     public static let on = AutoRenewStatus(rawValue: 1)
     public static let documented: [AutoRenewStatus] = [.off, .on]
 }
 
+/// `PriceIncreaseStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct PriceIncreaseStatus: AppStoreOpenEnum {
     public let rawValue: Int32
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
     public static let customerHasNotResponded = PriceIncreaseStatus(rawValue: 0)
     public static let customerConsentedOrWasNotifiedWithoutNeedingConsent = PriceIncreaseStatus(rawValue: 1)
     public static let documented: [PriceIncreaseStatus] = [.customerHasNotResponded, .customerConsentedOrWasNotifiedWithoutNeedingConsent]
 }
 
+/// `SubscriptionStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct SubscriptionStatus: AppStoreOpenEnum {
     public let rawValue: Int32
+    /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
     public static let active = SubscriptionStatus(rawValue: 1)
     public static let expired = SubscriptionStatus(rawValue: 2)

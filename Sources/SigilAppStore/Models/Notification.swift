@@ -1,6 +1,7 @@
 /// The body Apple POSTs to a notification URL (responseBodyV2).
 public struct ResponseBodyV2: Codable, Hashable, Sendable {
     public var signedPayload: String?
+    /// A notification request body carrying `signedPayload`.
     public init(signedPayload: String? = nil) { self.signedPayload = signedPayload }
 }
 
@@ -16,6 +17,7 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
     public var summary: NotificationSummary?
     public var externalPurchaseToken: ExternalPurchaseTokenPayload?
     public var appData: NotificationAppData?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
@@ -29,6 +31,7 @@ public struct NotificationData: Codable, Hashable, Sendable {
     public var signedRenewalInfo: String?
     public var status: SubscriptionStatus?
     public var consumptionRequestReason: ConsumptionRequestReason?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
@@ -42,6 +45,7 @@ public struct NotificationSummary: Codable, Hashable, Sendable {
     public var storefrontCountryCodes: [String]?
     public var succeededCount: Int64?
     public var failedCount: Int64?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
@@ -53,6 +57,7 @@ public struct ExternalPurchaseTokenPayload: Codable, Hashable, Sendable {
     public var bundleId: String?
     public var tokenType: ExternalPurchaseTokenType?
     public var tokenExpirationDate: AppStoreDate?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 
     /// Sandbox tokens are recognised by the SANDBOX prefix of their externalPurchaseId.
@@ -67,5 +72,6 @@ public struct NotificationAppData: Codable, Hashable, Sendable {
     public var bundleId: String?
     public var environment: AppStoreEnvironment?
     public var signedAppTransactionInfo: String?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }

@@ -11,6 +11,7 @@ import Foundation
 public struct RealtimeRequestBody: Codable, Hashable, Sendable {
     /// A JWS whose payload is a `DecodedRealtimeRequestBody`.
     public var signedPayload: String?
+    /// Creates the value; members left nil are not encoded.
     public init(signedPayload: String?) { self.signedPayload = signedPayload }
 }
 
@@ -23,6 +24,7 @@ public struct RealtimeResponseBody: Codable, Hashable, Sendable {
     public var promotionalOffer: RealtimePromotionalOffer?
     public var advancedCommerceInfo: AdvancedCommerceInfo?
 
+    /// Creates the value; members left nil are not encoded.
     public init(message: RealtimeMessage? = nil, alternateProduct: AlternateProduct? = nil,
                 promotionalOffer: RealtimePromotionalOffer? = nil, advancedCommerceInfo: AdvancedCommerceInfo? = nil) {
         self.message = message
@@ -48,6 +50,7 @@ public struct RealtimeResponseBody: Codable, Hashable, Sendable {
 /// https://developer.apple.com/documentation/retentionmessaging/message
 public struct RealtimeMessage: Codable, Hashable, Sendable {
     public var messageIdentifier: String?
+    /// Creates the value; members left nil are not encoded.
     public init(messageIdentifier: String?) { self.messageIdentifier = messageIdentifier }
 }
 
@@ -56,6 +59,7 @@ public struct AlternateProduct: Codable, Hashable, Sendable {
     public var messageIdentifier: String?
     public var productId: String?
     public var billingPlanType: BillingPlanType?
+    /// Creates the value; members left nil are not encoded.
     public init(messageIdentifier: String? = nil, productId: String? = nil, billingPlanType: BillingPlanType? = nil) {
         self.messageIdentifier = messageIdentifier
         self.productId = productId
@@ -69,6 +73,7 @@ public struct RealtimePromotionalOffer: Codable, Hashable, Sendable {
     /// A JWS from `AppleTokens.promotionalOfferV2`.
     public var promotionalOfferSignatureV2: String?
     public var promotionalOfferSignatureV1: PromotionalOfferSignatureV1?
+    /// Creates the value; members left nil are not encoded.
     public init(messageIdentifier: String? = nil, promotionalOfferSignatureV2: String? = nil,
                 promotionalOfferSignatureV1: PromotionalOfferSignatureV1? = nil) {
         self.messageIdentifier = messageIdentifier
@@ -90,6 +95,7 @@ public struct PromotionalOfferSignatureV1: Codable, Hashable, Sendable {
     public var keyId: String
     public var offerIdentifier: String
     public var appAccountToken: String?
+    /// Creates the value; members left nil are not encoded.
     public init(encodedSignature: String, productId: String, nonce: String, timestamp: Int64, keyId: String, offerIdentifier: String,
                 appAccountToken: String? = nil) {
         self.encodedSignature = encodedSignature
@@ -107,6 +113,7 @@ public struct AdvancedCommerceInfo: Codable, Hashable, Sendable {
     public var messageIdentifier: String?
     /// A JWS from `AppleTokens.advancedCommerceInAppRequest`.
     public var advancedCommerceData: String?
+    /// Creates the value; members left nil are not encoded.
     public init(messageIdentifier: String? = nil, advancedCommerceData: String? = nil) {
         self.messageIdentifier = messageIdentifier
         self.advancedCommerceData = advancedCommerceData

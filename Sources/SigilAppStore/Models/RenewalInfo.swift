@@ -24,9 +24,11 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
     public var advancedCommerceInfo: AdvancedCommerceRenewalInfo?
     public var commitmentInfo: RenewalCommitmentInfo?
     public var renewalBillingPlanType: BillingPlanType?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
+/// Advanced Commerce details of a renewal (`advancedCommerceInfo` of JWSRenewalInfoDecodedPayload).
 public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable {
     public var consistencyToken: String?
     public var descriptors: AdvancedCommerceDescriptors?
@@ -34,9 +36,11 @@ public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable {
     public var period: AdvancedCommercePeriod?
     public var requestReferenceId: String?
     public var taxCode: String?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
+/// One item of an Advanced Commerce renewal.
 public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable {
     public var sku: String?
     public var description: String?
@@ -47,21 +51,26 @@ public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable {
     enum CodingKeys: String, CodingKey {
         case sku = "SKU", description, displayName, offer, price, priceIncreaseInfo
     }
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
+/// A pending Advanced Commerce price increase and its status.
 public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable {
     public var dependentSKUs: [String]?
     public var price: Int64?
     public var status: AdvancedCommercePriceIncreaseInfoStatus?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
+/// The commitment (billing plan) details of a renewal.
 public struct RenewalCommitmentInfo: Codable, Hashable, Sendable {
     public var commitmentAutoRenewProductId: String?
     public var commitmentAutoRenewStatus: AutoRenewStatus?
     public var commitmentRenewalBillingPlanType: BillingPlanType?
     public var commitmentRenewalDate: AppStoreDate?
     public var commitmentRenewalPrice: Int64?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }

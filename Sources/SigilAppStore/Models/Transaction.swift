@@ -38,6 +38,7 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     public var billingPlanType: BillingPlanType?
     public var commitmentInfo: TransactionCommitmentInfo?
 
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
@@ -51,18 +52,22 @@ public struct AdvancedCommerceTransactionInfo: Codable, Hashable, Sendable {
     public var taxCode: String?
     public var taxExclusivePrice: Int64?
     public var taxRate: String?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
+/// Description and display name of an Advanced Commerce item.
 public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable {
     public var description: String?
     public var displayName: String?
+    /// Creates descriptors; absent members are not encoded.
     public init(description: String? = nil, displayName: String? = nil) {
         self.description = description
         self.displayName = displayName
     }
 }
 
+/// One item of an Advanced Commerce transaction.
 public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable {
     public var sku: String?
     public var description: String?
@@ -74,29 +79,36 @@ public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable {
     enum CodingKeys: String, CodingKey {
         case sku = "SKU", description, displayName, offer, price, refunds, revocationDate
     }
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
+/// An offer applied to an Advanced Commerce item.
 public struct AdvancedCommerceOffer: Codable, Hashable, Sendable {
     public var period: AdvancedCommerceOfferPeriod?
     public var periodCount: Int32?
     public var price: Int64?
     public var reason: AdvancedCommerceOfferReason?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
+/// A refund of an Advanced Commerce item.
 public struct AdvancedCommerceRefund: Codable, Hashable, Sendable {
     public var refundAmount: Int64?
     public var refundDate: AppStoreDate?
     public var refundReason: AdvancedCommerceRefundReason?
     public var refundType: AdvancedCommerceRefundType?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
+/// The commitment (billing plan) details of a transaction.
 public struct TransactionCommitmentInfo: Codable, Hashable, Sendable {
     public var billingPeriodNumber: Int32?
     public var commitmentExpiresDate: AppStoreDate?
     public var commitmentPrice: Int64?
     public var totalBillingPeriods: Int32?
+    /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }

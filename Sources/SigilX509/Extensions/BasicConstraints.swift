@@ -11,6 +11,7 @@ public struct BasicConstraints: Hashable, Sendable {
     public let isCA: Bool
     public let pathLengthConstraint: Int?
 
+    /// basicConstraints with cA and an optional pathLenConstraint.
     public init(isCA: Bool, pathLengthConstraint: Int? = nil) {
         self.isCA = isCA
         self.pathLengthConstraint = pathLengthConstraint

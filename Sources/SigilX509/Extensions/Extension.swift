@@ -17,6 +17,7 @@ public struct Extension: Hashable, Sendable {
     public let rawValue: [UInt8]
     public let value: ExtensionValue
 
+    /// Parses one Extension (RFC 5280 §4.1): extnID, critical (DEFAULT FALSE, so never encoded FALSE in DER), extnValue.
     public init(node: ASN1Node) throws {
         (oid, critical, rawValue) = try ASN1.sequence(node) { reader in
             let oid = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))

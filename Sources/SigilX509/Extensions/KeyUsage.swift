@@ -15,6 +15,7 @@ public struct KeyUsage: Hashable, Sendable, CustomStringConvertible {
     public static let names = ["digitalSignature", "nonRepudiation", "keyEncipherment", "dataEncipherment",
                                "keyAgreement", "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly"]
 
+    /// Key usage from its bits (bit 0 = digitalSignature in the high bit of the first byte, as RFC 5280 §4.2.1.3 numbers them).
     public init(bits: UInt16) { self.bits = bits }
 
     init(node: ASN1Node) throws {
@@ -35,6 +36,7 @@ public struct KeyUsage: Hashable, Sendable, CustomStringConvertible {
         bits = value
     }
 
+    /// Whether the usage named as in RFC 5280 ("digitalSignature", "keyCertSign", …) is set.
     public func contains(_ name: String) -> Bool {
         guard let index = KeyUsage.names.firstIndex(of: name) else { return false }
         return bits & (1 << index) != 0

@@ -14,6 +14,7 @@ import SigilASN1
 /// ```
 /// (§4.2.1.10: minimum MUST be zero and maximum MUST be absent; they are read and kept.)
 public struct NameConstraints: Hashable, Sendable {
+    /// One GeneralSubtree: a base name and its minimum and maximum (RFC 5280 §4.2.1.10).
     public struct Subtree: Hashable, Sendable {
         public let base: GeneralName
         public let minimum: Int

@@ -11,6 +11,7 @@ import SigilASN1
 /// ```
 /// Qualifiers are kept (OID and encoding); the CPS URI and a user notice's explicit text are decoded.
 public struct PolicyInformation: Hashable, Sendable {
+    /// A policy qualifier: its id and the qualifier's DER.
     public struct Qualifier: Hashable, Sendable {
         public let id: ASN1ObjectIdentifier
         public let valueDER: [UInt8]

@@ -39,8 +39,10 @@ public struct RFC5280Policy: CertificatePolicy {
     /// Extensions other policies in the same verification declare they handle.
     public var alsoHandled: Set<ASN1ObjectIdentifier>
 
+    /// RFC 5280 checks; `alsoHandled` lists critical extensions another policy in the same verification processes.
     public init(alsoHandled: Set<ASN1ObjectIdentifier> = []) { self.alsoHandled = alsoHandled }
 
+    /// The failures of `chain` (leaf first, root last) at `time`; empty when it meets the policy.
     public func failures(of chain: [Certificate], at time: Int64) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for (index, certificate) in chain.enumerated() {
@@ -82,8 +84,10 @@ public struct RFC5280Policy: CertificatePolicy {
 /// trusted root the path reached: a root the message carried is never trusted for being there.
 public struct AppleSignedDataPolicy: CertificatePolicy {
     public let name = "Apple signed data"
+    /// Apple's signed-data policy: chain of three, WWDR intermediate marker, receipt-signing leaf marker.
     public init() {}
 
+    /// The failures of `chain` (leaf first, root last) at `time`; empty when it meets the policy.
     public func failures(of chain: [Certificate], at time: Int64) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         guard chain.count == 3 else {
@@ -104,8 +108,10 @@ public struct AppleSignedDataPolicy: CertificatePolicy {
 /// 1.2.840.113635.100.6.2.1 (the markers Apple's receipt-era WWDR CAs and signing leaves carry).
 public struct AppleReceiptPolicy: CertificatePolicy {
     public let name = "Apple receipt"
+    /// Apple's receipt policy: the signer under a WWDR intermediate, with Apple's receipt OIDs.
     public init() {}
 
+    /// The failures of `chain` (leaf first, root last) at `time`; empty when it meets the policy.
     public func failures(of chain: [Certificate], at time: Int64) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         guard chain.count == 3 else {

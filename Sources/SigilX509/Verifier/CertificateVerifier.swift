@@ -23,6 +23,7 @@ public struct CertificateVerifier: Sendable {
     public var maximumDepth: Int
     public var maximumSignatureChecks: Int
 
+    /// A verifier trusting `trustedRoots` under `policies`, refusing RSA keys under `minimumRSABits`, with bounded path building.
     public init(trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
                 minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits, maximumDepth: Int = 10,
                 maximumSignatureChecks: Int = 64) {
@@ -33,6 +34,7 @@ public struct CertificateVerifier: Sendable {
         self.maximumSignatureChecks = maximumSignatureChecks
     }
 
+    /// The outcome: a validated chain, or every failure met.
     public enum Result: Sendable {
         /// The validated chain, leaf first, trusted root last.
         case valid([Certificate])
