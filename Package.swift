@@ -131,7 +131,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "sigil-ctime",
-            dependencies: ["SigilCore", "SigilKeys", "SigilAppStore", "SigilCTimeShim"],
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilAppStore", "SigilCTimeShim"],
             path: "Tests/SigilCTime"
         ),
         // What each libFuzzer target does with one input; also run over the committed regression

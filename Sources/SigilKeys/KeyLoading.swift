@@ -20,20 +20,18 @@ public enum ECKey: Sendable {
     /// PKCS#8, then SEC 1, then SubjectPublicKeyInfo.
     public init<Bytes: Collection>(loading bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
         let data = Array(bytes)
-        if let text = String(validating: data, as: UTF8.self), text.contains("-----BEGIN ") {
-            let blocks: [PEMDocument]
-            do {
-                blocks = try PEMDocument.parseAll(text).filter { $0.label != "EC PARAMETERS" }
-            } catch {
-                throw keysError(error, context: "PEM")
-            }
+        // DER starts with a SEQUENCE tag (0x30); anything else is read as PEM, through the
+        // constant-time decoder, since the base64 body of a private key is the secret itself.
+        // (Only the first byte is looked at here: it is public structure either way.)
+        if let first = data.first, first != 0x30 {
+            let blocks = try SecretPEM.decode(data).filter { $0.label != "EC PARAMETERS" }
             guard blocks.count == 1, let block = blocks.first else {
                 throw SigilKeysError(.malformed, "expected one key in the PEM text, found \(blocks.count)")
             }
             switch block.label {
-            case "PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(pkcs8DER: block.derBytes))
-            case "EC PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(sec1DER: block.derBytes))
-            case "PUBLIC KEY": self = .publicKey(try ECDSAPublicKey(spkiDER: block.derBytes))
+            case "PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(pkcs8DER: block.der))
+            case "EC PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(sec1DER: block.der))
+            case "PUBLIC KEY": self = .publicKey(try ECDSAPublicKey(spkiDER: block.der))
             default: throw SigilKeysError(.unexpectedLabel, "PEM label \"\(block.label)\" is not an EC key")
             }
             return

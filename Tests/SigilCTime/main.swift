@@ -1,4 +1,5 @@
 import SigilAppStore
+import SigilASN1
 import SigilCTimeShim
 import SigilCore
 import SigilKeys
@@ -15,10 +16,11 @@ import SigilKeys
 // lengths, OIDs and the public key are public structure), loaded into an AppleSigningKey, and
 // every Apple token builder run with it (App Store Server API, External Purchase Server API, Sign
 // in with Apple client secret, ProximityReader reader token, promotional offer v1 and v2,
-// introductory-offer eligibility, Advanced Commerce in-app request). The PEM/base64 layer above
-// DER is not covered here (see README "Auditing the crypto path").
+// introductory-offer eligibility, Advanced Commerce in-app request). And the PEM layer above DER
+// (SecretPEM, the decoder key loading uses) with the whole base64 body secret.
 //
-// `--leaky` adds one deliberate secret-dependent branch, to show the check catches it.
+// `--leaky` adds one deliberate secret-dependent branch, to show the check catches it;
+// `--table-pem` decodes the PEM keys with the table-driven PEMDocument, which it must also catch.
 
 ConstantTimeAudit.declassifyHook = { address, length in sigil_ctime_mark_public(address, length) }
 let leaky = CommandLine.arguments.contains("--leaky")
@@ -68,6 +70,32 @@ for curve in ECCurve.allCases {
         sink &+= signature[0]
     }
 }
+
+// PEM (the .p8 file as App Store Connect hands it out): the whole base64 body secret, line breaks
+// included, through SecretPEM; then the DER layer as above (structure public, key octets secret).
+for curve in ECCurve.allCases {
+    var raw = [UInt8](repeating: 0, count: curve.byteCount)
+    for i in raw.indices { raw[i] = UInt8(truncatingIfNeeded: 0x21 &+ i &* 11) }
+    guard let original = try? ECDSAPrivateKey(rawRepresentation: raw, curve: curve) else { fatalError("fixed key rejected") }
+    let pem = Array(original.pkcs8PEM.utf8)
+    guard let firstBreak = pem.firstIndex(of: 0x0A), let end = pem.firstRange(of: Array("-----END".utf8)) else { fatalError("PEM layout") }
+    pem.withUnsafeBytes { sigil_ctime_mark_secret($0.baseAddress! + firstBreak + 1, end.lowerBound - firstBreak - 1) }
+    // --table-pem: decode with the general-purpose PEMDocument (table-driven base64) instead, to
+    // show that the marking reaches the PEM layer: memcheck must then report.
+    let der: [UInt8]
+    if CommandLine.arguments.contains("--table-pem") {
+        guard let document = try? PEMDocument.parseAll(String(decoding: pem, as: UTF8.self)).first else { fatalError("PEM rejected") }
+        der = document.derBytes
+    } else {
+        guard let block = try? SecretPEM.decode(pem).first else { fatalError("PEM rejected") }
+        der = block.der
+    }
+    der.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
+    guard markKeyOctets(der, raw), let key = try? ECDSAPrivateKey(pkcs8DER: der) else { fatalError("PEM key octets") }
+    let signature = key.signature(for: Array("loaded from PEM".utf8), hash: curve.defaultHash).rawRepresentation
+    sink &+= signature[0]
+}
+print("PEM key loading: done")
 
 // The token builders, with a .p8-style P-256 key loaded from PKCS#8 DER whose key octets are secret.
 do {

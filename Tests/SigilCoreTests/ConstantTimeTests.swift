@@ -32,11 +32,22 @@ final class ConstantTimeTests: XCTestCase {
                       "the harness must run under valgrind with the memcheck shim: \(clean.stdoutString)")
         XCTAssertEqual(clean.status, 0, "memcheck found a secret-dependent branch or index:\n\(report)")
         XCTAssertFalse(report.contains("uninitialised"), report)
+        XCTAssertTrue(clean.stdoutString.contains("PEM key loading: done"), clean.stdoutString)
         XCTAssertTrue(clean.stdoutString.contains("token builders: 8 tokens"),
                       "PKCS#8/SEC 1 key loading and every token builder ran under memcheck: \(clean.stdoutString)")
 
         let leaky = try valgrind(binary, ["--leaky"])
         XCTAssertEqual(leaky.status, 42, "the deliberate leak must be reported")
         XCTAssertTrue(String(decoding: leaky.stderr, as: UTF8.self).contains("Conditional jump or move depends on uninitialised value"))
+    }
+
+    /// The PEM layer is really under test: decoding the same key files with the table-driven
+    /// general-purpose PEM reader instead of SecretPEM must be reported.
+    func testTableDrivenPEMDecodingIsCaught() throws {
+        let binary = try harness()
+        defer { try? FileManager.default.removeItem(atPath: binary) }
+        let table = try valgrind(binary, ["--table-pem"])
+        XCTAssertEqual(table.status, 42, "memcheck must report the table-driven base64 decoding of a secret PEM body")
+        XCTAssertTrue(String(decoding: table.stderr, as: UTF8.self).contains("uninitialised"))
     }
 }

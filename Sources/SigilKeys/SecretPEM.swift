@@ -1,0 +1,142 @@
+import SigilASN1
+import SigilCore
+
+/// PEM decoding (RFC 7468) for private keys without a secret-dependent branch or table index.
+///
+/// `PEMDocument` and `Base64.decode` are written for public data: they index a 256-entry table
+/// with each character and branch on every byte. A `.p8` file's base64 body *is* the key, so key
+/// loading uses this decoder instead:
+///
+/// 1. Layout first: for every byte a branch-free mask says whether it is a line break (LF), and
+///    for every line whether it starts with '-' (a boundary line) and which bytes are CR, space or
+///    tab. These masks describe the file's layout, which is public (line lengths, where the body
+///    starts and ends, padding); they are declassified (`ConstantTimeAudit`) and only then used.
+///    The characters' values never steer a branch or an index.
+/// 2. Base64: each character's 6-bit value is computed arithmetically (range masks, no table), an
+///    "invalid character" mask is accumulated, and the bytes go to positions fixed by the public
+///    length. Validity is declassified once at the end: a malformed key is reported as such.
+/// 3. Boundary lines (public) are parsed as usual; the label selects the DER reader.
+///
+/// The valgrind harness (Tests/SigilCTime) runs it with the whole body marked secret.
+public enum SecretPEM {
+    /// A decoded block: its label and DER.
+    public struct Block: Sendable {
+        public let label: String
+        public let der: [UInt8]
+    }
+
+    @inline(__always) static func rangeMask(_ x: Int32, _ lo: Int32, _ hi: Int32) -> Int32 {
+        ((lo &- 1 &- x) & (x &- (hi &+ 1))) >> 31  // -1 when lo <= x <= hi, else 0
+    }
+
+    /// The 6-bit value of a standard-alphabet base64 character and a validity mask (0xFF / 0).
+    @inline(__always) static func sextet(_ c: UInt8) -> (value: UInt32, valid: UInt32) {
+        let x = Int32(c)
+        let upper = rangeMask(x, 65, 90), lower = rangeMask(x, 97, 122), digit = rangeMask(x, 48, 57)
+        let plus = rangeMask(x, 43, 43), slash = rangeMask(x, 47, 47)
+        let value = (upper & (x &- 65)) | (lower & (x &- 71)) | (digit & (x &+ 4)) | (plus & 62) | (slash & 63)
+        return (UInt32(truncatingIfNeeded: value) & 0x3F, UInt32(truncatingIfNeeded: upper | lower | digit | plus | slash) & 0xFF)
+    }
+
+    /// Decodes every block of `text`. Boundary and label rules as `PEMDocument` (BEGIN/END labels
+    /// must match, no headers); body bytes other than base64 characters, '=' padding at the end,
+    /// and CR / space / tab at line ends are refused.
+    public static func decode(_ text: [UInt8]) throws(SigilKeysError) -> [Block] {
+        // 1. Line breaks, declassified as layout.
+        var breaks = [UInt8](repeating: 0, count: text.count)
+        for i in text.indices { breaks[i] = UInt8(truncatingIfNeeded: rangeMask(Int32(text[i]), 10, 10)) }
+        ConstantTimeAudit.declassify(contentsOf: breaks)
+        var lines: [Range<Int>] = []
+        var start = 0
+        for i in text.indices where breaks[i] != 0 {
+            lines.append(start..<i)
+            start = i + 1
+        }
+        if start < text.count { lines.append(start..<text.count) }
+
+        // Per line: boundary or not (first byte '-'), and its trailing CR / space / tab.
+        var blocks: [Block] = []
+        var open: (label: String, body: [UInt8])?
+        for line in lines {
+            var trimmed = line
+            if !line.isEmpty {
+                var whitespace = [UInt8](repeating: 0, count: line.count)
+                for (k, i) in line.enumerated() {
+                    let x = Int32(text[i])
+                    whitespace[k] = UInt8(truncatingIfNeeded: rangeMask(x, 13, 13) | rangeMask(x, 32, 32) | rangeMask(x, 9, 9))
+                }
+                ConstantTimeAudit.declassify(contentsOf: whitespace)
+                var end = line.count
+                while end > 0 && whitespace[end - 1] != 0 { end -= 1 }
+                trimmed = line.lowerBound..<(line.lowerBound + end)
+            }
+            let isBoundary = [UInt8(truncatingIfNeeded: trimmed.isEmpty ? 0 : rangeMask(Int32(text[trimmed.lowerBound]), 45, 45))]
+            ConstantTimeAudit.declassify(contentsOf: isBoundary)
+            if isBoundary[0] != 0 {
+                // A boundary line: public text, parsed as usual.
+                let lineText = String(decoding: text[trimmed], as: UTF8.self)
+                if let label = boundaryLabel(lineText, "BEGIN") {
+                    guard open == nil else { throw SigilKeysError(.malformed, "PEM: BEGIN inside an open block") }
+                    open = (label, [])
+                } else if let label = boundaryLabel(lineText, "END") {
+                    guard let current = open else { throw SigilKeysError(.malformed, "PEM: END line without BEGIN") }
+                    guard current.label == label else {
+                        throw SigilKeysError(.malformed, "PEM: END label \"\(label)\" does not match BEGIN \"\(current.label)\"")
+                    }
+                    blocks.append(Block(label: label, der: try base64(current.body)))
+                    open = nil
+                } else {
+                    throw SigilKeysError(.malformed, "PEM: a line starting with '-' is neither BEGIN nor END")
+                }
+            } else if open != nil {
+                open?.body.append(contentsOf: text[trimmed])
+            }
+            // Text outside blocks is ignored (RFC 7468 §2 explanatory text).
+        }
+        guard open == nil else { throw SigilKeysError(.malformed, "PEM: a block has no END line") }
+        return blocks
+    }
+
+    static func boundaryLabel(_ line: String, _ kind: String) -> String? {
+        let prefix = "-----\(kind) ", suffix = "-----"
+        guard line.hasPrefix(prefix), line.hasSuffix(suffix), line.count >= prefix.count + suffix.count else { return nil }
+        let label = String(line.dropFirst(prefix.count).dropLast(suffix.count))
+        guard !label.isEmpty, !label.hasPrefix("-"), !label.hasSuffix("-"), !label.hasPrefix(" "), !label.hasSuffix(" ") else { return nil }
+        return label
+    }
+
+    /// Branch-free standard base64 with required padding; the body length and the position of
+    /// '=' are layout (public).
+    static func base64(_ body: [UInt8]) throws(SigilKeysError) -> [UInt8] {
+        guard body.count % 4 == 0, !body.isEmpty else { throw SigilKeysError(.malformed, "PEM: the base64 body length is not a multiple of 4") }
+        // Padding: whether each of the last two characters is '=' (layout).
+        let pads = [UInt8(truncatingIfNeeded: rangeMask(Int32(body[body.count - 2]), 61, 61)),
+                    UInt8(truncatingIfNeeded: rangeMask(Int32(body[body.count - 1]), 61, 61))]
+        ConstantTimeAudit.declassify(contentsOf: pads)
+        let padding = pads[1] == 0 ? 0 : (pads[0] == 0 ? 1 : 2)
+        let characters = body.count - padding
+        var out = [UInt8](repeating: 0, count: characters * 6 / 8)
+        var invalid: UInt32 = 0
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var written = 0
+        for i in 0..<characters {
+            let (value, valid) = sextet(body[i])
+            invalid |= ~valid & 0xFF
+            accumulator = (accumulator << 6) | value
+            bits += 6  // public: depends on the position only
+            if bits >= 8 {
+                bits -= 8
+                out[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                written += 1
+                accumulator &= (1 << UInt32(bits)) - 1
+            }
+        }
+        // RFC 4648 §3.5: the spare bits of the last character are zero (canonical encoding).
+        invalid |= accumulator
+        let verdict = [UInt8(truncatingIfNeeded: (invalid | (invalid >> 8)) & 0xFF)]
+        ConstantTimeAudit.declassify(contentsOf: verdict)
+        guard verdict[0] == 0 else { throw SigilKeysError(.malformed, "PEM: the body is not canonical base64") }
+        return out
+    }
+}
