@@ -138,7 +138,7 @@ let package = Package(
         // inputs by SigilFuzzTests. Not a product.
         .target(
             name: "SigilFuzzHarness",
-            dependencies: ["SigilASN1", "SigilX509", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore"]
+            dependencies: ["SigilASN1", "SigilKeys", "SigilX509", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore"]
         ),
         .testTarget(
             name: "SigilFuzzTests",

@@ -115,6 +115,7 @@ try:
         if ok:
             ca, leaf = der_of(read(os.path.join(tmp, "ca.pem"))), der_of(read(os.path.join(tmp, "leaf.pem")))
             put("chain", "openssl-ca-leaf", ca + leaf)
+            put("der", "openssl-leaf-key.pem", read(os.path.join(tmp, "leaf.key")))
             put("certificate", "openssl-leaf", leaf)
             with open(os.path.join(tmp, "index.txt"), "w") as f:
                 f.write("V\t351231000000Z\t\t1234\tunknown\t/CN=Fuzz leaf\n")

@@ -1,6 +1,7 @@
 import SigilAppStore
 import SigilASN1
 import SigilJOSE
+import SigilKeys
 import SigilOCSP
 import SigilPKCS7
 import SigilX509
@@ -19,11 +20,14 @@ public enum FuzzHarness {
     /// A fixed validation time (2025-01-01T00:00:00Z): fuzzing must be deterministic.
     static let time: Int64 = 1_735_689_600
 
-    /// The DER and BER readers, and re-encoding what DER accepted.
+    /// The DER and BER readers, both PEM readers (the general one and the constant-time one key
+    /// files use), and key loading from whatever the bytes are.
     public static func der(_ bytes: [UInt8]) {
         if let node = try? DER.parse(bytes) { _ = node.children.count }
         if let node = try? BER.parse(bytes) { _ = node.children.count }
         _ = try? PEMDocument.parseAll(String(decoding: bytes, as: UTF8.self))
+        _ = try? SecretPEM.decode(bytes)
+        _ = try? ECKey(loading: bytes)
     }
 
     /// The certificate parser and every accessor a verifier or `sigil x509 show` touches.
