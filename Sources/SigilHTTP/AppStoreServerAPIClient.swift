@@ -73,6 +73,8 @@ public struct AppStoreServerAPIClient: Sendable {
     public let maximumRetryAfter: Double
     let clock: @Sendable () -> Int64
     let sleep: @Sendable (Double) async throws -> Void
+    /// Built once: token minting, transport, limits, 429 handling.
+    let requester: AppleAPIRequester
 
     public init(signingKey: AppleSigningKey, issuerID: String, bundleID: String, environment: Environment,
                 transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 4 << 20,
@@ -90,6 +92,12 @@ public struct AppStoreServerAPIClient: Sendable {
         self.maximumRetryAfter = maximumRetryAfter
         self.clock = clock
         self.sleep = sleep
+        requester = AppleAPIRequester(baseURL: environment.baseURL, transport: transport, timeout: timeout,
+                                      maximumResponseSize: maximumResponseSize, maximumRetries: max(0, maximumRetries),
+                                      maximumRetryAfter: maximumRetryAfter, clock: clock, sleep: sleep,
+                                      token: { now in
+                                          try AppleTokens.appStoreServerAPI(key: signingKey, issuerID: issuerID, bundleID: bundleID, issuedAt: now)
+                                      })
     }
 
     // MARK: - Transactions
@@ -214,14 +222,6 @@ public struct AppStoreServerAPIClient: Sendable {
 
     // MARK: - Machinery
 
-    var requester: AppleAPIRequester {
-        AppleAPIRequester(baseURL: environment.baseURL, transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize,
-                          maximumRetries: maximumRetries, maximumRetryAfter: maximumRetryAfter, clock: clock, sleep: sleep,
-                          token: { [signingKey, issuerID, bundleID] now in
-                              try AppleTokens.appStoreServerAPI(key: signingKey, issuerID: issuerID, bundleID: bundleID, issuedAt: now)
-                          })
-    }
-
     func segment(_ value: String) -> String { AppleAPIRequester.segment(value) }
 
     func call<Response: Decodable>(_ method: String, _ path: String, query: [(String, String)] = [],
@@ -237,5 +237,4 @@ public struct AppStoreServerAPIClient: Sendable {
         AppleAPIRequester.pages(fetch)
     }
 
-    static func parseRetryAfter(_ value: String) -> Double? { AppleAPIRequester.parseRetryAfter(value) }
 }

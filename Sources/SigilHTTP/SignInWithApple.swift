@@ -121,6 +121,7 @@ public struct SignInWithAppleClient: Sendable {
     public let verifier: AppleIdentityTokenVerifier
     /// Apple's keys, shared by every copy of this client.
     public let keyCache: AppleJWKSCache
+    let keyFetcher: KeyFetcher
     let clock: @Sendable () -> Int64
 
     public init(signingKey: AppleSigningKey, teamID: String, clientID: String, baseURL: String = "https://appleid.apple.com",
@@ -138,6 +139,7 @@ public struct SignInWithAppleClient: Sendable {
         self.clock = clock
         verifier = AppleIdentityTokenVerifier(clientIDs: [clientID], leeway: leeway)
         let fetcher = KeyFetcher(url: baseURL + "/auth/keys", transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize)
+        keyFetcher = fetcher
         keyCache = AppleJWKSCache(minimumRefetchInterval: minimumKeyRefetchInterval, clock: { Double(clock()) }, fetch: fetcher.fetch)
     }
 
@@ -164,7 +166,7 @@ public struct SignInWithAppleClient: Sendable {
 
     /// GET /auth/keys, bypassing the cache.
     public func fetchKeys() async throws -> JWKS {
-        try await KeyFetcher(url: baseURL + "/auth/keys", transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize).fetch()
+        try await keyFetcher.fetch()
     }
 
     /// Verifies an identity token with Apple's keys (cached; refetched once when the token names

@@ -74,11 +74,11 @@ public enum SecretPEM {
             ConstantTimeAudit.declassify(contentsOf: isBoundary)
             if isBoundary[0] != 0 {
                 // A boundary line: public text, parsed as usual.
-                let lineText = String(decoding: text[trimmed], as: UTF8.self)
-                if let label = boundaryLabel(lineText, "BEGIN") {
+                let lineBytes = Array(text[trimmed])
+                if let label = PEMDocument.boundaryLabel(lineBytes, kind: "BEGIN") {
                     guard open == nil else { throw SigilKeysError(.malformed, "PEM: BEGIN inside an open block") }
                     open = (label, [])
-                } else if let label = boundaryLabel(lineText, "END") {
+                } else if let label = PEMDocument.boundaryLabel(lineBytes, kind: "END") {
                     guard let current = open else { throw SigilKeysError(.malformed, "PEM: END line without BEGIN") }
                     guard current.label == label else {
                         throw SigilKeysError(.malformed, "PEM: END label \"\(label)\" does not match BEGIN \"\(current.label)\"")
@@ -95,14 +95,6 @@ public enum SecretPEM {
         }
         guard open == nil else { throw SigilKeysError(.malformed, "PEM: a block has no END line") }
         return blocks
-    }
-
-    static func boundaryLabel(_ line: String, _ kind: String) -> String? {
-        let prefix = "-----\(kind) ", suffix = "-----"
-        guard line.hasPrefix(prefix), line.hasSuffix(suffix), line.count >= prefix.count + suffix.count else { return nil }
-        let label = String(line.dropFirst(prefix.count).dropLast(suffix.count))
-        guard !label.isEmpty, !label.hasPrefix("-"), !label.hasSuffix("-"), !label.hasPrefix(" "), !label.hasSuffix(" ") else { return nil }
-        return label
     }
 
     /// Branch-free standard base64 with required padding; the body length and the position of

@@ -337,14 +337,12 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     static func printTrace(_ trace: VerificationTrace, verdict: String) {
-        var lines: [String] = []
-        for (i, step) in trace.steps.enumerated() {
-            let mark = step.verdict == .pass ? "PASS" : step.verdict == .fail ? "FAIL" : "    "
-            lines.append("\(String(format: "%2d", i + 1)). [\(mark)] \(step.check.isEmpty ? "" : step.check + " — ")\(step.clause)")
-            lines.append("       \(step.detail)")
-        }
-        lines.append("verdict: \(verdict)")
+        let lines = Output.stepLines(traceSteps(trace)) + ["verdict: \(verdict)"]
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    static func traceSteps(_ trace: VerificationTrace) -> [(passed: Bool?, check: String, clause: String, detail: String)] {
+        trace.steps.map { ($0.verdict == .pass ? true : $0.verdict == .fail ? false : nil, $0.check, $0.clause, $0.detail) }
     }
 
     /// The payload kind from its members (no verification: only to pick the model).

@@ -65,7 +65,7 @@ struct DemoCommand: AsyncParsableCommand {
         let ocspURL = port.map { "http://127.0.0.1:\($0)/" }
         let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 30 * 86_400, ocspResponder: ocspURL)
         for (role, cert) in [("root", pki.root), ("intermediate", pki.intermediate), ("leaf", pki.leaf)] {
-            r.line("\(role): \(cert.subject) — \(cert.publicKey) — valid \(Self.date(cert.validity.notBefore)) … \(Self.date(cert.validity.notAfter))")
+            r.line("\(role): \(cert.subject) — \(cert.publicKey) — valid \(X509Command.rfc3339(cert.validity.notBefore)) … \(X509Command.rfc3339(cert.validity.notAfter))")
         }
         r.check(pki.intermediate.extension(X509OIDs.appleWWDRIntermediate) != nil, "intermediate carries 1.2.840.113635.100.6.2.1 (WWDR marker)")
         r.check(pki.leaf.extension(X509OIDs.appleAppStoreReceiptSigning) != nil, "leaf carries 1.2.840.113635.100.6.11.1 (receipt-signing marker)")
@@ -130,11 +130,7 @@ struct DemoCommand: AsyncParsableCommand {
         let fresh = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox,
                                            cache: ChainCache(timeToLive: 0))
         _ = try await fresh.verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: nil, trace: trace)
-        for (i, step) in trace.steps.enumerated() {
-            let mark = step.verdict == .pass ? "PASS" : step.verdict == .fail ? "FAIL" : "    "
-            r.line("  \(String(format: "%2d", i + 1)). [\(mark)] \(step.check.isEmpty ? "" : step.check + " — ")\(step.clause)")
-            r.line("         \(step.detail)")
-        }
+        for line in Output.stepLines(VerifyCommand.traceSteps(trace)) { r.line("  " + line) }
 
         // 3. Tokens
         r.step("3. Every Apple token kind, minted from a .p8-style key and verified back")
@@ -232,18 +228,17 @@ struct DemoCommand: AsyncParsableCommand {
         let uncachedVerifier = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox,
                                                       cache: ChainCache(timeToLive: 0))
         let rows: [(String, Double)] = [
-            ("P-256 sign", Self.measure(seconds) { _ = k256.signature(for: msg, hash: .sha256) }),
-            ("P-256 verify", Self.measure(seconds) { _ = k256.publicKey.isValidSignatureVartime(sig256, for: msg, hash: .sha256) }),
-            ("App Store JWS verify (chain cached)", try await Self.measureAsync(seconds) { _ = try await cachedVerifier.verifyTransaction(signedTransaction) }),
-            ("App Store JWS verify (chain validated each time)", try await Self.measureAsync(seconds) {
-                _ = try await uncachedVerifier.verifyTransaction(signedTransaction)
-            }),
-            ("receipt parse + verify", Self.measure(seconds) {
-                if let s = try? SignedData(berEncoded: receiptDER) {
-                    _ = try? AppReceipt(payload: s.payload ?? [])
-                    _ = try? SigilPKCS7.SignedDataVerifier(trustedRoots: [pki.root]).verify(s, at: now)
-                }
-            }),
+            ("P-256 sign", BenchCommand.rate(seconds) { Int(k256.signature(for: msg, hash: .sha256).r[0]) }.0),
+            ("P-256 verify", BenchCommand.rate(seconds) { k256.publicKey.isValidSignatureVartime(sig256, for: msg, hash: .sha256) ? 1 : 0 }.0),
+            ("App Store JWS verify (chain cached)", BenchCommand.rate(seconds) { (try? cachedVerifier.verifyTransactionOffline(signedTransaction)) == nil ? 0 : 1 }.0),
+            ("App Store JWS verify (chain validated each time)", BenchCommand.rate(seconds) {
+                (try? uncachedVerifier.verifyTransactionOffline(signedTransaction)) == nil ? 0 : 1
+            }.0),
+            ("receipt parse + verify", BenchCommand.rate(seconds) {
+                guard let s = try? SignedData(berEncoded: receiptDER), (try? AppReceipt(payload: s.payload ?? [])) != nil,
+                      (try? SigilPKCS7.SignedDataVerifier(trustedRoots: [pki.root]).verify(s, at: now)) != nil else { return 0 }
+                return 1
+            }.0),
         ]
         for (name, rate) in rows { r.line("\(name.padding(toLength: 50, withPad: " ", startingAt: 0)) \(String(format: "%10.0f", rate)) ops/s") }
     }
@@ -295,11 +290,6 @@ struct DemoCommand: AsyncParsableCommand {
         "eyJhcHBBcHBsZUlkIjoxMjM0NTY3ODkwLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlIiwidG9rZW5DcmVhdGlvbkRhdGUiOjE3MzA0NDg3MjAwMDAsImV4dGVybmFsUHVyY2hhc2VJZCI6IlNBTkRCT1hfMDAwMDAwMDAtMDAwMC0wMDAwLTAwMDAtMDAwMDAwMDAwMDAwIiwidG9rZW5UeXBlIjoiU0VSVklDRVMiLCJ0b2tlbkV4cGlyYXRpb25EYXRlIjoxNzMwNDUyMzIwMDAwfQ==",
     ]
 
-    static func date(_ seconds: Int64) -> String {
-        let formatter = ISO8601DateFormatter()
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-    }
-
     static func which(_ name: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(dir)/\(name)"
@@ -322,29 +312,5 @@ struct DemoCommand: AsyncParsableCommand {
         }
         guard ok else { throw CLIFailure(code: "demo.socket", message: "bind on 127.0.0.1 failed") }
         return UInt16(bigEndian: address.sin_port)
-    }
-
-    static func measure(_ seconds: Double, _ body: () -> Void) -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var n = 0
-        while start.duration(to: clock.now) < .milliseconds(Int(seconds * 1000)) {
-            body()
-            n += 1
-        }
-        let elapsed = start.duration(to: clock.now)
-        return Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    }
-
-    static func measureAsync(_ seconds: Double, _ body: () async throws -> Void) async throws -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var n = 0
-        while start.duration(to: clock.now) < .milliseconds(Int(seconds * 1000)) {
-            try await body()
-            n += 1
-        }
-        let elapsed = start.duration(to: clock.now)
-        return Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 }

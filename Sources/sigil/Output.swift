@@ -28,6 +28,18 @@ enum Output {
 
     static func printJSON(_ value: Any) { print(json(value)) }
 
+    /// Numbered verification steps as `--explain` prints them: "[PASS] check — clause" and the
+    /// detail indented below (passed nil: a note).
+    static func stepLines(_ steps: [(passed: Bool?, check: String, clause: String, detail: String)]) -> [String] {
+        var lines: [String] = []
+        for (i, step) in steps.enumerated() {
+            let mark = step.passed == true ? "PASS" : step.passed == false ? "FAIL" : "    "
+            lines.append("\(String(format: "%2d", i + 1)). [\(mark)] \(step.check.isEmpty ? "" : step.check + " — ")\(step.clause)")
+            lines.append("       \(step.detail)")
+        }
+        return lines
+    }
+
     static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }

@@ -142,12 +142,7 @@ struct ReceiptCommand: ParsableCommand {
                     if !matches { valid = false }
                 }
                 if explain {
-                    var lines: [String] = []
-                    for (i, step) in steps.enumerated() {
-                        let mark = step.passed == true ? "PASS" : step.passed == false ? "FAIL" : "    "
-                        lines.append("\(String(format: "%2d", i + 1)). [\(mark)] \(step.check.isEmpty ? "" : step.check + " — ")\(step.clause)")
-                        lines.append("       \(step.detail)")
-                    }
+                    var lines = Output.stepLines(steps.map { ($0.passed, $0.check, $0.clause, $0.detail) })
                     lines.append("verdict: \(valid ? "VALID" : (out["error"] as? String ?? "INVALID"))")
                     FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
                 }

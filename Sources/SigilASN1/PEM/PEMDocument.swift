@@ -114,7 +114,9 @@ public struct PEMDocument: Hashable, Sendable {
     }
 
     /// The label of a `-----BEGIN label-----` / `-----END label-----` line (RFC 7468 §3), or nil.
-    private static func boundaryLabel(_ line: [UInt8], kind: String) -> String? {
+    /// The label of a "-----BEGIN label-----" / "-----END label-----" line (RFC 7468 §3), or nil.
+    /// Shared with SigilKeys' constant-time key reader, so both readers accept the same boundaries.
+    package static func boundaryLabel(_ line: [UInt8], kind: String) -> String? {
         let trimmed = Array(line.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed())
         let prefix = Array("-----\(kind) ".utf8)
         let suffix = Array("-----".utf8)

@@ -71,10 +71,8 @@ public struct AppReceiptBuilder: Sendable {
     static func date(_ seconds: Int64) throws(PKCS7Error) -> [UInt8] {
         let c: ASN1TimeComponents
         do { c = try ASN1TimeComponents(secondsSinceEpoch: seconds) } catch { throw PKCS7Error(.malformed, "receipt date \(seconds): \(error)") }
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let text = "\(c.year)-\(two(c.month))-\(two(c.day))T\(two(c.hour)):\(two(c.minute)):\(two(c.second))Z"
         var w = DERWriter()
-        w.appendPrimitive(.ia5String, content: Array(text.utf8))
+        w.appendPrimitive(.ia5String, content: Array(c.description.utf8))  // whole seconds: no fraction
         return w.bytes
     }
 
