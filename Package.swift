@@ -64,7 +64,7 @@ let package = Package(
         .target(
             name: "SigilHTTP",
             dependencies: ["SigilOCSP", "SigilAppStore", "SigilJOSE"],
-            exclude: ["generate_error_codes.py"]
+            exclude: ["generate_error_codes.py", "app_store_api_error_codes.txt"]
         ),
         .executableTarget(
             name: "sigil",

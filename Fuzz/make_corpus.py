@@ -2,16 +2,15 @@
 """Builds the seed corpus of each fuzz target from the project's test fixtures.
 
 Usage: make_corpus.py OUTDIR
-Writes OUTDIR/<target>/<name> files. Sources: Tests/*/Fixtures in this repository; the shared
-vectors (../shared/vectors: Apple's certificates, real JWS, receipts, Apple library test data)
-when present; OCSP responses and certificate chains made here with the openssl CLI (when
+Writes OUTDIR/<target>/<name> files. Sources: Tests/*/Fixtures in this repository; the Apple
+vectors (Vectors/apple: Apple's certificates, real JWS, receipts, Apple library test data); OCSP responses and certificate chains made here with the openssl CLI (when
 installed); the committed regression inputs (Fuzz/Regressions/<target>/), which always seed their
 own target. Nothing is downloaded.
 """
 import base64, glob, json, os, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "vectors")
+SHARED = os.path.join(ROOT, "Vectors", "apple")
 OUT = sys.argv[1]
 TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token"]
 COUNT = {t: 0 for t in TARGETS}
@@ -57,16 +56,16 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "*", "Fixtures", "*")))
         if path.endswith(".ber"):
             put("receipt", os.path.basename(path), data)
 
-# 2. Shared vectors.
+# 2. Apple vectors.
 certs = {}
 if os.path.isdir(SHARED):
-    for path in sorted(glob.glob(os.path.join(SHARED, "apple-real", "**", "*.cer"), recursive=True)
-                       + glob.glob(os.path.join(SHARED, "apple-real", "**", "*.der"), recursive=True)):
+    for path in sorted(glob.glob(os.path.join(SHARED, "real", "**", "*.cer"), recursive=True)
+                       + glob.glob(os.path.join(SHARED, "real", "**", "*.der"), recursive=True)):
         data = der_of(read(path))
         certs[os.path.basename(path)] = data
         put("certificate", os.path.basename(path), data)
         put("der", os.path.basename(path), data)
-    for path in sorted(glob.glob(os.path.join(SHARED, "apple-real", "jws", "**", "*.jws"), recursive=True)):
+    for path in sorted(glob.glob(os.path.join(SHARED, "real", "jws", "**", "*.jws"), recursive=True)):
         text = read(path).strip()
         put("jws", os.path.basename(path), text)
         # The x5c chain, root first, as the chain target reads it.
@@ -78,11 +77,11 @@ if os.path.isdir(SHARED):
                 put("jws", os.path.basename(path) + ".payload.json", base64.urlsafe_b64decode(text.split(b".")[1] + b"=="))
         except Exception:
             pass
-    for path in sorted(glob.glob(os.path.join(SHARED, "apple-real", "receipts", "**", "receipt-*"), recursive=True)):
+    for path in sorted(glob.glob(os.path.join(SHARED, "real", "receipts", "**", "receipt-*"), recursive=True)):
         put("receipt", os.path.basename(path), der_of(read(path)))
-    for path in sorted(glob.glob(os.path.join(SHARED, "apple-real", "receipts", "**", "*.b64"), recursive=True)):
+    for path in sorted(glob.glob(os.path.join(SHARED, "real", "receipts", "**", "*.b64"), recursive=True)):
         put("receipt", os.path.basename(path), read(path))
-    library = os.path.join(SHARED, "apple-library", "swift", "Tests", "AppStoreServerLibraryTests", "resources")
+    library = os.path.join(SHARED, "library", "swift", "Tests", "AppStoreServerLibraryTests", "resources")
     for path in sorted(glob.glob(os.path.join(library, "mock_signed_data", "*")) + glob.glob(os.path.join(library, "xcode", "*"))):
         put("jws", "library-" + os.path.basename(path), read(path).strip())
     for path in sorted(glob.glob(os.path.join(library, "models", "*.json")))[:40]:

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SigilCore
 import SigilX509
 
@@ -31,7 +35,7 @@ public final class ChainCache: @unchecked Sendable {
 
     public let timeToLive: Int64
     public let capacity: Int
-    private let lock = NSLock()
+    private let lock = PthreadLock()
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
 

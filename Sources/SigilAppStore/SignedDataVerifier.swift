@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SigilASN1
 import SigilCore
 import SigilJOSE
 import SigilKeys
@@ -336,7 +341,7 @@ public struct SignedDataVerifier: Sendable {
             validationTime = now
         }
         trace?.note("RFC 5280 §6.1.1 (validation time)",
-                    "\(validationTime) (\(Date(timeIntervalSince1970: TimeInterval(validationTime)))) — "
+                    "\(validationTime) (\(AppStoreDate(millisecondsSince1970: Double(validationTime) * 1000))) — "
                         + (time != nil ? "given by the caller" : revocation == nil && payload.validationDate != nil
                             ? "the payload's \(Payload.kind == .appTransaction ? "receiptCreationDate" : "signedDate") (online checks off)"
                             : "now"))
@@ -410,7 +415,7 @@ public struct SignedDataVerifier: Sendable {
             let input = String(decoding: jws.signingInput, as: UTF8.self)
             trace.pass("RFC 7515 §5.2 / RFC 7518 §3.4", "ES256 signature (P-256, SHA-256, R ‖ S)",
                        "SHA-256 of the \(jws.signingInput.count)-byte signing input \(input.prefix(48))… = "
-                        + SHA256.hash(jws.signingInput).map { String(format: "%02x", $0) }.joined() + " verifies with the leaf key")
+                        + Base16.encode(SHA256.hash(jws.signingInput)) + " verifies with the leaf key")
         }
     }
 
@@ -467,7 +472,7 @@ public final class VerificationTrace: @unchecked Sendable {
         public let verdict: Verdict
         public let detail: String
     }
-    private let lock = NSLock()
+    private let lock = PthreadLock()
     private var storage: [Step] = []
     /// An empty trace; pass it to a verification to record its steps.
     public init() {}

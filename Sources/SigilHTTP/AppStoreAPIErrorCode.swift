@@ -1,6 +1,6 @@
-// Generated from the App Store Server API error list (Apple's documentation, as recorded in
-// ../shared/reference/app-store-server-library.md §2.3) by generate_error_codes.py beside this
-// file. Generated, do not edit.
+// Generated from the App Store Server API error list (Apple's documentation, as listed in
+// app_store_api_error_codes.txt) by generate_error_codes.py beside this file. Generated, do not
+// edit.
 
 import SigilAppStore
 

@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
-"""Regenerates AppStoreAPIErrorCode.swift from the App Store Server API error list recorded in
-../shared/reference/app-store-server-library.md §2.3 (codes and names as Apple documents them).
+"""Regenerates AppStoreAPIErrorCode.swift from the App Store Server API error list in
+app_store_api_error_codes.txt beside this script (codes and names as Apple documents them).
 Usage: python3 Sources/SigilHTTP/generate_error_codes.py > Sources/SigilHTTP/AppStoreAPIErrorCode.swift"""
 import pathlib
 import re
 
 here = pathlib.Path(__file__).resolve()
-reference = here.parents[3] / "shared" / "reference" / "app-store-server-library.md"
-text = reference.read_text()
-section = text[text.index("### 2.3"):]
-section = section[:section.index("\n\n", section.index("\n") + 2)]
-items = re.findall(r"(\d{7}) ([A-Za-z]+)( \(deprecated\))?", section)
-print("""// Generated from the App Store Server API error list (Apple's documentation, as recorded in
-// ../shared/reference/app-store-server-library.md §2.3) by generate_error_codes.py beside this
-// file. Generated, do not edit.
+listing = here.parent / "app_store_api_error_codes.txt"
+items = []
+for line in listing.read_text().splitlines():
+    if not line.strip() or line.startswith("#"):
+        continue
+    fields = line.split()
+    items.append((fields[0], fields[1], len(fields) > 2 and fields[2] == "deprecated"))
+print("""// Generated from the App Store Server API error list (Apple's documentation, as listed in
+// app_store_api_error_codes.txt) by generate_error_codes.py beside this file. Generated, do not
+// edit.
 
 import SigilAppStore
 

@@ -273,7 +273,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The serial number in lowercase hex, as received (two's complement).
-    public var serialNumberHex: String { lowercaseHex(serialNumber) }
+    public var serialNumberHex: String { Base16.encode(serialNumber) }
 
     /// SHA-256 of the DER encoding.
     public var sha256Fingerprint: [UInt8] { SHA256.hash(derBytes) }

@@ -135,7 +135,7 @@ public struct AttributeTypeAndValue: Hashable, Sendable {
     /// "type=value" per RFC 4514 §2.3–2.4.
     public var rfc4514String: String {
         guard let name = AttributeTypeAndValue.shortNames[type], let text = stringValue else {
-            return "\(type.dotted)=#" + lowercaseHex(valueBytes)
+            return "\(type.dotted)=#" + Base16.encode(valueBytes)
         }
         return "\(name)=\(AttributeTypeAndValue.escape(text))"
     }
@@ -155,15 +155,4 @@ public struct AttributeTypeAndValue: Hashable, Sendable {
         }
         return out
     }
-}
-
-/// Lowercase hexadecimal of bytes (names, fingerprints, serials).
-func lowercaseHex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-    let digits = Array("0123456789abcdef")
-    var out = ""
-    for byte in bytes {
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 15)])
-    }
-    return out
 }

@@ -41,7 +41,7 @@ enum Output {
     }
 
     static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        Base16.encode(bytes)
     }
 }
 

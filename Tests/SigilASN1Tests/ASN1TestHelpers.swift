@@ -14,10 +14,9 @@ enum Fixtures {
 
     static func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: url(name))) }
 
-    /// DER certificates from ../shared/vectors (Apple PKI and Apple's library test certs), or
-    /// an XCTSkip saying the folder is absent.
+    /// DER certificates from Vectors/apple (Apple PKI and Apple's library test certs).
     static func sharedCertificates() throws -> [(String, [UInt8])] {
-        let root = try TestPaths.requireSharedVectors()
+        let root = try TestPaths.requireAppleVectors()
         var found: [(String, [UInt8])] = []
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
         for case let url as URL in walker {

@@ -85,11 +85,11 @@ final class FixtureTests: XCTestCase {
         }
     }
 
-    /// Apple's real certificates and Apple's library test certificates (../shared/vectors) parse,
+    /// Apple's real certificates and Apple's library test certificates (Vectors/apple) parse,
     /// decode and round-trip; each is also cut at every prefix.
     func testSharedAppleCertificates() throws {
         let certificates = try Fixtures.sharedCertificates()
-        XCTAssertFalse(certificates.isEmpty, "../shared/vectors holds certificates")
+        XCTAssertFalse(certificates.isEmpty, "Vectors/apple holds certificates")
         for (name, der) in certificates {
             let root = try DER.parse(der)
             XCTAssertEqual(reencode(root), der, name)

@@ -12,8 +12,8 @@ import XCTest
 /// before signing.
 final class AdvancedCommerceTests: XCTestCase {
     func fixture(_ name: String, java: Bool = false) throws -> Data {
-        let base = java ? "apple-library/java/src/test/resources/models" : "apple-library/swift/Tests/AppStoreServerLibraryTests/resources/models"
-        return try Data(contentsOf: try TestPaths.requireSharedVectors().appendingPathComponent("\(base)/\(name).json"))
+        let base = java ? "library/java/src/test/resources/models" : "library/swift/Tests/AppStoreServerLibraryTests/resources/models"
+        return try Data(contentsOf: try TestPaths.requireAppleVectors().appendingPathComponent("\(base)/\(name).json"))
     }
 
     func object(_ data: Data) throws -> NSDictionary {

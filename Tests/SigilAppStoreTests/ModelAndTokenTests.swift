@@ -11,8 +11,8 @@ import XCTest
 /// they also pass through the verifier's LocalTesting path inside a JWS, as Apple's tests do.
 final class ModelTests: XCTestCase {
     func fixture(_ name: String) throws -> Data {
-        try Data(contentsOf: try TestPaths.requireSharedVectors()
-            .appendingPathComponent("apple-library/swift/Tests/AppStoreServerLibraryTests/resources/models/\(name).json"))
+        try Data(contentsOf: try TestPaths.requireAppleVectors()
+            .appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/models/\(name).json"))
     }
 
     func assertRoundTrip<T: Codable & Equatable>(_ type: T.Type, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> T {

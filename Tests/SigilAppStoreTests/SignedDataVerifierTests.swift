@@ -7,8 +7,8 @@ import SigilTestSupport
 import SigilX509
 import XCTest
 
-/// Real App Store signed data (../shared/vectors/apple-real/jws) and Apple's library test data
-/// (../shared/vectors/apple-library) through SignedDataVerifier, with the outcomes their
+/// Real App Store signed data (Vectors/apple/real/jws) and Apple's library test data
+/// (Vectors/apple/library) through SignedDataVerifier, with the outcomes their
 /// PROVENANCE.md files list.
 final class SignedDataVerifierTests: XCTestCase {
     struct RealCase {
@@ -34,14 +34,14 @@ final class SignedDataVerifierTests: XCTestCase {
                  bundle: "-", id: "2000001024993299"),
     ]
 
-    func shared() throws -> URL { try TestPaths.requireSharedVectors() }
+    func shared() throws -> URL { try TestPaths.requireAppleVectors() }
 
     func read(_ url: URL) throws -> String {
         try String(contentsOf: url, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func root(_ name: String) throws -> Certificate {
-        try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: try shared().appendingPathComponent("apple-real/apple-pki/\(name)")))).first)
+        try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: try shared().appendingPathComponent("real/apple-pki/\(name)")))).first)
     }
 
     func verifier(bundle: String, environment: AppStoreEnvironment = .sandbox, appAppleId: Int64? = nil,
@@ -78,7 +78,7 @@ final class SignedDataVerifierTests: XCTestCase {
     }
 
     func testEveryRealJWSVerifiesAndDecodes() async throws {
-        let base = try shared().appendingPathComponent("apple-real/jws")
+        let base = try shared().appendingPathComponent("real/jws")
         for c in Self.realCases {
             let text = try read(base.appendingPathComponent(c.file))
             let v = try verifier(bundle: c.bundle)
@@ -93,7 +93,7 @@ final class SignedDataVerifierTests: XCTestCase {
     }
 
     func testWrongIdentityEnvironmentAndRoot() async throws {
-        let base = try shared().appendingPathComponent("apple-real/jws")
+        let base = try shared().appendingPathComponent("real/jws")
         let g2 = try root("AppleRootCA-G2.cer")
         for c in Self.realCases {
             let text = try read(base.appendingPathComponent(c.file))
@@ -125,7 +125,7 @@ final class SignedDataVerifierTests: XCTestCase {
     }
 
     func testExpiredLeavesVerifyAtSignedDateOnly() async throws {
-        let base = try shared().appendingPathComponent("apple-real/jws")
+        let base = try shared().appendingPathComponent("real/jws")
         let text = try read(base.appendingPathComponent("mingos-app_store_server_api/sandbox-transaction-consumable-2025-02-10.jws"))
         let v = try verifier(bundle: "com.goodheartapp")
         _ = try await v.verifyTransaction(text)
@@ -136,7 +136,7 @@ final class SignedDataVerifierTests: XCTestCase {
     }
 
     func testTamperedPayloadSignatureHeaderAndChainLength() async throws {
-        let base = try shared().appendingPathComponent("apple-real/jws")
+        let base = try shared().appendingPathComponent("real/jws")
         let text = try read(base.appendingPathComponent("Doy-lee-session-pro-backend/transaction-2000001024998954-20251001T070838.jws"))
         let parts = text.split(separator: ".").map(String.init)
         let v = try verifier(bundle: "com.loki-project.loki-messenger")
@@ -191,7 +191,7 @@ final class SignedDataVerifierTests: XCTestCase {
     }
 
     func testNestedSignedDataInANotification() async throws {
-        let base = try shared().appendingPathComponent("apple-real/jws")
+        let base = try shared().appendingPathComponent("real/jws")
         let text = try read(base.appendingPathComponent("Doy-lee-session-pro-backend/notification-DID_RENEW-20251001T070838.jws"))
         let v = try verifier(bundle: "com.loki-project.loki-messenger")
         let result = try await v.verifyNotificationAndNested(text)
@@ -202,7 +202,7 @@ final class SignedDataVerifierTests: XCTestCase {
     }
 
     func testExplainTraceNamesEveryStep() async throws {
-        let base = try shared().appendingPathComponent("apple-real/jws")
+        let base = try shared().appendingPathComponent("real/jws")
         let text = try read(base.appendingPathComponent("mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws"))
         let v = try verifier(bundle: "com.ms.medicalsupplierzlite")
         let trace = VerificationTrace()
@@ -217,7 +217,7 @@ final class SignedDataVerifierTests: XCTestCase {
     // MARK: - Apple's library test data
 
     func library(_ path: String) throws -> URL {
-        try shared().appendingPathComponent("apple-library/swift/Tests/AppStoreServerLibraryTests/resources/" + path)
+        try shared().appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/" + path)
     }
 
     func testCA() throws -> Certificate { try Certificate(derEncoded: Array(try Data(contentsOf: try library("certs/testCA.der")))) }

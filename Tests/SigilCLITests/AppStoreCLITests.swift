@@ -13,10 +13,10 @@ final class AppStoreCLITests: XCTestCase {
     }
 
     func testVerifyRealSignedData() throws {
-        let shared = try TestPaths.requireSharedVectors()
-        let root = shared.appendingPathComponent("apple-real/apple-pki/AppleRootCA-G3.cer").path
-        let g2 = shared.appendingPathComponent("apple-real/apple-pki/AppleRootCA-G2.cer").path
-        let file = shared.appendingPathComponent("apple-real/jws/Doy-lee-session-pro-backend/transaction-2000001024998954-20251001T070838.jws").path
+        let shared = try TestPaths.requireAppleVectors()
+        let root = shared.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer").path
+        let g2 = shared.appendingPathComponent("real/apple-pki/AppleRootCA-G2.cer").path
+        let file = shared.appendingPathComponent("real/jws/Doy-lee-session-pro-backend/transaction-2000001024998954-20251001T070838.jws").path
         let ok = try Subprocess.run(try sigil(), ["verify", "--root", root, "--bundle-id", "com.loki-project.loki-messenger", file])
         XCTAssertEqual(ok.status, 0, String(decoding: ok.stderr, as: UTF8.self))
         let out = try json(ok.stdout)
@@ -30,7 +30,7 @@ final class AppStoreCLITests: XCTestCase {
         XCTAssertTrue(stderr.contains("VERIFICATION_FAILURE"), stderr)
         XCTAssertTrue(stderr.contains("RFC 5280"), stderr)
         // A notification body as Apple POSTs it, from standard input.
-        let notification = try String(contentsOf: shared.appendingPathComponent("apple-real/jws/Doy-lee-session-pro-backend/notification-TEST-20250905T012432.jws"),
+        let notification = try String(contentsOf: shared.appendingPathComponent("real/jws/Doy-lee-session-pro-backend/notification-TEST-20250905T012432.jws"),
                                       encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let body = Data(#"{"signedPayload":"\#(notification)"}"#.utf8)
         let viaStdin = try Subprocess.run(try sigil(), ["verify", "--root", root, "-"], stdin: body)

@@ -13,8 +13,8 @@ final class ReceiptCLITests: XCTestCase {
     }
 
     func testReceiptCommands() throws {
-        let shared = try TestPaths.requireSharedVectors()
-        let base = shared.appendingPathComponent("apple-real/receipts/tikhop-TPInAppReceipt")
+        let shared = try TestPaths.requireAppleVectors()
+        let base = shared.appendingPathComponent("real/receipts/tikhop-TPInAppReceipt")
         let production = base.appendingPathComponent("receipt-production").path
         let root = base.appendingPathComponent("AppleIncRootCertificate.cer").path
 
@@ -40,15 +40,15 @@ final class ReceiptCLITests: XCTestCase {
         XCTAssertEqual(try json(guid)["deviceHashMatches"] as? Bool, false)
 
         let legacy = try json(try Subprocess.run(try sigil(), ["receipt", "legacy", "--json",
-            shared.appendingPathComponent("apple-real/receipts/voltrue2-in-app-purchase/legacy-transaction-receipt-sandbox-2012-mindmob.b64").path]))
+            shared.appendingPathComponent("real/receipts/voltrue2-in-app-purchase/legacy-transaction-receipt-sandbox-2012-mindmob.b64").path]))
         XCTAssertEqual(legacy["transactionId"] as? String, "1000000046178817")
         XCTAssertEqual(legacy["environment"] as? String, "Sandbox")
     }
 
     /// `sigil receipt verify --explain`: every step with its clause on stderr, the failing one marked.
     func testReceiptVerifyExplain() throws {
-        let shared = try TestPaths.requireSharedVectors()
-        let base = shared.appendingPathComponent("apple-real/receipts/tikhop-TPInAppReceipt")
+        let shared = try TestPaths.requireAppleVectors()
+        let base = shared.appendingPathComponent("real/receipts/tikhop-TPInAppReceipt")
         let production = base.appendingPathComponent("receipt-production").path
         let root = base.appendingPathComponent("AppleIncRootCertificate.cer").path
         let ok = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root, "--apple-policy", "--explain", production])
@@ -60,7 +60,7 @@ final class ReceiptCLITests: XCTestCase {
         XCTAssertTrue(trace.hasSuffix("verdict: VALID\n"), trace)
         XCTAssertFalse(trace.contains("[FAIL]"), trace)
         // The wrong root: the chain step fails and says so; the verdict names the error.
-        let g3 = shared.appendingPathComponent("apple-real/apple-pki/AppleRootCA-G3.cer").path
+        let g3 = shared.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer").path
         let bad = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", g3, "--explain", production])
         XCTAssertEqual(bad.status, 1)
         let badTrace = String(decoding: bad.stderr, as: UTF8.self)

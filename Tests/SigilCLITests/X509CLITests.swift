@@ -9,10 +9,10 @@ final class X509CLITests: XCTestCase {
     }
 
     func testShowAndVerify() throws {
-        let shared = try TestPaths.requireSharedVectors()
-        let root = shared.appendingPathComponent("apple-real/apple-pki/AppleRootCA-G3.cer").path
-        let g6 = shared.appendingPathComponent("apple-real/apple-pki/AppleWWDRCAG6.cer").path
-        let leaf = shared.appendingPathComponent("apple-real/from-apple-library-tests/receipt-signing-leaf-2025-serial-47c287cd.der").path
+        let shared = try TestPaths.requireAppleVectors()
+        let root = shared.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer").path
+        let g6 = shared.appendingPathComponent("real/apple-pki/AppleWWDRCAG6.cer").path
+        let leaf = shared.appendingPathComponent("real/from-apple-library-tests/receipt-signing-leaf-2025-serial-47c287cd.der").path
 
         let shown = try Subprocess.run(try sigil(), ["x509", "show", "--json", g6, leaf])
         XCTAssertEqual(shown.status, 0)

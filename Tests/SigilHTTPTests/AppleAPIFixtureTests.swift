@@ -17,8 +17,8 @@ final class AppleAPIFixtureTests: XCTestCase {
     }
 
     func fixture(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: try TestPaths.requireSharedVectors()
-            .appendingPathComponent("apple-library/swift/Tests/AppStoreServerLibraryTests/resources/models/\(name).json")))
+        Array(try Data(contentsOf: try TestPaths.requireAppleVectors()
+            .appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/models/\(name).json")))
     }
 
     func client(_ name: String, status: Int = 200) throws -> AppStoreServerAPIClient {

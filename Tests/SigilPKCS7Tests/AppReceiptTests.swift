@@ -18,7 +18,7 @@ final class AppReceiptTests: XCTestCase {
     private func date(_ text: String) -> Int64? { ReceiptAttribute.parseDate(text) }
 
     func testProductionAndSandboxReceipts() throws {
-        let base = try TestPaths.requireSharedVectors().appendingPathComponent("apple-real/receipts/tikhop-TPInAppReceipt")
+        let base = try TestPaths.requireAppleVectors().appendingPathComponent("real/receipts/tikhop-TPInAppReceipt")
         let (_, production) = try receipt(base.appendingPathComponent("receipt-production"))
         XCTAssertEqual(production.receiptType, "Production")
         XCTAssertEqual(production.bundleID, "org.getpure.pure-iphone")
@@ -45,7 +45,7 @@ final class AppReceiptTests: XCTestCase {
     }
 
     func testXcodeReceipt() throws {
-        let base = try TestPaths.requireSharedVectors().appendingPathComponent("apple-real/receipts/tikhop-TPInAppReceipt")
+        let base = try TestPaths.requireAppleVectors().appendingPathComponent("real/receipts/tikhop-TPInAppReceipt")
         let (_, xcode) = try receipt(base.appendingPathComponent("xcode-local/receipt-xcode"))
         XCTAssertEqual(xcode.bundleID, "net.zachariadis.cyclemaps")
         XCTAssertEqual(xcode.inAppPurchases.count, 1)
@@ -57,7 +57,7 @@ final class AppReceiptTests: XCTestCase {
     /// Apple's library test receipts: one with a purchase gives "0"; the empty one has no
     /// transaction id, which is not an error.
     func testAppleLibraryXcodeReceipts() throws {
-        let base = try TestPaths.requireSharedVectors().appendingPathComponent("apple-library/swift/Tests/AppStoreServerLibraryTests/resources/xcode")
+        let base = try TestPaths.requireAppleVectors().appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/xcode")
         let (_, withTransaction) = try receipt(base.appendingPathComponent("xcode-app-receipt-with-transaction"))
         XCTAssertEqual(withTransaction.transactionID(), "0")
         XCTAssertEqual(withTransaction.transactionID(.last), "0")

@@ -6,8 +6,8 @@ import XCTest
 /// iOS 6-era transaction receipts: the real 2012 sandbox receipt and Apple's library fixture.
 final class LegacyReceiptTests: XCTestCase {
     func testRealSandboxReceipt() throws {
-        let url = try TestPaths.requireSharedVectors()
-            .appendingPathComponent("apple-real/receipts/voltrue2-in-app-purchase/legacy-transaction-receipt-sandbox-2012-mindmob.b64")
+        let url = try TestPaths.requireAppleVectors()
+            .appendingPathComponent("real/receipts/voltrue2-in-app-purchase/legacy-transaction-receipt-sandbox-2012-mindmob.b64")
         let receipt = try LegacyTransactionReceipt(base64: Array(try Data(contentsOf: url)))
         XCTAssertEqual(receipt.transactionID, "1000000046178817")
         XCTAssertEqual(receipt.bundleID, "com.mindmobapp.MindMob")
@@ -22,8 +22,8 @@ final class LegacyReceiptTests: XCTestCase {
     }
 
     func testAppleLibraryFixture() throws {
-        let url = try TestPaths.requireSharedVectors()
-            .appendingPathComponent("apple-library/swift/Tests/AppStoreServerLibraryTests/resources/mock_signed_data/legacyTransaction")
+        let url = try TestPaths.requireAppleVectors()
+            .appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/mock_signed_data/legacyTransaction")
         let receipt = try LegacyTransactionReceipt(base64: Array(try Data(contentsOf: url)))
         XCTAssertEqual(receipt.transactionID, "33993399")
         XCTAssertNil(receipt.signature)

@@ -11,12 +11,12 @@ import XCTest
 /// (or a parse that verifies only if the signed bytes are intact).
 final class ReceiptHostileInputTests: XCTestCase {
     private func receipts() throws -> [[UInt8]] {
-        let shared = try TestPaths.requireSharedVectors()
-        let files = ["apple-real/receipts/tikhop-TPInAppReceipt/receipt-production",
-                     "apple-real/receipts/tikhop-TPInAppReceipt/receipt-sandbox-g5",
-                     "apple-real/receipts/tikhop-TPInAppReceipt/xcode-local/receipt-xcode",
-                     "apple-library/swift/Tests/AppStoreServerLibraryTests/resources/xcode/xcode-app-receipt-with-transaction",
-                     "apple-library/swift/Tests/AppStoreServerLibraryTests/resources/xcode/xcode-app-receipt-empty"]
+        let shared = try TestPaths.requireAppleVectors()
+        let files = ["real/receipts/tikhop-TPInAppReceipt/receipt-production",
+                     "real/receipts/tikhop-TPInAppReceipt/receipt-sandbox-g5",
+                     "real/receipts/tikhop-TPInAppReceipt/xcode-local/receipt-xcode",
+                     "library/swift/Tests/AppStoreServerLibraryTests/resources/xcode/xcode-app-receipt-with-transaction",
+                     "library/swift/Tests/AppStoreServerLibraryTests/resources/xcode/xcode-app-receipt-empty"]
         return try files.map { file in
             let text = try String(contentsOf: shared.appendingPathComponent(file), encoding: .utf8)
             return Array(try XCTUnwrap(Data(base64Encoded: text, options: .ignoreUnknownCharacters)))
@@ -25,8 +25,8 @@ final class ReceiptHostileInputTests: XCTestCase {
 
     func testFiftyThousandMutants() throws {
         let originals = try receipts()
-        let incRoot = try Certificate(derEncoded: Array(try Data(contentsOf: TestPaths.requireSharedVectors()
-            .appendingPathComponent("apple-real/apple-pki/AppleIncRootCertificate.cer"))))
+        let incRoot = try Certificate(derEncoded: Array(try Data(contentsOf: TestPaths.requireAppleVectors()
+            .appendingPathComponent("real/apple-pki/AppleIncRootCertificate.cer"))))
         let verifier = SignedDataVerifier(trustedRoots: [incRoot])
         var rng = SeededGenerator(seed: 0x7EC3_1F7)
         var parsed = 0, payloads = 0, verified = 0

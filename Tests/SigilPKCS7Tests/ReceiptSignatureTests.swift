@@ -6,7 +6,7 @@ import SigilTestSupport
 import SigilX509
 import XCTest
 
-/// The real receipts from ../shared: CMS parsed through the BER entry point and the signature
+/// The real receipts from Vectors/apple: CMS parsed through the BER entry point and the signature
 /// chain verified at the creation date (production and sandbox against Apple Root CA (Inc.); the
 /// Xcode receipt, BER with indefinite lengths, only against its StoreKit test certificate).
 final class ReceiptSignatureTests: XCTestCase {
@@ -20,7 +20,7 @@ final class ReceiptSignatureTests: XCTestCase {
     }
 
     func testRealReceiptsVerify() throws {
-        let base = try TestPaths.requireSharedVectors().appendingPathComponent("apple-real/receipts/tikhop-TPInAppReceipt")
+        let base = try TestPaths.requireAppleVectors().appendingPathComponent("real/receipts/tikhop-TPInAppReceipt")
         let incRoot = try certificate(base.appendingPathComponent("AppleIncRootCertificate.cer"))
         let g3Root = try certificate(base.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("apple-pki/AppleRootCA-G3.cer"))
         for (file, created) in [("receipt-production", "2024-02-23T17:27:16Z"), ("receipt-sandbox-g5", "2025-12-26T18:39:47Z")] {
@@ -44,7 +44,7 @@ final class ReceiptSignatureTests: XCTestCase {
     }
 
     func testXcodeReceiptIsBERAndVerifiesOnlyAgainstItsTestCertificate() throws {
-        let base = try TestPaths.requireSharedVectors().appendingPathComponent("apple-real/receipts/tikhop-TPInAppReceipt")
+        let base = try TestPaths.requireAppleVectors().appendingPathComponent("real/receipts/tikhop-TPInAppReceipt")
         let bytes = try base64File(base.appendingPathComponent("xcode-local/receipt-xcode"))
         XCTAssertThrowsError(try DER.parse(bytes), "indefinite lengths are not DER")
         let signed = try SignedData(berEncoded: bytes)

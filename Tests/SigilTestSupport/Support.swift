@@ -20,7 +20,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 }
 
-/// Locations of the repository, its committed vectors and the shared (read-only) vectors.
+/// Locations of the repository and its committed vectors and fixtures.
 public enum TestPaths {
     /// The package root (…/Tests/SigilTestSupport/Support.swift → three levels up).
     public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
@@ -46,18 +46,23 @@ public enum TestPaths {
         return found
     }
 
-    /// `../shared/vectors` beside the checkout (present in CI), or nil when absent.
-    public static var sharedVectors: URL? {
-        let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }
+    /// `Vectors/apple`: Apple's PKI certificates, real App Store signed data and receipts, and the
+    /// App Store Server Library test resources the tests read (see its PROVENANCE.md files).
+    public static var appleVectors: URL { vectors("apple") }
 
-    /// The shared vectors folder, or an XCTSkip that says it is absent.
-    public static func requireSharedVectors() throws -> URL {
-        guard let url = sharedVectors else {
-            throw XCTSkip("../shared/vectors is not beside this checkout; the Apple-data cases need it")
+    /// `Vectors/apple`, or an error (a failure, never a skip) when the checkout lacks it.
+    public static func requireAppleVectors() throws -> URL {
+        let url = appleVectors
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw MissingVectors(path: url.path)
         }
         return url
+    }
+
+    /// The committed vectors are part of the repository: their absence is a broken checkout.
+    public struct MissingVectors: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path) is missing: the repository's committed vectors are incomplete" }
     }
 }
 

@@ -34,10 +34,10 @@ final class AppleChainTests: XCTestCase {
     }
 
     func testRealJWSChainsVerifyAtSignedDate() throws {
-        let shared = try TestPaths.requireSharedVectors()
-        let root = try loadCertificate(shared.appendingPathComponent("apple-real/apple-pki/AppleRootCA-G3.cer"))
-        let g6 = try loadCertificate(shared.appendingPathComponent("apple-real/apple-pki/AppleWWDRCAG6.cer"))
-        let base = shared.appendingPathComponent("apple-real/jws")
+        let shared = try TestPaths.requireAppleVectors()
+        let root = try loadCertificate(shared.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer"))
+        let g6 = try loadCertificate(shared.appendingPathComponent("real/apple-pki/AppleWWDRCAG6.cer"))
+        let base = shared.appendingPathComponent("real/jws")
         let files = try XCTUnwrap(FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil))
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "jws" }
         XCTAssertEqual(files.count, 7)
@@ -54,15 +54,15 @@ final class AppleChainTests: XCTestCase {
             XCTAssertTrue(late.failures.contains { if case .expired = $0 { true } else { false } }, "\(name): \(late.failures)")
             // Without Apple Root CA - G3 among the trusted roots, the root the message carried is not trusted.
             XCTAssertNil(appleVerifier([x5c[0]]).verify(leaf: x5c[0], intermediates: Array(x5c.dropFirst()), at: signedDate).chain)
-            let otherRoot = try loadCertificate(shared.appendingPathComponent("apple-real/apple-pki/AppleRootCA-G2.cer"))
+            let otherRoot = try loadCertificate(shared.appendingPathComponent("real/apple-pki/AppleRootCA-G2.cer"))
             XCTAssertNil(appleVerifier([otherRoot]).verify(leaf: x5c[0], intermediates: Array(x5c.dropFirst()), at: signedDate).chain)
         }
     }
 
     func testAppleLibraryTestChains() throws {
-        let shared = try TestPaths.requireSharedVectors()
-        let extracted = shared.appendingPathComponent("apple-library/extracted-from-test-code/swift-SignedDataVerifierTests")
-        let testCA = try loadCertificate(shared.appendingPathComponent("apple-library/swift/Tests/AppStoreServerLibraryTests/resources/certs/testCA.der"))
+        let shared = try TestPaths.requireAppleVectors()
+        let extracted = shared.appendingPathComponent("library/extracted-from-test-code/swift-SignedDataVerifierTests")
+        let testCA = try loadCertificate(shared.appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/certs/testCA.der"))
         let root = try loadCertificate(extracted.appendingPathComponent("root_ca_base64_encoded.der"))
         XCTAssertEqual(root, testCA)
         let intermediate = try loadCertificate(extracted.appendingPathComponent("intermediate_ca_base64_encoded.der"))
@@ -88,8 +88,8 @@ final class AppleChainTests: XCTestCase {
     /// testNotification's x5c carries a root that is not byte-equal to testCA.der but has its name
     /// and key: the chain must validate to the trusted testCA, never to the carried copy.
     func testMessageSuppliedRootIsIgnored() throws {
-        let shared = try TestPaths.requireSharedVectors()
-        let resources = shared.appendingPathComponent("apple-library/swift/Tests/AppStoreServerLibraryTests/resources")
+        let shared = try TestPaths.requireAppleVectors()
+        let resources = shared.appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources")
         let testCA = try loadCertificate(resources.appendingPathComponent("certs/testCA.der"))
         let text = try String(contentsOf: resources.appendingPathComponent("mock_signed_data/testNotification"), encoding: .utf8)
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-\(UUID().uuidString).jws")
@@ -106,9 +106,9 @@ final class AppleChainTests: XCTestCase {
     }
 
     func testReceiptEraRSAChain() throws {
-        let shared = try TestPaths.requireSharedVectors()
-        let incRoot = try loadCertificate(shared.appendingPathComponent("apple-real/apple-pki/AppleIncRootCertificate.cer"))
-        let g5 = try loadCertificate(shared.appendingPathComponent("apple-real/apple-pki/AppleWWDRCAG5.cer"))
+        let shared = try TestPaths.requireAppleVectors()
+        let incRoot = try loadCertificate(shared.appendingPathComponent("real/apple-pki/AppleIncRootCertificate.cer"))
+        let g5 = try loadCertificate(shared.appendingPathComponent("real/apple-pki/AppleWWDRCAG5.cer"))
         let verifier = CertificateVerifier(trustedRoots: [incRoot])
         XCTAssertEqual(verifier.verify(leaf: g5, at: g5.validity.notBefore + 86_400).chain, [g5, incRoot])
         // The receipt policy wants exactly three certificates (signer, intermediate, root).

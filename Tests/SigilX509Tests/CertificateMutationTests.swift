@@ -9,19 +9,19 @@ import XCTest
 /// deletions, length-octet edits): the parser never crashes or traps, and no mutant whose signed
 /// bytes (TBSCertificate) or signature changed verifies under the real issuer.
 final class CertificateMutationTests: XCTestCase {
-    /// (certificate, issuer) pairs: Apple's real chain when ../shared is present (P-384 and RSA),
+    /// (certificate, issuer) pairs: Apple's real chain from Vectors/apple (P-384 and RSA),
     /// else certificates made here.
     private func pairs() throws -> [(Certificate, Certificate)] {
-        let shared = try TestPaths.requireSharedVectors()
+        let shared = try TestPaths.requireAppleVectors()
         func load(_ path: String) throws -> Certificate {
             try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent(path))))
         }
-        let root = try load("apple-real/apple-pki/AppleRootCA-G3.cer")
-        let g6 = try load("apple-real/apple-pki/AppleWWDRCAG6.cer")
-        let leaf = try load("apple-real/from-apple-library-tests/receipt-signing-leaf-2025-serial-47c287cd.der")
-        let incRoot = try load("apple-real/apple-pki/AppleIncRootCertificate.cer")
-        let g5 = try load("apple-real/apple-pki/AppleWWDRCAG5.cer")
-        let testCA = try load("apple-library/swift/Tests/AppStoreServerLibraryTests/resources/certs/testCA.der")
+        let root = try load("real/apple-pki/AppleRootCA-G3.cer")
+        let g6 = try load("real/apple-pki/AppleWWDRCAG6.cer")
+        let leaf = try load("real/from-apple-library-tests/receipt-signing-leaf-2025-serial-47c287cd.der")
+        let incRoot = try load("real/apple-pki/AppleIncRootCertificate.cer")
+        let g5 = try load("real/apple-pki/AppleWWDRCAG5.cer")
+        let testCA = try load("library/swift/Tests/AppStoreServerLibraryTests/resources/certs/testCA.der")
         return [(leaf, g6), (g6, root), (g5, incRoot), (testCA, testCA)]
     }
 

@@ -6,15 +6,15 @@ import SigilTestSupport
 @testable import SigilX509
 import XCTest
 
-/// Every certificate in ../shared/vectors (Apple's real PKI, the leaves from Apple's library
+/// Every certificate in Vectors/apple (Apple's real PKI, the leaves from Apple's library
 /// tests, the library's test CA chains) parsed here and compared field by field with what
 /// `openssl x509` prints for the same file.
 final class CertificateParsingTests: XCTestCase {
     static func sharedCertificates() throws -> [URL] {
-        let shared = try TestPaths.requireSharedVectors()
+        let shared = try TestPaths.requireAppleVectors()
         var files: [URL] = []
-        for folder in ["apple-real/apple-pki", "apple-real/from-apple-library-tests", "apple-real/receipts/tikhop-TPInAppReceipt",
-                       "apple-library"] {
+        for folder in ["real/apple-pki", "real/from-apple-library-tests", "real/receipts/tikhop-TPInAppReceipt",
+                       "library"] {
             let base = shared.appendingPathComponent(folder)
             guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
             for case let url as URL in walker where ["cer", "der", "pem"].contains(url.pathExtension)
@@ -113,28 +113,28 @@ final class CertificateParsingTests: XCTestCase {
     }
 
     func testAppleMarkersAndURLs() throws {
-        let shared = try TestPaths.requireSharedVectors()
-        let g6 = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("apple-real/apple-pki/AppleWWDRCAG6.cer"))))
+        let shared = try TestPaths.requireAppleVectors()
+        let g6 = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("real/apple-pki/AppleWWDRCAG6.cer"))))
         XCTAssertNotNil(g6.extension(X509OIDs.appleWWDRIntermediate))
         XCTAssertEqual(g6.ocspURLs, ["http://ocsp.apple.com/ocsp03-applerootcag3"])
         XCTAssertEqual(g6.basicConstraints?.isCA, true)
         XCTAssertEqual(g6.subject.commonName, "Apple Worldwide Developer Relations Certification Authority")
         let leaf = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent(
-            "apple-real/from-apple-library-tests/receipt-signing-leaf-2025-serial-47c287cd.der"))))
+            "real/from-apple-library-tests/receipt-signing-leaf-2025-serial-47c287cd.der"))))
         XCTAssertNotNil(leaf.extension(X509OIDs.appleAppStoreReceiptSigning))
         XCTAssertEqual(leaf.ocspURLs, ["http://ocsp.apple.com/ocsp03-wwdrg602"])
         guard case .ec(let key) = leaf.publicKey else { return XCTFail("P-256 leaf") }
         XCTAssertEqual(key.curve, .p256)
         XCTAssertTrue(leaf.authorityKeyIdentifier?.keyIdentifier == g6.subjectKeyIdentifier)
         // The leaf is signed by G6 (ECDSA P-384, SHA-384), and G6 by Apple Root CA - G3.
-        let root = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("apple-real/apple-pki/AppleRootCA-G3.cer"))))
+        let root = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer"))))
         XCTAssertNoThrow(try leaf.isSignedVartime(by: g6).get())
         XCTAssertNoThrow(try g6.isSignedVartime(by: root).get())
         XCTAssertNoThrow(try root.isSignedVartime(by: root).get())
         XCTAssertThrowsError(try leaf.isSignedVartime(by: root).get())
         // RSA chain: WWDR G5 by Apple Root CA (Inc.), sha256WithRSAEncryption.
-        let g5 = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("apple-real/apple-pki/AppleWWDRCAG5.cer"))))
-        let incRoot = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("apple-real/apple-pki/AppleIncRootCertificate.cer"))))
+        let g5 = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("real/apple-pki/AppleWWDRCAG5.cer"))))
+        let incRoot = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("real/apple-pki/AppleIncRootCertificate.cer"))))
         XCTAssertNoThrow(try g5.isSignedVartime(by: incRoot).get())
         XCTAssertNoThrow(try incRoot.isSignedVartime(by: incRoot).get(), "sha1WithRSAEncryption self-signature")
     }

@@ -102,15 +102,15 @@ struct AsyncHarness {
     }
 }
 
-/// Rows for App Store JWS verification, or nil (with a message) when the real Apple data beside
-/// the checkout is missing.
+/// Rows for App Store JWS verification, or nil (with a message) when the real Apple data in
+/// Vectors/apple is missing.
 func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
-    let shared = repo.deletingLastPathComponent().appendingPathComponent("shared/vectors/apple-real")
+    let shared = repo.appendingPathComponent("Vectors/apple/real")
     let jwsURL = shared.appendingPathComponent("jws/mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws")
     let rootURL = shared.appendingPathComponent("apple-pki/AppleRootCA-G3.cer")
     guard let jwsText = try? String(contentsOf: jwsURL, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
           let rootData = FileManager.default.contents(atPath: rootURL.path) else {
-        FileHandle.standardError.write(Data("App Store JWS benchmark skipped: ../shared/vectors/apple-real is not beside the checkout\n".utf8))
+        FileHandle.standardError.write(Data("App Store JWS benchmark skipped: Vectors/apple/real is missing\n".utf8))
         return nil
     }
     let bundle = "com.ms.medicalsupplierzlite"
@@ -156,7 +156,7 @@ func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
 
 // Per-stage costs of one App Store JWS verification (sigil-bench --probe), to see where time goes.
 func probe(repo: URL) {
-    let shared = repo.deletingLastPathComponent().appendingPathComponent("shared/vectors/apple-real")
+    let shared = repo.appendingPathComponent("Vectors/apple/real")
     let text = try! String(contentsOf: shared.appendingPathComponent("jws/mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     let clock = ContinuousClock()
     func time(_ name: String, _ n: Int = 2000, _ body: () -> Void) {

@@ -18,8 +18,7 @@ let onlyAppStore = arguments.contains("appstore") && arguments.contains("--only"
 var harness = Harness(seconds: seconds)
 var rows: [Row] = []
 
-// Inputs: fixed pseudo-random bytes; a real certificate (Apple WWDR G6 when ../shared is beside
-// the checkout, else the committed RSA test certificate).
+// Inputs: fixed pseudo-random bytes; a real certificate (Apple WWDR G6 from Vectors/apple).
 struct ByteStream {
     var state: UInt64 = 0x5167
     mutating func next() -> UInt8 {
@@ -34,8 +33,7 @@ let mib = (0..<(1 << 20)).map { _ in stream.next() }
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let repo = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let certificateCandidates = [
-    repo.deletingLastPathComponent().appendingPathComponent("shared/vectors/apple-real/apple-pki/AppleWWDRCAG6.cer"),
-    repo.appendingPathComponent("Tests/SigilASN1Tests/Fixtures/rsa-2048-cert.der"),
+    repo.appendingPathComponent("Vectors/apple/real/apple-pki/AppleWWDRCAG6.cer"),
 ]
 guard let certificateURL = certificateCandidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }),
       let certificateData = FileManager.default.contents(atPath: certificateURL.path)

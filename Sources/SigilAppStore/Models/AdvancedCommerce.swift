@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Advanced Commerce API request and response models
 // (https://developer.apple.com/documentation/advancedcommerceapi): the in-app requests an app

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import SigilASN1
 
 /// A date as Apple's signed data writes it: milliseconds since 1970-01-01T00:00:00Z, as a JSON
 /// number. The exact value received is kept (Xcode's StoreKit testing writes fractional
@@ -40,5 +45,12 @@ public struct AppStoreDate: Codable, Hashable, Sendable, Comparable, CustomStrin
 
     /// Earlier dates order first.
     public static func < (lhs: AppStoreDate, rhs: AppStoreDate) -> Bool { lhs.millisecondsSince1970 < rhs.millisecondsSince1970 }
-    public var description: String { ISO8601DateFormatter().string(from: date) }
+    /// RFC 3339 in UTC to the second, e.g. "2025-10-01T07:08:38Z" (the fraction of a second is
+    /// dropped); a date outside years 0000–9999 prints as its milliseconds.
+    public var description: String {
+        guard let components = try? ASN1TimeComponents(secondsSinceEpoch: secondsSince1970) else {
+            return "\(millisecondsSince1970) ms since 1970"
+        }
+        return components.description
+    }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Retention Messaging realtime exchange (https://developer.apple.com/documentation/retentionmessaging):
 // Apple POSTs a RealtimeRequestBody (a signed DecodedRealtimeRequestBody, verified by

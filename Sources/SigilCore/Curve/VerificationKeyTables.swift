@@ -6,11 +6,12 @@ import Musl
 import Darwin
 #endif
 
-/// A mutual-exclusion lock over pthreads (SigilCore does not import Foundation).
-final class PthreadLock: @unchecked Sendable {
+/// A mutual-exclusion lock over pthreads: the library modules import no Foundation lock
+/// (`NSLock` lives outside FoundationEssentials). Shared with the modules above SigilCore.
+package final class PthreadLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -23,7 +24,7 @@ final class PthreadLock: @unchecked Sendable {
     }
 
     @inline(__always)
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

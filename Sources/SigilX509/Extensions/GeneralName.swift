@@ -80,7 +80,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
         case .ediPartyName: "EdiPartyName"
         case .uniformResourceIdentifier(let v): "URI:\(v)"
         case .ipAddress(let bytes):
-            bytes.count == 4 ? "IP:" + bytes.map(String.init).joined(separator: ".") : "IP:" + lowercaseHex(bytes)
+            bytes.count == 4 ? "IP:" + bytes.map(String.init).joined(separator: ".") : "IP:" + Base16.encode(bytes)
         case .registeredID(let oid): "RID:\(oid.dotted)"
         }
     }

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the embedding example as a user would (its own package, a path dependency on the
+# repository), verifies real App Store signed data from Vectors/apple with it, refuses a tampered
+# copy and a wrong bundle id, and checks that the binary links none of Foundation's full
+# (internationalization, ICU, networking) libraries nor OpenSSL or libcurl.
+#
+#   Examples/EmbeddedVerifier/check.sh            dynamic debug build (what the test command runs)
+#   Examples/EmbeddedVerifier/check.sh --static   also a release --static-swift-stdlib build: prints
+#                                                 its stripped size, build time and ICU symbols
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cd "$here"
+
+vectors="$repo/Vectors/apple/real"
+root="$vectors/apple-pki/AppleRootCA-G3.cer"
+jws_dir="$vectors/jws/Doy-lee-session-pro-backend"
+transaction="$jws_dir/transaction-2000001024998954-20251001T070838.jws"
+renewal="$jws_dir/renewalinfo-2000001024993299-20251001T070838.jws"
+bundle=com.loki-project.loki-messenger
+
+echo "embedded: building (debug, dynamic)"
+swift build --product embedded-verifier 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]' || true
+bin=$(swift build --product embedded-verifier --show-bin-path)/embedded-verifier
+test -x "$bin" || { echo "embedded: the example did not build" >&2; exit 1; }
+
+failures=0
+expect() { # expect STATUS DESCRIPTION -- COMMAND...
+    local want=$1 what=$2; shift 3
+    local out status=0
+    out=$("$@") || status=$?
+    if [ "$status" -eq "$want" ]; then echo "embedded: ok   $what: $out"
+    else echo "embedded: FAIL $what: exit $status (wanted $want): $out" >&2; failures=$((failures + 1)); fi
+}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+expect 0 "real transaction" -- "$bin" "$root" "$transaction" "$bundle"
+expect 0 "real renewal info" -- "$bin" "$root" "$renewal" "$bundle" --type renewal-info
+expect 1 "wrong bundle id" -- "$bin" "$root" "$transaction" com.example.other
+# One character of the signature changed (r no longer matches), and the payload of the renewal
+# info under the transaction's header and signature.
+python3 - "$transaction" "$renewal" "$tmp" <<'PY'
+import sys
+h, p, s = open(sys.argv[1]).read().strip().split(".")
+i = len(s) // 4
+open(sys.argv[3] + "/bad-signature.jws", "w").write(".".join([h, p, s[:i] + ("A" if s[i] != "A" else "B") + s[i + 1:]]))
+open(sys.argv[3] + "/swapped-payload.jws", "w").write(".".join([h, open(sys.argv[2]).read().strip().split(".")[1], s]))
+PY
+expect 1 "tampered signature" -- "$bin" "$root" "$tmp/bad-signature.jws" "$bundle"
+expect 1 "another payload under the signature" -- "$bin" "$root" "$tmp/swapped-payload.jws" "$bundle" --type renewal-info
+expect 1 "wrong root (Apple Root CA - G2)" -- "$bin" "$vectors/apple-pki/AppleRootCA-G2.cer" "$transaction" "$bundle"
+
+# What the dynamic binary links: none of these may appear.
+forbidden='libFoundation\.so|libFoundationInternationalization\.so|lib_FoundationICU\.so|libFoundationNetworking\.so|libcurl|libssl|libcrypto'
+echo "embedded: ldd $bin"
+ldd "$bin" | sed 's/^/embedded:   /'
+if ldd "$bin" | grep -Eq "$forbidden"; then
+    echo "embedded: FAIL the example links $(ldd "$bin" | grep -Eo "$forbidden" | sort -u | tr '\n' ' ')" >&2
+    failures=$((failures + 1))
+else
+    echo "embedded: ok   links none of Foundation, FoundationInternationalization, _FoundationICU, FoundationNetworking, libcurl, libssl, libcrypto"
+fi
+
+if [ "${1:-}" = "--static" ]; then
+    echo "embedded: building (release, --static-swift-stdlib, clean)"
+    rm -rf .build-static
+    start=$(date +%s)
+    swift build -c release --static-swift-stdlib --scratch-path .build-static --product embedded-verifier 2>&1 \
+        | grep -Ev '^\[[0-9]+/[0-9]+\]' || true
+    seconds=$(( $(date +%s) - start ))
+    static=.build-static/release/embedded-verifier
+    strip -o "$tmp/stripped" "$static"
+    size=$(stat -c %s "$tmp/stripped")
+    echo "embedded: static stripped size $size bytes ($(( size / 1048576 )) MiB), clean build ${seconds} s"
+    echo "embedded: ICU data symbols: $(nm "$static" 2>/dev/null | grep -c 'icudt' || true)"
+    echo "embedded: dynamic libraries of the static build:"; ldd "$static" | sed 's/^/embedded:   /'
+    expect 0 "static build, real transaction" -- "$static" "$root" "$transaction" "$bundle"
+fi
+
+if [ "$failures" -ne 0 ]; then echo "embedded: $failures check(s) failed" >&2; exit 1; fi
+echo "embedded: all checks passed"
