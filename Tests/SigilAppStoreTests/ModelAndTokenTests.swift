@@ -228,9 +228,15 @@ final class TokenTests: XCTestCase {
     }
 
     func testPyJWTVerifiesEveryToken() throws {
-        let python = try Subprocess.require("python3")
-        guard try Subprocess.run(python, ["-c", "import jwt, cryptography"]).status == 0 else {
-            throw XCTSkip("PyJWT with cryptography is not installed (.ci/run installs it); the same tokens are still checked independently by openssl in testOpenSSLVerifiesTheSigningInput and testPromotionalOfferV1MessageAndSignature")
+        // The first Python with PyJWT and pyca/cryptography: the one on PATH (pip), or the system's
+        // (Debian's python3-jwt / python3-cryptography, which the README's set-up line installs).
+        let candidates = [Subprocess.which("python3"), "/usr/bin/python3"].compactMap { $0 }
+        guard let python = try candidates.first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+                && (try Subprocess.run($0, ["-c", "import jwt, cryptography"])).status == 0
+        }) else {
+            XCTFail("no python3 with PyJWT and cryptography (tried \(candidates)); the README's set-up line installs python3-jwt and python3-cryptography")
+            return
         }
         let k = try key()
         let now = Int64(Date().timeIntervalSince1970)
