@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SigilPKCS7", targets: ["SigilPKCS7"]),
         .library(name: "SigilJOSE", targets: ["SigilJOSE"]),
         .library(name: "SigilAppStore", targets: ["SigilAppStore"]),
+        .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
     dependencies: [
@@ -60,6 +61,12 @@ let package = Package(
         .target(
             name: "SigilAppStore",
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilOCSP", "SigilJOSE"]
+        ),
+        // The Advanced Commerce API request and response models and the typed in-app request
+        // token: a module of their own so a verifier that never builds requests does not link them.
+        .target(
+            name: "SigilAdvancedCommerce",
+            dependencies: ["SigilAppStore"]
         ),
         .target(
             name: "SigilHTTP",
@@ -117,7 +124,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilAppStoreTests",
-            dependencies: ["SigilAppStore", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+            dependencies: ["SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilCLITests",

@@ -115,21 +115,6 @@ public enum AppleTokens {
         return try jwt(key: key, claims: claims)
     }
 
-    /// The Advanced Commerce in-app request JWS for a typed request: Apple's field limits are
-    /// checked (`validate()`), the request is JSON-encoded with its `operation` and `version`, and
-    /// signed as above.
-    public static func advancedCommerceInAppRequest<Request: AdvancedCommerceInAppRequest>(
-        key: AppleSigningKey, issuerID: String, bundleID: String, request: Request, nonce: String? = nil, issuedAt: Int64
-    ) throws(AppStoreError) -> String {
-        try request.validate()
-        let json: Data
-        do { json = try JSONEncoder().encode(request) } catch {
-            throw AppStoreError(.invalidConfiguration, "the Advanced Commerce request could not be encoded: \(error)")
-        }
-        return try advancedCommerceInAppRequest(key: key, issuerID: issuerID, bundleID: bundleID, requestJSON: Array(json),
-                                                nonce: nonce, issuedAt: issuedAt)
-    }
-
     /// The StoreKit 1 promotional offer signature (SKPaymentDiscount): ECDSA P-256 / SHA-256 over
     /// bundleId ⁣ keyId ⁣ productId ⁣ offerId ⁣ appAccountToken ⁣ nonce ⁣ timestamp joined by
     /// U+2063 INVISIBLE SEPARATOR, DER-encoded, standard base64. appAccountToken and nonce are

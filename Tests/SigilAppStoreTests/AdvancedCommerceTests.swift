@@ -1,4 +1,5 @@
 import Foundation
+import SigilAdvancedCommerce
 import SigilAppStore
 import SigilASN1
 import SigilCore

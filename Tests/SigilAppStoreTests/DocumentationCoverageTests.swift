@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Every public type, initializer and function of SigilAppStore, SigilJOSE and SigilX509 carries a
+/// Every public type, initializer and function of SigilAppStore, SigilAdvancedCommerce, SigilJOSE and SigilX509 carries a
 /// DocC comment (`///` directly above it or above its attributes).
 final class DocumentationCoverageTests: XCTestCase {
     func testEveryPublicTypeAndFunctionIsDocumented() throws {
@@ -11,7 +11,7 @@ final class DocumentationCoverageTests: XCTestCase {
             pattern: #"^\s*(@\w+(\([^)]*\))?\s+)*(public|open)\s+(final\s+)?(static\s+|mutating\s+|convenience\s+|nonisolated\s+)*(struct|class|enum|protocol|actor|func|init|typealias|subscript)\b"#)
         var undocumented: [String] = []
         var seen = 0
-        for module in ["SigilAppStore", "SigilJOSE", "SigilX509"] {
+        for module in ["SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509"] {
             let root = sources.appendingPathComponent(module)
             let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
                 .filter { $0.pathExtension == "swift" } ?? []

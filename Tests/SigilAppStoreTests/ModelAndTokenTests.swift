@@ -231,10 +231,10 @@ final class TokenTests: XCTestCase {
         // The first Python with PyJWT and pyca/cryptography: the one on PATH (pip), or the system's
         // (Debian's python3-jwt / python3-cryptography, which the README's set-up line installs).
         let candidates = [Subprocess.which("python3"), "/usr/bin/python3"].compactMap { $0 }
-        guard let python = try candidates.first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-                && (try Subprocess.run($0, ["-c", "import jwt, cryptography"])).status == 0
-        }) else {
+        let usable = try candidates.filter {
+            try FileManager.default.isExecutableFile(atPath: $0) && Subprocess.run($0, ["-c", "import jwt, cryptography"]).status == 0
+        }
+        guard let python = usable.first else {
             XCTFail("no python3 with PyJWT and cryptography (tried \(candidates)); the README's set-up line installs python3-jwt and python3-cryptography")
             return
         }

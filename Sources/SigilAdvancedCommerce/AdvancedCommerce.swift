@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SigilAppStore
 
 // Advanced Commerce API request and response models
 // (https://developer.apple.com/documentation/advancedcommerceapi): the in-app requests an app
