@@ -3,9 +3,10 @@
 
 Usage: make_corpus.py OUTDIR
 Writes OUTDIR/<target>/<name> files. Sources: Tests/*/Fixtures in this repository; the Apple
-vectors (Vectors/apple: Apple's certificates, real JWS, receipts, Apple library test data); OCSP responses and certificate chains made here with the openssl CLI (when
-installed); the committed regression inputs (Fuzz/Regressions/<target>/), which always seed their
-own target. Nothing is downloaded.
+vectors (Vectors/apple: Apple's certificates, real JWS, receipts, Apple library test data); OCSP
+responses and certificate chains made here with the openssl CLI (when installed); the committed
+regression inputs (Fuzz/Regressions/<target>/) of at most 4 KiB, which seed their own target.
+Nothing is downloaded.
 """
 import base64, glob, json, os, subprocess, sys, tempfile
 
@@ -127,9 +128,14 @@ except FileNotFoundError:
     pass
 put("ocsp", "unauthorized", bytes([0x30, 0x03, 0x0A, 0x01, 0x06]))
 
-# 5. Regression inputs seed their own target.
+# 5. Regression inputs seed their own target, up to SEED_LIMIT bytes. libFuzzer starts its length
+# limit at the largest seed, and every reader of a target walks the whole input, so one 20 KB seed
+# makes every mutation of the run cost 20 KB of work; the larger inputs (nesting bombs, oversized
+# tokens, line floods) are replayed, and mutated, by SigilFuzzTests in every test run instead.
+SEED_LIMIT = 4096
 for target in TARGETS:
     for path in sorted(glob.glob(os.path.join(ROOT, "Fuzz", "Regressions", target, "*"))):
-        put(target, "regression-" + os.path.basename(path), read(path))
+        if os.path.getsize(path) <= SEED_LIMIT:
+            put(target, "regression-" + os.path.basename(path), read(path))
 
 print(" ".join("%s=%d" % (t, COUNT[t]) for t in TARGETS))

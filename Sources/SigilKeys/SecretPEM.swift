@@ -42,54 +42,51 @@ public enum SecretPEM {
     /// must match, no headers); body bytes other than base64 characters, '=' padding at the end,
     /// and CR / space / tab at line ends are refused.
     public static func decode(_ text: [UInt8]) throws(SigilKeysError) -> [Block] {
-        // 1. Line breaks, declassified as layout.
-        var breaks = [UInt8](repeating: 0, count: text.count)
-        for i in text.indices { breaks[i] = UInt8(truncatingIfNeeded: rangeMask(Int32(text[i]), 10, 10)) }
-        ConstantTimeAudit.declassify(contentsOf: breaks)
-        var lines: [Range<Int>] = []
-        var start = 0
-        for i in text.indices where breaks[i] != 0 {
-            lines.append(start..<i)
-            start = i + 1
+        // 1. Layout, one branch-free mask per byte, declassified once: bit 0 line break (LF),
+        //    bit 1 CR / space / tab (what a line may end with). No allocation per line: hostile
+        //    text of many short lines costs no more than any other text of its size.
+        var layout = [UInt8](repeating: 0, count: text.count)
+        for i in text.indices {
+            let x = Int32(text[i])
+            let lineBreak = rangeMask(x, 10, 10), blank = rangeMask(x, 13, 13) | rangeMask(x, 32, 32) | rangeMask(x, 9, 9)
+            layout[i] = UInt8(truncatingIfNeeded: (lineBreak & 1) | (blank & 2))
         }
-        if start < text.count { lines.append(start..<text.count) }
+        ConstantTimeAudit.declassify(contentsOf: layout)
 
-        // Per line: boundary or not (first byte '-'), and its trailing CR / space / tab.
+        // Per line: its trailing CR / space / tab dropped, then boundary or not (first byte '-',
+        // declassified through one reused cell).
         var blocks: [Block] = []
-        var open: (label: String, body: [UInt8])?
-        for line in lines {
-            var trimmed = line
-            if !line.isEmpty {
-                var whitespace = [UInt8](repeating: 0, count: line.count)
-                for (k, i) in line.enumerated() {
-                    let x = Int32(text[i])
-                    whitespace[k] = UInt8(truncatingIfNeeded: rangeMask(x, 13, 13) | rangeMask(x, 32, 32) | rangeMask(x, 9, 9))
-                }
-                ConstantTimeAudit.declassify(contentsOf: whitespace)
-                var end = line.count
-                while end > 0 && whitespace[end - 1] != 0 { end -= 1 }
-                trimmed = line.lowerBound..<(line.lowerBound + end)
-            }
-            let isBoundary = [UInt8(truncatingIfNeeded: trimmed.isEmpty ? 0 : rangeMask(Int32(text[trimmed.lowerBound]), 45, 45))]
+        var open: String?  // the label of the open block
+        var body: [UInt8] = []
+        var isBoundary: [UInt8] = [0]
+        var start = 0
+        while start < text.count {
+            var end = start
+            while end < text.count && layout[end] & 1 == 0 { end += 1 }
+            let next = end + 1
+            while end > start && layout[end - 1] & 2 != 0 { end -= 1 }
+            let trimmed = start..<end
+            start = next
+            isBoundary[0] = UInt8(truncatingIfNeeded: trimmed.isEmpty ? 0 : rangeMask(Int32(text[trimmed.lowerBound]), 45, 45))
             ConstantTimeAudit.declassify(contentsOf: isBoundary)
             if isBoundary[0] != 0 {
                 // A boundary line: public text, parsed as usual.
-                let lineBytes = Array(text[trimmed])
-                if let label = PEMDocument.boundaryLabel(lineBytes, kind: "BEGIN") {
+                if let label = PEMDocument.boundaryLabel(text[trimmed], kind: "BEGIN") {
                     guard open == nil else { throw SigilKeysError(.malformed, "PEM: BEGIN inside an open block") }
-                    open = (label, [])
-                } else if let label = PEMDocument.boundaryLabel(lineBytes, kind: "END") {
+                    open = label
+                    body.removeAll(keepingCapacity: true)
+                } else if let label = PEMDocument.boundaryLabel(text[trimmed], kind: "END") {
                     guard let current = open else { throw SigilKeysError(.malformed, "PEM: END line without BEGIN") }
-                    guard current.label == label else {
-                        throw SigilKeysError(.malformed, "PEM: END label \"\(label)\" does not match BEGIN \"\(current.label)\"")
+                    guard current == label else {
+                        throw SigilKeysError(.malformed, "PEM: END label \"\(label)\" does not match BEGIN \"\(current)\"")
                     }
-                    blocks.append(Block(label: label, der: try base64(current.body)))
                     open = nil
+                    blocks.append(Block(label: label, der: try base64(body)))
                 } else {
                     throw SigilKeysError(.malformed, "PEM: a line starting with '-' is neither BEGIN nor END")
                 }
             } else if open != nil {
-                open?.body.append(contentsOf: text[trimmed])
+                body.append(contentsOf: text[trimmed])
             }
             // Text outside blocks is ignored (RFC 7468 §2 explanatory text).
         }

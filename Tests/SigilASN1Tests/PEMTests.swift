@@ -70,6 +70,30 @@ final class PEMTests: XCTestCase {
         }
     }
 
+    /// Line handling of the one-pass reader: CR is dropped only before LF, the last line needs no
+    /// line break, blank lines and trailing blanks are skipped, errors point at the line's UTF-8
+    /// offset, and a flood of empty lines reads like any other text.
+    func testPEMLineLayout() throws {
+        let expected = [PEMDocument(label: "X", derBytes: [0x30, 0x00])]
+        XCTAssertEqual(try PEMDocument.parseAll("-----BEGIN X-----\nMAA=\n-----END X-----"), expected)
+        XCTAssertEqual(try PEMDocument.parseAll("-----BEGIN X-----\r\nMAA=\r\n-----END X-----\r\n"), expected)
+        XCTAssertEqual(try PEMDocument.parseAll("é\n-----BEGIN X----- \t\n\nMA \n\nA=\t\n-----END X-----  \n"), expected)
+        // A CR that does not end a line is part of it: this END line is body text, so no END line.
+        XCTAssertASN1Error(.invalidPEM, try PEMDocument.parseAll("-----BEGIN X-----\nMAA=\n-----END X-----\r"))
+        XCTAssertASN1Error(.invalidPEM, try PEMDocument.parseAll("-----BEGIN X-----\nMAA=\r\r\n-----END X-----\n"))
+        XCTAssertEqual(try PEMDocument.parseAll("-----BEGIN -----\n-----END -----\n"), [PEMDocument(label: "", derBytes: [])])
+        XCTAssertEqual(try PEMDocument.parseAll("\n\n-----\n---\n"), [])
+        for (text, offset) in [("ab\n-----END X-----\n", 3), ("é\r\n-----BEGIN X-----\nMAA=\n", 4),
+                               ("-----BEGIN X-----\nMAA=\n\n-----END Y-----\n", 24)] {
+            XCTAssertThrowsError(try PEMDocument.parseAll(text)) { error in
+                XCTAssertEqual((error as? ASN1Error)?.offset, offset, text)
+            }
+        }
+        let flood = String(repeating: "\n", count: 20_000) + "-----BEGIN X-----\n" + String(repeating: "\r\n", count: 20_000)
+            + String(repeating: "MAA=\n", count: 1) + "-----END X-----\n" + String(repeating: "-\n", count: 20_000)
+        XCTAssertEqual(try PEMDocument.parseAll(flood), expected)
+    }
+
     func testPEMRejections() {
         let body = "MAA=\n"
         let cases = [

@@ -59,6 +59,18 @@ final class SecretPEMTests: XCTestCase {
         refused(lines.joined(separator: "\n"), "encrypted PEM headers")
     }
 
+    /// Floods of short lines (explanatory text and blank lines before the block, blank and
+    /// whitespace-only lines inside it, blank lines after it) read the same through both readers.
+    func testLineFloodsAgreeWithPEMDocument() throws {
+        let key = ECDSAPrivateKey.generate(curve: .p256)
+        let lines = key.pkcs8PEM.split(separator: "\n").map(String.init)
+        let body = lines[1..<(lines.count - 1)].joined(separator: "\n\n")
+        let flood = String(repeating: "text\n\n", count: 5_000) + lines[0] + "\n" + String(repeating: " \r\n", count: 5_000)
+            + body + "\n" + lines[lines.count - 1] + "\n" + String(repeating: "\n", count: 5_000)
+        XCTAssertEqual(try der(flood), key.pkcs8DER)
+        XCTAssertEqual(try PEMDocument.parseAll(flood).map(\.derBytes), [key.pkcs8DER])
+    }
+
     /// Seeded mutations of a key's PEM body: SecretPEM and PEMDocument accept the same inputs and
     /// return the same DER.
     func testMutationsAgreeWithPEMDocument() throws {

@@ -33,51 +33,63 @@ public struct PEMDocument: Hashable, Sendable {
     }
 
     /// Every PEM block in `text`, in order (for bundles of certificates). Empty when there is none.
+    ///
+    /// One pass over the UTF-8 bytes: lines are index ranges, not copies, and only a block's base64
+    /// body is gathered, so the work is linear in the text with no allocation per line (hostile
+    /// text of one-byte lines costs what any other text of its size costs).
     public static func parseAll(_ text: String) throws(ASN1Error) -> [PEMDocument] {
-        let lines = splitLines(text)
+        let bytes = Array(text.utf8)
         var documents: [PEMDocument] = []
-        var index = 0
-        while index < lines.count {
-            let (offset, line) = lines[index]
-            index += 1
-            guard let label = boundaryLabel(line, kind: "BEGIN") else {
-                if boundaryLabel(line, kind: "END") != nil {
+        // The open block: its label, the offset of its BEGIN line, its base64 body so far.
+        var label: String?
+        var labelOffset = 0
+        var body: [UInt8] = []
+        var lineStart = 0
+        while lineStart < bytes.count {
+            // A line ends at LF (a CR before it is dropped) or at the end of the text.
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            let next = lineEnd + 1
+            if lineEnd < bytes.count && lineEnd > lineStart && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            let line = bytes[lineStart..<lineEnd]
+            let offset = lineStart
+            lineStart = next
+
+            guard let open = label else {
+                if let begin = boundaryLabel(line, kind: "BEGIN") {
+                    label = begin
+                    labelOffset = offset
+                    body.removeAll(keepingCapacity: true)
+                } else if boundaryLabel(line, kind: "END") != nil {
                     throw ASN1Error(.invalidPEM, "END line without BEGIN", offset: offset)
                 }
                 continue
             }
-            var body: [UInt8] = []
-            var closed = false
-            while index < lines.count {
-                let (lineOffset, bodyLine) = lines[index]
-                index += 1
-                if let endLabel = boundaryLabel(bodyLine, kind: "END") {
-                    guard endLabel == label else {
-                        throw ASN1Error(.invalidPEM, "END label \"\(endLabel)\" does not match BEGIN \"\(label)\"",
-                                        offset: lineOffset)
-                    }
-                    closed = true
-                    break
+            if let endLabel = boundaryLabel(line, kind: "END") {
+                guard endLabel == open else {
+                    throw ASN1Error(.invalidPEM, "END label \"\(endLabel)\" does not match BEGIN \"\(open)\"",
+                                    offset: offset)
                 }
-                if boundaryLabel(bodyLine, kind: "BEGIN") != nil {
-                    throw ASN1Error(.invalidPEM, "BEGIN inside an open \"\(label)\" block", offset: lineOffset)
+                let der: [UInt8]
+                do {
+                    der = try Base64.decode(body, alphabet: .standard, padding: .required)
+                } catch {
+                    throw ASN1Error(.invalidPEM, "body of \"\(open)\": \(error.reason)", offset: labelOffset)
                 }
-                if bodyLine.contains(UInt8(ascii: ":")) {
-                    throw ASN1Error(.invalidPEM, "PEM headers (encrypted PEM) are not supported", offset: lineOffset)
-                }
-                let trimmed = bodyLine.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
-                body.append(contentsOf: trimmed)
+                documents.append(PEMDocument(label: open, derBytes: der))
+                label = nil
+                continue
             }
-            guard closed else {
-                throw ASN1Error(.invalidPEM, "\"\(label)\" block has no END line", offset: offset)
+            if boundaryLabel(line, kind: "BEGIN") != nil {
+                throw ASN1Error(.invalidPEM, "BEGIN inside an open \"\(open)\" block", offset: offset)
             }
-            let der: [UInt8]
-            do {
-                der = try Base64.decode(body, alphabet: .standard, padding: .required)
-            } catch {
-                throw ASN1Error(.invalidPEM, "body of \"\(label)\": \(error.reason)", offset: offset)
+            if line.contains(UInt8(ascii: ":")) {
+                throw ASN1Error(.invalidPEM, "PEM headers (encrypted PEM) are not supported", offset: offset)
             }
-            documents.append(PEMDocument(label: label, derBytes: der))
+            body.append(contentsOf: line[..<trailingBlanksStart(line)])
+        }
+        if let open = label {
+            throw ASN1Error(.invalidPEM, "\"\(open)\" block has no END line", offset: labelOffset)
         }
         return documents
     }
@@ -94,38 +106,40 @@ public struct PEMDocument: Hashable, Sendable {
         return text + "-----END \(label)-----\n"
     }
 
-    /// Lines with their starting UTF-8 offsets, CRLF or LF ends removed.
-    private static func splitLines(_ text: String) -> [(Int, [UInt8])] {
-        var lines: [(Int, [UInt8])] = []
-        var current: [UInt8] = []
-        var start = 0
-        for (i, byte) in text.utf8.enumerated() {
-            if byte == 0x0A {
-                if current.last == 0x0D { current.removeLast() }
-                lines.append((start, current))
-                current = []
-                start = i + 1
-            } else {
-                current.append(byte)
-            }
-        }
-        if !current.isEmpty { lines.append((start, current)) }
-        return lines
-    }
-
-    /// The label of a `-----BEGIN label-----` / `-----END label-----` line (RFC 7468 §3), or nil.
     /// The label of a "-----BEGIN label-----" / "-----END label-----" line (RFC 7468 §3), or nil.
     /// Shared with SigilKeys' constant-time key reader, so both readers accept the same boundaries.
     package static func boundaryLabel(_ line: [UInt8], kind: String) -> String? {
-        let trimmed = Array(line.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed())
-        let prefix = Array("-----\(kind) ".utf8)
-        let suffix = Array("-----".utf8)
-        guard trimmed.count >= prefix.count + suffix.count,
-              trimmed.starts(with: prefix), trimmed.suffix(suffix.count).elementsEqual(suffix)
+        boundaryLabel(line[...], kind: kind)
+    }
+
+    /// The same, on a line of a larger buffer. Allocates only for the label it returns.
+    package static func boundaryLabel(_ line: ArraySlice<UInt8>, kind: String) -> String? {
+        // Every boundary line starts with '-': anything else is answered without further work.
+        guard line.first == UInt8(ascii: "-") else { return nil }
+        let prefix: [UInt8]
+        switch kind {
+        case "BEGIN": prefix = beginPrefix
+        case "END": prefix = endPrefix
+        default: prefix = Array("-----\(kind) ".utf8)
+        }
+        let trimmed = line[..<trailingBlanksStart(line)]
+        guard trimmed.count >= prefix.count + dashes.count,
+              trimmed.starts(with: prefix), trimmed.suffix(dashes.count).elementsEqual(dashes)
         else { return nil }
-        let label = trimmed[prefix.count..<(trimmed.count - suffix.count)]
+        let label = trimmed[(trimmed.startIndex + prefix.count)..<(trimmed.endIndex - dashes.count)]
         // RFC 7468 §3: label characters are printable ASCII except '-', with single spaces between.
         guard label.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "-") }) else { return nil }
         return String(decoding: label, as: UTF8.self)
+    }
+
+    private static let beginPrefix = Array("-----BEGIN ".utf8)
+    private static let endPrefix = Array("-----END ".utf8)
+    private static let dashes = Array("-----".utf8)
+
+    /// The index where `line`'s trailing spaces and tabs start (its end when there are none).
+    private static func trailingBlanksStart(_ line: ArraySlice<UInt8>) -> Int {
+        var end = line.endIndex
+        while end > line.startIndex && (line[end - 1] == 0x20 || line[end - 1] == 0x09) { end -= 1 }
+        return end
     }
 }
