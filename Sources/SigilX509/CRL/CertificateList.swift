@@ -302,6 +302,9 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
                 throw X509Error(.malformed, "revokedCertificates is empty: RFC 5280 §5.1.2.6 requires it absent when nothing is revoked")
             }
             var currentIssuer: UInt32 = 0
+            // The smallest entry is 20 bytes (SEQUENCE, 1-octet INTEGER, UTCTime): never more
+            // records than that allows, so the reservation is at most the list's size.
+            records.reserveCapacity(min((list.end - list.contentStart) / 20 + 1, limits.maximumEntries))
             while position < list.end {
                 guard records.count < limits.maximumEntries else {
                     throw X509Error(.limitExceeded, "CRL lists more than \(limits.maximumEntries) certificates")
@@ -375,15 +378,21 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
 
     /// Binary search of the sorted index for (serial, issuer number).
     func find(serialNumber: [UInt8], issuer: UInt32) -> EntryRecord? {
-        var low = 0, high = sortedRecords.count
+        findCountingProbes(serialNumber: serialNumber, issuer: issuer).0
+    }
+
+    /// `find`, also returning how many index slots it compared (at most ⌈log2 n⌉ + 1).
+    func findCountingProbes(serialNumber: [UInt8], issuer: UInt32) -> (EntryRecord?, Int) {
+        var low = 0, high = sortedRecords.count, probes = 0
         while low < high {
             let mid = (low + high) / 2
             let record = records[Int(sortedRecords[mid])]
+            probes += 1
             let order = CRL.compare(record, serialNumber: serialNumber, issuer: issuer, in: derBytes)
-            if order == 0 { return record }
+            if order == 0 { return (record, probes) }
             if order < 0 { low = mid + 1 } else { high = mid }
         }
-        return nil
+        return (nil, probes)
     }
 
     /// Orders a record against (serial, issuer number), as `compare(_:_:in:)` orders records.
