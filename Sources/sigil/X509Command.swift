@@ -120,7 +120,20 @@ struct X509Command: ParsableCommand {
 
         func run() {
             reportingErrors {
-                let certificates = try files.flatMap { try X509Command.load($0) }
+                // A PEM file may hold other blocks beside its certificates (a private key): those
+                // are skipped, with a note on standard error.
+                var certificates: [Certificate] = []
+                for file in files {
+                    do {
+                        let (found, skipped) = try Certificate.load(try Input.read(file), skippingForeignBlocks: true)
+                        certificates += found
+                        for label in skipped {
+                            FileHandle.standardError.write(Data("note: \(file): skipped a PEM block \"\(label)\" (not a certificate)\n".utf8))
+                        }
+                    } catch let error as X509Error {
+                        throw CLIFailure(x509: error)
+                    }
+                }
                 let objects = certificates.map(X509Command.json)
                 if json {
                     Output.printJSON(objects)
