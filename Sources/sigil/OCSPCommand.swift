@@ -88,6 +88,9 @@ struct OCSPCommand: AsyncParsableCommand {
                                            "issuerNameHash": Output.hex(single.certID.issuerNameHash),
                                            "issuerKeyHash": Output.hex(single.certID.issuerKeyHash),
                                            "serialNumber": Output.hex(single.certID.serialNumber)]
+                        if single.certID.hashAlgorithm == nil {
+                            entry["certIDNote"] = "unknown hash algorithm \(single.certID.hashAlgorithmIdentifier.algorithm.dotted): this CertID matches no certificate"
+                        }
                         entry["thisUpdate"] = X509Command.rfc3339(single.thisUpdate)
                         entry["nextUpdate"] = single.nextUpdate.map(X509Command.rfc3339) ?? NSNull()
                         return entry
