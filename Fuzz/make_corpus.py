@@ -13,7 +13,7 @@ import base64, glob, json, os, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "vectors")
 OUT = sys.argv[1]
-TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token"]
+TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"]
 COUNT = {t: 0 for t in TARGETS}
 
 
@@ -128,7 +128,15 @@ except FileNotFoundError:
     pass
 put("ocsp", "unauthorized", bytes([0x30, 0x03, 0x0A, 0x01, 0x06]))
 
-# 5. Regression inputs seed their own target.
+# 5. CRLs: NIST PKITS (every kind RFC 5280 §5 has: deltas, indirect, distribution points,
+#    reasons, unknown extensions) and pyca/cryptography's, committed under Vectors/.
+for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "pkits", "crls", "*.crl"))):
+    put("crl", "pkits-" + os.path.basename(path), read(path))
+for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "pyca", "crl_*.pem"))):
+    put("crl", "pyca-" + os.path.basename(path), read(path))
+    put("crl", "pyca-der-" + os.path.basename(path), der_of(read(path)))
+
+# 6. Regression inputs seed their own target.
 for target in TARGETS:
     for path in sorted(glob.glob(os.path.join(ROOT, "Fuzz", "Regressions", target, "*"))):
         put(target, "regression-" + os.path.basename(path), read(path))

@@ -89,7 +89,7 @@ extension DistinguishedName {
     /// This name with one more RDN appended (RFC 5280 §4.2.1.13: nameRelativeToCRLIssuer is
     /// appended to the CRL issuer's name), from the RDN's `[1] IMPLICIT` encoding; nil when the
     /// result does not parse.
-    func appending(relativeName encoded: [UInt8]) -> DistinguishedName? {
+    public func appending(relativeName encoded: [UInt8]) -> DistinguishedName? {
         guard let rdnNode = try? DER.parse(encoded), let nameNode = try? DER.parse(derBytes) else { return nil }
         var writer = DERWriter()
         writer.appendSequence { sequence in
