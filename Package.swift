@@ -164,7 +164,7 @@ let package = Package(
 // LLVMFuzzerRunDriver. They link only against libFuzzer, so they exist only in that build.
 if ProcessInfo.processInfo.environment["SIGIL_FUZZ"] != nil {
     package.targets.append(.target(name: "SigilFuzzDriver", path: "Fuzz/Driver"))
-    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token"] {
+    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"] {
         package.targets.append(.executableTarget(
             name: "fuzz-\(name)",
             dependencies: ["SigilFuzzHarness", "SigilFuzzDriver"],

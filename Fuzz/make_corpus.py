@@ -13,7 +13,7 @@ import base64, glob, json, os, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(ROOT, "Vectors", "apple")
 OUT = sys.argv[1]
-TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token"]
+TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"]
 COUNT = {t: 0 for t in TARGETS}
 
 
@@ -128,7 +128,15 @@ except FileNotFoundError:
     pass
 put("ocsp", "unauthorized", bytes([0x30, 0x03, 0x0A, 0x01, 0x06]))
 
-# 5. Regression inputs seed their own target, up to SEED_LIMIT bytes. libFuzzer starts its length
+# 5. CRLs: NIST PKITS (every kind RFC 5280 §5 has: deltas, indirect, distribution points,
+#    reasons, unknown extensions) and pyca/cryptography's, committed under Vectors/.
+for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "pkits", "crls", "*.crl"))):
+    put("crl", "pkits-" + os.path.basename(path), read(path))
+for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "pyca", "crl_*.pem"))):
+    put("crl", "pyca-" + os.path.basename(path), read(path))
+    put("crl", "pyca-der-" + os.path.basename(path), der_of(read(path)))
+
+# 6. Regression inputs seed their own target, up to SEED_LIMIT bytes. libFuzzer starts its length
 # limit at the largest seed, and every reader of a target walks the whole input, so one 20 KB seed
 # makes every mutation of the run cost 20 KB of work; the larger inputs (nesting bombs, oversized
 # tokens, line floods) are replayed, and mutated, by SigilFuzzTests in every test run instead.

@@ -14,7 +14,7 @@ public enum FuzzHarness {
     /// The targets by name, in the order Fuzz/run runs them.
     public static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("der", der), ("certificate", certificate), ("chain", chain), ("ocsp", ocsp), ("receipt", receipt), ("jws", jws),
-        ("external-purchase-token", externalPurchaseToken),
+        ("external-purchase-token", externalPurchaseToken), ("crl", crl),
     ]
 
     /// A fixed validation time (2025-01-01T00:00:00Z): fuzzing must be deterministic.
@@ -70,6 +70,26 @@ public enum FuzzHarness {
         guard let basic = response.basic, let cert = basic.certificates.first else { return }
         _ = basic.nonce
         _ = try? OCSPResponseVerifier().verify(response, certificate: cert, issuer: cert, requestNonce: [1, 2, 3], at: time)
+    }
+
+    /// The CRL parser (DER, and PEM through `CRL.load`), every decoded field and extension, every
+    /// entry decoded again from the index and looked up by its serial under its issuer, and the
+    /// signature check against a fixed certificate (which must simply fail).
+    public static func crl(_ bytes: [UInt8]) {
+        _ = try? CRL.load(bytes)
+        guard let crl = try? CRL(derEncoded: bytes) else { return }
+        _ = crl.description
+        _ = crl.issuer.rfc4514String
+        _ = (crl.crlNumber?.description, crl.deltaCRLIndicator?.description, crl.freshestCRL, crl.authorityKeyIdentifier)
+        _ = crl.issuingDistributionPoint?.onlySomeReasons?.description
+        _ = crl.unhandledCriticalExtensions
+        _ = crl.pemRepresentation
+        for entry in crl.entries.prefix(4096) {
+            let issuer = entry.effectiveCertificateIssuer?.compactMap { if case .directoryName(let n) = $0 { n } else { nil } }.first ?? crl.issuer
+            _ = crl.revokedEntry(serialNumber: entry.serialNumber, certificateIssuer: issuer)
+            _ = (entry.reason?.description, entry.invalidityDate?.description, entry.unhandledCriticalExtensions)
+        }
+        if let idp = crl.issuingDistributionPoint?.nameRelativeToCRLIssuer { _ = crl.issuer.appending(relativeName: idp) }
     }
 
     /// CMS SignedData (BER), the receipt payload, and signature verification trusting the

@@ -16,9 +16,12 @@ import SigilX509
 /// of the issuer's subjectPublicKey BIT STRING (without tag, length and unused-bits octet).
 /// SHA-1 is the default, as Apple's Swift library and openssl use; SHA-256/384/512 are selectable.
 /// Two CertIDs match when they name the same certificate even under different hashes
-/// (`matches(certificate:issuer:)`).
+/// (`matches(certificate:issuer:)`). A CertID whose hash algorithm Sigil does not know parses
+/// (so the response around it can be shown, with the OID in `hashAlgorithmIdentifier`) but has
+/// no `hashAlgorithm` and never matches a certificate.
 public struct CertID: Hashable, Sendable {
-    public let hashAlgorithm: HashAlgorithm
+    /// The hash, or nil when the CertID names one Sigil does not know.
+    public let hashAlgorithm: HashAlgorithm?
     /// The encoded AlgorithmIdentifier as received (NULL or absent parameters both occur).
     public let hashAlgorithmIdentifier: AlgorithmIdentifier
     public let issuerNameHash: [UInt8]
@@ -45,7 +48,9 @@ public struct CertID: Hashable, Sendable {
             return (algorithm, nameHash, keyHash, serial)
         }
         guard let hash = KeyOIDs.hash(hashAlgorithmIdentifier.algorithm) else {
-            throw OCSPError(.malformed, "CertID hash algorithm \(hashAlgorithmIdentifier.algorithm) is not SHA-1/256/384/512")
+            // Unknown hash: kept for display; it can never match (see `matches`).
+            hashAlgorithm = nil
+            return
         }
         if let parameters = hashAlgorithmIdentifier.parameters, parameters != [0x05, 0x00] {
             throw OCSPError(.malformed, "CertID hash algorithm parameters must be NULL or absent")
@@ -68,12 +73,13 @@ public struct CertID: Hashable, Sendable {
     /// Whether this CertID names `certificate` issued by `issuer`, recomputing the hashes with this
     /// CertID's own algorithm (so a SHA-256 answer to a SHA-1 question still matches).
     public func matches(certificate: Certificate, issuer: Certificate) -> Bool {
-        self.sameCertificate(as: CertID(certificate: certificate, issuer: issuer, hash: hashAlgorithm))
+        guard let hashAlgorithm else { return false }
+        return self.sameCertificate(as: CertID(certificate: certificate, issuer: issuer, hash: hashAlgorithm))
     }
 
     /// Same hash algorithm, hashes and serial (the parameters' encoding may differ).
     public func sameCertificate(as other: CertID) -> Bool {
-        hashAlgorithm == other.hashAlgorithm && issuerNameHash == other.issuerNameHash
+        hashAlgorithm != nil && hashAlgorithm == other.hashAlgorithm && issuerNameHash == other.issuerNameHash
             && issuerKeyHash == other.issuerKeyHash && serialNumber == other.serialNumber
     }
 }

@@ -128,3 +128,6 @@ extension CertificateVerifier {
         return failures.isEmpty ? result : .invalid(failures)
     }
 }
+
+/// OCSP is one of the revocation checkers a caller composes (`RevocationPolicy.anyOf/allOf`).
+extension OCSPRevocationChecker: RevocationChecker {}

@@ -183,8 +183,21 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
 
     // MARK: - Loading
 
-    /// Every certificate in a PEM text ("CERTIFICATE" blocks; other blocks are an error), in order.
+    /// The PEM labels of a certificate: "CERTIFICATE" (RFC 7468 §5.1) and the legacy
+    /// "X509 CERTIFICATE" and "X.509 CERTIFICATE" that RFC 7468 §5.3 lets parsers accept.
+    public static let pemLabels: Set<String> = ["CERTIFICATE", "X509 CERTIFICATE", "X.509 CERTIFICATE"]
+
+    /// Every certificate in a PEM text (certificate blocks; any other block is an error), in order.
     public static func certificates(pem text: String) throws(X509Error) -> [Certificate] {
+        let (certificates, skipped) = try certificates(pem: text, skippingForeignBlocks: false)
+        if let label = skipped.first { throw X509Error(.invalidPEM, "PEM block \"\(label)\" is not a certificate") }
+        return certificates
+    }
+
+    /// The certificates in a PEM text, in order, and the labels of the other blocks (a private
+    /// key beside its certificate, a CRL…), which are skipped when `skippingForeignBlocks` and
+    /// an error otherwise. At least one certificate is required.
+    public static func certificates(pem text: String, skippingForeignBlocks: Bool) throws(X509Error) -> (certificates: [Certificate], skipped: [String]) {
         let blocks: [PEMDocument]
         do {
             blocks = try PEMDocument.parseAll(text)
@@ -192,23 +205,39 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
             throw X509Error(.invalidPEM, "\(error)")
         }
         guard !blocks.isEmpty else { throw X509Error(.invalidPEM, "no PEM block found") }
-        var result: [Certificate] = []
+        var result: [Certificate] = [], skipped: [String] = []
         for (index, block) in blocks.enumerated() {
-            guard block.label == "CERTIFICATE" else {
-                throw X509Error(.invalidPEM, "PEM block \(index + 1) is \"\(block.label)\", not CERTIFICATE")
+            guard pemLabels.contains(block.label) else {
+                guard skippingForeignBlocks else {
+                    throw X509Error(.invalidPEM, "PEM block \(index + 1) is \"\(block.label)\", not CERTIFICATE")
+                }
+                skipped.append(block.label)
+                continue
             }
             result.append(try Certificate(derEncoded: block.derBytes))
         }
-        return result
+        guard !result.isEmpty else {
+            throw X509Error(.invalidPEM, "no CERTIFICATE block found (found \(skipped.map { "\"\($0)\"" }.joined(separator: ", ")))")
+        }
+        return (result, skipped)
     }
 
     /// Certificates from a file's bytes: a PEM bundle (one or more blocks) or a single DER certificate.
     public static func load<Bytes: Collection>(_ bytes: Bytes) throws(X509Error) -> [Certificate] where Bytes.Element == UInt8 {
+        let (certificates, _) = try load(bytes, skippingForeignBlocks: false)
+        return certificates
+    }
+
+    /// `load`, skipping PEM blocks that are not certificates (their labels returned) when
+    /// `skippingForeignBlocks`: for showing what a mixed PEM file (certificate plus key) holds.
+    public static func load<Bytes: Collection>(_ bytes: Bytes, skippingForeignBlocks: Bool) throws(X509Error)
+        -> (certificates: [Certificate], skipped: [String]) where Bytes.Element == UInt8
+    {
         let data = Array(bytes)
         if let text = String(validating: data, as: UTF8.self), text.contains("-----BEGIN ") {
-            return try certificates(pem: text)
+            return try certificates(pem: text, skippingForeignBlocks: skippingForeignBlocks)
         }
-        return [try Certificate(derEncoded: data)]
+        return ([try Certificate(derEncoded: data)], [])
     }
 
     public var pemRepresentation: String { PEMDocument(label: "CERTIFICATE", derBytes: derBytes).pemString }

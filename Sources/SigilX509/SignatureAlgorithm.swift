@@ -4,7 +4,7 @@ import SigilKeys
 
 /// The signature algorithms of certificates, OCSP responses and CMS (RFC 5758 §3.2 for ECDSA,
 /// RFC 4055 §5 / RFC 8017 §A.2 for RSA), decoded from an AlgorithmIdentifier with the parameter
-/// rules of each: ECDSA with absent parameters, PKCS#1 v1.5 with NULL (RFC 4055 §5 requires it),
+/// rules of each: ECDSA with absent parameters, PKCS#1 v1.5 with NULL or absent parameters (RFC 4055 §5 requires accepting both),
 /// RSASSA-PSS with its RSASSA-PSS-params. Anything else is `.unknown`, kept with its encoding.
 public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
     case ecdsa(HashAlgorithm)
@@ -21,8 +21,9 @@ public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
             }
             self = .ecdsa(hash)
         } else if let hash = SignatureAlgorithm.rsaHashes[oid] {
-            guard identifier.parameters == [0x05, 0x00] else {
-                throw X509Error(.malformed, "\(oid) parameters must be NULL (RFC 4055 §5)")
+            // RFC 4055 §5: "implementations MUST accept the parameters being absent as well as present" (NULL).
+            guard identifier.parameters == nil || identifier.parameters == [0x05, 0x00] else {
+                throw X509Error(.malformed, "\(oid) parameters must be NULL or absent (RFC 4055 §5)")
             }
             self = .rsaPKCS1v15(hash)
         } else if oid == X509OIDs.rsassaPSS {

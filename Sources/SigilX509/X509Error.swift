@@ -25,6 +25,8 @@ public struct X509Error: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidPEM = Code("invalidPEM")
         /// A signature or key algorithm Sigil does not verify with.
         public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
+        /// Input past a stated bound (a CRL's bytes, entries or certificate issuers).
+        public static let limitExceeded = Code("limitExceeded")
     }
 
     public let code: Code

@@ -52,7 +52,7 @@ public enum X509OIDs {
 
     /// Names for display (`sigil x509 show`) of the OIDs above and of common attribute types.
     public static func name(_ oid: ASN1ObjectIdentifier) -> String? {
-        names[oid]
+        names[oid] ?? crlNames[oid]
     }
 
     static let names: [ASN1ObjectIdentifier: String] = [

@@ -84,10 +84,13 @@ struct OCSPCommand: AsyncParsableCommand {
                     out["certificates"] = basic.certificates.map(\.subject.rfc4514String)
                     out["responses"] = basic.responses.map { single -> [String: Any] in
                         var entry = OCSPCommand.statusJSON(single.status)
-                        entry["certID"] = ["hashAlgorithm": single.certID.hashAlgorithm.rawValue,
+                        entry["certID"] = ["hashAlgorithm": single.certID.hashAlgorithm?.rawValue ?? single.certID.hashAlgorithmIdentifier.algorithm.dotted,
                                            "issuerNameHash": Output.hex(single.certID.issuerNameHash),
                                            "issuerKeyHash": Output.hex(single.certID.issuerKeyHash),
                                            "serialNumber": Output.hex(single.certID.serialNumber)]
+                        if single.certID.hashAlgorithm == nil {
+                            entry["certIDNote"] = "unknown hash algorithm \(single.certID.hashAlgorithmIdentifier.algorithm.dotted): this CertID matches no certificate"
+                        }
                         entry["thisUpdate"] = X509Command.rfc3339(single.thisUpdate)
                         entry["nextUpdate"] = single.nextUpdate.map(X509Command.rfc3339) ?? NSNull()
                         return entry

@@ -12,7 +12,7 @@ struct Sigil: AsyncParsableCommand {
         embedded data. Commands print JSON on stdout; failures print {"error", "message"} JSON on
         stderr and exit non-zero.
         """,
-        subcommands: [Overview.self, KeyCommand.self, SignatureCommand.self, X509Command.self, OCSPCommand.self, ReceiptCommand.self, TokenCommand.self, JWSCommand.self, VerifyCommand.self, ExternalPurchaseTokenCommand.self, DemoCommand.self, APICommand.self, SIWACommand.self, BenchCommand.self, DigestCommand.self, ASN1Command.self, PEMCommand.self],
+        subcommands: [Overview.self, KeyCommand.self, SignatureCommand.self, X509Command.self, CRLCommand.self, OCSPCommand.self, ReceiptCommand.self, TokenCommand.self, JWSCommand.self, VerifyCommand.self, ExternalPurchaseTokenCommand.self, DemoCommand.self, APICommand.self, SIWACommand.self, BenchCommand.self, DigestCommand.self, ASN1Command.self, PEMCommand.self],
         defaultSubcommand: Overview.self
     )
 }

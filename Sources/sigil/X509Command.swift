@@ -120,7 +120,20 @@ struct X509Command: ParsableCommand {
 
         func run() {
             reportingErrors {
-                let certificates = try files.flatMap { try X509Command.load($0) }
+                // A PEM file may hold other blocks beside its certificates (a private key): those
+                // are skipped, with a note on standard error.
+                var certificates: [Certificate] = []
+                for file in files {
+                    do {
+                        let (found, skipped) = try Certificate.load(try Input.read(file), skippingForeignBlocks: true)
+                        certificates += found
+                        for label in skipped {
+                            FileHandle.standardError.write(Data("note: \(file): skipped a PEM block \"\(label)\" (not a certificate)\n".utf8))
+                        }
+                    } catch let error as X509Error {
+                        throw CLIFailure(x509: error)
+                    }
+                }
                 let objects = certificates.map(X509Command.json)
                 if json {
                     Output.printJSON(objects)
@@ -154,6 +167,9 @@ struct X509Command: ParsableCommand {
         @Option(help: "Validation time: RFC 3339 or unix seconds (default: now).") var at: String?
         @Option(help: "rfc5280, apple-signed-data or apple-receipt.") var policy: PolicyName = .rfc5280
         @Option(help: "Smallest RSA modulus accepted, in bits (1024 for legacy data).") var minimumRsaBits = 2048
+        @Option(name: .customLong("crl"),
+                help: "A CRL (DER or PEM; repeatable): every certificate of the path but the root is checked against the CRLs (RFC 5280 §6.3); one no CRL covers fails.")
+        var crls: [String] = []
         @Argument(help: "The leaf certificate.") var leaf: String
 
         func run() {
@@ -171,10 +187,17 @@ struct X509Command: ParsableCommand {
                     }
                     time = parsed
                 }
-                let policies: [any CertificatePolicy] = switch policy {
+                var policies: [any CertificatePolicy] = switch policy {
                 case .rfc5280: [RFC5280Policy()]
                 case .appleSignedData: [RFC5280Policy(), AppleSignedDataPolicy()]
                 case .appleReceipt: [RFC5280Policy(), AppleReceiptPolicy()]
+                }
+                // --crl: revocation of every certificate but the trust anchor, from these CRLs.
+                if !crls.isEmpty {
+                    let revocation = CRLRevocationPolicy(crls: try crls.flatMap { try CRLCommand.load($0) }, candidateCertificates: candidates + trusted,
+                                                         options: .init(minimumRSABits: minimumRsaBits))
+                    policies = policies.map { ($0 as? RFC5280Policy).map { RFC5280Policy(alsoHandled: $0.alsoHandled.union(revocation.handledCriticalExtensions)) } ?? $0 }
+                    policies.append(revocation)
                 }
                 let verifier = CertificateVerifier(trustedRoots: trusted, policies: policies, minimumRSABits: minimumRsaBits)
                 // Extra certificates in the leaf's file (a PEM bundle) are candidates too.

@@ -17,7 +17,7 @@ final class FuzzRegressionTests: XCTestCase {
     }
 
     func testEveryTargetHasRegressionInputsAndSurvivesThem() throws {
-        XCTAssertEqual(FuzzHarness.targets.map(\.name), ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token"])
+        XCTAssertEqual(FuzzHarness.targets.map(\.name), ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"])
         for (name, run) in FuzzHarness.targets {
             let files = try inputs(name)
             XCTAssertFalse(files.isEmpty, "Fuzz/Regressions/\(name) is empty")

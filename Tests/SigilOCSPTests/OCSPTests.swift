@@ -280,3 +280,34 @@ final class OCSPTests: XCTestCase {
         return nil
     }
 }
+
+/// The OCSP parsing findings of issue 18 against real responses pyca/cryptography reads
+/// (Vectors/pyca): a US Army responder signing with sha256WithRSAEncryption without parameters
+/// (RFC 4055 §5), and a CertID naming a hash algorithm nobody knows.
+final class OCSPParsingFindingsTests: XCTestCase {
+    func testArmyResponseWithAbsentRSAParametersParsesAndVerifies() throws {
+        let response = try OCSPResponse(derEncoded: Array(try Data(contentsOf: TestPaths.vectors("pyca/ocsp-army.deps.mil-resp.der"))))
+        let basic = try XCTUnwrap(response.basic)
+        XCTAssertNil(basic.signatureAlgorithmIdentifier.parameters)
+        XCTAssertEqual(basic.signatureAlgorithm, .rsaPKCS1v15(.sha256))
+        XCTAssertEqual(basic.responses.count, 20)
+        // The responder's own certificate, carried in the response, verifies the signature.
+        let responder = try XCTUnwrap(basic.certificates.first)
+        XCTAssertNoThrow(try responder.publicKey.verifySignatureVartime(basic.signature, over: basic.tbsResponseData,
+                                                                         algorithm: basic.signatureAlgorithm).get())
+        var tampered = basic.tbsResponseData
+        tampered[tampered.count - 1] ^= 1
+        XCTAssertThrowsError(try responder.publicKey.verifySignatureVartime(basic.signature, over: tampered, algorithm: basic.signatureAlgorithm).get())
+    }
+
+    func testCertIDWithUnknownHashIsShownAndNeverMatched() throws {
+        let response = try OCSPResponse(derEncoded: Array(try Data(contentsOf: TestPaths.vectors("pyca/resp-unknown-hash-alg.der"))))
+        let single = try XCTUnwrap(response.basic?.responses.first)
+        XCTAssertNil(single.certID.hashAlgorithm)
+        XCTAssertEqual(single.certID.hashAlgorithmIdentifier.algorithm, [1, 3, 14, 3, 2, 26, 17])
+        // Never matches, not even a CertID made of the very same bytes.
+        XCTAssertFalse(single.certID.sameCertificate(as: single.certID))
+        let certificate = try Certificate(derEncoded: Array(try Data(contentsOf: TestPaths.vectors("pkits/certs/GoodCACert.crt"))))
+        XCTAssertFalse(single.certID.matches(certificate: certificate, issuer: certificate))
+    }
+}

@@ -1,0 +1,60 @@
+/// Revocation checking of a validated chain, asynchronous so a checker may fetch what it needs
+/// (OCSP responses, CRLs). Implementations: `CRLRevocationPolicy` (a fixed set of CRLs),
+/// `CRLRevocationChecker` (CRLs from a `CRLSource`), SigilOCSP's `OCSPRevocationChecker`, and the
+/// compositions of `RevocationPolicy` — revocation is a policy the caller composes.
+public protocol RevocationChecker: Sendable {
+    /// The revocation failures of `chain` (leaf first, trust anchor last) at `time`; empty when
+    /// every certificate but the trust anchor is known not to be revoked.
+    func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure]
+}
+
+extension CRLRevocationPolicy: RevocationChecker {}
+
+/// Compositions of revocation checkers (OCSP, CRL, …).
+public enum RevocationPolicy {
+    /// Either suffices: the chain passes when one checker finds nothing wrong — unless a checker
+    /// reports a certificate revoked, which always fails the chain (a stale "good" from another
+    /// source never outvotes a revocation). Otherwise every checker's failures are reported.
+    public static func anyOf(_ checkers: [any RevocationChecker]) -> any RevocationChecker { AnyOf(checkers: checkers) }
+
+    /// All are required: every checker runs and every failure of each is reported.
+    public static func allOf(_ checkers: [any RevocationChecker]) -> any RevocationChecker { AllOf(checkers: checkers) }
+
+    struct AnyOf: RevocationChecker {
+        let checkers: [any RevocationChecker]
+
+        func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure] {
+            var all: [ValidationFailure] = []
+            var anyClean = false
+            for checker in checkers {
+                let failures = await checker.failures(of: chain, at: time)
+                if failures.isEmpty { anyClean = true }
+                all += failures
+            }
+            let revoked = all.filter { if case .revoked = $0 { true } else { false } }
+            if !revoked.isEmpty { return revoked }
+            return anyClean || checkers.isEmpty ? [] : all
+        }
+    }
+
+    struct AllOf: RevocationChecker {
+        let checkers: [any RevocationChecker]
+
+        func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure] {
+            var all: [ValidationFailure] = []
+            for checker in checkers { all += await checker.failures(of: chain, at: time) }
+            return all
+        }
+    }
+}
+
+extension CertificateVerifier {
+    /// Path validation followed by the revocation check `revocation` on the chain found.
+    public func verify(leaf: Certificate, intermediates: [Certificate] = [], at time: Int64,
+                       checkingRevocationWith revocation: any RevocationChecker) async -> Result {
+        let result = verify(leaf: leaf, intermediates: intermediates, at: time)
+        guard case .valid(let chain) = result else { return result }
+        let failures = await revocation.failures(of: chain, at: time)
+        return failures.isEmpty ? result : .invalid(failures)
+    }
+}
