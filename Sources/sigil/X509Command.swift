@@ -82,6 +82,14 @@ struct X509Command: ParsableCommand {
         case .subjectAltName(let names), .issuerAltName(let names): return names.map(\.description)
         case .nameConstraints(let v):
             return ["permitted": v.permitted.map(\.base.description), "excluded": v.excluded.map(\.base.description)]
+        case .policyMappings(let v):
+            return v.mappings.map { ["issuerDomainPolicy": $0.issuerDomainPolicy.dotted, "subjectDomainPolicy": $0.subjectDomainPolicy.dotted] }
+        case .policyConstraints(let v):
+            var out: [String: Any] = [:]
+            if let n = v.requireExplicitPolicy { out["requireExplicitPolicy"] = n }
+            if let n = v.inhibitPolicyMapping { out["inhibitPolicyMapping"] = n }
+            return out
+        case .inhibitAnyPolicy(let v): return v.skipCerts
         case .unknown: return Output.hex(raw)
         }
     }
