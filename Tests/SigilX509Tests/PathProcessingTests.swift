@@ -215,4 +215,34 @@ final class PathProcessingTests: XCTestCase {
         // 4.8.2: no policies — valid, with an empty set.
         XCTAssertEqual(try policies(["NoPoliciesCACert"], "AllCertificatesNoPoliciesTest2EE", PolicySettings())?.userConstrained, [])
     }
+
+    /// The new extension parsers on every PKITS value of their kind: each parses, every truncated
+    /// prefix and a trailing byte are refused, and 2,000 seeded byte mutations end in a value or
+    /// a typed error.
+    func testPolicyExtensionParsersAreStrict() throws {
+        let directory = TestPaths.vectors("pkits/certs")
+        let kinds: Set<ASN1ObjectIdentifier> = [X509OIDs.policyMappings, X509OIDs.policyConstraints, X509OIDs.inhibitAnyPolicy]
+        var values: [(ASN1ObjectIdentifier, [UInt8])] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
+            guard let certificate = try? Certificate(derEncoded: Array(try Data(contentsOf: directory.appendingPathComponent(file)))) else { continue }
+            for e in certificate.extensions where kinds.contains(e.oid) && !values.contains(where: { $0.1 == e.rawValue }) {
+                values.append((e.oid, e.rawValue))
+            }
+        }
+        XCTAssertGreaterThan(values.count, 20)
+        var rng = SeededGenerator(seed: 0x5167_0054)
+        for (oid, der) in values {
+            XCTAssertNoThrow(try ExtensionValue(oid: oid, der: der), oid.dotted)
+            for length in 0..<der.count { XCTAssertThrowsError(try ExtensionValue(oid: oid, der: Array(der.prefix(length))), "\(oid.dotted) prefix \(length)") }
+            XCTAssertThrowsError(try ExtensionValue(oid: oid, der: der + [0]), "\(oid.dotted) trailing byte")
+            for _ in 0..<(2_000 / values.count + 1) {
+                var mutant = der
+                mutant[Int(rng.next() % UInt64(mutant.count))] ^= UInt8(truncatingIfNeeded: rng.next() | 1)
+                _ = try? ExtensionValue(oid: oid, der: mutant)
+            }
+        }
+        XCTAssertThrowsError(try ExtensionValue(oid: X509OIDs.policyConstraints, der: [0x30, 0x00]), "empty PolicyConstraints")
+        XCTAssertThrowsError(try ExtensionValue(oid: X509OIDs.policyMappings, der: [0x30, 0x00]), "empty PolicyMappings")
+        XCTAssertThrowsError(try ExtensionValue(oid: X509OIDs.inhibitAnyPolicy, der: [0x02, 0x01, 0xFF]), "negative SkipCerts")
+    }
 }

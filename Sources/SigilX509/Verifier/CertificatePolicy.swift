@@ -23,6 +23,7 @@ public struct PolicyEvaluation: Sendable {
     /// The valid certificate policies, from the policy that processes certificatePolicies.
     public var validPolicies: ValidPolicySet?
 
+    /// An evaluation with its failures and, when computed, the valid policy set.
     public init(failures: [ValidationFailure], validPolicies: ValidPolicySet? = nil) {
         self.failures = failures
         self.validPolicies = validPolicies
@@ -32,6 +33,7 @@ public struct PolicyEvaluation: Sendable {
 extension CertificatePolicy {
     public var handledCriticalExtensions: Set<ASN1ObjectIdentifier> { [] }
 
+    /// The default evaluation: ``failures(of:at:)`` and no policy set.
     public func evaluate(_ chain: [Certificate], at time: Int64) -> PolicyEvaluation {
         PolicyEvaluation(failures: failures(of: chain, at: time))
     }

@@ -37,6 +37,7 @@ public struct ValidPolicySet: Hashable, Sendable, CustomStringConvertible {
     /// Whether the path had to be valid for an explicit policy (explicit_policy reached 0).
     public let explicitPolicyRequired: Bool
 
+    /// A policy set as path validation outputs it.
     public init(authoritiesConstrained: Set<ASN1ObjectIdentifier>, userConstrained: Set<ASN1ObjectIdentifier>, explicitPolicyRequired: Bool) {
         self.authoritiesConstrained = authoritiesConstrained
         self.userConstrained = userConstrained
