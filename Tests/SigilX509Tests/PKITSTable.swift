@@ -25,10 +25,13 @@ struct PKITSCase {
     /// The outcome depends on CRL processing (PKITS §4.4, §4.5, §4.14, §4.15; §4.7.4–§4.7.5, whose
     /// CA cannot sign its CRL).
     let revocation: Bool
+    /// The user-constrained-policy-set PKITS gives for a valid run; nil where the table states none
+    /// (outside §4.8–§4.12 every PKITS certificate asserts NIST-test-policy-1 and the runner expects {policy-1}).
+    let policies: Set<ASN1ObjectIdentifier>?
 
     init(_ id: String, _ path: [String], _ leaf: String, _ outcome: Outcome, explicit: Bool = false,
          initial: Set<ASN1ObjectIdentifier> = [X509OIDs.anyPolicy], mappingInhibit: Bool = false, anyInhibit: Bool = false,
-         revocation: Bool = false) {
+         revocation: Bool = false, policies: Set<ASN1ObjectIdentifier>? = nil) {
         self.id = id
         self.path = path
         self.leaf = leaf
@@ -36,6 +39,7 @@ struct PKITSCase {
         self.settings = PolicySettings(initialPolicySet: initial, requireExplicitPolicy: explicit,
                                        inhibitPolicyMapping: mappingInhibit, inhibitAnyPolicy: anyInhibit)
         self.revocation = revocation
+        self.policies = policies
     }
 
     var section: String { id.split(separator: ".").prefix(2).joined(separator: ".") }
@@ -43,7 +47,7 @@ struct PKITSCase {
 
 /// Every PKITS test of sections 4.1–4.16 but the DSA ones (4.1.4–4.1.6: Sigil verifies no DSA
 /// signatures, so 4.1.6's refusal would be for the wrong reason), with the settings the PKITS
-/// specification gives each (§4.8.1, 4.8.2, 4.8.3, 4.8.6, 4.8.10, 4.8.11, 4.8.13–4.8.16, 4.8.18,
+/// specification gives each (§4.8.1, 4.8.2, 4.8.3, 4.8.6, 4.8.10, 4.8.11, 4.8.13, 4.8.14, 4.8.18,
 /// 4.10.1–4.10.3, 4.10.5, 4.10.6, 4.10.12 and 4.12.3 are run more than once with different
 /// settings; their runs are numbered .1, .2, …).
 let pkitsCases: [PKITSCase] = [
@@ -120,52 +124,50 @@ let pkitsCases: [PKITSCase] = [
     PKITSCase("4.7.3", ["keyUsageNotCriticalCACert"], "ValidkeyUsageNotCriticalTest3EE", .valid),
     PKITSCase("4.7.4", ["keyUsageCriticalcRLSignFalseCACert"], "InvalidkeyUsageCriticalcRLSignFalseTest4EE", .invalid, revocation: true),
     PKITSCase("4.7.5", ["keyUsageNotCriticalcRLSignFalseCACert"], "InvalidkeyUsageNotCriticalcRLSignFalseTest5EE", .invalid, revocation: true),
-    PKITSCase("4.8.1.1", ["GoodCACert"], "ValidCertificatePathTest1EE", .valid, explicit: true),
-    PKITSCase("4.8.1.2", ["GoodCACert"], "ValidCertificatePathTest1EE", .valid, explicit: true, initial: [p1]),
+    PKITSCase("4.8.1.1", ["GoodCACert"], "ValidCertificatePathTest1EE", .valid, explicit: true, policies: [p1]),
+    PKITSCase("4.8.1.2", ["GoodCACert"], "ValidCertificatePathTest1EE", .valid, explicit: true, initial: [p1], policies: [p1]),
     PKITSCase("4.8.1.3", ["GoodCACert"], "ValidCertificatePathTest1EE", .invalid, explicit: true, initial: [p2]),
-    PKITSCase("4.8.1.4", ["GoodCACert"], "ValidCertificatePathTest1EE", .valid, explicit: true, initial: [p1, p2]),
-    PKITSCase("4.8.2.1", ["NoPoliciesCACert"], "AllCertificatesNoPoliciesTest2EE", .valid),
+    PKITSCase("4.8.1.4", ["GoodCACert"], "ValidCertificatePathTest1EE", .valid, explicit: true, initial: [p1, p2], policies: [p1]),
+    PKITSCase("4.8.2.1", ["NoPoliciesCACert"], "AllCertificatesNoPoliciesTest2EE", .valid, policies: []),
     PKITSCase("4.8.2.2", ["NoPoliciesCACert"], "AllCertificatesNoPoliciesTest2EE", .invalid, explicit: true),
-    PKITSCase("4.8.3.1", ["GoodCACert", "PoliciesP2subCACert"], "DifferentPoliciesTest3EE", .valid),
+    PKITSCase("4.8.3.1", ["GoodCACert", "PoliciesP2subCACert"], "DifferentPoliciesTest3EE", .valid, policies: []),
     PKITSCase("4.8.3.2", ["GoodCACert", "PoliciesP2subCACert"], "DifferentPoliciesTest3EE", .invalid, explicit: true),
     PKITSCase("4.8.3.3", ["GoodCACert", "PoliciesP2subCACert"], "DifferentPoliciesTest3EE", .invalid, explicit: true, initial: [p1, p2]),
     PKITSCase("4.8.4", ["GoodCACert", "GoodsubCACert"], "DifferentPoliciesTest4EE", .invalid),
     PKITSCase("4.8.5", ["GoodCACert", "PoliciesP2subCA2Cert"], "DifferentPoliciesTest5EE", .invalid),
-    PKITSCase("4.8.6.1", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE", .valid),
-    PKITSCase("4.8.6.2", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE", .valid, initial: [p1]),
+    PKITSCase("4.8.6.1", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE", .valid, policies: [p1]),
+    PKITSCase("4.8.6.2", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE", .valid, initial: [p1], policies: [p1]),
     PKITSCase("4.8.6.3", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE", .invalid, initial: [p2]),
     PKITSCase("4.8.7", ["PoliciesP123CACert", "PoliciesP123subCAP12Cert", "PoliciesP123subsubCAP12P1Cert"], "DifferentPoliciesTest7EE", .invalid),
     PKITSCase("4.8.8", ["PoliciesP12CACert", "PoliciesP12subCAP1Cert", "PoliciesP12subsubCAP1P2Cert"], "DifferentPoliciesTest8EE", .invalid),
     PKITSCase("4.8.9", ["PoliciesP123CACert", "PoliciesP123subCAP12Cert", "PoliciesP123subsubCAP12P2Cert", "PoliciesP123subsubsubCAP12P2P1Cert"], "DifferentPoliciesTest9EE", .invalid),
-    PKITSCase("4.8.10.1", ["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", .valid),
-    PKITSCase("4.8.10.2", ["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", .valid, initial: [p1]),
-    PKITSCase("4.8.10.3", ["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", .valid, initial: [p2]),
-    PKITSCase("4.8.11.1", ["anyPolicyCACert"], "AllCertificatesanyPolicyTest11EE", .valid),
-    PKITSCase("4.8.11.2", ["anyPolicyCACert"], "AllCertificatesanyPolicyTest11EE", .valid, initial: [p1]),
+    PKITSCase("4.8.10.1", ["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", .valid, policies: [p1, p2]),
+    PKITSCase("4.8.10.2", ["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", .valid, initial: [p1], policies: [p1]),
+    PKITSCase("4.8.10.3", ["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", .valid, initial: [p2], policies: [p2]),
+    PKITSCase("4.8.11.1", ["anyPolicyCACert"], "AllCertificatesanyPolicyTest11EE", .valid, policies: [X509OIDs.anyPolicy]),
+    PKITSCase("4.8.11.2", ["anyPolicyCACert"], "AllCertificatesanyPolicyTest11EE", .valid, initial: [p1], policies: [p1]),
     PKITSCase("4.8.12", ["PoliciesP3CACert"], "DifferentPoliciesTest12EE", .invalid),
-    PKITSCase("4.8.13.1", ["PoliciesP123CACert"], "AllCertificatesSamePoliciesTest13EE", .valid, initial: [p1]),
-    PKITSCase("4.8.13.2", ["PoliciesP123CACert"], "AllCertificatesSamePoliciesTest13EE", .valid, initial: [p2]),
-    PKITSCase("4.8.13.3", ["PoliciesP123CACert"], "AllCertificatesSamePoliciesTest13EE", .valid, initial: [p3]),
-    PKITSCase("4.8.14.1", ["anyPolicyCACert"], "AnyPolicyTest14EE", .valid, explicit: true, initial: [p1]),
-    PKITSCase("4.8.14.2", ["anyPolicyCACert"], "AnyPolicyTest14EE", .invalid, explicit: true, initial: [p2]),
-    PKITSCase("4.8.15.1", [], "UserNoticeQualifierTest15EE", .valid, explicit: true, initial: [p1]),
-    PKITSCase("4.8.15.2", [], "UserNoticeQualifierTest15EE", .invalid, explicit: true, initial: [p2]),
-    PKITSCase("4.8.16.1", ["GoodCACert"], "UserNoticeQualifierTest16EE", .valid, explicit: true, initial: [p1]),
-    PKITSCase("4.8.16.2", ["GoodCACert"], "UserNoticeQualifierTest16EE", .invalid, explicit: true, initial: [p2]),
-    PKITSCase("4.8.17", ["GoodCACert"], "UserNoticeQualifierTest17EE", .valid),
-    PKITSCase("4.8.18.1", ["PoliciesP12CACert"], "UserNoticeQualifierTest18EE", .valid, explicit: true, initial: [p1]),
-    PKITSCase("4.8.18.2", ["PoliciesP12CACert"], "UserNoticeQualifierTest18EE", .valid, explicit: true, initial: [p2]),
-    PKITSCase("4.8.19", [], "UserNoticeQualifierTest19EE", .valid),
-    PKITSCase("4.8.20", ["GoodCACert"], "CPSPointerQualifierTest20EE", .valid),
-    PKITSCase("4.9.1", ["requireExplicitPolicy10CACert", "requireExplicitPolicy10subCACert", "requireExplicitPolicy10subsubCACert", "requireExplicitPolicy10subsubsubCACert"], "ValidrequireExplicitPolicyTest1EE", .valid),
-    PKITSCase("4.9.2", ["requireExplicitPolicy5CACert", "requireExplicitPolicy5subCACert", "requireExplicitPolicy5subsubCACert", "requireExplicitPolicy5subsubsubCACert"], "ValidrequireExplicitPolicyTest2EE", .valid),
+    PKITSCase("4.8.13.1", ["PoliciesP123CACert"], "AllCertificatesSamePoliciesTest13EE", .valid, initial: [p1], policies: [p1]),
+    PKITSCase("4.8.13.2", ["PoliciesP123CACert"], "AllCertificatesSamePoliciesTest13EE", .valid, initial: [p2], policies: [p2]),
+    PKITSCase("4.8.13.3", ["PoliciesP123CACert"], "AllCertificatesSamePoliciesTest13EE", .valid, initial: [p3], policies: [p3]),
+    PKITSCase("4.8.14.1", ["anyPolicyCACert"], "AnyPolicyTest14EE", .valid, initial: [p1], policies: [p1]),
+    PKITSCase("4.8.14.2", ["anyPolicyCACert"], "AnyPolicyTest14EE", .invalid, initial: [p2]),
+    PKITSCase("4.8.15", [], "UserNoticeQualifierTest15EE", .valid, policies: [p1]),
+    PKITSCase("4.8.16", ["GoodCACert"], "UserNoticeQualifierTest16EE", .valid, policies: [p1]),
+    PKITSCase("4.8.17", ["GoodCACert"], "UserNoticeQualifierTest17EE", .valid, policies: [p1]),
+    PKITSCase("4.8.18.1", ["PoliciesP12CACert"], "UserNoticeQualifierTest18EE", .valid, initial: [p1], policies: [p1]),
+    PKITSCase("4.8.18.2", ["PoliciesP12CACert"], "UserNoticeQualifierTest18EE", .valid, initial: [p2], policies: [p2]),
+    PKITSCase("4.8.19", [], "UserNoticeQualifierTest19EE", .valid, policies: [p1]),
+    PKITSCase("4.8.20", ["GoodCACert"], "CPSPointerQualifierTest20EE", .valid, policies: [p1]),
+    PKITSCase("4.9.1", ["requireExplicitPolicy10CACert", "requireExplicitPolicy10subCACert", "requireExplicitPolicy10subsubCACert", "requireExplicitPolicy10subsubsubCACert"], "ValidrequireExplicitPolicyTest1EE", .valid, policies: []),
+    PKITSCase("4.9.2", ["requireExplicitPolicy5CACert", "requireExplicitPolicy5subCACert", "requireExplicitPolicy5subsubCACert", "requireExplicitPolicy5subsubsubCACert"], "ValidrequireExplicitPolicyTest2EE", .valid, policies: []),
     PKITSCase("4.9.3", ["requireExplicitPolicy4CACert", "requireExplicitPolicy4subCACert", "requireExplicitPolicy4subsubCACert", "requireExplicitPolicy4subsubsubCACert"], "InvalidrequireExplicitPolicyTest3EE", .invalid),
-    PKITSCase("4.9.4", ["requireExplicitPolicy0CACert", "requireExplicitPolicy0subCACert", "requireExplicitPolicy0subsubCACert", "requireExplicitPolicy0subsubsubCACert"], "ValidrequireExplicitPolicyTest4EE", .valid),
+    PKITSCase("4.9.4", ["requireExplicitPolicy0CACert", "requireExplicitPolicy0subCACert", "requireExplicitPolicy0subsubCACert", "requireExplicitPolicy0subsubsubCACert"], "ValidrequireExplicitPolicyTest4EE", .valid, policies: [p1]),
     PKITSCase("4.9.5", ["requireExplicitPolicy7CACert", "requireExplicitPolicy7subCARE2Cert", "requireExplicitPolicy7subsubCARE2RE4Cert", "requireExplicitPolicy7subsubsubCARE2RE4Cert"], "InvalidrequireExplicitPolicyTest5EE", .invalid),
-    PKITSCase("4.9.6", ["requireExplicitPolicy2CACert", "requireExplicitPolicy2SelfIssuedCACert"], "ValidSelfIssuedrequireExplicitPolicyTest6EE", .valid),
+    PKITSCase("4.9.6", ["requireExplicitPolicy2CACert", "requireExplicitPolicy2SelfIssuedCACert"], "ValidSelfIssuedrequireExplicitPolicyTest6EE", .valid, policies: []),
     PKITSCase("4.9.7", ["requireExplicitPolicy2CACert", "requireExplicitPolicy2SelfIssuedCACert", "requireExplicitPolicy2subCACert"], "InvalidSelfIssuedrequireExplicitPolicyTest7EE", .invalid),
     PKITSCase("4.9.8", ["requireExplicitPolicy2CACert", "requireExplicitPolicy2SelfIssuedCACert", "requireExplicitPolicy2subCACert", "requireExplicitPolicy2SelfIssuedsubCACert"], "InvalidSelfIssuedrequireExplicitPolicyTest8EE", .invalid),
-    PKITSCase("4.10.1.1", ["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", .valid, initial: [p1]),
+    PKITSCase("4.10.1.1", ["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", .valid, initial: [p1], policies: [p1]),
     PKITSCase("4.10.1.2", ["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", .invalid, initial: [p2]),
     PKITSCase("4.10.1.3", ["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", .invalid, mappingInhibit: true),
     PKITSCase("4.10.2.1", ["Mapping1to2CACert"], "InvalidPolicyMappingTest2EE", .invalid),
@@ -175,13 +177,13 @@ let pkitsCases: [PKITSCase] = [
     PKITSCase("4.10.4", ["P12Mapping1to3CACert", "P12Mapping1to3subCACert", "P12Mapping1to3subsubCACert"], "InvalidPolicyMappingTest4EE", .invalid),
     PKITSCase("4.10.5.1", ["P1Mapping1to234CACert", "P1Mapping1to234subCACert"], "ValidPolicyMappingTest5EE", .valid, initial: [p1]),
     PKITSCase("4.10.5.2", ["P1Mapping1to234CACert", "P1Mapping1to234subCACert"], "ValidPolicyMappingTest5EE", .invalid, initial: [p6]),
-    PKITSCase("4.10.6.1", ["P1Mapping1to234CACert", "P1Mapping1to234subCACert"], "ValidPolicyMappingTest6EE", .valid, initial: [p1]),
+    PKITSCase("4.10.6.1", ["P1Mapping1to234CACert", "P1Mapping1to234subCACert"], "ValidPolicyMappingTest6EE", .valid, initial: [p1], policies: [p1]),
     PKITSCase("4.10.6.2", ["P1Mapping1to234CACert", "P1Mapping1to234subCACert"], "ValidPolicyMappingTest6EE", .invalid, initial: [p6]),
     PKITSCase("4.10.7", ["MappingFromanyPolicyCACert"], "InvalidMappingFromanyPolicyTest7EE", .invalid),
     PKITSCase("4.10.8", ["MappingToanyPolicyCACert"], "InvalidMappingToanyPolicyTest8EE", .invalid),
-    PKITSCase("4.10.9", ["PanyPolicyMapping1to2CACert"], "ValidPolicyMappingTest9EE", .valid),
+    PKITSCase("4.10.9", ["PanyPolicyMapping1to2CACert"], "ValidPolicyMappingTest9EE", .valid, policies: [p1]),
     PKITSCase("4.10.10", ["GoodCACert", "GoodsubCAPanyPolicyMapping1to2CACert"], "InvalidPolicyMappingTest10EE", .invalid),
-    PKITSCase("4.10.11", ["GoodCACert", "GoodsubCAPanyPolicyMapping1to2CACert"], "ValidPolicyMappingTest11EE", .valid),
+    PKITSCase("4.10.11", ["GoodCACert", "GoodsubCAPanyPolicyMapping1to2CACert"], "ValidPolicyMappingTest11EE", .valid, policies: [p1]),
     PKITSCase("4.10.12.1", ["P12Mapping1to3CACert"], "ValidPolicyMappingTest12EE", .valid, initial: [p1]),
     PKITSCase("4.10.12.2", ["P12Mapping1to3CACert"], "ValidPolicyMappingTest12EE", .valid, initial: [p2]),
     PKITSCase("4.10.13", ["P1anyPolicyMapping1to2CACert"], "ValidPolicyMappingTest13EE", .valid),

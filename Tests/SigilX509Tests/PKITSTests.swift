@@ -17,6 +17,9 @@ final class PKITSTests: XCTestCase {
     /// `{ crls, certificates in [CRLRevocationPolicy(…)] }`.
     static let makeRevocationPolicy: (@Sendable (_ crls: [[UInt8]], _ certificates: [Certificate]) throws -> [any CertificatePolicy])? = nil
 
+    /// NIST-test-policy-1, which PKITS certificates assert unless a test says otherwise.
+    static let policy1: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 2, 1, 48, 1]
+
     /// Inside every PKITS certificate's validity (2010–2030) but after the expired ones of §4.2.
     static let validationTime: Int64 = 1_577_836_800  // 2020-01-01T00:00:00Z
 
@@ -72,6 +75,10 @@ final class PKITSTests: XCTestCase {
         case .valid:
             XCTAssertEqual(validation.chain, [leaf] + intermediates.reversed() + [root], "\(testCase.id) \(testCase.leaf): \(validation.failures)")
             XCTAssertNotNil(validation.validPolicies, "\(testCase.id): a valid path reports its policy set")
+            let policySections: Set<String> = ["4.8", "4.9", "4.10", "4.11", "4.12"]
+            if let expected = testCase.policies ?? (policySections.contains(testCase.section) ? nil : [PKITSTests.policy1]) {
+                XCTAssertEqual(validation.validPolicies?.userConstrained, expected, "\(testCase.id): user-constrained-policy-set")
+            }
         case .invalid:
             XCTAssertNil(validation.chain, "\(testCase.id) \(testCase.leaf) must be refused")
             XCTAssertTrue(validation.failures.contains { PKITSTests.expectedRule(testCase.section, $0) },
@@ -82,7 +89,7 @@ final class PKITSTests: XCTestCase {
     /// Every test whose outcome does not depend on revocation.
     func testPathValidation() throws {
         let cases = pkitsCases.filter { !$0.revocation }
-        XCTAssertEqual(cases.count, 170)
+        XCTAssertEqual(cases.count, 168)
         for testCase in cases { try run(testCase, extraPolicies: []) }
     }
 

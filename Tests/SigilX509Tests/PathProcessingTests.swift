@@ -192,6 +192,31 @@ final class PathProcessingTests: XCTestCase {
         XCTAssertEqual(RFC5280Policy().evaluate(withoutRID, at: PathProcessingTests.now).failures, [])
     }
 
+    /// A subjectAltName iPAddress with a mask (8 octets) is no address: under any iPAddress
+    /// constraint it is refused, even when the only constraint excludes an unrelated range.
+    func testMaskedAddressNameIsNeverCleared() throws {
+        var constraint = DERWriter()
+        constraint.appendSequence { seq in
+            seq.appendConstructed(.contextSpecific(1)) { trees in
+                trees.appendSequence { $0.appendPrimitive(.contextSpecific(7), content: [192, 168, 0, 0, 255, 255, 0, 0]) }
+            }
+        }
+        let excludedRange = CertificateBuilder.ExtensionValue(oid: X509OIDs.nameConstraints, critical: true, value: constraint.bytes)
+        func san(_ octets: [UInt8]) -> CertificateBuilder.ExtensionValue {
+            var writer = DERWriter()
+            writer.appendSequence { $0.appendPrimitive(.contextSpecific(7), content: octets) }
+            return .init(oid: X509OIDs.subjectAltName, critical: false, value: writer.bytes)
+        }
+        let masked = try PathProcessingTests.chain(cas: [[excludedRange]], leaf: [san([10, 0, 0, 1, 255, 0, 0, 0])])
+        XCTAssertEqual(RFC5280Policy().evaluate(masked, at: PathProcessingTests.now).failures,
+                       [.nameNotPermitted(subject: "CN=Leaf", name: "IP:0a000001ff000000")])
+        let plain = try PathProcessingTests.chain(cas: [[excludedRange]], leaf: [san([10, 0, 0, 1])])
+        XCTAssertEqual(RFC5280Policy().evaluate(plain, at: PathProcessingTests.now).failures, [])
+        let inside = try PathProcessingTests.chain(cas: [[excludedRange]], leaf: [san([192, 168, 3, 4])])
+        XCTAssertEqual(RFC5280Policy().evaluate(inside, at: PathProcessingTests.now).failures,
+                       [.nameExcluded(subject: "CN=Leaf", name: "IP:192.168.3.4")])
+    }
+
     /// Policy outputs PKITS states: mapped policies are reported in the trust anchor's domain.
     func testValidPolicySetOfPKITSPaths() throws {
         func load(_ name: String) throws -> Certificate {

@@ -117,6 +117,12 @@ struct NameConstraintsCheck {
                 failures.append(.unsupportedNameConstraint(subject: subject, form: form.label))
                 continue
             }
+            if case .ipAddress(let octets) = name, octets.count != 4 && octets.count != 16,
+               excluded[form] != nil || permitted.contains(where: { $0[form] != nil }) {
+                // An address with a mask is no address (§4.2.1.6): it can be cleared by no subtree.
+                failures.append(.nameNotPermitted(subject: subject, name: name.description))
+                continue
+            }
             for list in permitted {
                 guard let bases = list[form] else { continue }
                 guard spend(bases.count) else { return failures + [.nameConstraintWorkExceeded(limit: limit)] }
