@@ -63,6 +63,8 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
         guard a.attributes.count == b.attributes.count else { return false }
         for (x, y) in zip(a.attributes, b.attributes) {
             guard x.type == y.type else { return false }
+            // Equal encodings match without building normalised strings.
+            if x.valueBytes == y.valueBytes { continue }
             guard let xs = x.stringValue, let ys = y.stringValue else {
                 if x.valueBytes != y.valueBytes { return false }
                 continue

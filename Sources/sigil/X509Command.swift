@@ -158,7 +158,7 @@ struct X509Command: ParsableCommand {
         }
 
         @Option(name: .customLong("root"), help: "A trusted root (repeatable; DER or PEM, bundles allowed).") var roots: [String] = []
-        @Option(name: .customLong("intermediate"), help: "A candidate intermediate (repeatable).") var intermediates: [String] = []
+        @Option(name: .customLong("intermediate"), help: "A candidate intermediate (repeatable; a file or PEM block that does not parse is skipped with a warning).") var intermediates: [String] = []
         @Option(help: "Validation time: RFC 3339 or unix seconds (default: now).") var at: String?
         @Option(help: "rfc5280, apple-signed-data or apple-receipt.") var policy: PolicyName = .rfc5280
         @Option(help: "Smallest RSA modulus accepted, in bits (1024 for legacy data).") var minimumRsaBits = 2048

@@ -105,6 +105,8 @@ public struct RFC5280Policy: CertificatePolicy {
 
     /// §6.1.3 (b)–(c) and §6.1.4 (g) over `path` (certificate 1 first).
     func nameConstraintFailures(of path: [Certificate]) -> [ValidationFailure] {
+        // No CA of the path constrains names: nothing to check (the common case, kept cheap).
+        guard path.dropLast().contains(where: { $0.extension(X509OIDs.nameConstraints) != nil }) else { return [] }
         var check = NameConstraintsCheck(limit: maximumNameConstraintComparisons)
         var failures: [ValidationFailure] = []
         for (offset, certificate) in path.enumerated() {

@@ -115,8 +115,24 @@ struct PolicyGraph {
         return outcome
     }
 
+    /// The extensions whose presence makes the counters of §6.1.4 (h)–(j) matter.
+    private static let counterExtensions = [X509OIDs.policyMappings, X509OIDs.policyConstraints, X509OIDs.inhibitAnyPolicy]
+
     private mutating func run(_ path: [Certificate]) -> Outcome {
         let n = path.count
+        var outcome = Outcome()
+        // With the default inputs and no certificate carrying policyMappings, policyConstraints or
+        // inhibitAnyPolicy, the counters cannot reach 0 (each starts at n + 1 and loses at most
+        // n − 1 in the loop and 1 in the wrap-up), so they decide nothing: self-issued tests,
+        // name matching per certificate, are skipped.
+        let countersMatter = settings.requireExplicitPolicy || settings.inhibitPolicyMapping || settings.inhibitAnyPolicy
+            || path.contains { certificate in certificate.extensions.contains { PolicyGraph.counterExtensions.contains($0.oid) } }
+        // Certificate 1 without certificatePolicies makes the graph NULL for good (§6.1.3 (e));
+        // with counters that decide nothing, the path is valid for no particular policy.
+        if !countersMatter, let first = path.first, !first.extensions.contains(where: { $0.oid == X509OIDs.certificatePolicies }) {
+            outcome.validPolicies = ValidPolicySet(authoritiesConstrained: [], userConstrained: [], explicitPolicyRequired: false)
+            return outcome
+        }
         // §6.1.2 (a), (d), (e), (f).
         var root = Level()
         root.nodes = [Node(policy: PolicyGraph.any, expected: [PolicyGraph.any], parents: [])]
@@ -125,10 +141,9 @@ struct PolicyGraph {
         var explicitPolicy = settings.requireExplicitPolicy ? 0 : n + 1
         var inhibitAnyPolicy = settings.inhibitAnyPolicy ? 0 : n + 1
         var policyMapping = settings.inhibitPolicyMapping ? 0 : n + 1
-        var outcome = Outcome()
         for (offset, certificate) in path.enumerated() {
             let i = offset + 1
-            let selfIssued = certificate.isSelfIssued
+            let selfIssued = countersMatter && certificate.isSelfIssued
             var subject: String { certificate.subject.rfc4514String }
             // §6.1.3 (d)–(e).
             if present, certificate.extension(X509OIDs.certificatePolicies) != nil {
@@ -159,7 +174,7 @@ struct PolicyGraph {
                 }
             }
             // §6.1.4 (h)–(j).
-            if !selfIssued {
+            if countersMatter && !selfIssued {
                 if explicitPolicy > 0 { explicitPolicy -= 1 }
                 if policyMapping > 0 { policyMapping -= 1 }
                 if inhibitAnyPolicy > 0 { inhibitAnyPolicy -= 1 }
