@@ -301,6 +301,21 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    public var policyMappings: PolicyMappings? {
+        if case .policyMappings(let v)? = self.extension(X509OIDs.policyMappings)?.value { return v }
+        return nil
+    }
+
+    public var policyConstraints: PolicyConstraints? {
+        if case .policyConstraints(let v)? = self.extension(X509OIDs.policyConstraints)?.value { return v }
+        return nil
+    }
+
+    public var inhibitAnyPolicy: InhibitAnyPolicy? {
+        if case .inhibitAnyPolicy(let v)? = self.extension(X509OIDs.inhibitAnyPolicy)?.value { return v }
+        return nil
+    }
+
     /// The serial number in lowercase hex, as received (two's complement).
     public var serialNumberHex: String { Base16.encode(serialNumber) }
 

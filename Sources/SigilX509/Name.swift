@@ -46,16 +46,30 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     public func matches(_ other: DistinguishedName) -> Bool {
         if derBytes == other.derBytes { return true }
         guard rdns.count == other.rdns.count else { return false }
-        for (a, b) in zip(rdns, other.rdns) {
-            guard a.attributes.count == b.attributes.count else { return false }
-            for (x, y) in zip(a.attributes, b.attributes) {
-                guard x.type == y.type else { return false }
-                guard let xs = x.stringValue, let ys = y.stringValue else {
-                    if x.valueBytes != y.valueBytes { return false }
-                    continue
-                }
-                if normalized(xs) != normalized(ys) { return false }
+        return zip(rdns, other.rdns).allSatisfy { rdnMatches($0, $1) }
+    }
+
+    /// Whether `base`'s RDNs, matched as in ``matches(_:)``, are the first RDNs of this name: the
+    /// directoryName subtree test of name constraints (RFC 5280 §4.2.1.10, §7.1). An empty base
+    /// contains every name.
+    public func isWithin(_ base: DistinguishedName) -> Bool {
+        guard base.rdns.count <= rdns.count else { return false }
+        return zip(rdns, base.rdns).allSatisfy { rdnMatches($0, $1) }
+    }
+
+    /// One RDN against another: the same attribute types in order, string values equal after
+    /// case-folding and collapsing white space, other values equal as encoded.
+    private func rdnMatches(_ a: RelativeDistinguishedName, _ b: RelativeDistinguishedName) -> Bool {
+        guard a.attributes.count == b.attributes.count else { return false }
+        for (x, y) in zip(a.attributes, b.attributes) {
+            guard x.type == y.type else { return false }
+            // Equal encodings match without building normalised strings.
+            if x.valueBytes == y.valueBytes { continue }
+            guard let xs = x.stringValue, let ys = y.stringValue else {
+                if x.valueBytes != y.valueBytes { return false }
+                continue
             }
+            if normalized(xs) != normalized(ys) { return false }
         }
         return true
     }

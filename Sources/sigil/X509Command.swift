@@ -82,6 +82,14 @@ struct X509Command: ParsableCommand {
         case .subjectAltName(let names), .issuerAltName(let names): return names.map(\.description)
         case .nameConstraints(let v):
             return ["permitted": v.permitted.map(\.base.description), "excluded": v.excluded.map(\.base.description)]
+        case .policyMappings(let v):
+            return v.mappings.map { ["issuerDomainPolicy": $0.issuerDomainPolicy.dotted, "subjectDomainPolicy": $0.subjectDomainPolicy.dotted] }
+        case .policyConstraints(let v):
+            var out: [String: Any] = [:]
+            if let n = v.requireExplicitPolicy { out["requireExplicitPolicy"] = n }
+            if let n = v.inhibitPolicyMapping { out["inhibitPolicyMapping"] = n }
+            return out
+        case .inhibitAnyPolicy(let v): return v.skipCerts
         case .unknown: return Output.hex(raw)
         }
     }
@@ -163,21 +171,66 @@ struct X509Command: ParsableCommand {
         }
 
         @Option(name: .customLong("root"), help: "A trusted root (repeatable; DER or PEM, bundles allowed).") var roots: [String] = []
-        @Option(name: .customLong("intermediate"), help: "A candidate intermediate (repeatable).") var intermediates: [String] = []
+        @Option(name: .customLong("intermediate"), help: "A candidate intermediate (repeatable; a file or PEM block that does not parse is skipped with a warning).") var intermediates: [String] = []
         @Option(help: "Validation time: RFC 3339 or unix seconds (default: now).") var at: String?
         @Option(help: "rfc5280, apple-signed-data or apple-receipt.") var policy: PolicyName = .rfc5280
         @Option(help: "Smallest RSA modulus accepted, in bits (1024 for legacy data).") var minimumRsaBits = 2048
         @Option(name: .customLong("crl"),
                 help: "A CRL (DER or PEM; repeatable): every certificate of the path but the root is checked against the CRLs (RFC 5280 §6.3); one no CRL covers fails.")
         var crls: [String] = []
+        @Option(name: .customLong("initial-policy"),
+                help: "An acceptable certificate policy OID (repeatable; user-initial-policy-set, RFC 5280 §6.1.1 (c); default any).")
+        var initialPolicies: [String] = []
+        @Flag(help: "The path must be valid for an explicit policy (initial-explicit-policy).") var requireExplicitPolicy = false
+        @Flag(help: "Policy mapping is not allowed (initial-policy-mapping-inhibit).") var inhibitPolicyMapping = false
+        @Flag(help: "anyPolicy in a certificate matches nothing (initial-any-policy-inhibit).") var inhibitAnyPolicy = false
         @Argument(help: "The leaf certificate.") var leaf: String
+
+        /// The certificates of each --intermediate file; a file or PEM block that does not parse
+        /// is skipped with a warning (a bag of candidates need not be clean).
+        static func candidates(_ files: [String], warnings: inout [String]) throws -> [Certificate] {
+            var found: [Certificate] = []
+            for file in files {
+                let bytes = try Input.read(file)
+                guard let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN ") else {
+                    do { found.append(try Certificate(derEncoded: bytes)) } catch { warnings.append("skipped candidate \(file): \(error)") }
+                    continue
+                }
+                let blocks: [PEMDocument]
+                do { blocks = try PEMDocument.parseAll(text) } catch {
+                    warnings.append("skipped candidate \(file): \(error)")
+                    continue
+                }
+                for (index, block) in blocks.enumerated() {
+                    guard block.label == "CERTIFICATE" else {
+                        warnings.append("skipped candidate \(file) block \(index + 1): \"\(block.label)\" is not a certificate")
+                        continue
+                    }
+                    do { found.append(try Certificate(derEncoded: block.derBytes)) } catch {
+                        warnings.append("skipped candidate \(file) block \(index + 1): \(error)")
+                    }
+                }
+            }
+            return found
+        }
 
         func run() {
             reportingErrors {
                 guard !roots.isEmpty else { throw CLIFailure(code: "usage", message: "at least one --root is needed") }
                 guard minimumRsaBits >= 1024 else { throw CLIFailure(code: "usage", message: "--minimum-rsa-bits must be at least 1024") }
                 let trusted = try roots.flatMap { try X509Command.load($0) }
-                let candidates = try intermediates.flatMap { try X509Command.load($0) }
+                var warnings: [String] = []
+                let candidates = try Verify.candidates(intermediates, warnings: &warnings)
+                var initialSet: Set<ASN1ObjectIdentifier> = []
+                for text in initialPolicies {
+                    guard let oid = try? ASN1ObjectIdentifier(dotted: text) else {
+                        throw CLIFailure(code: "usage", message: "--initial-policy \(text) is not a dotted OID")
+                    }
+                    initialSet.insert(oid)
+                }
+                let settings = PolicySettings(initialPolicySet: initialSet, requireExplicitPolicy: requireExplicitPolicy,
+                                              inhibitPolicyMapping: inhibitPolicyMapping, inhibitAnyPolicy: inhibitAnyPolicy)
+                let rfc5280 = RFC5280Policy(policySettings: settings)
                 let leafCertificates = try X509Command.load(leaf)
                 guard let leafCertificate = leafCertificates.first else { throw CLIFailure(code: "usage", message: "no leaf certificate") }
                 var time = Int64(Date().timeIntervalSince1970)
@@ -188,29 +241,43 @@ struct X509Command: ParsableCommand {
                     time = parsed
                 }
                 var policies: [any CertificatePolicy] = switch policy {
-                case .rfc5280: [RFC5280Policy()]
-                case .appleSignedData: [RFC5280Policy(), AppleSignedDataPolicy()]
-                case .appleReceipt: [RFC5280Policy(), AppleReceiptPolicy()]
+                case .rfc5280: [rfc5280]
+                case .appleSignedData: [rfc5280, AppleSignedDataPolicy()]
+                case .appleReceipt: [rfc5280, AppleReceiptPolicy()]
                 }
                 // --crl: revocation of every certificate but the trust anchor, from these CRLs.
                 if !crls.isEmpty {
                     let revocation = CRLRevocationPolicy(crls: try crls.flatMap { try CRLCommand.load($0) }, candidateCertificates: candidates + trusted,
                                                          options: .init(minimumRSABits: minimumRsaBits))
-                    policies = policies.map { ($0 as? RFC5280Policy).map { RFC5280Policy(alsoHandled: $0.alsoHandled.union(revocation.handledCriticalExtensions)) } ?? $0 }
+                    policies = policies.map { policy in
+                        guard var basics = policy as? RFC5280Policy else { return policy }
+                        basics.alsoHandled.formUnion(revocation.handledCriticalExtensions)
+                        return basics
+                    }
                     policies.append(revocation)
                 }
                 let verifier = CertificateVerifier(trustedRoots: trusted, policies: policies, minimumRSABits: minimumRsaBits)
                 // Extra certificates in the leaf's file (a PEM bundle) are candidates too.
-                let result = verifier.verify(leaf: leafCertificate, intermediates: Array(leafCertificates.dropFirst()) + candidates, at: time)
+                let validation = verifier.validate(leaf: leafCertificate, intermediates: Array(leafCertificates.dropFirst()) + candidates, at: time)
                 var output: [String: Any] = ["policy": policy.rawValue, "time": X509Command.rfc3339(time)]
-                switch result {
+                if !warnings.isEmpty { output["warnings"] = warnings }
+                switch validation.result {
                 case .valid(let chain):
                     output["valid"] = true
                     output["chain"] = chain.map(\.subject.rfc4514String)
+                    if let policies = validation.validPolicies {
+                        // RFC 5280 §6.1.6 / PKITS: the policies the path is good for, in the trust anchor's domain.
+                        output["validPolicies"] = [
+                            "userConstrained": policies.userConstrained.map(\.dotted).sorted(),
+                            "authoritiesConstrained": policies.authoritiesConstrained.map(\.dotted).sorted(),
+                            "explicitPolicyRequired": policies.explicitPolicyRequired,
+                        ] as [String: Any]
+                    }
                     Output.printJSON(output)
                 case .invalid(let failures):
                     output["valid"] = false
-                    output["failures"] = failures.map(\.description)
+                    // Each failure names the rule it breaks ("RFC 5280 §6.1.3 (b): …").
+                    output["failures"] = failures.map { "\($0.rule): \($0.description)" }
                     Output.printJSON(output)
                     Foundation.exit(1)
                 }

@@ -54,12 +54,16 @@ public enum ExtensionValue: Hashable, Sendable {
     case subjectAltName([GeneralName])
     case issuerAltName([GeneralName])
     case nameConstraints(NameConstraints)
+    case policyMappings(PolicyMappings)
+    case policyConstraints(PolicyConstraints)
+    case inhibitAnyPolicy(InhibitAnyPolicy)
     case unknown
 
     static let known: Set<ASN1ObjectIdentifier> = [
         X509OIDs.basicConstraints, X509OIDs.keyUsage, X509OIDs.extKeyUsage, X509OIDs.subjectKeyIdentifier,
         X509OIDs.authorityKeyIdentifier, X509OIDs.authorityInfoAccess, X509OIDs.cRLDistributionPoints,
         X509OIDs.certificatePolicies, X509OIDs.subjectAltName, X509OIDs.issuerAltName, X509OIDs.nameConstraints,
+        X509OIDs.policyMappings, X509OIDs.policyConstraints, X509OIDs.inhibitAnyPolicy,
     ]
 
     init(oid: ASN1ObjectIdentifier, der: [UInt8]) throws {
@@ -95,6 +99,9 @@ public enum ExtensionValue: Hashable, Sendable {
             self = .certificatePolicies(policies)
         case X509OIDs.subjectAltName: self = .subjectAltName(try GeneralName.names(node))
         case X509OIDs.issuerAltName: self = .issuerAltName(try GeneralName.names(node))
+        case X509OIDs.policyMappings: self = .policyMappings(try PolicyMappings(node: node))
+        case X509OIDs.policyConstraints: self = .policyConstraints(try PolicyConstraints(node: node))
+        case X509OIDs.inhibitAnyPolicy: self = .inhibitAnyPolicy(try InhibitAnyPolicy(node: node))
         default: self = .nameConstraints(try NameConstraints(node: node))
         }
     }

@@ -52,14 +52,32 @@ public struct CertificateVerifier: Sendable {
         }
     }
 
+    /// The outcome with what the policies computed for the chain they accepted.
+    public struct Validation: Sendable {
+        public let result: Result
+        /// The valid certificate policies of the validated chain (RFC 5280 §6.1.6), from the
+        /// policy that processes certificatePolicies (``RFC5280Policy``); nil when invalid or
+        /// when no policy computed them.
+        public let validPolicies: ValidPolicySet?
+
+        public var chain: [Certificate]? { result.chain }
+        public var failures: [ValidationFailure] { result.failures }
+    }
+
     /// Validates `leaf` at `time` (seconds since the epoch). Variable time (public inputs).
     public func verify(leaf: Certificate, intermediates: [Certificate] = [], at time: Int64) -> Result {
+        validate(leaf: leaf, intermediates: intermediates, at: time).result
+    }
+
+    /// Validates `leaf` at `time` like ``verify(leaf:intermediates:at:)``, and reports the valid
+    /// policy set of the accepted chain.
+    public func validate(leaf: Certificate, intermediates: [Certificate] = [], at time: Int64) -> Validation {
         var search = Search(verifier: self, intermediates: intermediates, time: time)
-        if let chain = search.extend([leaf]) { return .valid(chain) }
+        if let chain = search.extend([leaf]) { return Validation(result: .valid(chain), validPolicies: search.validPolicies) }
         if search.failures.isEmpty {
             search.record(.noPathToTrustedRoot("no issuer found for \(leaf.subject.rfc4514String)"))
         }
-        return .invalid(search.failures)
+        return Validation(result: .invalid(search.failures), validPolicies: nil)
     }
 
     private struct Search {
@@ -69,6 +87,8 @@ public struct CertificateVerifier: Sendable {
         var failures: [ValidationFailure] = []
         var signatureChecks = 0
         var stopped = false
+        /// The valid policy set of the accepted chain.
+        var validPolicies: ValidPolicySet?
         /// (child DER, issuer DER) → did the signature verify.
         var checked: [PairKey: Bool] = [:]
 
@@ -134,8 +154,12 @@ public struct CertificateVerifier: Sendable {
                 guard verifies else { continue }
                 // A trusted root reached as the leaf itself (the leaf is a trusted root) counts once.
                 let chain = path.last?.derBytes == root.derBytes ? path : path + [root]
-                let chainFailures = verifier.policies.flatMap { $0.failures(of: chain, at: time) }
-                if chainFailures.isEmpty { return chain }
+                let evaluations = verifier.policies.map { $0.evaluate(chain, at: time) }
+                let chainFailures = evaluations.flatMap(\.failures)
+                if chainFailures.isEmpty {
+                    validPolicies = evaluations.lazy.compactMap(\.validPolicies).first
+                    return chain
+                }
                 chainFailures.forEach { record($0) }
             }
             // 2. Otherwise an intermediate, not already on the path.

@@ -30,6 +30,23 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
     /// The revocation check could not be completed; `retryable` for network failures (down, slow,
     /// refused, oversized), false for a response that failed verification.
     case revocationCheckFailed(subject: String, reason: String, retryable: Bool)
+    /// A name of `subject` (its DN or a subjectAltName) outside the permitted subtrees its CAs set (RFC 5280 §6.1.3 (b)).
+    case nameNotPermitted(subject: String, name: String)
+    /// A name of `subject` inside a subtree a CA above it excluded (RFC 5280 §6.1.3 (c)).
+    case nameExcluded(subject: String, name: String)
+    /// `subject` carries a name of a form a critical nameConstraints above it constrains and Sigil
+    /// cannot check (otherName, x400Address, ediPartyName, registeredID, or a malformed constraint),
+    /// so the certificate is refused (RFC 5280 §4.2.1.10).
+    case unsupportedNameConstraint(subject: String, form: String)
+    /// Name-constraint checking would compare more (name, subtree) pairs than allowed.
+    case nameConstraintWorkExceeded(limit: Int)
+    /// A policyMappings extension maps to or from anyPolicy (RFC 5280 §6.1.4 (a)).
+    case policyMappingOfAnyPolicy(subject: String)
+    /// No certificate policy is valid for the path while an explicit policy is required: at a
+    /// certificate (RFC 5280 §6.1.3 (f)) or for the whole path and the user's initial policy set (§6.1.5 (g)).
+    case noValidPolicy(subject: String, clause: String)
+    /// The policy graph (RFC 9618) would grow past its bound of nodes and edges.
+    case policyGraphLimitExceeded(limit: Int)
 
     public var description: String {
         switch self {
@@ -49,6 +66,37 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
         case .revocationStatusUnknown(let subject): "the OCSP responder does not know \(subject)"
         case .revocationCheckFailed(let subject, let reason, let retryable):
             "revocation check of \(subject) failed\(retryable ? " (retryable)" : ""): \(reason)"
+        case .nameNotPermitted(let subject, let name): "\(subject): name \(name) is not within the permitted subtrees"
+        case .nameExcluded(let subject, let name): "\(subject): name \(name) is within an excluded subtree"
+        case .unsupportedNameConstraint(let subject, let form):
+            "\(subject) has a \(form) name and a critical nameConstraints above it constrains that form, which Sigil cannot check"
+        case .nameConstraintWorkExceeded(let limit): "name-constraint checking stopped after \(limit) comparisons"
+        case .policyMappingOfAnyPolicy(let subject): "\(subject) maps a policy to or from anyPolicy"
+        case .noValidPolicy(let subject, _): "no valid certificate policy at \(subject) while an explicit policy is required"
+        case .policyGraphLimitExceeded(let limit): "policy processing stopped: the policy graph would exceed \(limit) nodes and edges"
+        }
+    }
+
+    /// The rule the failure breaks, as a specification clause ("RFC 5280 §6.1.3 (b)").
+    public var rule: String {
+        switch self {
+        case .noPathToTrustedRoot: "RFC 5280 §6.1 (path to a trust anchor)"
+        case .expired, .notYetValid: "RFC 5280 §6.1.3 (a)(2)"
+        case .notACA: "RFC 5280 §6.1.4 (k)"
+        case .pathLengthExceeded: "RFC 5280 §6.1.4 (l)–(m)"
+        case .missingKeyCertSign: "RFC 5280 §6.1.4 (n)"
+        case .unhandledCriticalExtension: "RFC 5280 §6.1.4 (o)"
+        case .invalidSignature: "RFC 5280 §6.1.3 (a)(1)"
+        case .policy(let name, _): name
+        case .workLimitExceeded: "Sigil path-building bound"
+        case .revoked, .revocationStatusUnknown, .revocationCheckFailed: "RFC 5280 §6.1.3 (a)(3)"
+        case .nameNotPermitted: "RFC 5280 §6.1.3 (b)"
+        case .nameExcluded: "RFC 5280 §6.1.3 (c)"
+        case .unsupportedNameConstraint: "RFC 5280 §4.2.1.10"
+        case .nameConstraintWorkExceeded: "Sigil name-constraint bound"
+        case .policyMappingOfAnyPolicy: "RFC 5280 §6.1.4 (a)"
+        case .noValidPolicy(_, let clause): "RFC 5280 \(clause)"
+        case .policyGraphLimitExceeded: "RFC 9618 policy-graph bound"
         }
     }
 }

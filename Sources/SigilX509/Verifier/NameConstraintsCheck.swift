@@ -1,0 +1,238 @@
+import SigilASN1
+
+/// Name constraints along a path (RFC 5280 §6.1.3 (b)–(c), §6.1.4 (g), §4.2.1.10), checked
+/// variable time on public certificates.
+///
+/// State: the permitted subtrees are kept as one list per CA that set any (a name of a form must
+/// lie in some subtree of that form of *every* such list — the intersection of §6.1.4 (g)(1)
+/// without computing it), the excluded subtrees as one union (§6.1.4 (g)(2)). A form a CA's list
+/// does not mention is not restricted by that CA.
+///
+/// Names checked for certificate i: the subject DN as a directoryName (when not empty), every
+/// subjectAltName, and every emailAddress attribute of the subject DN as an rfc822Name (§4.2.1.10
+/// requires it when there is no subjectAltName; like OpenSSL, Sigil checks it always). A
+/// self-issued certificate is checked only when it is the leaf (§6.1.3 (b)). Forms Sigil cannot
+/// match (otherName, x400Address, ediPartyName, registeredID, and constraints whose encoding has
+/// the wrong size) fail the certificate that carries such a name when a critical extension
+/// constrains that form, and are ignored otherwise (§4.2.1.10).
+///
+/// Work is bounded: every (name, subtree) comparison counts as one step; past `limit` the check
+/// ends with ``ValidationFailure/nameConstraintWorkExceeded(limit:)``.
+struct NameConstraintsCheck {
+    /// The kinds of GeneralName, by CHOICE tag.
+    enum Form: Int, Hashable {
+        case otherName = 0, rfc822Name, dnsName, x400Address, directoryName, ediPartyName, uniformResourceIdentifier, ipAddress, registeredID
+
+        init(_ name: GeneralName) {
+            switch name {
+            case .otherName: self = .otherName
+            case .rfc822Name: self = .rfc822Name
+            case .dnsName: self = .dnsName
+            case .x400Address: self = .x400Address
+            case .directoryName: self = .directoryName
+            case .ediPartyName: self = .ediPartyName
+            case .uniformResourceIdentifier: self = .uniformResourceIdentifier
+            case .ipAddress: self = .ipAddress
+            case .registeredID: self = .registeredID
+            }
+        }
+
+        var checkable: Bool { [.rfc822Name, .dnsName, .directoryName, .uniformResourceIdentifier, .ipAddress].contains(self) }
+
+        var label: String {
+            switch self {
+            case .otherName: "otherName"
+            case .rfc822Name: "rfc822Name"
+            case .dnsName: "dNSName"
+            case .x400Address: "x400Address"
+            case .directoryName: "directoryName"
+            case .ediPartyName: "ediPartyName"
+            case .uniformResourceIdentifier: "uniformResourceIdentifier"
+            case .ipAddress: "iPAddress"
+            case .registeredID: "registeredID"
+            }
+        }
+    }
+
+    /// emailAddress (PKCS #9, RFC 5280 §4.1.2.6).
+    static let emailAddress: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 1]
+
+    let limit: Int
+    /// One entry per CA with permittedSubtrees: its bases grouped by form.
+    private(set) var permitted: [[Form: [GeneralName]]] = []
+    private(set) var excluded: [Form: [GeneralName]] = [:]
+    /// Forms a critical extension constrains that Sigil cannot match (or whose constraint is malformed).
+    private(set) var uncheckable: Set<Form> = []
+    /// (name, subtree) comparisons made so far.
+    private(set) var steps = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    var isEmpty: Bool { permitted.isEmpty && excluded.isEmpty && uncheckable.isEmpty }
+
+    /// §6.1.4 (g): adds a CA's constraints to the state.
+    mutating func add(_ constraints: NameConstraints, critical: Bool) {
+        var permittedByForm: [Form: [GeneralName]] = [:]
+        for subtree in constraints.permitted {
+            let form = Form(subtree.base)
+            if form.checkable && NameConstraintsCheck.wellFormed(subtree.base) {
+                permittedByForm[form, default: []].append(subtree.base)
+            } else if critical {
+                uncheckable.insert(form)
+            }
+        }
+        if !permittedByForm.isEmpty { permitted.append(permittedByForm) }
+        for subtree in constraints.excluded {
+            let form = Form(subtree.base)
+            if form.checkable && NameConstraintsCheck.wellFormed(subtree.base) {
+                excluded[form, default: []].append(subtree.base)
+            } else if critical {
+                uncheckable.insert(form)
+            }
+        }
+    }
+
+    /// The names of `certificate` name constraints apply to.
+    static func names(of certificate: Certificate) -> [GeneralName] {
+        var names: [GeneralName] = []
+        if !certificate.subject.rdns.isEmpty { names.append(.directoryName(certificate.subject)) }
+        names += certificate.subjectAlternativeNames
+        names += certificate.subject.values(of: emailAddress).map { .rfc822Name($0) }
+        return names
+    }
+
+    /// §6.1.3 (b)–(c) for `certificate`: its failures; stops at the work bound.
+    mutating func check(_ certificate: Certificate) -> [ValidationFailure] {
+        guard !isEmpty else { return [] }
+        var failures: [ValidationFailure] = []
+        var subject: String { certificate.subject.rfc4514String }
+        for name in NameConstraintsCheck.names(of: certificate) {
+            let form = Form(name)
+            guard form.checkable else {
+                if uncheckable.contains(form) { failures.append(.unsupportedNameConstraint(subject: subject, form: form.label)) }
+                continue
+            }
+            if uncheckable.contains(form) {
+                // A critical constraint of this form could not be read: the name cannot be cleared.
+                failures.append(.unsupportedNameConstraint(subject: subject, form: form.label))
+                continue
+            }
+            if case .ipAddress(let octets) = name, octets.count != 4 && octets.count != 16,
+               excluded[form] != nil || permitted.contains(where: { $0[form] != nil }) {
+                // An address with a mask is no address (§4.2.1.6): it can be cleared by no subtree.
+                failures.append(.nameNotPermitted(subject: subject, name: name.description))
+                continue
+            }
+            for list in permitted {
+                guard let bases = list[form] else { continue }
+                guard spend(bases.count) else { return failures + [.nameConstraintWorkExceeded(limit: limit)] }
+                if !bases.contains(where: { NameConstraintsCheck.name(name, isWithin: $0) }) {
+                    failures.append(.nameNotPermitted(subject: subject, name: name.description))
+                    break
+                }
+            }
+            if let bases = excluded[form] {
+                guard spend(bases.count) else { return failures + [.nameConstraintWorkExceeded(limit: limit)] }
+                if bases.contains(where: { NameConstraintsCheck.name(name, isWithin: $0) }) {
+                    failures.append(.nameExcluded(subject: subject, name: name.description))
+                }
+            }
+        }
+        return failures
+    }
+
+    private mutating func spend(_ count: Int) -> Bool {
+        guard count <= limit - steps else {
+            steps = limit
+            return false
+        }
+        steps += count
+        return true
+    }
+
+    /// Whether a constraint's base has the shape its form needs (iPAddress: address and mask,
+    /// 8 or 32 octets, with a contiguous mask).
+    static func wellFormed(_ base: GeneralName) -> Bool {
+        guard case .ipAddress(let bytes) = base else { return true }
+        guard bytes.count == 8 || bytes.count == 32 else { return false }
+        let mask = bytes[(bytes.count / 2)...]
+        var seenZero = false
+        for byte in mask {
+            for bit in (0..<8).reversed() {
+                let set = byte & (1 << bit) != 0
+                if set && seenZero { return false }
+                if !set { seenZero = true }
+            }
+        }
+        return true
+    }
+
+    /// Whether `name` lies in the subtree `base` (same form; RFC 5280 §4.2.1.10 matching rules).
+    static func name(_ name: GeneralName, isWithin base: GeneralName) -> Bool {
+        switch (name, base) {
+        case (.directoryName(let n), .directoryName(let b)): return n.isWithin(b)
+        case (.dnsName(let n), .dnsName(let b)): return dnsName(n, isWithin: b)
+        case (.rfc822Name(let n), .rfc822Name(let b)): return mailbox(n, isWithin: b)
+        case (.uniformResourceIdentifier(let n), .uniformResourceIdentifier(let b)):
+            guard let uriHost = NameConstraintsCheck.uriHost(n) else { return false }
+            return NameConstraintsCheck.host(uriHost, isWithin: b)
+        case (.ipAddress(let n), .ipAddress(let b)):
+            guard b.count == 2 * n.count else { return false }
+            let half = n.count
+            for k in 0..<half where n[k] & b[half + k] != b[k] & b[half + k] { return false }
+            return true
+        default: return false
+        }
+    }
+
+    /// dNSName: the name is the base or ends with "." + base, case-insensitively; an empty base
+    /// contains every name; a base written with a leading "." contains its subdomains only.
+    static func dnsName(_ name: String, isWithin base: String) -> Bool {
+        let name = asciiLowercased(name), base = asciiLowercased(base)
+        if base.isEmpty { return true }
+        if base.hasPrefix(".") { return name.hasSuffix(base) }
+        return name == base || name.hasSuffix("." + base)
+    }
+
+    /// rfc822Name: a base with "@" is one mailbox (local part exact, host case-insensitive); a base
+    /// starting with "." is every mailbox on a host under that domain; otherwise every mailbox on
+    /// that host. A name without "@" lies in no subtree.
+    static func mailbox(_ name: String, isWithin base: String) -> Bool {
+        guard let at = name.lastIndex(of: "@") else { return false }
+        let local = name[..<at], host = asciiLowercased(String(name[name.index(after: at)...]))
+        if let baseAt = base.lastIndex(of: "@") {
+            return local == base[..<baseAt] && host == asciiLowercased(String(base[base.index(after: baseAt)...]))
+        }
+        let base = asciiLowercased(base)
+        if base.hasPrefix(".") { return host.hasSuffix(base) }
+        return host == base
+    }
+
+    /// The host of a URI's authority (RFC 3986 §3.2.2), lowercased, without user info or port;
+    /// nil when the URI has no authority.
+    static func uriHost(_ uri: String) -> String? {
+        guard let colon = uri.firstIndex(of: ":") else { return nil }
+        let rest = uri[uri.index(after: colon)...]
+        guard rest.hasPrefix("//") else { return nil }
+        var authority = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            return asciiLowercased(String(authority[...close]))
+        }
+        if let port = authority.firstIndex(of: ":") { authority = authority[..<port] }
+        return authority.isEmpty ? nil : asciiLowercased(String(authority))
+    }
+
+    /// A URI's host against a uniformResourceIdentifier base: a base starting with "." contains
+    /// the hosts under that domain, otherwise exactly that host (§4.2.1.10).
+    static func host(_ host: String, isWithin base: String) -> Bool {
+        let base = asciiLowercased(base)
+        if base.hasPrefix(".") { return host.hasSuffix(base) }
+        return host == base
+    }
+
+    static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}
