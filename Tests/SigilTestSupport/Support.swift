@@ -62,6 +62,7 @@ public enum TestPaths {
     /// The committed vectors are part of the repository: their absence is a broken checkout.
     public struct MissingVectors: Error, CustomStringConvertible {
         public let path: String
+        public init(path: String) { self.path = path }
         public var description: String { "\(path) is missing: the repository's committed vectors are incomplete" }
     }
 }

@@ -9,13 +9,13 @@ import XCTest
 /// trusting only TrustAnchorRootCertificate, and decided as PKITS specifies. A valid path must be
 /// found exactly as PKITS lists it; an invalid one must fail for the rule its section tests.
 final class PKITSTests: XCTestCase {
-    /// The revocation hook: the CRL policies to add to every test, given every PKITS CRL (DER) and
-    /// every PKITS certificate (the pool CRL issuers' certificates come from: §4.4.19–4.4.21,
+    /// The revocation policies added to the revocation-dependent tests, given every PKITS CRL (DER)
+    /// and every PKITS certificate (the pool CRL issuers' certificates come from: §4.4.19–4.4.21,
     /// §4.5 and the indirect CRLs of §4.14 are signed by keys outside the path).
-    /// nil until a CRL revocation policy is merged (the crl helper's `CRLRevocationPolicy`); the
-    /// revocation-dependent tests skip until then. Wire it as
-    /// `{ crls, certificates in [CRLRevocationPolicy(…)] }`.
-    static let makeRevocationPolicy: (@Sendable (_ crls: [[UInt8]], _ certificates: [Certificate]) throws -> [any CertificatePolicy])? = nil
+    static func makeRevocationPolicy(_ crls: [[UInt8]], _ certificates: [Certificate]) throws -> [any CertificatePolicy] {
+        [CRLRevocationPolicy(crls: try crls.map { try CRL(derEncoded: $0) }, candidateCertificates: certificates,
+                             options: .init(minimumRSABits: 1024), signerPolicies: [RFC5280Policy()])]
+    }
 
     /// NIST-test-policy-1, which PKITS certificates assert unless a test says otherwise.
     static let policy1: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 2, 1, 48, 1]
@@ -68,7 +68,9 @@ final class PKITSTests: XCTestCase {
             }
         }
         let leaf = try PKITSTests.load(testCase.leaf)
-        let policy = RFC5280Policy(policySettings: testCase.settings)
+        // The critical extensions the revocation policy processes (cRLDistributionPoints, …).
+        let handled = extraPolicies.reduce(into: Set<ASN1ObjectIdentifier>()) { $0.formUnion($1.handledCriticalExtensions) }
+        let policy = RFC5280Policy(alsoHandled: handled, policySettings: testCase.settings)
         let verifier = CertificateVerifier(trustedRoots: [root], policies: [policy] + extraPolicies, minimumRSABits: 1024)
         let validation = verifier.validate(leaf: leaf, intermediates: intermediates, at: PKITSTests.validationTime)
         switch testCase.outcome {
@@ -98,16 +100,12 @@ final class PKITSTests: XCTestCase {
     func testRevocationDependent() throws {
         let cases = pkitsCases.filter(\.revocation)
         XCTAssertEqual(cases.count, 76)
-        // Revocation only adds failures: the valid ones already build and pass without it, which
-        // checks their table rows before the CRL policy exists.
+        // Revocation only adds failures: the valid ones build and pass without it too.
         for testCase in cases where testCase.outcome == .valid { try run(testCase, extraPolicies: []) }
-        guard let makeRevocationPolicy = PKITSTests.makeRevocationPolicy else {
-            throw XCTSkip("needs a CRL revocation policy (CRLRevocationPolicy, issue 18 CRL part): set PKITSTests.makeRevocationPolicy")
-        }
         let directory = TestPaths.vectors("pkits/certs")
         let pool = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
             .compactMap { try? Certificate(derEncoded: Array(try Data(contentsOf: directory.appendingPathComponent($0)))) }
-        let revocation = try makeRevocationPolicy(try PKITSTests.crls(), pool)
+        let revocation = try PKITSTests.makeRevocationPolicy(try PKITSTests.crls(), pool)
         for testCase in cases { try run(testCase, extraPolicies: revocation) }
     }
 

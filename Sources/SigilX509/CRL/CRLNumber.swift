@@ -37,7 +37,7 @@ public struct CRLNumber: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// Decimal when it fits 64 bits, otherwise 0x-prefixed hex.
     public var description: String {
-        guard magnitude.count <= 8 else { return "0x" + lowercaseHex(magnitude) }
+        guard magnitude.count <= 8 else { return "0x" + Base16.encode(magnitude) }
         var value: UInt64 = 0
         for byte in magnitude { value = value << 8 | UInt64(byte) }
         return String(value)

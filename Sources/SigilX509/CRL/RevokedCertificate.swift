@@ -30,7 +30,7 @@ public struct RevokedCertificate: Hashable, Sendable {
     public internal(set) var effectiveCertificateIssuer: [GeneralName]?
 
     /// The serial number in lowercase hex, as received.
-    public var serialNumberHex: String { lowercaseHex(serialNumber) }
+    public var serialNumberHex: String { Base16.encode(serialNumber) }
 
     /// Critical entry extensions Sigil does not process.
     public var unhandledCriticalExtensions: [ASN1ObjectIdentifier] {
