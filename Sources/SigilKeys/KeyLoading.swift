@@ -16,8 +16,8 @@ public enum ECKey: Sendable {
     }
 
     /// Reads PEM text or DER bytes. In PEM, "EC PARAMETERS" blocks (which `openssl ecparam -genkey`
-    /// writes before the key) are skipped; exactly one key block must remain. DER is tried as
-    /// PKCS#8, then SEC 1, then SubjectPublicKeyInfo.
+    /// writes before the key) are skipped; exactly one key block must remain. DER is parsed once
+    /// and read as PKCS#8, then SEC 1, then SubjectPublicKeyInfo.
     public init<Bytes: Collection>(loading bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
         let data = Array(bytes)
         // DER starts with a SEQUENCE tag (0x30); anything else is read as PEM, through the
@@ -36,12 +36,21 @@ public enum ECKey: Sendable {
             }
             return
         }
-        if let key = try? ECDSAPrivateKey(pkcs8DER: data) { self = .privateKey(key); return }
-        if let key = try? ECDSAPrivateKey(sec1DER: data) { self = .privateKey(key); return }
+        // DER is parsed once; the three formats are then tried on the same node.
+        let node: ASN1Node
         do {
-            self = .publicKey(try ECDSAPublicKey(spkiDER: data))
+            node = try DER.parse(data)
         } catch {
-            throw SigilKeysError(.malformed, "not a PKCS#8, SEC 1 or SubjectPublicKeyInfo EC key (\(error.reason))")
+            let reason = keysError(error, context: "SubjectPublicKeyInfo").reason
+            throw SigilKeysError(.malformed, "not a PKCS#8, SEC 1 or SubjectPublicKeyInfo EC key (\(reason))")
+        }
+        if let key = try? ECDSAPrivateKey(pkcs8Node: node) { self = .privateKey(key); return }
+        if let key = try? ECDSAPrivateKey(sec1Node: node) { self = .privateKey(key); return }
+        do {
+            self = .publicKey(try ECDSAPublicKey(spki: SubjectPublicKeyInfo(node: node)))
+        } catch {
+            let reason = keysError(error, context: "SubjectPublicKeyInfo").reason
+            throw SigilKeysError(.malformed, "not a PKCS#8, SEC 1 or SubjectPublicKeyInfo EC key (\(reason))")
         }
     }
 }

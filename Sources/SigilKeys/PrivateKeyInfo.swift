@@ -42,8 +42,15 @@ extension ECDSAPrivateKey {
     /// From a DER PKCS#8 PrivateKeyInfo holding an id-ecPublicKey P-256 or P-384 key (the `.p8`
     /// AuthKey format of App Store Connect). Every embedded curve and public key must agree.
     public init<Bytes: Collection>(pkcs8DER bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
+        let node: ASN1Node
+        do { node = try DER.parse(bytes) } catch { throw keysError(error, context: "PKCS#8") }
+        try self.init(pkcs8Node: node)
+    }
+
+    /// PKCS#8 from parsed DER (key loading parses the bytes once and tries each format on the node).
+    init(pkcs8Node node: ASN1Node) throws(SigilKeysError) {
         do {
-            let info = try PrivateKeyInfo(node: DER.parse(bytes))
+            let info = try PrivateKeyInfo(node: node)
             guard info.algorithm.algorithm == KeyOIDs.ecPublicKey else {
                 throw SigilKeysError(.unsupportedAlgorithm, "private key algorithm \(info.algorithm.algorithm) is not id-ecPublicKey")
             }
@@ -65,8 +72,15 @@ extension ECDSAPrivateKey {
 
     /// From a DER SEC 1 ECPrivateKey, which must name its curve in [0].
     public init<Bytes: Collection>(sec1DER bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
+        let node: ASN1Node
+        do { node = try DER.parse(bytes) } catch { throw keysError(error, context: "ECPrivateKey") }
+        try self.init(sec1Node: node)
+    }
+
+    /// SEC 1 from parsed DER.
+    init(sec1Node node: ASN1Node) throws(SigilKeysError) {
         do {
-            self = try ECPrivateKeyStructure(node: DER.parse(bytes)).key(outerCurve: nil)
+            self = try ECPrivateKeyStructure(node: node).key(outerCurve: nil)
         } catch {
             throw keysError(error, context: "ECPrivateKey")
         }
