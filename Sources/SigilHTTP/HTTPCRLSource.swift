@@ -48,6 +48,8 @@ public actor HTTPCRLSource: CRLSource {
     /// The number of URLs cached and the bytes of CRL they hold.
     public var cacheUsage: (entries: Int, bytes: Int) { (cache.count, cachedBytes) }
 
+    /// The CRLs at the certificate's http(s) distribution points and at the freshestCRL points of
+    /// those fetched; throws only when every URL failed.
     public func crls(for certificate: Certificate, issuer: Certificate, at time: Int64) async throws -> [CRL] {
         var urls = HTTPCRLSource.httpURLs(certificate.crlDistributionPoints)
         var result: [CRL] = []

@@ -181,4 +181,87 @@ final class CRLOpenSSLTests: XCTestCase {
         XCTAssertEqual(parsed.revokedEntry(serialNumber: ASN1Integer(4242).twosComplementBytes, certificateIssuer: ca.subject)?.revocationDate,
                        1_735_689_600)
     }
+
+    /// pyca/cryptography writes an indirect CRL (issuingDistributionPoint indirectCRL, an entry
+    /// under certificateIssuer) signed by a separate CRL issuer that the leaves' distribution point
+    /// names as cRLIssuer (RFC 5280 §5.2.5, §5.3.3, §6.3.3 (b)(1)); Sigil decides from it.
+    func testIndirectCRLMadeByPycaCryptography() throws {
+        guard let python = Subprocess.which("python3"),
+              (try? Subprocess.run(python, ["-c", "import cryptography"]))?.status == 0 else {
+            throw XCTSkip("python3 with pyca/cryptography is not installed (.ci/run installs it); the indirect-CRL peer needs it")
+        }
+        try Data(CRLOpenSSLTests.indirectScript.utf8).write(to: URL(fileURLWithPath: path("gen.py")))
+        let made = try Subprocess.run(python, [path("gen.py"), directory.path])
+        XCTAssertEqual(made.status, 0, String(decoding: made.stderr, as: UTF8.self))
+        let root = try Certificate(derEncoded: try bytes("root.der")), signer = try Certificate(derEncoded: try bytes("signer.der"))
+        let leaf1 = try Certificate(derEncoded: try bytes("leaf1.der")), leaf2 = try Certificate(derEncoded: try bytes("leaf2.der"))
+        let crl = try CRL(derEncoded: try bytes("indirect.crl")), rootCRL = try CRL(derEncoded: try bytes("root.crl"))
+        XCTAssertEqual(crl.issuingDistributionPoint?.indirectCRL, true)
+        XCTAssertEqual(crl.crlNumber?.description, "7")
+        XCTAssertEqual(crl.entry(at: 0)?.effectiveCertificateIssuer, [.directoryName(root.subject)])
+        XCTAssertNotNil(crl.revokedEntry(serialNumber: leaf2.serialNumber, certificateIssuer: root.subject))
+        XCTAssertNil(crl.revokedEntry(serialNumber: leaf2.serialNumber, certificateIssuer: signer.subject))
+        let time: Int64 = 1_800_000_000
+        func decide(_ leaf: Certificate, candidates: [Certificate], crls: [CRL]? = nil) -> CertificateVerifier.Result {
+            let policy = CRLRevocationPolicy(crls: crls ?? [crl, rootCRL], candidateCertificates: candidates)
+            return CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), policy]).verify(leaf: leaf, at: time)
+        }
+        XCTAssertNotNil(decide(leaf1, candidates: [signer]).chain)
+        XCTAssertTrue(decide(leaf2, candidates: [signer]).failures.contains { if case .revoked(_, _, 1) = $0 { true } else { false } })
+        // Without the CRL issuer's certificate, nothing can verify the indirect CRL: undetermined,
+        // refused. (With the root's CRL in the set the leaf is decided by it instead: a CRL its
+        // own issuer issued, with no issuingDistributionPoint, covers it — §6.3.3 last paragraph.)
+        XCTAssertTrue(decide(leaf1, candidates: [], crls: [crl]).failures.contains { if case .revocationCheckFailed = $0 { true } else { false } })
+        XCTAssertNotNil(decide(leaf1, candidates: []).chain)
+        // The CRL issuer's own certificate is checked too: without the root's CRL its status is
+        // undetermined, so it may not vouch for anything (fail closed).
+        XCTAssertNil(decide(leaf1, candidates: [signer], crls: [crl]).chain)
+    }
+
+    /// Writes the indirect-CRL PKI with pyca/cryptography (run by the test above).
+    static let indirectScript = #"""
+import sys, datetime
+from cryptography import x509
+from cryptography.x509.oid import NameOID
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+out = sys.argv[1]
+def name(cn): return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
+def key(): return ec.generate_private_key(ec.SECP256R1())
+now = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
+later = datetime.datetime(2035, 1, 1, tzinfo=datetime.timezone.utc)
+root_key, crl_key, leaf_key = key(), key(), key()
+root_name, crl_name = name("Indirect Root"), name("Indirect CRL Issuer")
+def cert(subject, issuer, public, signer, serial, ca, ku, extra=()):
+    b = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer).public_key(public)
+         .serial_number(serial).not_valid_before(now).not_valid_after(later)
+         .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+         .add_extension(ku, critical=True))
+    for e in extra: b = b.add_extension(e, critical=False)
+    return b.sign(signer, hashes.SHA256())
+ku_ca = x509.KeyUsage(False, False, False, False, False, True, True, False, False)
+ku_crl = x509.KeyUsage(False, False, False, False, False, False, True, False, False)
+ku_leaf = x509.KeyUsage(True, False, False, False, False, False, False, False, False)
+root = cert(root_name, root_name, root_key.public_key(), root_key, 1, True, ku_ca)
+crl_signer = cert(crl_name, root_name, crl_key.public_key(), root_key, 2, False, ku_crl)
+dp = x509.CRLDistributionPoints([x509.DistributionPoint(full_name=[x509.UniformResourceIdentifier("http://crl.example/indirect.crl")],
+                                                        relative_name=None, reasons=None, crl_issuer=[x509.DirectoryName(crl_name)])])
+leaves = [cert(name("Leaf %d" % i), root_name, leaf_key.public_key(), root_key, 100 + i, False, ku_leaf, [dp]) for i in (1, 2)]
+idp = x509.IssuingDistributionPoint(full_name=[x509.UniformResourceIdentifier("http://crl.example/indirect.crl")], relative_name=None,
+                                    only_contains_user_certs=False, only_contains_ca_certs=False, only_some_reasons=None,
+                                    indirect_crl=True, only_contains_attribute_certs=False)
+entry = (x509.RevokedCertificateBuilder().serial_number(102).revocation_date(now)
+         .add_extension(x509.CRLReason(x509.ReasonFlags.key_compromise), critical=False)
+         .add_extension(x509.CertificateIssuer([x509.DirectoryName(root_name)]), critical=True).build())
+crl = (x509.CertificateRevocationListBuilder().issuer_name(crl_name).last_update(now).next_update(later)
+       .add_extension(idp, critical=True).add_extension(x509.CRLNumber(7), critical=False)
+       .add_revoked_certificate(entry).sign(crl_key, hashes.SHA256()))
+for n, c in [("root", root), ("signer", crl_signer), ("leaf1", leaves[0]), ("leaf2", leaves[1])]:
+    open("%s/%s.der" % (out, n), "wb").write(c.public_bytes(serialization.Encoding.DER))
+open("%s/indirect.crl" % out, "wb").write(crl.public_bytes(serialization.Encoding.DER))
+root_crl = (x509.CertificateRevocationListBuilder().issuer_name(root_name).last_update(now).next_update(later)
+            .add_extension(x509.CRLNumber(1), critical=False).sign(root_key, hashes.SHA256()))
+open("%s/root.crl" % out, "wb").write(root_crl.public_bytes(serialization.Encoding.DER))
+"""#
 }

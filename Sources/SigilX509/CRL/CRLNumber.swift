@@ -30,6 +30,7 @@ public struct CRLNumber: Hashable, Sendable, Comparable, CustomStringConvertible
         self.magnitude = magnitude
     }
 
+    /// Numeric order (as unsigned integers).
     public static func < (lhs: CRLNumber, rhs: CRLNumber) -> Bool {
         if lhs.magnitude.count != rhs.magnitude.count { return lhs.magnitude.count < rhs.magnitude.count }
         return lhs.magnitude.lexicographicallyPrecedes(rhs.magnitude)

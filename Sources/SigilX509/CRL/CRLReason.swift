@@ -73,6 +73,7 @@ public enum CRLReason: Int, Hashable, Sendable, CaseIterable, CustomStringConver
 /// sets of these: `all` is every reason (bits 1–8; "unused" is never a reason).
 public struct ReasonFlags: OptionSet, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt16
+    /// The flags whose bits (bit n for the flag numbered n) are set in `rawValue`.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     public static let keyCompromise = ReasonFlags(rawValue: 1 << 1)

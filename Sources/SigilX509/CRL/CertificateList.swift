@@ -101,8 +101,10 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
     /// Parses a DER CRL strictly (every field, every known extension, every entry), within `limits`.
     public init<Bytes: Collection>(derEncoded bytes: Bytes, limits: Limits = .default) throws(X509Error) where Bytes.Element == UInt8 {
         let data = Array(bytes)
-        guard data.count <= limits.maximumBytes else {
-            throw X509Error(.limitExceeded, "CRL of \(data.count) bytes exceeds \(limits.maximumBytes)")
+        // Offsets are kept as UInt32: never more than 4 GiB, whatever the limits say.
+        let maximumBytes = min(limits.maximumBytes, Int(UInt32.max))
+        guard data.count <= maximumBytes else {
+            throw X509Error(.limitExceeded, "CRL of \(data.count) bytes exceeds \(maximumBytes)")
         }
         do {
             var parser = Parser(data: data, limits: limits)
@@ -304,7 +306,7 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
             var currentIssuer: UInt32 = 0
             // The smallest entry is 20 bytes (SEQUENCE, 1-octet INTEGER, UTCTime): never more
             // records than that allows, so the reservation is at most the list's size.
-            records.reserveCapacity(min((list.end - list.contentStart) / 20 + 1, limits.maximumEntries))
+            records.reserveCapacity(max(0, min((list.end - list.contentStart) / 20 + 1, limits.maximumEntries)))
             while position < list.end {
                 guard records.count < limits.maximumEntries else {
                     throw X509Error(.limitExceeded, "CRL lists more than \(limits.maximumEntries) certificates")
@@ -412,7 +414,8 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
     /// Every CRL in a file's bytes: PEM "X509 CRL" blocks (RFC 7468 §6), or one DER CRL.
     public static func load<Bytes: Collection>(_ bytes: Bytes, limits: Limits = .default) throws(X509Error) -> [CRL] where Bytes.Element == UInt8 {
         let data = Array(bytes)
-        guard data.count <= limits.maximumBytes * 2 else {
+        // PEM is 4/3 of the DER plus line breaks: twice the DER bound is enough.
+        guard data.count / 2 <= limits.maximumBytes else {
             throw X509Error(.limitExceeded, "CRL file of \(data.count) bytes exceeds the limit")
         }
         guard let text = String(validating: data, as: UTF8.self), text.contains("-----BEGIN ") else {

@@ -39,6 +39,7 @@ public struct CRLRevocationChecker: RevocationChecker {
         self.options = options
     }
 
+    /// The revocation failures of `chain` (leaf first, trust anchor last) at `time`, from the source's CRLs.
     public func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure] {
         guard chain.count >= 2 else { return [] }
         var gathered: [CRL] = [], seen = Set<CRL>(), unreachable: [Int: String] = [:]
