@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SigilKeys", targets: ["SigilKeys"]),
         .library(name: "SigilX509", targets: ["SigilX509"]),
         .library(name: "SigilOCSP", targets: ["SigilOCSP"]),
+        .library(name: "SigilCRL", targets: ["SigilCRL"]),
         .library(name: "SigilHTTP", targets: ["SigilHTTP"]),
         .library(name: "SigilPKCS7", targets: ["SigilPKCS7"]),
         .library(name: "SigilJOSE", targets: ["SigilJOSE"]),
@@ -46,6 +47,12 @@ let package = Package(
             name: "SigilX509",
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys"]
         ),
+        // CRLs (RFC 5280 §5, §6.3): a module of their own, so a verifier that checks revocation
+        // with OCSP only (App Store signed data) does not link them.
+        .target(
+            name: "SigilCRL",
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
+        ),
         .target(
             name: "SigilOCSP",
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
@@ -70,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "SigilHTTP",
-            dependencies: ["SigilOCSP", "SigilAppStore", "SigilJOSE"],
+            dependencies: ["SigilOCSP", "SigilCRL", "SigilAppStore", "SigilJOSE"],
             exclude: ["generate_error_codes.py", "app_store_api_error_codes.txt"]
         ),
         .executableTarget(
@@ -81,6 +88,7 @@ let package = Package(
                 "SigilKeys",
                 "SigilX509",
                 "SigilOCSP",
+                "SigilCRL",
                 "SigilHTTP",
                 "SigilPKCS7",
                 "SigilJOSE",
@@ -103,15 +111,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilX509Tests",
-            dependencies: ["SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+            dependencies: ["SigilX509", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilOCSPTests",
-            dependencies: ["SigilOCSP", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+            dependencies: ["SigilOCSP", "SigilCRL", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilHTTPTests",
-            dependencies: ["SigilHTTP", "SigilAppStore", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport"],
+            dependencies: ["SigilHTTP", "SigilCRL", "SigilAppStore", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -145,7 +153,7 @@ let package = Package(
         // inputs by SigilFuzzTests. Not a product.
         .target(
             name: "SigilFuzzHarness",
-            dependencies: ["SigilASN1", "SigilKeys", "SigilX509", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore"]
+            dependencies: ["SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore"]
         ),
         .testTarget(
             name: "SigilFuzzTests",

@@ -5,6 +5,7 @@ import SigilKeys
 import SigilOCSP
 import SigilPKCS7
 import SigilX509
+import SigilCRL
 
 /// What each libFuzzer target does with one input (Fuzz/README.md). Every function takes any
 /// bytes and must return normally: a trap, a crash or a sanitizer report is a finding. The same

@@ -1,5 +1,6 @@
 import Foundation
 import SigilX509
+import SigilCRL
 
 /// CRLs fetched from a certificate's cRLDistributionPoints (http and https URIs; RFC 5280
 /// §4.2.1.13, and the freshestCRL of each complete CRL fetched, §5.2.6, for delta CRLs) through

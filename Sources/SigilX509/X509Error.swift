@@ -46,7 +46,7 @@ public struct X509Error: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Maps any error raised while decoding into an X509Error with a context.
-func x509Error(_ error: any Error, context: String, code: X509Error.Code = .malformed) -> X509Error {
+package func x509Error(_ error: any Error, context: String, code: X509Error.Code = .malformed) -> X509Error {
     switch error {
     case let e as X509Error: e
     case let e as ASN1Error: X509Error(code, "\(context): \(e)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SigilASN1
 import SigilX509
+import SigilCRL
 
 /// `sigil crl show`: every field of a CRL (RFC 5280 §5), its extensions and its entries.
 struct CRLCommand: ParsableCommand {

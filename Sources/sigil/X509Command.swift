@@ -4,6 +4,7 @@ import SigilASN1
 import SigilCore
 import SigilKeys
 import SigilX509
+import SigilCRL
 
 extension CLIFailure {
     init(x509 error: X509Error) {

@@ -3,6 +3,7 @@ import SigilHTTP
 import SigilTestSupport
 import SigilX509
 import XCTest
+@testable import SigilCRL
 
 /// `HTTPCRLSource` against a loopback distribution point (Fixtures/crl_server.py, started on
 /// 127.0.0.1 by the test and always stopped): certificates made by `openssl ca` name the server

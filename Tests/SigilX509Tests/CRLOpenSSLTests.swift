@@ -4,6 +4,7 @@ import SigilKeys
 import SigilTestSupport
 @testable import SigilX509
 import XCTest
+@testable import SigilCRL
 
 /// CRLs made by the openssl CLI (`openssl ca -gencrl`, `openssl crl -gendelta`): revoked
 /// entries with reasons, an invalidity date and a hold instruction, a delta CRL over a base;

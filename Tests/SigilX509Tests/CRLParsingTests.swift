@@ -3,6 +3,7 @@ import SigilASN1
 import SigilTestSupport
 @testable import SigilX509
 import XCTest
+@testable import SigilCRL
 
 /// The CRL parser against the `openssl crl` CLI on every PKITS CRL (times, number, delta base,
 /// issuing distribution point flags, every entry's serial and reason), strictness (truncations,

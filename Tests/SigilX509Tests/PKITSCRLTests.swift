@@ -3,6 +3,7 @@ import SigilASN1
 import SigilTestSupport
 @testable import SigilX509
 import XCTest
+@testable import SigilCRL
 
 /// The PKITS sections about CRLs (NIST PKITS, Vectors/pkits): 4.4 Basic CRL, 4.5 self-issued
 /// CRL signing keys, 4.14 distribution points, 4.15 delta CRLs — every test, decided by

@@ -3,6 +3,7 @@ import SigilASN1
 import SigilTestSupport
 @testable import SigilX509
 import XCTest
+@testable import SigilCRL
 
 /// NIST PKITS (Vectors/pkits): every test of sections 4.1–4.16 in `pkitsCases`, each path
 /// validated by ``CertificateVerifier`` with ``RFC5280Policy`` under the test's initial settings,

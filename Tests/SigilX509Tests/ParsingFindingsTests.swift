@@ -5,6 +5,7 @@ import SigilKeys
 import SigilTestSupport
 @testable import SigilX509
 import XCTest
+@testable import SigilCRL
 
 /// The parsing findings of issue 18, each against a file pyca/cryptography reads
 /// (Vectors/pyca): RFC 4055 §5 absent parameters, the legacy PEM label of RFC 7468 §5.3, and

@@ -20,7 +20,7 @@ public struct DistributionPoint: Hashable, Sendable {
     public let reasons: [UInt8]?
     public let cRLIssuer: [GeneralName]?
 
-    init(node: ASN1Node) throws {
+    package init(node: ASN1Node) throws {
         (fullName, nameRelativeToCRLIssuer, reasons, cRLIssuer) = try ASN1.sequence(node) { reader in
             var full: [GeneralName]?, relative: [UInt8]?
             if let point = reader.nextIfPresent(.contextSpecific(0)) {

@@ -64,7 +64,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// GeneralNames: a non-empty SEQUENCE OF GeneralName (or the implicitly tagged form).
-    static func names(_ node: ASN1Node, identifier: ASN1Identifier = .sequence) throws -> [GeneralName] {
+    package static func names(_ node: ASN1Node, identifier: ASN1Identifier = .sequence) throws -> [GeneralName] {
         let names = try ASN1.sequenceOf(node, identifier: identifier) { try GeneralName(node: $0) }
         guard !names.isEmpty else { throw node.error(.unexpectedElementCount, "GeneralNames must not be empty") }
         return names

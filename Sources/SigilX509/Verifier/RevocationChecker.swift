@@ -8,7 +8,6 @@ public protocol RevocationChecker: Sendable {
     func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure]
 }
 
-extension CRLRevocationPolicy: RevocationChecker {}
 
 /// Compositions of revocation checkers (OCSP, CRL, …).
 public enum RevocationPolicy {

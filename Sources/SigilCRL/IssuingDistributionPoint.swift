@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilX509
 
 /// The issuingDistributionPoint CRL extension (RFC 5280 §5.2.5), always critical, implicit tags:
 ///

@@ -1,3 +1,4 @@
+import SigilX509
 /// Where CRLs come from, as `OCSPTransport` is where OCSP responses come from: Sigil's X.509
 /// layer has no networking of its own. `OfflineCRLSource` is a fixed set; SigilHTTP's
 /// `HTTPCRLSource` fetches from cRLDistributionPoints (and freshestCRL) with a bounded cache.

@@ -1,6 +1,7 @@
 import SigilASN1
 import SigilCore
 import SigilKeys
+import SigilX509
 
 /// A certificate revocation list (RFC 5280 §5.1), every field and extension decoded, parsed
 /// strictly as DER, with an index for looking up a serial number.

@@ -1,5 +1,6 @@
 import SigilASN1
 import SigilCore
+import SigilX509
 
 /// Revocation checking of every certificate of a chain except the trust anchor against CRLs,
 /// as RFC 5280 §6.3 describes: a `CertificatePolicy`, so it runs on each candidate chain
@@ -287,3 +288,5 @@ public struct CRLRevocationPolicy: CertificatePolicy {
         return best
     }
 }
+
+extension CRLRevocationPolicy: RevocationChecker {}

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilX509
 
 /// CRLReason, the value of the reasonCode CRL entry extension (RFC 5280 §5.3.1):
 ///
