@@ -5,8 +5,9 @@
 # (internationalization, ICU, networking) libraries nor OpenSSL or libcurl.
 #
 #   Examples/EmbeddedVerifier/check.sh            dynamic debug build (what the test command runs)
-#   Examples/EmbeddedVerifier/check.sh --static   also a release --static-swift-stdlib build: prints
-#                                                 its stripped size, build time and ICU symbols
+#   Examples/EmbeddedVerifier/check.sh --static   also a clean release --static-swift-stdlib build:
+#                                                 its stripped size (fails over 16 MiB), build time
+#                                                 and ICU symbols
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -64,14 +65,21 @@ if [ "${1:-}" = "--static" ]; then
     echo "embedded: building (release, --static-swift-stdlib, clean)"
     rm -rf .build-static
     start=$(date +%s)
+    cpu_before=$(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat)
     swift build -c release --static-swift-stdlib --scratch-path .build-static --product embedded-verifier 2>&1 \
         | grep -Ev '^\[[0-9]+/[0-9]+\]' || true
     seconds=$(( $(date +%s) - start ))
+    # User + system CPU of the build (this shell's waited-for children), less sensitive to load.
+    cpu=$(( ($(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat) - cpu_before) / $(getconf CLK_TCK) ))
     static=.build-static/release/embedded-verifier
     strip -o "$tmp/stripped" "$static"
     size=$(stat -c %s "$tmp/stripped")
-    echo "embedded: static stripped size $size bytes ($(( size / 1048576 )) MiB), clean build ${seconds} s"
+    echo "embedded: static stripped size $size bytes ($(awk -v s="$size" 'BEGIN { printf "%.2f", s / 1048576 }') MiB), clean build ${seconds} s wall, ${cpu} s CPU, load $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "embedded: ICU data symbols: $(nm "$static" 2>/dev/null | grep -c 'icudt' || true)"
+    if [ "$size" -gt $((16 * 1048576)) ]; then
+        echo "embedded: FAIL the static stripped binary is over 16 MiB" >&2
+        failures=$((failures + 1))
+    fi
     echo "embedded: dynamic libraries of the static build:"; ldd "$static" | sed 's/^/embedded:   /'
     expect 0 "static build, real transaction" -- "$static" "$root" "$transaction" "$bundle"
 fi
