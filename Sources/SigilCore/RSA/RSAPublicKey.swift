@@ -20,6 +20,8 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
     public let modulusBits: Int
     let n: BigNum
     let e: BigNum
+    /// n and e as GMP limbs, made once here so verification converts nothing per call.
+    let limbs: RSAModulusLimbs
 
     /// k, the length of n in bytes (RFC 8017 §2): every PKCS#1 v1.5 signature has exactly k bytes.
     public var modulusByteCount: Int { (modulusBits + 7) / 8 }
@@ -59,16 +61,18 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
         self.modulusBits = bits
         self.n = n
         self.e = e
+        self.limbs = RSAModulusLimbs(modulus: modulusBytes, exponent: exponentBytes)
     }
 
     /// RSAVP1 (RFC 8017 §5.2.2) on a signature given as exactly `byteCount` big-endian bytes:
     /// s must be below n; returns m = s^e mod n as `byteCount` big-endian bytes (I2OSP), or nil when
     /// s ≥ n or m does not fit. Variable time (public inputs).
     func verificationPrimitiveVartime(_ signature: [UInt8], outputByteCount: Int) -> [UInt8]? {
-        let s = BigNum(magnitude: signature)
-        guard s < n else { return nil }
-        guard let m = try? s.power(e, modulo: n) else { return nil }
-        return try? m.bytes(width: outputByteCount)
+        let count = limbs.limbCount
+        let result: [UInt8]?? = limbs.withPowerVartime(of: signature) { m in
+            RSAModulusLimbs.withBigEndianBytes(m, limbCount: count, width: outputByteCount) { Array($0) }
+        }
+        return result ?? nil
     }
 
     public static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {
