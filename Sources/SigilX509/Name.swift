@@ -9,20 +9,59 @@ import SigilASN1
 /// ```
 /// The RDNs are kept in their encoded order (most significant first) and the whole encoding is
 /// kept (`derBytes`) for exact comparison and for OCSP's issuerNameHash.
+///
+/// Parsing validates the whole Name — structure, SET OF order, every attribute's OBJECT
+/// IDENTIFIER and every directory string against its type — but builds no Swift value from it:
+/// `rdns` decodes the kept encoding on each access (a certificate's names are mostly compared as
+/// bytes, `matches`, and printed at most once). Two names are equal when their encodings are.
 public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
-    public let rdns: [RelativeDistinguishedName]
+    /// The encoding as received (DER, or BER inside a BER document such as CMS).
     public let derBytes: [UInt8]
+    /// Whether `derBytes` came from a BER document (re-read with BER's rules).
+    private let isBER: Bool
 
-    /// Parses a Name (RFC 5280 §4.1.2.4), keeping its DER for exact comparisons.
+    /// Parses a Name (RFC 5280 §4.1.2.4), keeping its encoding for exact comparisons. Throws on
+    /// exactly the inputs the full decoding (`rdns`) would refuse.
     public init(node: ASN1Node) throws {
-        rdns = try ASN1.sequenceOf(node) { rdnNode in
+        try DistinguishedName.validate(node)
+        derBytes = Array(node.encodedBytes)
+        isBER = node.rules != .distinguished
+    }
+
+    /// The RelativeDistinguishedNames, decoded from `derBytes` (validated when parsed).
+    public var rdns: [RelativeDistinguishedName] {
+        // The bytes were validated as a Name when parsed, so neither step can fail; an empty
+        // list would only mean a parser defect, which the fixture tests compare against.
+        guard let node = try? (isBER ? BER.parse(derBytes) : DER.parse(derBytes)),
+              let decoded = try? DistinguishedName.decodeRDNs(node) else { return [] }
+        return decoded
+    }
+
+    /// The full decoding of a Name: SEQUENCE OF non-empty SET OF AttributeTypeAndValue.
+    static func decodeRDNs(_ node: ASN1Node) throws -> [RelativeDistinguishedName] {
+        try ASN1.sequenceOf(node) { rdnNode in
             let attributes = try ASN1.setOf(rdnNode) { try AttributeTypeAndValue(node: $0) }
             guard !attributes.isEmpty else {
                 throw rdnNode.error(.unexpectedElementCount, "a RelativeDistinguishedName must hold at least one attribute")
             }
             return RelativeDistinguishedName(attributes: attributes)
         }
-        derBytes = Array(node.encodedBytes)
+    }
+
+    /// Every check of `decodeRDNs`, in the same order and with the same errors, building nothing.
+    static func validate(_ node: ASN1Node) throws {
+        try ASN1.expect(node, .sequence, constructed: true)
+        for rdnNode in node.children {
+            try ASN1.checkSetOf(rdnNode, identifier: .set)
+            var count = 0
+            for attribute in rdnNode.children {
+                try AttributeTypeAndValue.validate(attribute)
+                count += 1
+            }
+            guard count > 0 else {
+                throw rdnNode.error(.unexpectedElementCount, "a RelativeDistinguishedName must hold at least one attribute")
+            }
+        }
     }
 
     /// All values of one attribute type, in order (e.g. every OU).
@@ -102,6 +141,27 @@ public struct AttributeTypeAndValue: Hashable, Sendable {
             let type = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
             let value = try reader.next()
             return (type, Array(value.encodedBytes), try AttributeTypeAndValue.decodeString(value), value.identifier)
+        }
+    }
+
+    /// Every check of `init(node:)`, building nothing.
+    static func validate(_ node: ASN1Node) throws {
+        try ASN1.sequence(node) { reader in
+            try ASN1ObjectIdentifier.validate(reader.next(.objectIdentifier))
+            try AttributeTypeAndValue.validateString(reader.next())
+        }
+    }
+
+    /// Every check of `decodeString`, building nothing.
+    static func validateString(_ node: ASN1Node) throws {
+        switch node.identifier {
+        case .utf8String: try ASN1UTF8String.validate(node)
+        case .printableString: try ASN1PrintableString.validate(node)
+        case .ia5String: try ASN1IA5String.validate(node)
+        case .bmpString: try ASN1BMPString.validate(node)
+        case .visibleString: try ASN1VisibleString.validate(node)
+        case .teletexString, .universalString: _ = try decodeString(node)
+        default: return
         }
     }
 

@@ -18,8 +18,6 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
     public let exponent: [UInt8]
     /// The bit length of n.
     public let modulusBits: Int
-    let n: BigNum
-    let e: BigNum
     /// n and e as GMP limbs, made once here so verification converts nothing per call.
     let limbs: RSAModulusLimbs
 
@@ -37,7 +35,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
               minimumModulusBits <= RSAPublicKey.maximumModulusBits else {
             throw SigilCoreError(.invalidLength, "the minimum modulus size must be between 1024 and 8192 bits, not \(minimumModulusBits)")
         }
-        // Size checks on the byte counts first, so a huge input is refused before any bignum work.
+        // Size checks on the byte counts first, so a huge input is refused before any other work.
         let modulusBytes = Array(modulus.drop { $0 == 0 })
         let exponentBytes = Array(exponent.drop { $0 == 0 })
         guard modulusBytes.count <= RSAPublicKey.maximumModulusBits / 8 else {
@@ -46,21 +44,20 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
         guard exponentBytes.count <= modulusBytes.count else {
             throw SigilCoreError(.invalidKey, "RSA exponent is not smaller than the modulus")
         }
-        let n = BigNum(magnitude: modulusBytes)
-        let e = BigNum(magnitude: exponentBytes)
-        let bits = n.bitLength
+        // The rules on the bytes themselves (no bignum is made; both are minimal big-endian).
+        let bits = modulusBytes.first.map { (modulusBytes.count - 1) * 8 + (8 - $0.leadingZeroBitCount) } ?? 0
         guard bits >= minimumModulusBits else {
             throw SigilCoreError(.invalidKey, "RSA modulus of \(bits) bits is below the minimum of \(minimumModulusBits)")
         }
-        guard n.testBit(0) else { throw SigilCoreError(.invalidKey, "RSA modulus is even") }
-        guard e.testBit(0) else { throw SigilCoreError(.invalidKey, "RSA exponent is even") }
-        guard !(e < BigNum(3)) else { throw SigilCoreError(.invalidKey, "RSA exponent is below 3") }
-        guard e < n else { throw SigilCoreError(.invalidKey, "RSA exponent is not smaller than the modulus") }
+        guard let nLow = modulusBytes.last, nLow & 1 == 1 else { throw SigilCoreError(.invalidKey, "RSA modulus is even") }
+        guard let eLow = exponentBytes.last, eLow & 1 == 1 else { throw SigilCoreError(.invalidKey, "RSA exponent is even") }
+        guard exponentBytes.count > 1 || eLow >= 3 else { throw SigilCoreError(.invalidKey, "RSA exponent is below 3") }
+        guard exponentBytes.count < modulusBytes.count || exponentBytes.lexicographicallyPrecedes(modulusBytes) else {
+            throw SigilCoreError(.invalidKey, "RSA exponent is not smaller than the modulus")
+        }
         self.modulus = modulusBytes
         self.exponent = exponentBytes
         self.modulusBits = bits
-        self.n = n
-        self.e = e
         self.limbs = RSAModulusLimbs(modulus: modulusBytes, exponent: exponentBytes)
     }
 

@@ -23,18 +23,16 @@ final class RSAModulusLimbs: @unchecked Sendable {
     init(modulus n: [UInt8], exponent e: [UInt8]) {
         limbCount = RSAModulusLimbs.limbCount(forBytes: n.count)
         exponentLimbCount = RSAModulusLimbs.limbCount(forBytes: e.count)
-        modulus = .allocate(capacity: limbCount)
-        exponent = .allocate(capacity: exponentLimbCount)
+        // One allocation for both.
+        modulus = .allocate(capacity: limbCount + exponentLimbCount)
+        exponent = modulus + limbCount
         RSAModulusLimbs.load(n, into: modulus, limbCount: limbCount)
         RSAModulusLimbs.load(e, into: exponent, limbCount: exponentLimbCount)
         let top = exponent[exponentLimbCount - 1]
         exponentBits = (exponentLimbCount - 1) * mp_limb_t.bitWidth + (mp_limb_t.bitWidth - top.leadingZeroBitCount)
     }
 
-    deinit {
-        modulus.deallocate()
-        exponent.deallocate()
-    }
+    deinit { modulus.deallocate() }
 
     static func limbCount(forBytes count: Int) -> Int { (count + MemoryLayout<mp_limb_t>.size - 1) / MemoryLayout<mp_limb_t>.size }
 
