@@ -167,11 +167,11 @@ public struct AttributeTypeAndValue: Hashable, Sendable {
 
     static func decodeString(_ node: ASN1Node) throws -> String? {
         switch node.identifier {
-        case .utf8String: return try ASN1UTF8String(node: node).value
-        case .printableString: return try ASN1PrintableString(node: node).value
-        case .ia5String: return try ASN1IA5String(node: node).value
-        case .bmpString: return try ASN1BMPString(node: node).value
-        case .visibleString: return try ASN1VisibleString(node: node).value
+        case .utf8String: return try ASN1UTF8String.decodeText(node)
+        case .printableString: return try ASN1PrintableString.decodeText(node)
+        case .ia5String: return try ASN1IA5String.decodeText(node)
+        case .bmpString: return try ASN1BMPString.decodeText(node)
+        case .visibleString: return try ASN1VisibleString.decodeText(node)
         case .teletexString:
             guard !node.isConstructed else { throw node.error(.invalidConstruction, "TeletexString must be primitive") }
             return String(node.contentBytes.map { Character(Unicode.Scalar($0)) })

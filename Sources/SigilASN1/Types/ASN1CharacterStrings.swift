@@ -19,6 +19,8 @@ public protocol ASN1CharacterString: ASN1ImplicitlyTaggable, Hashable, Sendable,
     static func encode(_ value: String) -> [UInt8]?
     /// Whether `content` is within the repertoire (what `decode` accepts), without keeping anything.
     static func isValidContent(_ content: ArraySlice<UInt8>) -> Bool
+    /// The text of content already checked by `isValidContent`.
+    static func text(ofValidContent content: ArraySlice<UInt8>) -> String
 }
 
 extension ASN1CharacterString {
@@ -45,6 +47,14 @@ extension ASN1CharacterString {
 
     public static func isValidContent(_ content: ArraySlice<UInt8>) -> Bool { decode(Array(content)) != nil }
 
+    public static func text(ofValidContent content: ArraySlice<UInt8>) -> String { decode(Array(content)) ?? "" }
+
+    /// The text of `node` as this string type: the checks and errors of `init(node:)`, then the
+    /// `value`, without keeping a copy of the octets.
+    public static func decodeText(_ node: ASN1Node, identifier: ASN1Identifier = Self.defaultIdentifier) throws(ASN1Error) -> String {
+        text(ofValidContent: try validatedContent(node, identifier: identifier))
+    }
+
     /// Encodes `value`, throwing when it has characters outside the type's repertoire.
     public init(_ value: String) throws(ASN1Error) {
         guard let bytes = Self.encode(value) else {
@@ -70,6 +80,8 @@ protocol ASN1ByteCharacterString: ASN1CharacterString {
 extension ASN1ByteCharacterString {
     public static func isValidContent(_ content: ArraySlice<UInt8>) -> Bool { content.allSatisfy(allows) }
 
+    public static func text(ofValidContent content: ArraySlice<UInt8>) -> String { String(decoding: content, as: UTF8.self) }
+
     public static func decode(_ bytes: [UInt8]) -> String? {
         bytes.allSatisfy(allows) ? String(decoding: bytes, as: UTF8.self) : nil
     }
@@ -91,6 +103,8 @@ public struct ASN1UTF8String: ASN1CharacterString {
     }
 
     public static func isValidContent(_ content: ArraySlice<UInt8>) -> Bool { String(validating: content, as: UTF8.self) != nil }
+
+    public static func text(ofValidContent content: ArraySlice<UInt8>) -> String { String(decoding: content, as: UTF8.self) }
 
     public static func encode(_ value: String) -> [UInt8]? { Array(value.utf8) }
 }
