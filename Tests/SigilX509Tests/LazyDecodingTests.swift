@@ -1,6 +1,7 @@
 import Foundation
 import SigilASN1
 import SigilCore
+import SigilKeys
 import SigilTestSupport
 @testable import SigilX509
 import XCTest
@@ -36,6 +37,13 @@ final class LazyDecodingTests: XCTestCase {
         for (name, der) in files {
             guard let certificate = try? Certificate(derEncoded: der) else { continue }
             parsed += 1
+            // The byte views kept as ranges are the tree's TBSCertificate and SubjectPublicKeyInfo.
+            let tbs = try XCTUnwrap(DER.parse(der).children.first { _ in true })
+            XCTAssertEqual(certificate.tbsBytes, Array(tbs.encodedBytes), name)
+            let spkiNode = try XCTUnwrap(tbs.children.first { $0.identifier == .sequence && $0.children.first { _ in true }?.identifier == .sequence
+                && $0.children.dropFirst().first { _ in true }?.identifier == .bitString })
+            XCTAssertEqual(certificate.subjectPublicKeyInfoBytes, Array(spkiNode.encodedBytes), name)
+            XCTAssertEqual(try SubjectPublicKeyInfo(derEncoded: certificate.subjectPublicKeyInfoBytes), certificate.subjectPublicKeyInfo, name)
             for dn in [certificate.issuer, certificate.subject] {
                 let eager = try eagerRDNs(dn)
                 XCTAssertEqual(dn.rdns, eager, name)
