@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SigilASN1
 
 /// A distinguished name (RFC 5280 §4.1.2.4):
@@ -19,6 +26,8 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     public let derBytes: [UInt8]
     /// Whether `derBytes` came from a BER document (re-read with BER's rules).
     private let isBER: Bool
+    /// The RDNs once decoded (path building compares the same names many times).
+    private let decoded = DecodedRDNs()
 
     /// Parses a Name (RFC 5280 §4.1.2.4), keeping its encoding for exact comparisons. Throws on
     /// exactly the inputs the full decoding (`rdns`) would refuse.
@@ -30,12 +39,18 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
 
     /// The RelativeDistinguishedNames, decoded from `derBytes` (validated when parsed).
     public var rdns: [RelativeDistinguishedName] {
-        // The bytes were validated as a Name when parsed, so neither step can fail; an empty
-        // list would only mean a parser defect, which the fixture tests compare against.
-        guard let node = try? (isBER ? BER.parse(derBytes) : DER.parse(derBytes)),
-              let decoded = try? DistinguishedName.decodeRDNs(node) else { return [] }
-        return decoded
+        decoded.value {
+            // The bytes were validated as a Name when parsed, so neither step can fail; an empty
+            // list would only mean a parser defect, which the fixture tests compare against.
+            guard let node = try? (isBER ? BER.parse(derBytes) : DER.parse(derBytes)),
+                  let rdns = try? DistinguishedName.decodeRDNs(node) else { return [] }
+            return rdns
+        }
     }
+
+    /// Names are equal when their encodings are (the RDNs are a function of them).
+    public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.derBytes == rhs.derBytes }
+    public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 
     /// The full decoding of a Name: SEQUENCE OF non-empty SET OF AttributeTypeAndValue.
     static func decodeRDNs(_ node: ASN1Node) throws -> [RelativeDistinguishedName] {
@@ -84,11 +99,14 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     /// case-folding and collapsing runs of white space.
     public func matches(_ other: DistinguishedName) -> Bool {
         if derBytes == other.derBytes { return true }
-        guard rdns.count == other.rdns.count else { return false }
-        for (a, b) in zip(rdns, other.rdns) {
+        // Decoded once per side (each `rdns` access decodes the kept encoding).
+        let mine = rdns, theirs = other.rdns
+        guard mine.count == theirs.count else { return false }
+        for (a, b) in zip(mine, theirs) {
             guard a.attributes.count == b.attributes.count else { return false }
             for (x, y) in zip(a.attributes, b.attributes) {
                 guard x.type == y.type else { return false }
+                if x.valueBytes == y.valueBytes { continue }
                 guard let xs = x.stringValue, let ys = y.stringValue else {
                     if x.valueBytes != y.valueBytes { return false }
                     continue
@@ -101,6 +119,33 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
 
     private func normalized(_ text: String) -> String {
         text.lowercased().split(whereSeparator: { $0 == " " }).joined(separator: " ")
+    }
+}
+
+/// A name's RDNs, decoded on first access and kept (a lock, since names are shared between threads).
+private final class DecodedRDNs: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var rdns: [RelativeDistinguishedName]?
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func value(_ decode: () -> [RelativeDistinguishedName]) -> [RelativeDistinguishedName] {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if let rdns { return rdns }
+        let made = decode()
+        rdns = made
+        return made
     }
 }
 
