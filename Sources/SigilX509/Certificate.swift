@@ -30,8 +30,12 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// The whole certificate as received.
     public let derBytes: [UInt8]
-    /// The TBSCertificate's encoding: what the issuer signed.
-    public let tbsBytes: [UInt8]
+    /// The TBSCertificate's encoding: what the issuer signed (a copy of that part of `derBytes`).
+    public var tbsBytes: [UInt8] { Array(derBytes[tbsRange]) }
+    /// Where the TBSCertificate and the SubjectPublicKeyInfo are in `derBytes`: kept as ranges so
+    /// parsing copies neither.
+    private let tbsRange: Range<Int>
+    private let spkiRange: Range<Int>
     /// 1, 2 or 3.
     public let version: Int
     /// The serial number's two's-complement bytes (any length, as received).
@@ -44,8 +48,8 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     public let validity: Validity
     public let subject: DistinguishedName
     public let subjectPublicKeyInfo: SubjectPublicKeyInfo
-    /// The SubjectPublicKeyInfo's encoding.
-    public let subjectPublicKeyInfoBytes: [UInt8]
+    /// The SubjectPublicKeyInfo's encoding (a copy of that part of `derBytes`).
+    public var subjectPublicKeyInfoBytes: [UInt8] { Array(derBytes[spkiRange]) }
     public let publicKey: CertificatePublicKey
     public let issuerUniqueID: ASN1BitString?
     public let subjectUniqueID: ASN1BitString?
@@ -62,23 +66,23 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         do {
             let root = try DER.parse(data)
             var fields: Fields?
-            var outerAlgorithmBytes: [UInt8] = []
+            var outerAlgorithmBytes: ArraySlice<UInt8> = []
             var signatureBits: ASN1BitString?
             try ASN1.sequence(root) { reader in
                 fields = try Fields(node: reader.next(.sequence))
                 let algorithmNode = try reader.next(.sequence)
-                outerAlgorithmBytes = Array(algorithmNode.encodedBytes)
+                outerAlgorithmBytes = algorithmNode.encodedBytes
                 signatureBits = try ASN1BitString(node: reader.next(.bitString))
             }
             guard let fields, let signatureBits else { throw X509Error(.malformed, "certificate structure") }
-            guard outerAlgorithmBytes == fields.innerAlgorithmBytes else {
+            guard outerAlgorithmBytes.elementsEqual(fields.innerAlgorithmBytes) else {
                 throw X509Error(.algorithmMismatch, "signatureAlgorithm differs from the TBSCertificate signature field (RFC 5280 §4.1.1.2)")
             }
             guard signatureBits.unusedBits == 0 else {
                 throw X509Error(.malformed, "signatureValue has unused bits")
             }
             derBytes = data
-            tbsBytes = fields.tbsBytes
+            tbsRange = fields.tbsRange
             version = fields.version
             serialNumber = fields.serial.twosComplementBytes
             isSerialNumberNegative = fields.serial.isNegative
@@ -88,7 +92,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
             validity = fields.validity
             subject = fields.subject
             subjectPublicKeyInfo = fields.spki
-            subjectPublicKeyInfoBytes = fields.spkiBytes
+            spkiRange = fields.spkiRange
             publicKey = try CertificatePublicKey(spki: fields.spki)
             issuerUniqueID = fields.issuerUniqueID
             subjectUniqueID = fields.subjectUniqueID
@@ -101,24 +105,25 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// The TBSCertificate's fields, in order.
     private struct Fields {
-        var tbsBytes: [UInt8]
+        var tbsRange: Range<Int>
         var version: Int
         var serial: ASN1Integer
         var algorithm: AlgorithmIdentifier
-        var innerAlgorithmBytes: [UInt8]
+        var innerAlgorithmBytes: ArraySlice<UInt8>
         var issuer: DistinguishedName
         var validity: Validity
         var subject: DistinguishedName
         var spki: SubjectPublicKeyInfo
-        var spkiBytes: [UInt8]
+        var spkiRange: Range<Int>
         var issuerUniqueID: ASN1BitString?
         var subjectUniqueID: ASN1BitString?
         var extensions: [Extension]
 
         init(node: ASN1Node) throws {
-            tbsBytes = Array(node.encodedBytes)
+            // Node slices index the parsed array, which the certificate keeps as derBytes.
+            tbsRange = node.encodedBytes.indices
             var version = 1, serial = ASN1Integer(0), algorithm = AlgorithmIdentifier(algorithm: [2, 5])
-            var innerAlgorithmBytes: [UInt8] = [], spkiBytes: [UInt8] = []
+            var innerAlgorithmBytes: ArraySlice<UInt8> = [], spkiRange: Range<Int> = 0..<0
             var issuer: DistinguishedName?, subject: DistinguishedName?, validity: Validity?, spki: SubjectPublicKeyInfo?
             var issuerUID: ASN1BitString?, subjectUID: ASN1BitString?, extensions: [Extension] = []
             try ASN1.sequence(node) { reader in
@@ -134,13 +139,13 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
                 let serialNode = try reader.next(.integer)
                 serial = try ASN1Integer(node: serialNode)
                 let algorithmNode = try reader.next(.sequence)
-                innerAlgorithmBytes = Array(algorithmNode.encodedBytes)
+                innerAlgorithmBytes = algorithmNode.encodedBytes
                 algorithm = try AlgorithmIdentifier(node: algorithmNode)
                 issuer = try DistinguishedName(node: reader.next(.sequence))
                 validity = try Validity(node: reader.next(.sequence))
                 subject = try DistinguishedName(node: reader.next(.sequence))
                 let spkiNode = try reader.next(.sequence)
-                spkiBytes = Array(spkiNode.encodedBytes)
+                spkiRange = spkiNode.encodedBytes.indices
                 spki = try SubjectPublicKeyInfo(node: spkiNode)
                 if let uid = reader.nextIfPresent(.contextSpecific(1)) {
                     issuerUID = try ASN1BitString(node: uid, identifier: .contextSpecific(1))
@@ -161,8 +166,8 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
             guard (issuerUID == nil && subjectUID == nil) || version >= 2 else {
                 throw X509Error(.unsupportedVersion, "unique identifiers need version v2 or v3")
             }
-            var seen = Set<ASN1ObjectIdentifier>()
-            for e in extensions where !seen.insert(e.oid).inserted {
+            // Pairwise (a handful of extensions; no set to build and hash into).
+            for (index, e) in extensions.enumerated() where extensions[..<index].contains(where: { $0.oid == e.oid }) {
                 throw X509Error(.duplicateExtension, "extension \(e.name) appears more than once (RFC 5280 §4.2)")
             }
             guard let issuer, let subject, let validity, let spki else { throw X509Error(.malformed, "TBSCertificate") }
@@ -174,7 +179,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
             self.validity = validity
             self.subject = subject
             self.spki = spki
-            self.spkiBytes = spkiBytes
+            self.spkiRange = spkiRange
             self.issuerUniqueID = issuerUID
             self.subjectUniqueID = subjectUID
             self.extensions = extensions

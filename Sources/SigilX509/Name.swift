@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SigilASN1
 
 /// A distinguished name (RFC 5280 §4.1.2.4):
@@ -9,20 +16,67 @@ import SigilASN1
 /// ```
 /// The RDNs are kept in their encoded order (most significant first) and the whole encoding is
 /// kept (`derBytes`) for exact comparison and for OCSP's issuerNameHash.
+///
+/// Parsing validates the whole Name — structure, SET OF order, every attribute's OBJECT
+/// IDENTIFIER and every directory string against its type — but builds no Swift value from it:
+/// `rdns` decodes the kept encoding on each access (a certificate's names are mostly compared as
+/// bytes, `matches`, and printed at most once). Two names are equal when their encodings are.
 public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
-    public let rdns: [RelativeDistinguishedName]
+    /// The encoding as received (DER, or BER inside a BER document such as CMS).
     public let derBytes: [UInt8]
+    /// Whether `derBytes` came from a BER document (re-read with BER's rules).
+    private let isBER: Bool
+    /// The RDNs once decoded (path building compares the same names many times).
+    private let decoded = DecodedRDNs()
 
-    /// Parses a Name (RFC 5280 §4.1.2.4), keeping its DER for exact comparisons.
+    /// Parses a Name (RFC 5280 §4.1.2.4), keeping its encoding for exact comparisons. Throws on
+    /// exactly the inputs the full decoding (`rdns`) would refuse.
     public init(node: ASN1Node) throws {
-        rdns = try ASN1.sequenceOf(node) { rdnNode in
+        try DistinguishedName.validate(node)
+        derBytes = Array(node.encodedBytes)
+        isBER = node.rules != .distinguished
+    }
+
+    /// The RelativeDistinguishedNames, decoded from `derBytes` (validated when parsed).
+    public var rdns: [RelativeDistinguishedName] {
+        decoded.value {
+            // The bytes were validated as a Name when parsed, so neither step can fail; an empty
+            // list would only mean a parser defect, which the fixture tests compare against.
+            guard let node = try? (isBER ? BER.parse(derBytes) : DER.parse(derBytes)),
+                  let rdns = try? DistinguishedName.decodeRDNs(node) else { return [] }
+            return rdns
+        }
+    }
+
+    /// Names are equal when their encodings are (the RDNs are a function of them).
+    public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.derBytes == rhs.derBytes }
+    public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
+
+    /// The full decoding of a Name: SEQUENCE OF non-empty SET OF AttributeTypeAndValue.
+    static func decodeRDNs(_ node: ASN1Node) throws -> [RelativeDistinguishedName] {
+        try ASN1.sequenceOf(node) { rdnNode in
             let attributes = try ASN1.setOf(rdnNode) { try AttributeTypeAndValue(node: $0) }
             guard !attributes.isEmpty else {
                 throw rdnNode.error(.unexpectedElementCount, "a RelativeDistinguishedName must hold at least one attribute")
             }
             return RelativeDistinguishedName(attributes: attributes)
         }
-        derBytes = Array(node.encodedBytes)
+    }
+
+    /// Every check of `decodeRDNs`, in the same order and with the same errors, building nothing.
+    static func validate(_ node: ASN1Node) throws {
+        try ASN1.expect(node, .sequence, constructed: true)
+        for rdnNode in node.children {
+            try ASN1.checkSetOf(rdnNode, identifier: .set)
+            var count = 0
+            for attribute in rdnNode.children {
+                try AttributeTypeAndValue.validate(attribute)
+                count += 1
+            }
+            guard count > 0 else {
+                throw rdnNode.error(.unexpectedElementCount, "a RelativeDistinguishedName must hold at least one attribute")
+            }
+        }
     }
 
     /// All values of one attribute type, in order (e.g. every OU).
@@ -45,16 +99,19 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     /// case-folding and collapsing runs of white space.
     public func matches(_ other: DistinguishedName) -> Bool {
         if derBytes == other.derBytes { return true }
-        guard rdns.count == other.rdns.count else { return false }
-        return zip(rdns, other.rdns).allSatisfy { rdnMatches($0, $1) }
+        // Decoded once per side (each `rdns` access decodes the kept encoding).
+        let mine = rdns, theirs = other.rdns
+        guard mine.count == theirs.count else { return false }
+        return zip(mine, theirs).allSatisfy { rdnMatches($0, $1) }
     }
 
     /// Whether `base`'s RDNs, matched as in ``matches(_:)``, are the first RDNs of this name: the
     /// directoryName subtree test of name constraints (RFC 5280 §4.2.1.10, §7.1). An empty base
     /// contains every name.
     public func isWithin(_ base: DistinguishedName) -> Bool {
-        guard base.rdns.count <= rdns.count else { return false }
-        return zip(rdns, base.rdns).allSatisfy { rdnMatches($0, $1) }
+        let mine = rdns, prefix = base.rdns
+        guard prefix.count <= mine.count else { return false }
+        return zip(mine, prefix).allSatisfy { rdnMatches($0, $1) }
     }
 
     /// One RDN against another: the same attribute types in order, string values equal after
@@ -76,6 +133,33 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
 
     private func normalized(_ text: String) -> String {
         text.lowercased().split(whereSeparator: { $0 == " " }).joined(separator: " ")
+    }
+}
+
+/// A name's RDNs, decoded on first access and kept (a lock, since names are shared between threads).
+private final class DecodedRDNs: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var rdns: [RelativeDistinguishedName]?
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func value(_ decode: () -> [RelativeDistinguishedName]) -> [RelativeDistinguishedName] {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if let rdns { return rdns }
+        let made = decode()
+        rdns = made
+        return made
     }
 }
 
@@ -119,13 +203,34 @@ public struct AttributeTypeAndValue: Hashable, Sendable {
         }
     }
 
+    /// Every check of `init(node:)`, building nothing.
+    static func validate(_ node: ASN1Node) throws {
+        try ASN1.sequence(node) { reader in
+            try ASN1ObjectIdentifier.validate(reader.next(.objectIdentifier))
+            try AttributeTypeAndValue.validateString(reader.next())
+        }
+    }
+
+    /// Every check of `decodeString`, building nothing.
+    static func validateString(_ node: ASN1Node) throws {
+        switch node.identifier {
+        case .utf8String: try ASN1UTF8String.validate(node)
+        case .printableString: try ASN1PrintableString.validate(node)
+        case .ia5String: try ASN1IA5String.validate(node)
+        case .bmpString: try ASN1BMPString.validate(node)
+        case .visibleString: try ASN1VisibleString.validate(node)
+        case .teletexString, .universalString: _ = try decodeString(node)
+        default: return
+        }
+    }
+
     static func decodeString(_ node: ASN1Node) throws -> String? {
         switch node.identifier {
-        case .utf8String: return try ASN1UTF8String(node: node).value
-        case .printableString: return try ASN1PrintableString(node: node).value
-        case .ia5String: return try ASN1IA5String(node: node).value
-        case .bmpString: return try ASN1BMPString(node: node).value
-        case .visibleString: return try ASN1VisibleString(node: node).value
+        case .utf8String: return try ASN1UTF8String.decodeText(node)
+        case .printableString: return try ASN1PrintableString.decodeText(node)
+        case .ia5String: return try ASN1IA5String.decodeText(node)
+        case .bmpString: return try ASN1BMPString.decodeText(node)
+        case .visibleString: return try ASN1VisibleString.decodeText(node)
         case .teletexString:
             guard !node.isConstructed else { throw node.error(.invalidConstruction, "TeletexString must be primitive") }
             return String(node.contentBytes.map { Character(Unicode.Scalar($0)) })

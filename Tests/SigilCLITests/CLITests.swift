@@ -113,30 +113,92 @@ final class CLITests: XCTestCase {
         XCTAssertTrue((try json(badKey.stderr)["error"] as? String ?? "").hasPrefix("keys."))
     }
 
+    /// Every row, in order, with the per-row fields; exactly two operations per row and thread
+    /// (--iterations) so the test is quick whatever the build.
     func testBenchJSONShape() throws {
-        let result = try Subprocess.run(try sigil(), ["bench", "--json", "--seconds", "0.05"])
+        let result = try Subprocess.run(try sigil(), ["bench", "--json", "--iterations", "2"])
         XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
         let report = try json(result.stdout)
         XCTAssertEqual(Set(report.keys), ["results", "machine"])
         let results = try XCTUnwrap(report["results"] as? [[String: Any]])
         XCTAssertEqual(results.compactMap { $0["name"] as? String }, [
-            "P-256 sign", "P-256 verify", "P-384 sign", "P-384 verify", "RSA-2048 verify (PKCS#1 v1.5, SHA-256)", "SHA-256 1 KiB",
-            "certificate parse (P-256 leaf)", "App Store JWS verify (cached chain)", "App Store JWS verify (uncached chain)",
+            "P-256 sign", "P-256 verify (cold key)", "P-256 verify (repeated key)",
+            "P-384 sign", "P-384 verify (cold key)", "P-384 verify (repeated key)",
+            "SHA-256 1 KiB", "SHA-256 1 MiB", "SHA-384 1 KiB", "HMAC-SHA256 64 B", "RSA-2048 verify", "certificate decode",
+            "App Store JWS verify (cached chain)", "App Store JWS verify (uncached chain)",
             "receipt parse (CMS + payload, 5 in-app records)", "OCSP response parse + verify", "App Store JWS verify (cached chain), all cores",
         ])
         for row in results {
             XCTAssertGreaterThan(row["opsPerSecond"] as? Double ?? 0, 0, "\(row)")
             XCTAssertGreaterThanOrEqual(row["threads"] as? Int ?? 0, 1)
-            let extra = Set(row.keys).subtracting(["name", "opsPerSecond", "threads"])
+            let p50 = try XCTUnwrap(row["p50Microseconds"] as? Double, "\(row)")
+            let p99 = try XCTUnwrap(row["p99Microseconds"] as? Double, "\(row)")
+            XCTAssertGreaterThan(p50, 0, "\(row)")
+            XCTAssertGreaterThanOrEqual(p99, p50, "\(row)")
+            let extra = Set(row.keys).subtracting(["name", "opsPerSecond", "threads", "p50Microseconds", "p99Microseconds"])
             XCTAssertTrue(extra.isEmpty || extra == ["scalingEfficiency"], "\(row)")
         }
+        XCTAssertTrue(results.dropLast().allSatisfy { $0["threads"] as? Int == 1 }, "one thread unless told otherwise")
         let all = try XCTUnwrap(results.last)
         XCTAssertEqual(all["threads"] as? Int, ProcessInfo.processInfo.activeProcessorCount)
         XCTAssertGreaterThan(all["scalingEfficiency"] as? Double ?? 0, 0)
         let machine = try XCTUnwrap(report["machine"] as? [String: Any])
         XCTAssertEqual(machine["cores"] as? Int, ProcessInfo.processInfo.activeProcessorCount)
-        // Without --json: a table, one line per result plus header and machine.
-        let table = try Subprocess.run(try sigil(), ["bench", "--seconds", "0.02"]).stdoutString
-        XCTAssertEqual(table.split(separator: "\n").count, results.count + 2, table)
+        // Without --json: a table, one line per result plus header and machine, latency columns.
+        let table = try Subprocess.run(try sigil(), ["bench", "--seconds", "0.02", "--only", "SHA-256 1 KiB", "RSA-2048 verify"]).stdoutString
+        let lines = table.split(separator: "\n")
+        XCTAssertEqual(lines.count, 4, table)
+        XCTAssertTrue(lines.first?.contains("p50 µs") == true && lines.first?.contains("p99 µs") == true, table)
+        XCTAssertTrue(lines[1].hasPrefix("SHA-256 1 KiB") && lines[2].hasPrefix("RSA-2048 verify"), table)
+    }
+
+    /// --only picks rows (in the list's order, whatever order they are named in); --threads runs
+    /// each on that many threads ("all": every core); bad values are JSON errors.
+    func testBenchOnlyAndThreads() throws {
+        let result = try Subprocess.run(try sigil(), ["bench", "--json", "--seconds", "0.05", "--threads", "2",
+                                                      "--only", "RSA-2048 verify", "HMAC-SHA256 64 B"])
+        XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
+        let rows = try XCTUnwrap(try json(result.stdout)["results"] as? [[String: Any]])
+        XCTAssertEqual(rows.compactMap { $0["name"] as? String }, ["HMAC-SHA256 64 B", "RSA-2048 verify"])
+        XCTAssertEqual(rows.compactMap { $0["threads"] as? Int }, [2, 2])
+        XCTAssertTrue(rows.allSatisfy { ($0["opsPerSecond"] as? Double ?? 0) > 0 && $0["scalingEfficiency"] == nil })
+        let all = try json(Subprocess.run(try sigil(), ["bench", "--json", "--iterations", "3", "--threads", "all",
+                                                        "--only", "certificate decode"]).stdout)
+        let allRows = try XCTUnwrap(all["results"] as? [[String: Any]])
+        XCTAssertEqual(allRows.count, 1)
+        XCTAssertEqual(allRows.first?["threads"] as? Int, ProcessInfo.processInfo.activeProcessorCount)
+        for (arguments, code) in [(["--only", "P-256 verify"], "bench.only"), (["--threads", "0"], "bench.threads"),
+                                  (["--threads", "many"], "bench.threads"), (["--iterations", "0"], "bench.iterations")] {
+            let failed = try Subprocess.run(try sigil(), ["bench", "--json"] + arguments)
+            XCTAssertEqual(failed.status, 1, "\(arguments)")
+            XCTAssertEqual(try json(failed.stderr)["error"] as? String, code, "\(arguments)")
+        }
+    }
+
+    /// --key measures the user's own private key (PEM or DER, P-256 or P-384) in its curve's rows;
+    /// a public key is refused, since sign needs the private half.
+    func testBenchWithOwnKey() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        XCTAssertEqual(try Subprocess.run(try sigil(), ["key", "generate", "--curve", "p384", "--out", path("p384.p8")]).status, 0)
+        XCTAssertEqual(try Subprocess.run(try sigil(), ["key", "generate", "--curve", "p256", "--format", "sec1", "--der",
+                                                       "--out", path("p256.der")]).status, 0)
+        for (file, curve) in [("p384.p8", "P-384"), ("p256.der", "P-256")] {
+            let result = try Subprocess.run(try sigil(), ["bench", "--json", "--iterations", "3", "--key", path(file),
+                                                          "--only", "\(curve) sign", "\(curve) verify (cold key)", "\(curve) verify (repeated key)"])
+            XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
+            let report = try json(result.stdout)
+            XCTAssertEqual(report["key"] as? [String: String], ["curve": curve, "file": path(file)])
+            XCTAssertEqual((report["results"] as? [[String: Any]])?.count, 3)
+        }
+        let shown = try json(Subprocess.run(try sigil(), ["key", "show", path("p384.p8")]).stdout)
+        try (shown["spkiPEM"] as? String ?? "").write(toFile: path("p384.pub"), atomically: true, encoding: .utf8)
+        let refused = try Subprocess.run(try sigil(), ["bench", "--json", "--key", path("p384.pub"), "--only", "P-384 sign"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(try json(refused.stderr)["error"] as? String, "bench.key")
+        let notAKey = try Subprocess.run(try sigil(), ["bench", "--json", "--key", path("missing.pem")])
+        XCTAssertEqual(notAKey.status, 1)
     }
 }

@@ -159,6 +159,42 @@ final class RSAVectorTests: XCTestCase {
         XCTAssertFalse(key.isValidPKCS1v15SignatureVartime(rng.bytes(256), digest: [1, 2, 3], hash: .sha256), "digest length")
     }
 
+    /// RSAVP1 on the per-key limbs (mpn, no mpz) against GMP's mpz_powm through BigNum, for
+    /// moduli of 1024 to 8192 bits whose length is not a whole number of limbs too, exponents 3,
+    /// 65537 and a random odd one of 520 bits (more than eight limbs), and s = 0, 1, 2, n − 1 (accepted), n and n + 1 (refused)
+    /// besides random values below n.
+    func testVerificationPrimitiveAgainstGMP() throws {
+        var rng = SeededGenerator(seed: 7301)
+        for bits in [1024, 1031, 2048, 2056, 3072, 4096, 8192] {
+            let byteCount = (bits + 7) / 8
+            var modulus = rng.bytes(byteCount)
+            modulus[0] = modulus[0] & UInt8(0xFF >> ((8 - bits % 8) % 8)) | UInt8(1 << ((bits - 1) % 8))
+            modulus[byteCount - 1] |= 1
+            var bigExponent = rng.bytes(65)
+            bigExponent[bigExponent.count - 1] |= 1
+            bigExponent[0] |= 0x80
+            let n = BigNum(magnitude: modulus)
+            for exponent in [[3], [1, 0, 1], bigExponent] as [[UInt8]] {
+                let key = try RSAPublicKey(modulus: modulus, exponent: exponent, minimumModulusBits: 1024)
+                XCTAssertEqual(key.modulusBits, bits)
+                let e = BigNum(magnitude: exponent)
+                var inputs: [BigNum] = [BigNum(0), BigNum(1), BigNum(2), n - BigNum(1)]
+                inputs += (0..<(bits > 4096 ? 2 : 6)).map { _ in (try? BigNum(magnitude: rng.bytes(byteCount)).mod(n)) ?? BigNum(0) }
+                for s in inputs {
+                    let sBytes = try s.bytes(width: byteCount)
+                    let expected = try s.power(e, modulo: n).bytes(width: byteCount)
+                    XCTAssertEqual(key.verificationPrimitiveVartime(sBytes, outputByteCount: byteCount), expected, "\(bits) bits, e \(exponent.count) bytes")
+                    // A width too small for m is I2OSP's "integer too large" exactly when m needs it.
+                    let fitsShorter = expected[0] == 0
+                    XCTAssertEqual(key.verificationPrimitiveVartime(sBytes, outputByteCount: byteCount - 1) != nil, fitsShorter)
+                }
+                for above in [n, n + BigNum(1)] {
+                    XCTAssertNil(key.verificationPrimitiveVartime(try above.bytes(width: byteCount), outputByteCount: byteCount), "s ≥ n")
+                }
+            }
+        }
+    }
+
     /// MGF1 against an independent implementation (python hashlib), for each hash and several lengths.
     func testMGF1AgainstPython() throws {
         let python = try Subprocess.require("python3")

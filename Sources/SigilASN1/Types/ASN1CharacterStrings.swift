@@ -17,18 +17,42 @@ public protocol ASN1CharacterString: ASN1ImplicitlyTaggable, Hashable, Sendable,
     static func decode(_ bytes: [UInt8]) -> String?
     /// Encodes `value`, or nil when it has characters outside the repertoire.
     static func encode(_ value: String) -> [UInt8]?
+    /// Whether `content` is within the repertoire (what `decode` accepts), without keeping anything.
+    static func isValidContent(_ content: ArraySlice<UInt8>) -> Bool
+    /// The text of content already checked by `isValidContent`.
+    static func text(ofValidContent content: ArraySlice<UInt8>) -> String
 }
 
 extension ASN1CharacterString {
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
+        self.init(validatedBytes: Array(try Self.validatedContent(node, identifier: identifier)))
+    }
+
+    /// Checks `node` as this string type — tag, form, repertoire: exactly what `init(node:)`
+    /// checks, with the same errors — without copying or decoding it.
+    public static func validate(_ node: ASN1Node, identifier: ASN1Identifier = Self.defaultIdentifier) throws(ASN1Error) {
+        _ = try validatedContent(node, identifier: identifier)
+    }
+
+    static func validatedContent(_ node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) -> ArraySlice<UInt8> {
         guard node.identifier == identifier else {
             throw node.error(.unexpectedTag, "expected \(identifier), found \(node.identifier)")
         }
-        let content = Array(try ASN1.stringContent(node, segmentTag: Self.defaultIdentifier))
-        guard Self.decode(content) != nil else {
+        let content = try ASN1.stringContent(node, segmentTag: Self.defaultIdentifier)
+        guard Self.isValidContent(content) else {
             throw node.error(.invalidString, "\(Self.defaultIdentifier) has characters outside its repertoire")
         }
-        self.init(validatedBytes: content)
+        return content
+    }
+
+    public static func isValidContent(_ content: ArraySlice<UInt8>) -> Bool { decode(Array(content)) != nil }
+
+    public static func text(ofValidContent content: ArraySlice<UInt8>) -> String { decode(Array(content)) ?? "" }
+
+    /// The text of `node` as this string type: the checks and errors of `init(node:)`, then the
+    /// `value`, without keeping a copy of the octets.
+    public static func decodeText(_ node: ASN1Node, identifier: ASN1Identifier = Self.defaultIdentifier) throws(ASN1Error) -> String {
+        text(ofValidContent: try validatedContent(node, identifier: identifier))
     }
 
     /// Encodes `value`, throwing when it has characters outside the type's repertoire.
@@ -54,6 +78,10 @@ protocol ASN1ByteCharacterString: ASN1CharacterString {
 }
 
 extension ASN1ByteCharacterString {
+    public static func isValidContent(_ content: ArraySlice<UInt8>) -> Bool { content.allSatisfy(allows) }
+
+    public static func text(ofValidContent content: ArraySlice<UInt8>) -> String { String(decoding: content, as: UTF8.self) }
+
     public static func decode(_ bytes: [UInt8]) -> String? {
         bytes.allSatisfy(allows) ? String(decoding: bytes, as: UTF8.self) : nil
     }
@@ -73,6 +101,10 @@ public struct ASN1UTF8String: ASN1CharacterString {
         // Strict UTF-8: String(validating:) refuses overlongs, surrogates and truncated sequences.
         String(validating: bytes, as: UTF8.self)
     }
+
+    public static func isValidContent(_ content: ArraySlice<UInt8>) -> Bool { String(validating: content, as: UTF8.self) != nil }
+
+    public static func text(ofValidContent content: ArraySlice<UInt8>) -> String { String(decoding: content, as: UTF8.self) }
 
     public static func encode(_ value: String) -> [UInt8]? { Array(value.utf8) }
 }

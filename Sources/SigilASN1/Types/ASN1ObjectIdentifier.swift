@@ -61,15 +61,30 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
     }
 
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
+        // One allocation: arcs are written as they are decoded.
+        var decoded: [UInt64] = []
+        decoded.reserveCapacity(node.contentBytes.count + 1)
+        try ASN1ObjectIdentifier.forEachArc(node, identifier: identifier) { decoded.append($0) }
+        arcs = decoded
+    }
+
+    /// Checks that `node` is a valid OBJECT IDENTIFIER (the same rules as `init(node:)`, the same
+    /// errors) without decoding its arcs into an array: for parsers that keep the encoding and
+    /// decode later.
+    public static func validate(_ node: ASN1Node, identifier: ASN1Identifier = .objectIdentifier) throws(ASN1Error) {
+        try forEachArc(node, identifier: identifier) { _ in }
+    }
+
+    /// X.690 8.19: every arc of the OBJECT IDENTIFIER in `node`, in order, the first
+    /// sub-identifier split into two arcs (8.19.4) when it completes.
+    @inline(__always)
+    static func forEachArc(_ node: ASN1Node, identifier: ASN1Identifier, _ body: (UInt64) -> Void) throws(ASN1Error) {
         try ASN1.expect(node, identifier, constructed: false)
         let content = node.contentBytes
         guard !content.isEmpty else { throw node.error(.invalidObjectIdentifier, "OBJECT IDENTIFIER is empty") }
-        // One allocation: arcs are written as they are decoded, the first sub-identifier split
-        // into two arcs (8.19.4) when it completes.
-        var decoded: [UInt64] = []
-        decoded.reserveCapacity(content.count + 1)
         var value: UInt64 = 0
         var startOfSubidentifier = true
+        var first = true
         for (i, byte) in content.enumerated() {
             // 8.19.2: the leading octet of a sub-identifier shall not be 0x80 (minimal form).
             if startOfSubidentifier && byte == 0x80 {
@@ -82,12 +97,13 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
             value = (value << 7) | UInt64(byte & 0x7F)
             startOfSubidentifier = byte & 0x80 == 0
             if startOfSubidentifier {
-                if decoded.isEmpty {
+                if first {
                     let top: UInt64 = value < 40 ? 0 : (value < 80 ? 1 : 2)
-                    decoded.append(top)
-                    decoded.append(value - 40 * top)
+                    body(top)
+                    body(value - 40 * top)
+                    first = false
                 } else {
-                    decoded.append(value)
+                    body(value)
                 }
                 value = 0
             }
@@ -95,7 +111,6 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
         guard startOfSubidentifier else {
             throw node.error(.invalidObjectIdentifier, "last sub-identifier is cut short")
         }
-        arcs = decoded
     }
 
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {

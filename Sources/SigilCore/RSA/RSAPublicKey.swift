@@ -18,8 +18,8 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
     public let exponent: [UInt8]
     /// The bit length of n.
     public let modulusBits: Int
-    let n: BigNum
-    let e: BigNum
+    /// n and e as GMP limbs, made once here so verification converts nothing per call.
+    let limbs: RSAModulusLimbs
 
     /// k, the length of n in bytes (RFC 8017 §2): every PKCS#1 v1.5 signature has exactly k bytes.
     public var modulusByteCount: Int { (modulusBits + 7) / 8 }
@@ -35,7 +35,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
               minimumModulusBits <= RSAPublicKey.maximumModulusBits else {
             throw SigilCoreError(.invalidLength, "the minimum modulus size must be between 1024 and 8192 bits, not \(minimumModulusBits)")
         }
-        // Size checks on the byte counts first, so a huge input is refused before any bignum work.
+        // Size checks on the byte counts first, so a huge input is refused before any other work.
         let modulusBytes = Array(modulus.drop { $0 == 0 })
         let exponentBytes = Array(exponent.drop { $0 == 0 })
         guard modulusBytes.count <= RSAPublicKey.maximumModulusBits / 8 else {
@@ -44,31 +44,32 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
         guard exponentBytes.count <= modulusBytes.count else {
             throw SigilCoreError(.invalidKey, "RSA exponent is not smaller than the modulus")
         }
-        let n = BigNum(magnitude: modulusBytes)
-        let e = BigNum(magnitude: exponentBytes)
-        let bits = n.bitLength
+        // The rules on the bytes themselves (no bignum is made; both are minimal big-endian).
+        let bits = modulusBytes.first.map { (modulusBytes.count - 1) * 8 + (8 - $0.leadingZeroBitCount) } ?? 0
         guard bits >= minimumModulusBits else {
             throw SigilCoreError(.invalidKey, "RSA modulus of \(bits) bits is below the minimum of \(minimumModulusBits)")
         }
-        guard n.testBit(0) else { throw SigilCoreError(.invalidKey, "RSA modulus is even") }
-        guard e.testBit(0) else { throw SigilCoreError(.invalidKey, "RSA exponent is even") }
-        guard !(e < BigNum(3)) else { throw SigilCoreError(.invalidKey, "RSA exponent is below 3") }
-        guard e < n else { throw SigilCoreError(.invalidKey, "RSA exponent is not smaller than the modulus") }
+        guard let nLow = modulusBytes.last, nLow & 1 == 1 else { throw SigilCoreError(.invalidKey, "RSA modulus is even") }
+        guard let eLow = exponentBytes.last, eLow & 1 == 1 else { throw SigilCoreError(.invalidKey, "RSA exponent is even") }
+        guard exponentBytes.count > 1 || eLow >= 3 else { throw SigilCoreError(.invalidKey, "RSA exponent is below 3") }
+        guard exponentBytes.count < modulusBytes.count || exponentBytes.lexicographicallyPrecedes(modulusBytes) else {
+            throw SigilCoreError(.invalidKey, "RSA exponent is not smaller than the modulus")
+        }
         self.modulus = modulusBytes
         self.exponent = exponentBytes
         self.modulusBits = bits
-        self.n = n
-        self.e = e
+        self.limbs = RSAModulusLimbs(modulus: modulusBytes, exponent: exponentBytes)
     }
 
     /// RSAVP1 (RFC 8017 §5.2.2) on a signature given as exactly `byteCount` big-endian bytes:
     /// s must be below n; returns m = s^e mod n as `byteCount` big-endian bytes (I2OSP), or nil when
     /// s ≥ n or m does not fit. Variable time (public inputs).
     func verificationPrimitiveVartime(_ signature: [UInt8], outputByteCount: Int) -> [UInt8]? {
-        let s = BigNum(magnitude: signature)
-        guard s < n else { return nil }
-        guard let m = try? s.power(e, modulo: n) else { return nil }
-        return try? m.bytes(width: outputByteCount)
+        let count = limbs.limbCount
+        let result: [UInt8]?? = limbs.withPowerVartime(of: signature) { m in
+            RSAModulusLimbs.withBigEndianBytes(m, limbCount: count, width: outputByteCount) { Array($0) }
+        }
+        return result ?? nil
     }
 
     public static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {

@@ -59,7 +59,8 @@ public enum ExtensionValue: Hashable, Sendable {
     case inhibitAnyPolicy(InhibitAnyPolicy)
     case unknown
 
-    static let known: Set<ASN1ObjectIdentifier> = [
+    /// A list, not a set: a few comparisons of short arrays cost less than hashing the OID.
+    static let known: [ASN1ObjectIdentifier] = [
         X509OIDs.basicConstraints, X509OIDs.keyUsage, X509OIDs.extKeyUsage, X509OIDs.subjectKeyIdentifier,
         X509OIDs.authorityKeyIdentifier, X509OIDs.authorityInfoAccess, X509OIDs.cRLDistributionPoints,
         X509OIDs.certificatePolicies, X509OIDs.subjectAltName, X509OIDs.issuerAltName, X509OIDs.nameConstraints,

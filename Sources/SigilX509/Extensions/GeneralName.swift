@@ -41,8 +41,8 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
                 let value = try ASN1.explicit(reader.next(), tag: .contextSpecific(0)) { Array($0.encodedBytes) }
                 return .otherName(type: type, valueDER: value)
             }
-        case 1: self = .rfc822Name(try ASN1IA5String(node: node, identifier: tag).value)
-        case 2: self = .dnsName(try ASN1IA5String(node: node, identifier: tag).value)
+        case 1: self = .rfc822Name(try ASN1IA5String.decodeText(node, identifier: tag))
+        case 2: self = .dnsName(try ASN1IA5String.decodeText(node, identifier: tag))
         case 3:
             try ASN1.expect(node, tag, constructed: true)
             self = .x400Address(Array(node.encodedBytes))
@@ -50,7 +50,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
         case 5:
             try ASN1.expect(node, tag, constructed: true)
             self = .ediPartyName(Array(node.encodedBytes))
-        case 6: self = .uniformResourceIdentifier(try ASN1IA5String(node: node, identifier: tag).value)
+        case 6: self = .uniformResourceIdentifier(try ASN1IA5String.decodeText(node, identifier: tag))
         case 7:
             let address = try ASN1OctetString(node: node, identifier: tag).bytes
             // 4 or 16 octets in subjectAltName; 8 or 32 (address and mask) in name constraints.

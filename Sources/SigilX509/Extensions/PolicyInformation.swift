@@ -33,7 +33,7 @@ public struct PolicyInformation: Hashable, Sendable {
                         let value = try q.next()
                         var text: String?
                         if qid == X509OIDs.qualifierCPS {
-                            text = try ASN1IA5String(node: value).value
+                            text = try ASN1IA5String.decodeText(value)
                         } else if qid == X509OIDs.qualifierUserNotice {
                             text = try PolicyInformation.explicitText(value)
                         }
@@ -52,10 +52,10 @@ public struct PolicyInformation: Hashable, Sendable {
             _ = reader.nextIfPresent(.sequence)  // noticeRef, kept in valueDER
             guard let text = reader.isAtEnd ? nil : try reader.next() else { return nil }
             switch text.identifier {
-            case .ia5String: return try ASN1IA5String(node: text).value
-            case .visibleString: return try ASN1VisibleString(node: text).value
-            case .bmpString: return try ASN1BMPString(node: text).value
-            case .utf8String: return try ASN1UTF8String(node: text).value
+            case .ia5String: return try ASN1IA5String.decodeText(text)
+            case .visibleString: return try ASN1VisibleString.decodeText(text)
+            case .bmpString: return try ASN1BMPString.decodeText(text)
+            case .utf8String: return try ASN1UTF8String.decodeText(text)
             default: throw text.error(.unexpectedTag, "DisplayText must be a string type, found \(text.identifier)")
             }
         }
