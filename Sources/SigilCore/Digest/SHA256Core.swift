@@ -1,3 +1,5 @@
+import CSigilIntrinsics
+
 /// SHA-256 compression (FIPS 180-4 §6.2.2): the 64-word schedule, then 64 rounds.
 struct SHA256Core: MDCompressor {
     static let blockByteCount = 64
@@ -41,7 +43,26 @@ struct SHA256Core: MDCompressor {
         h = t1 &+ t2
     }
 
+    /// Processes the blocks with the backend ``DigestBackend/current`` names: the SHA-extension
+    /// kernel when the CPU has it and the portable path is not forced, else the Swift rounds below.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+        #if arch(x86_64)
+        if digestSelection.usesAccelerated, let base = blocks.baseAddress {
+            var state = (h0, h1, h2, h3, h4, h5, h6, h7)
+            withUnsafeMutablePointer(to: &state) {
+                $0.withMemoryRebound(to: UInt32.self, capacity: 8) { words in
+                    sigil_sha256_compress_shani(words, base.assumingMemoryBound(to: UInt8.self), blocks.count / 64)
+                }
+            }
+            (h0, h1, h2, h3, h4, h5, h6, h7) = state
+            return
+        }
+        #endif
+        compressPortable(blocks)
+    }
+
+    /// §6.2.2 in Swift, on every CPU.
+    mutating func compressPortable(_ blocks: UnsafeRawBufferPointer) {
         var s0 = h0, s1 = h1, s2 = h2, s3 = h3, s4 = h4, s5 = h5, s6 = h6, s7 = h7
         SHA256Core.k.withUnsafeBufferPointer { k in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
