@@ -77,6 +77,11 @@ struct BenchCommand: ParsableCommand {
         add("RSA-2048 verify (PKCS#1 v1.5, SHA-256)") { rsaKey.isValidPKCS1v15SignatureVartime(rsaSignature, for: rsaMessage, hash: .sha256) ? 1 : 0 }
         let kib = [UInt8](repeating: 0xA5, count: 1024)
         add("SHA-256 1 KiB") { Int(SHA256.hash(kib)[0]) }
+        let mib = [UInt8](repeating: 0x5A, count: 1 << 20)
+        add("SHA-256 1 MiB") { Int(SHA256.hash(mib)[0]) }
+        add("SHA-384 1 KiB") { Int(SHA384.hash(kib)[0]) }
+        let hmacKey = [UInt8](repeating: 0x0B, count: 32), hmacMessage = [UInt8](kib.prefix(64))
+        add("HMAC-SHA256 64 B") { Int(HMAC<SHA256>.authenticationCode(key: hmacKey, message: hmacMessage)[0]) }
 
         // Certificates and App Store signed data on a generated Apple-shaped PKI.
         let now = Int64(Date().timeIntervalSince1970)
