@@ -12,28 +12,44 @@ public struct HMACKey<H: HashFunction>: Sendable {
 
     /// Computes the schedule of `key` (any length, including empty).
     public init<Key: Collection>(_ key: Key) where Key.Element == UInt8 {
+        if key.count > H.blockByteCount {
+            self.init(blockSizedKey: H.hash(key))
+        } else if let schedule = key.withContiguousStorageIfAvailable({ HMACKey(rawKey: UnsafeRawBufferPointer($0)) }) {
+            self = schedule
+        } else {
+            self.init(blockSizedKey: Array(key))
+        }
+    }
+
+    private init(blockSizedKey key: [UInt8]) {
+        self = key.withUnsafeBytes { HMACKey(rawKey: $0) }
+    }
+
+    /// `key` is at most one block long; the padded key lives in a fixed stack buffer.
+    private init(rawKey key: UnsafeRawBufferPointer) {
         let blockSize = H.blockByteCount
         var inner = H()
         var outer = H()
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: blockSize) { block in
-            block.initialize(repeating: 0)
-            if key.count > blockSize {
-                let digest = H.hash(key)
-                for (i, byte) in digest.enumerated() { block[i] = byte }
-            } else {
-                var i = 0
-                for byte in key.prefix(blockSize) {
-                    block[i] = byte
-                    i += 1
-                }
-            }
+        // One block of SHA-384/512, the largest, as sixteen words.
+        var block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &block) { bytes in
+            UnsafeMutableRawBufferPointer(rebasing: bytes[0..<min(key.count, blockSize)])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: key[0..<min(key.count, blockSize)]))
             // K ⊕ ipad, then (K ⊕ ipad) ⊕ (ipad ⊕ opad) = K ⊕ opad (ipad = 0x36…, opad = 0x5C…).
-            for i in 0..<blockSize { block[i] ^= 0x36 }
-            inner.update(UnsafeRawBufferPointer(block))
-            for i in 0..<blockSize { block[i] ^= 0x36 ^ 0x5C }
-            outer.update(UnsafeRawBufferPointer(block))
+            for i in 0..<(blockSize / 8) {
+                bytes.storeBytes(of: bytes.load(fromByteOffset: 8 * i, as: UInt64.self) ^ 0x3636_3636_3636_3636,
+                                 toByteOffset: 8 * i, as: UInt64.self)
+            }
+            inner.update(UnsafeRawBufferPointer(rebasing: bytes[0..<blockSize]))
+            for i in 0..<(blockSize / 8) {
+                bytes.storeBytes(of: bytes.load(fromByteOffset: 8 * i, as: UInt64.self) ^ 0x6A6A_6A6A_6A6A_6A6A,
+                                 toByteOffset: 8 * i, as: UInt64.self)
+            }
+            outer.update(UnsafeRawBufferPointer(rebasing: bytes[0..<blockSize]))
             // Overwrite the padded key before the stack space is reused.
-            for i in 0..<blockSize { block[i] = 0 }
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
         }
         self.inner = inner
         self.outer = outer
