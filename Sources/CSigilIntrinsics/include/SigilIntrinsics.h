@@ -69,9 +69,13 @@ static inline void sigil_sha256_compress_shani(uint32_t state[8], const uint8_t 
         const __m128i abef_in = abef, cdgh_in = cdgh;
         // The schedule as four lanes of four words; lane i & 3 holds W[4i … 4i+3] (§6.2.2 step 1).
         __m128i w[4];
+        // Both loops fully unrolled, so the schedule lanes stay in registers and the indices are
+        // constants (1.59 → 1.90 GB/s at 1 MiB on this machine).
+        #pragma clang loop unroll(full)
         for (int i = 0; i < 4; i++) {
             w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(block + 16 * i)), byteswap);
         }
+        #pragma clang loop unroll(full)
         for (int i = 0; i < 16; i++) {
             if (i >= 4) {
                 // W[t] = σ1(W[t−2]) + W[t−7] + σ0(W[t−15]) + W[t−16] for the four words of quad i:
