@@ -31,9 +31,14 @@ let package = Package(
             pkgConfig: "gmp",
             providers: [.apt(["libgmp-dev"])]
         ),
+        // CPU-specific digest kernels (SHA-256 with the x86-64 SHA extensions) and their CPUID
+        // probe: static inline functions in one header, selected at run time by SigilCore.
+        .target(
+            name: "CSigilIntrinsics"
+        ),
         .target(
             name: "SigilCore",
-            dependencies: ["CGMP"],
+            dependencies: ["CGMP", "CSigilIntrinsics"],
             exclude: ["Field/generate_fields.py"]
         ),
         .target(

@@ -46,6 +46,11 @@ struct Overview: ParsableCommand {
                 "commands": ["key generate", "key show", "sig sign", "sig verify", "bench", "digest", "asn1 dump", "pem decode", "pem encode"],
                 "selfCheck": checks.map { ["name": $0.name, "spec": $0.spec, "passed": $0.passed, "detail": $0.detail] },
                 "passed": allPassed,
+                "digestBackend": [
+                    "sha256": DigestBackend.current.rawValue,
+                    "accelerationAvailable": DigestBackend.accelerated?.rawValue ?? "none",
+                    "portableForced": DigestBackend.forcePortable,
+                ] as [String: Any],
             ])
         } else {
             print("sigil: pure-Swift crypto and ASN.1 for Apple's App Store and account APIs (GMP is the only C dependency)\n")
@@ -53,6 +58,7 @@ struct Overview: ParsableCommand {
             Overview.available.forEach { print("  • \($0)") }
             print("\nPlanned (open issues):")
             Overview.planned.forEach { print("  • \($0)") }
+            print("\nSHA-256 runs on: \(Overview.digestBackendLine())")
             print("\nCommands: sigil key generate|show | sig sign|verify | bench | digest | asn1 dump | pem decode|encode  (sigil help <command>)")
             print("\nSelf-check on embedded known-answer data:")
             for check in checks {
@@ -61,6 +67,16 @@ struct Overview: ParsableCommand {
             print("\n\(checks.filter(\.passed).count) of \(checks.count) checks passed")
         }
         if !allPassed { Foundation.exit(1) }
+    }
+
+    /// Which SHA-256 compression runs, and why (CPUID and \(DigestBackend.environmentVariable)).
+    static func digestBackendLine() -> String {
+        let current = DigestBackend.current.rawValue
+        guard let accelerated = DigestBackend.accelerated else {
+            return "\(current) (this CPU has no SHA extensions); SHA-1, SHA-384, SHA-512 portable Swift"
+        }
+        let why = DigestBackend.forcePortable ? ", forced by \(DigestBackend.environmentVariable) (the CPU has \(accelerated.rawValue))" : ""
+        return "\(current)\(why); SHA-1, SHA-384, SHA-512 portable Swift"
     }
 
     static func selfCheck() -> [Check] {

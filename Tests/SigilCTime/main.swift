@@ -122,4 +122,8 @@ do {
     print("token builders: \(tokens.count) tokens")
 }
 
+// Which SHA-256 compression ran the HMACs of RFC 6979 above. Under valgrind it is the portable one:
+// valgrind clears the SHA bit of the CPUID it reports (and cannot execute SHA256RNDS2), so the probe
+// falls back by itself.
+print("SHA-256 backend: \(DigestBackend.current.rawValue)")
 print("ctime harness done (valgrind: \(sigil_ctime_running_on_valgrind()), shim: \(sigil_ctime_available()), sink \(sink))")

@@ -4,8 +4,10 @@ import SigilTestSupport
 import XCTest
 
 /// NIST CAVP SHAVS byte-oriented vectors: Short, Long and Monte Carlo messages for every hash.
+/// SHA-256 runs on the backend ``DigestBackend/current`` names; DigestBackendTests reruns the SHA-256
+/// files on each backend in turn.
 final class DigestVectorTests: XCTestCase {
-    private func checkMessages<H: HashFunction>(_ type: H.Type, file: String) throws {
+    static func checkMessages<H: HashFunction>(_ type: H.Type, file: String) throws {
         let vectors = try CAVPFile(url: TestPaths.vectors("nist-cavp-sha/\(file)"))
         var checked = 0
         for record in vectors.records {
@@ -21,7 +23,7 @@ final class DigestVectorTests: XCTestCase {
     }
 
     /// SHAVS §6.4 Monte Carlo procedure (see Vectors/nist-cavp-sha/PROVENANCE.md).
-    private func checkMonte<H: HashFunction>(_ type: H.Type, file: String) throws {
+    static func checkMonte<H: HashFunction>(_ type: H.Type, file: String) throws {
         let vectors = try CAVPFile(url: TestPaths.vectors("nist-cavp-sha/\(file)"))
         guard var seed = vectors.records.compactMap({ CAVPFile.hex($0, "Seed") }).first else {
             return XCTFail("\(file) has no Seed")
@@ -41,27 +43,27 @@ final class DigestVectorTests: XCTestCase {
     }
 
     func testSHA1() throws {
-        try checkMessages(SHA1.self, file: "SHA1ShortMsg.rsp")
-        try checkMessages(SHA1.self, file: "SHA1LongMsg.rsp")
-        try checkMonte(SHA1.self, file: "SHA1Monte.rsp")
+        try Self.checkMessages(SHA1.self, file: "SHA1ShortMsg.rsp")
+        try Self.checkMessages(SHA1.self, file: "SHA1LongMsg.rsp")
+        try Self.checkMonte(SHA1.self, file: "SHA1Monte.rsp")
     }
 
     func testSHA256() throws {
-        try checkMessages(SHA256.self, file: "SHA256ShortMsg.rsp")
-        try checkMessages(SHA256.self, file: "SHA256LongMsg.rsp")
-        try checkMonte(SHA256.self, file: "SHA256Monte.rsp")
+        try Self.checkMessages(SHA256.self, file: "SHA256ShortMsg.rsp")
+        try Self.checkMessages(SHA256.self, file: "SHA256LongMsg.rsp")
+        try Self.checkMonte(SHA256.self, file: "SHA256Monte.rsp")
     }
 
     func testSHA384() throws {
-        try checkMessages(SHA384.self, file: "SHA384ShortMsg.rsp")
-        try checkMessages(SHA384.self, file: "SHA384LongMsg.rsp")
-        try checkMonte(SHA384.self, file: "SHA384Monte.rsp")
+        try Self.checkMessages(SHA384.self, file: "SHA384ShortMsg.rsp")
+        try Self.checkMessages(SHA384.self, file: "SHA384LongMsg.rsp")
+        try Self.checkMonte(SHA384.self, file: "SHA384Monte.rsp")
     }
 
     func testSHA512() throws {
-        try checkMessages(SHA512.self, file: "SHA512ShortMsg.rsp")
-        try checkMessages(SHA512.self, file: "SHA512LongMsg.rsp")
-        try checkMonte(SHA512.self, file: "SHA512Monte.rsp")
+        try Self.checkMessages(SHA512.self, file: "SHA512ShortMsg.rsp")
+        try Self.checkMessages(SHA512.self, file: "SHA512LongMsg.rsp")
+        try Self.checkMonte(SHA512.self, file: "SHA512Monte.rsp")
     }
 
     func testDigestSizes() {

@@ -15,6 +15,8 @@ if let i = arguments.firstIndex(of: "--seconds"), i + 1 < arguments.count, let v
 let asJSON = arguments.contains("--json")
 // --only appstore: just the App Store JWS rows (the slowest to set up), for quick iterations.
 let onlyAppStore = arguments.contains("appstore") && arguments.contains("--only")
+// --only digests: just the SHA-2 and HMAC rows.
+let onlyDigests = arguments.contains("digests") && arguments.contains("--only")
 var harness = Harness(seconds: seconds)
 var rows: [Row] = []
 
@@ -47,7 +49,7 @@ func first8(_ bytes: some Sequence<UInt8>) -> UInt64 { bytes.prefix(8).reduce(0)
 
 if arguments.contains("--probe") { probe(repo: repo); exit(0) }
 // App Store signed data: Sigil's SignedDataVerifier against Apple's library pipeline.
-if let appStore = await appStoreRows(repo: repo, seconds: seconds) { rows.append(contentsOf: appStore) }
+if !onlyDigests, let appStore = await appStoreRows(repo: repo, seconds: seconds) { rows.append(contentsOf: appStore) }
 if onlyAppStore {
     print(format(rows))
     exit(0)
@@ -64,6 +66,30 @@ do {
     let ours = harness.opsPerSecond { first8(SigilCore.SHA384.hash(kib)) }
     let theirs = harness.opsPerSecond { first8(Crypto.SHA384.hash(data: kib)) }
     rows.append(Row(name: "SHA-384 1 KiB", sigil: ours, reference: theirs, referenceName: "swift-crypto SHA384", bytesPerOp: 1024))
+}
+// HMAC-SHA256 of 64 bytes under a 32-byte key (RFC 6979 runs a dozen of these per signature).
+do {
+    let key = Array(kib.prefix(32)), message = Array(kib.suffix(64))
+    let symmetricKey = SymmetricKey(data: key)
+    let ours = harness.opsPerSecond { first8(SigilCore.HMAC<SigilCore.SHA256>.authenticationCode(key: key, message: message)) }
+    let theirs = harness.opsPerSecond { first8(Crypto.HMAC<Crypto.SHA256>.authenticationCode(for: message, using: symmetricKey)) }
+    rows.append(Row(name: "HMAC-SHA256 64 B", sigil: ours, reference: theirs, referenceName: "swift-crypto HMAC<SHA256>", bytesPerOp: 0))
+}
+// SHA-256 with Sigil's portable Swift path forced (what runs on a CPU without SHA extensions).
+if DigestBackend.accelerated != nil {
+    let saved = DigestBackend.forcePortable
+    DigestBackend.forcePortable = true
+    for (label, input) in [("SHA-256 1 KiB, portable Swift", kib), ("SHA-256 1 MiB, portable Swift", mib)] {
+        let ours = harness.opsPerSecond { first8(SigilCore.SHA256.hash(input)) }
+        let theirs = harness.opsPerSecond { first8(Crypto.SHA256.hash(data: input)) }
+        rows.append(Row(name: label, sigil: ours, reference: theirs, referenceName: "swift-crypto SHA256", bytesPerOp: input.count))
+    }
+    DigestBackend.forcePortable = saved
+}
+if onlyDigests {
+    print("SHA-256 backend: \(DigestBackend.current.rawValue)")
+    print(format(rows))
+    exit(0)
 }
 
 // DER parse of a certificate: like for like against swift-asn1's tree parser, and against

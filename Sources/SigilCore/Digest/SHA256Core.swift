@@ -1,3 +1,5 @@
+import CSigilIntrinsics
+
 /// SHA-256 compression (FIPS 180-4 §6.2.2): the 64-word schedule, then 64 rounds.
 struct SHA256Core: MDCompressor {
     static let blockByteCount = 64
@@ -28,49 +30,109 @@ struct SHA256Core: MDCompressor {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
+    /// Processes the blocks with the backend ``DigestBackend/current`` names: the SHA-extension
+    /// kernel when the CPU has it and the portable path is not forced, else the Swift rounds below.
+    mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+        #if arch(x86_64)
+        if digestSelection.usesAccelerated, let base = blocks.baseAddress {
+            var state = (h0, h1, h2, h3, h4, h5, h6, h7)
+            withUnsafeMutablePointer(to: &state) {
+                $0.withMemoryRebound(to: UInt32.self, capacity: 8) { words in
+                    sigil_sha256_compress_shani(words, base.assumingMemoryBound(to: UInt8.self), blocks.count / 64)
+                }
+            }
+            (h0, h1, h2, h3, h4, h5, h6, h7) = state
+            return
+        }
+        #endif
+        compressPortable(blocks)
+    }
 
     /// One round of §6.2.2 step 3 with the working variables passed in place, so rounds can be
     /// written without shuffling eight variables each time (the caller rotates the roles).
+    /// `bc` carries b ⊕ c in and leaves a ⊕ b, which is the next round's b ⊕ c, so Maj costs
+    /// two operations: Maj(a, b, c) = b ⊕ ((a ⊕ b) ∧ (b ⊕ c)). Ch(e, f, g) = g ⊕ (e ∧ (f ⊕ g)).
     @inline(__always)
     private static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
-                              _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32) {
-        // §4.1.2: Σ1, Ch, Σ0, Maj.
-        let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ kw
-        let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-        d &+= t1
+                              _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
+                              _ kw: UInt32, _ bc: inout UInt32) {
+        // §4.1.2: Σ1, Ch, Σ0, Maj. Grouped for a short dependency chain: h, kw and Ch are summed
+        // while Σ1(e) is computed, so the next e is d + (that sum) + Σ1(e).
+        let sigma1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+        let partial = (h &+ kw) &+ (g ^ (e & (f ^ g)))
+        let sigma0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+        let ab = a ^ b
+        let t2 = sigma0 &+ (b ^ (ab & bc))
+        bc = ab
+        let t1 = partial &+ sigma1
+        d = (d &+ partial) &+ sigma1
         h = t1 &+ t2
     }
 
-    mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+    /// §6.2.2 step 1 for one word: W_t = σ1(W_{t−2}) + W_{t−7} + σ0(W_{t−15}) + W_{t−16}.
+    @inline(__always)
+    private static func schedule(_ w: UnsafeMutablePointer<UInt32>, _ t: Int) {
+        let w15 = w[t - 15], w2 = w[t - 2]
+        // §4.1.2 σ0 = ROTR7 ⊕ ROTR18 ⊕ SHR3 and σ1 = ROTR17 ⊕ ROTR19 ⊕ SHR10, the two rotations
+        // nested (ROTR7(ROTR11(x) ⊕ x)) to save an instruction off the rounds' critical path.
+        let sigma0 = rotr(rotr(w15, 11) ^ w15, 7) ^ (w15 &>> 3)
+        let sigma1 = rotr(rotr(w2, 2) ^ w2, 17) ^ (w2 &>> 10)
+        w[t] = (sigma1 &+ w[t - 7]) &+ (sigma0 &+ w[t - 16])
+    }
+
+    /// §6.2.2 in Swift, on every CPU.
+    mutating func compressPortable(_ blocks: UnsafeRawBufferPointer) {
         var s0 = h0, s1 = h1, s2 = h2, s3 = h3, s4 = h4, s5 = h5, s6 = h6, s7 = h7
-        SHA256Core.k.withUnsafeBufferPointer { k in
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-                var offset = 0
-                while offset < blocks.count {
-                    // §6.2.2 step 1: the message schedule.
-                    for t in 0..<16 { w[t] = blocks.loadBigEndianUInt32(at: offset + 4 * t) }
-                    for t in 16..<64 {
-                        let w15 = w[t - 15], w2 = w[t - 2]
-                        let sigma0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 &>> 3)
-                        let sigma1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 &>> 10)
-                        w[t] = sigma1 &+ w[t - 7] &+ sigma0 &+ w[t - 16]
+        guard let input = blocks.baseAddress else { return }
+        let blockCount = blocks.count / 64
+        SHA256Core.k.withUnsafeBufferPointer { kBuffer in
+            let k = kBuffer.baseAddress.unsafelyUnwrapped
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { wBuffer in
+                let w = wBuffer.baseAddress.unsafelyUnwrapped
+                for block in 0..<blockCount {
+                    let bytes = input + 64 * block
+                    // §6.2.2 step 1: the first 16 schedule words; the other 48 are computed inside
+                    // rounds 0–47, sixteen rounds before their use, so that work overlaps the
+                    // rounds' dependency chain instead of running before it.
+                    for t in 0..<16 {
+                        w[t] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self))
                     }
                     // Steps 2–3: eight rounds per pass, the roles of a…h rotating by one each round.
                     var a = s0, b = s1, c = s2, d = s3, e = s4, f = s5, g = s6, h = s7
+                    var bc = b ^ c
                     var t = 0
+                    // Rounds 0–47 also compute W_16…W_63, sixteen rounds before each is used.
+                    while t < 48 {
+                        SHA256Core.schedule(w, t + 16)
+                        SHA256Core.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t], &bc)
+                        SHA256Core.schedule(w, t + 17)
+                        SHA256Core.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1], &bc)
+                        SHA256Core.schedule(w, t + 18)
+                        SHA256Core.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2], &bc)
+                        SHA256Core.schedule(w, t + 19)
+                        SHA256Core.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3], &bc)
+                        SHA256Core.schedule(w, t + 20)
+                        SHA256Core.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4], &bc)
+                        SHA256Core.schedule(w, t + 21)
+                        SHA256Core.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5], &bc)
+                        SHA256Core.schedule(w, t + 22)
+                        SHA256Core.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6], &bc)
+                        SHA256Core.schedule(w, t + 23)
+                        SHA256Core.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7], &bc)
+                        t += 8
+                    }
                     while t < 64 {
-                        SHA256Core.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
-                        SHA256Core.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1])
-                        SHA256Core.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2])
-                        SHA256Core.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3])
-                        SHA256Core.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4])
-                        SHA256Core.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5])
-                        SHA256Core.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6])
-                        SHA256Core.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7])
+                        SHA256Core.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t], &bc)
+                        SHA256Core.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1], &bc)
+                        SHA256Core.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2], &bc)
+                        SHA256Core.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3], &bc)
+                        SHA256Core.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4], &bc)
+                        SHA256Core.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5], &bc)
+                        SHA256Core.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6], &bc)
+                        SHA256Core.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7], &bc)
                         t += 8
                     }
                     s0 &+= a; s1 &+= b; s2 &+= c; s3 &+= d; s4 &+= e; s5 &+= f; s6 &+= g; s7 &+= h
-                    offset += 64
                 }
             }
         }

@@ -35,47 +35,84 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
 
 
 
-    /// One round of §6.4.2 step 3 with the working variables passed in place (see SHA256Core).
+    /// One round of §6.4.2 step 3 with the working variables passed in place (see SHA256Core for
+    /// the carried b ⊕ c and the grouping of the sums).
     @inline(__always)
     private static func round(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: inout UInt64,
-                              _ e: UInt64, _ f: UInt64, _ g: UInt64, _ h: inout UInt64, _ kw: UInt64) {
+                              _ e: UInt64, _ f: UInt64, _ g: UInt64, _ h: inout UInt64,
+                              _ kw: UInt64, _ bc: inout UInt64) {
         // §4.1.3: Σ1, Ch, Σ0, Maj.
-        let t1 = h &+ (rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)) &+ ((e & f) ^ (~e & g)) &+ kw
-        let t2 = (rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)) &+ ((a & b) ^ (a & c) ^ (b & c))
-        d &+= t1
+        let sigma1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)
+        let partial = (h &+ kw) &+ (g ^ (e & (f ^ g)))
+        let sigma0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)
+        let ab = a ^ b
+        let t2 = sigma0 &+ (b ^ (ab & bc))
+        bc = ab
+        let t1 = partial &+ sigma1
+        d = (d &+ partial) &+ sigma1
         h = t1 &+ t2
+    }
+
+    /// §6.4.2 step 1 for one word: W_t = σ1(W_{t−2}) + W_{t−7} + σ0(W_{t−15}) + W_{t−16}.
+    @inline(__always)
+    private static func schedule(_ w: UnsafeMutablePointer<UInt64>, _ t: Int) {
+        let w15 = w[t - 15], w2 = w[t - 2]
+        // §4.1.3 σ0 = ROTR1 ⊕ ROTR8 ⊕ SHR7 and σ1 = ROTR19 ⊕ ROTR61 ⊕ SHR6, the rotations nested.
+        let sigma0 = rotr(rotr(w15, 7) ^ w15, 1) ^ (w15 &>> 7)
+        let sigma1 = rotr(rotr(w2, 42) ^ w2, 19) ^ (w2 &>> 6)
+        w[t] = (sigma1 &+ w[t - 7]) &+ (sigma0 &+ w[t - 16])
     }
 
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
         var s0 = h0, s1 = h1, s2 = h2, s3 = h3, s4 = h4, s5 = h5, s6 = h6, s7 = h7
-        sha512RoundConstants.withUnsafeBufferPointer { k in
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 80) { w in
-                var offset = 0
-                while offset < blocks.count {
-                    // §6.4.2 step 1: the message schedule.
-                    for t in 0..<16 { w[t] = blocks.loadBigEndianUInt64(at: offset + 8 * t) }
-                    for t in 16..<80 {
-                        let w15 = w[t - 15], w2 = w[t - 2]
-                        let sigma0 = rotr(w15, 1) ^ rotr(w15, 8) ^ (w15 &>> 7)
-                        let sigma1 = rotr(w2, 19) ^ rotr(w2, 61) ^ (w2 &>> 6)
-                        w[t] = sigma1 &+ w[t - 7] &+ sigma0 &+ w[t - 16]
+        guard let input = blocks.baseAddress else { return }
+        let blockCount = blocks.count / 128
+        sha512RoundConstants.withUnsafeBufferPointer { kBuffer in
+            let k = kBuffer.baseAddress.unsafelyUnwrapped
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 80) { wBuffer in
+                let w = wBuffer.baseAddress.unsafelyUnwrapped
+                for block in 0..<blockCount {
+                    let bytes = input + 128 * block
+                    // §6.4.2 step 1: the first 16 schedule words; the other 64 are computed inside
+                    // rounds 0–63, sixteen rounds before their use (see SHA256Core).
+                    for t in 0..<16 {
+                        w[t] = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8 * t, as: UInt64.self))
                     }
                     // Steps 2–3: eight rounds per pass, the roles of a…h rotating by one each round.
                     var a = s0, b = s1, c = s2, d = s3, e = s4, f = s5, g = s6, h = s7
+                    var bc = b ^ c
                     var t = 0
+                    while t < 64 {
+                        Self.schedule(w, t + 16)
+                        Self.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t], &bc)
+                        Self.schedule(w, t + 17)
+                        Self.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1], &bc)
+                        Self.schedule(w, t + 18)
+                        Self.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2], &bc)
+                        Self.schedule(w, t + 19)
+                        Self.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3], &bc)
+                        Self.schedule(w, t + 20)
+                        Self.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4], &bc)
+                        Self.schedule(w, t + 21)
+                        Self.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5], &bc)
+                        Self.schedule(w, t + 22)
+                        Self.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6], &bc)
+                        Self.schedule(w, t + 23)
+                        Self.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7], &bc)
+                        t += 8
+                    }
                     while t < 80 {
-                        Self.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
-                        Self.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1])
-                        Self.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2])
-                        Self.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3])
-                        Self.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4])
-                        Self.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5])
-                        Self.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6])
-                        Self.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7])
+                        Self.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t], &bc)
+                        Self.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1], &bc)
+                        Self.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2], &bc)
+                        Self.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3], &bc)
+                        Self.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4], &bc)
+                        Self.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5], &bc)
+                        Self.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6], &bc)
+                        Self.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7], &bc)
                         t += 8
                     }
                     s0 &+= a; s1 &+= b; s2 &+= c; s3 &+= d; s4 &+= e; s5 &+= f; s6 &+= g; s7 &+= h
-                    offset += 128
                 }
             }
         }

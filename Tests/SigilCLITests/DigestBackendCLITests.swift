@@ -1,0 +1,37 @@
+import Foundation
+import SigilTestSupport
+import XCTest
+
+/// `sigil overview` reports which SHA-256 path runs, and SIGIL_PORTABLE_DIGESTS=1 forces the
+/// portable one for the whole process (the CLI's self-check then passes on that path too).
+final class DigestBackendCLITests: XCTestCase {
+    private func overview(portable: Bool) throws -> (json: [String: Any], text: String) {
+        let sigil = try TestPaths.builtProduct("sigil", besideBundleOf: DigestBackendCLITests.self).path
+        // The child inherits this process's environment; set the variable only around the runs.
+        if portable { setenv("SIGIL_PORTABLE_DIGESTS", "1", 1) } else { unsetenv("SIGIL_PORTABLE_DIGESTS") }
+        defer { unsetenv("SIGIL_PORTABLE_DIGESTS") }
+        let json = try Subprocess.run(sigil, ["overview", "--json"])
+        XCTAssertEqual(json.status, 0, String(decoding: json.stderr, as: UTF8.self))
+        let text = try Subprocess.run(sigil, ["overview"])
+        XCTAssertEqual(text.status, 0)
+        return (try XCTUnwrap(JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]), text.stdoutString)
+    }
+
+    func testOverviewReportsTheDigestBackend() throws {
+        let forced = try overview(portable: true)
+        let forcedBackend = try XCTUnwrap(forced.json["digestBackend"] as? [String: Any])
+        XCTAssertEqual(forcedBackend["sha256"] as? String, "portable Swift")
+        XCTAssertEqual(forcedBackend["portableForced"] as? Bool, true)
+        XCTAssertEqual(forced.json["passed"] as? Bool, true)
+        XCTAssertTrue(forced.text.contains("SHA-256 runs on: portable Swift"), forced.text)
+
+        let automatic = try overview(portable: false)
+        let backend = try XCTUnwrap(automatic.json["digestBackend"] as? [String: Any])
+        XCTAssertEqual(backend["portableForced"] as? Bool, false)
+        XCTAssertEqual(automatic.json["passed"] as? Bool, true)
+        let available = try XCTUnwrap(backend["accelerationAvailable"] as? String)
+        // With SHA extensions the accelerated path runs by default; without, the portable one.
+        XCTAssertEqual(backend["sha256"] as? String, available == "none" ? "portable Swift" : available)
+        XCTAssertTrue(automatic.text.contains("SHA-256 runs on: \(backend["sha256"] as? String ?? "?")"), automatic.text)
+    }
+}
