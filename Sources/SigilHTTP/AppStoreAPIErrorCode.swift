@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from the App Store Server API error list (Apple's documentation, as listed in
 // app_store_api_error_codes.txt) by generate_error_codes.py beside this file. Generated, do not
 // edit.

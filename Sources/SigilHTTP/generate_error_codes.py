@@ -13,7 +13,8 @@ for line in listing.read_text().splitlines():
         continue
     fields = line.split()
     items.append((fields[0], fields[1], len(fields) > 2 and fields[2] == "deprecated"))
-print("""// Generated from the App Store Server API error list (Apple's documentation, as listed in
+print("""// swift-format-ignore-file
+// Generated from the App Store Server API error list (Apple's documentation, as listed in
 // app_store_api_error_codes.txt) by generate_error_codes.py beside this file. Generated, do not
 // edit.
 
