@@ -1,7 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 //
 // Sigil: a pure-Swift cryptography and ASN.1 engine whose only C dependency is GNU MP.
 // Library targets depend on no Swift package; only the `sigil` CLI uses swift-argument-parser.
+// The one sanctioned exception is opt-in: the `AsyncHTTPClient` trait (off by default) adds an
+// HTTP and OCSP transport over swift-server/async-http-client to SigilHTTP. With the trait off,
+// nothing of SwiftNIO or AsyncHTTPClient is compiled or linked.
 // The module graph is one-way; see DESIGN.md ("Module graph").
 import Foundation
 import PackageDescription
@@ -20,8 +23,17 @@ let package = Package(
         .library(name: "SigilAppStore", targets: ["SigilAppStore"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "SigilHTTP gains AsyncHTTPClientTransport and AsyncHTTPClientOCSPTransport over AsyncHTTPClient's HTTPClient."
+        ),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Only with the AsyncHTTPClient trait (see the conditional dependencies below).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
     ],
     targets: [
         .systemLibrary(
@@ -63,7 +75,10 @@ let package = Package(
         ),
         .target(
             name: "SigilHTTP",
-            dependencies: ["SigilOCSP", "SigilAppStore", "SigilJOSE"],
+            dependencies: [
+                "SigilOCSP", "SigilAppStore", "SigilJOSE",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
             exclude: ["generate_error_codes.py"]
         ),
         .executableTarget(
@@ -100,11 +115,17 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilOCSPTests",
-            dependencies: ["SigilOCSP", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+            dependencies: [
+                "SigilOCSP", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ]
         ),
         .testTarget(
             name: "SigilHTTPTests",
-            dependencies: ["SigilHTTP", "SigilAppStore", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport"],
+            dependencies: [
+                "SigilHTTP", "SigilAppStore", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
