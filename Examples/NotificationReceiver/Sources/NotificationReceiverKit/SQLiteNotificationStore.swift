@@ -16,10 +16,11 @@ public final class SQLiteNotificationStore: NotificationStore {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB opens a pool's writer in WAL mode with synchronous = NORMAL (a commit may be lost
+        // on power failure); FULL syncs the WAL at every commit. Set on the one writer
+        // connection, after GRDB's own setup (durabilitySettings reads it back).
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
     }
 
     /// The journal mode and synchronous setting in force (`wal`, 2 = FULL), for checks.
@@ -60,7 +61,7 @@ public final class SQLiteNotificationStore: NotificationStore {
             if let state = record.transaction {
                 let arguments: [(any DatabaseValueConvertible)?] = [
                     state.originalTransactionId, state.transactionId, state.productId, state.bundleId, state.environment,
-                    state.signedDate, state.purchaseDate, state.expiresDate, state.revocationDate, state.autoRenewStatus.map(Int64.init),
+                    state.signedDate, state.purchaseDate, state.expiresDate, state.revocationDate, state.autoRenewStatus.map { Int64($0) },
                     state.autoRenewProductId, state.lastNotificationUUID, state.lastNotificationType, state.lastNotificationSubtype,
                     state.updatedAt, state.signedTransactionInfo, state.signedRenewalInfo,
                 ]

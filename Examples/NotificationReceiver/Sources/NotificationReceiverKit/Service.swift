@@ -11,27 +11,20 @@ public enum ReceiverService {
         let roots = try configuration.loadRootCertificates()
         let verifier = try SignedDataVerifier(rootCertificates: roots, bundleId: configuration.bundleId,
                                               appAppleId: configuration.appAppleId, environment: configuration.environment)
-        let store: any NotificationStore
-        var services: [any Service] = []
-        if let url = configuration.postgresURL {
-            let postgres = try PostgresNotificationStore(url: url, logger: logger)
-            services.append(postgres.client)
-            store = postgres
-        } else {
-            store = try SQLiteNotificationStore(path: configuration.sqlitePath)
-        }
+        let postgres = try configuration.postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
+        let store: any NotificationStore = try postgres ?? SQLiteNotificationStore(path: configuration.sqlitePath)
         let intake = NotificationIntake(verifier: verifier, store: store, logger: logger)
         let router = ReceiverRoutes.router(intake: intake, maxBodyBytes: configuration.maxBodyBytes)
         var app = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sigil-notification-receiver"),
-            services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
-                print("listening on \(configuration.host):\(port)")
-                fflush(stdout)
+                FileHandle.standardOutput.write(Data("listening on \(configuration.host):\(port)\n".utf8))
             },
             logger: logger)
+        // PostgresNIO's pool runs as a service of the application (started before the migration).
+        if let postgres { app.addServices(postgres.client) }
         app.beforeServerStarts {
             try await store.prepare()
             logger.info("store \(store.kind) ready at schema version \(NotificationSchema.version); bundle \(configuration.bundleId), \(configuration.environment)")

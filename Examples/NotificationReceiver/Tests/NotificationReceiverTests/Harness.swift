@@ -1,5 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import NotificationReceiverKit
 import SigilAppStore
@@ -135,7 +138,7 @@ final class ReceiverProcess: @unchecked Sendable {
 
     /// SIGKILL: no shutdown code runs.
     func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
