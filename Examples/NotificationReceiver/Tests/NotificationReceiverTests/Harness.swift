@@ -158,6 +158,8 @@ final class Sender: @unchecked Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
         configuration.redirectConfiguration = .disallow
+        // A dead receiver is found at once (connection refused), not after AsyncHTTPClient's 10 s default.
+        configuration.timeout = .init(connect: .seconds(2), read: .seconds(60))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         transport = AsyncHTTPClientTransport(client: client)
     }

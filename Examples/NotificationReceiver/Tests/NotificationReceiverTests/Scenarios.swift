@@ -204,13 +204,19 @@ final class Scenarios: @unchecked Sendable {
     /// `bodies` sent by `clients` concurrent senders, each to `targets[i % targets.count]`;
     /// returns the uuids that got a 200, and the failures.
     func burst(_ bodies: [(uuid: String, body: [UInt8])], clients: Int, targets: [String],
-               onAcknowledged: (@Sendable (Int) -> Void)? = nil) async -> (acknowledged: [String], failures: [String]) {
+               onAcknowledged: (@Sendable (Int) -> Void)? = nil,
+               stopped: (@Sendable () -> Bool)? = nil) async -> (acknowledged: [String], failures: [String]) {
         let next = Counter()
         return await withTaskGroup(of: ([String], [String]).self) { group in
             for _ in 0..<clients {
                 group.addTask {
                     var acknowledged: [String] = [], failures: [String] = []
                     while let index = next.take(below: bodies.count) {
+                        // Once the receiver is down, the rest are not delivered (Apple retries them later).
+                        if stopped?() == true {
+                            failures.append("\(bodies[index].uuid): not delivered, the receiver is down")
+                            continue
+                        }
                         let target = targets[index % targets.count]
                         do {
                             let response = try await self.sender.post(target, bodies[index].body)
@@ -269,9 +275,9 @@ final class Scenarios: @unchecked Sendable {
         let store = try await openStore()
         let notifications = try makeNotifications(2000)
         let killAt = 600
-        let result = await burst(notifications, clients: 16, targets: [receiver.baseURL]) { acknowledged in
+        let result = await burst(notifications, clients: 16, targets: [receiver.baseURL], onAcknowledged: { acknowledged in
             if acknowledged == killAt { receiver.kill() }
-        }
+        }, stopped: { !receiver.process.isRunning })
         XCTAssertFalse(receiver.process.isRunning)
         XCTAssertEqual(receiver.process.terminationReason, .uncaughtSignal, "killed by SIGKILL")
         XCTAssertGreaterThanOrEqual(result.acknowledged.count, killAt)
