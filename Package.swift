@@ -1,8 +1,11 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 //
 // Sigil: a pure-Swift cryptography and ASN.1 engine whose only C dependency is GNU MP.
 // Library targets depend on no Swift package; only the `sigil` CLI uses swift-argument-parser.
-// The module graph is one-way; see DESIGN.md ("Module graph").
+// The one sanctioned exception is opt-in: the `AsyncHTTPClient` trait (off by default) adds an
+// HTTP and OCSP transport over swift-server/async-http-client to SigilHTTP. With the trait off,
+// nothing of SwiftNIO or AsyncHTTPClient is compiled or linked.
+// The module graph is one-way; see ARCHITECTURE.md ("Module graph").
 import Foundation
 import PackageDescription
 
@@ -22,8 +25,17 @@ let package = Package(
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "SigilHTTP gains AsyncHTTPClientTransport and AsyncHTTPClientOCSPTransport over AsyncHTTPClient's HTTPClient."
+        ),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Only with the AsyncHTTPClient trait (see the conditional dependencies below).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
     ],
     targets: [
         .systemLibrary(
@@ -82,7 +94,10 @@ let package = Package(
         ),
         .target(
             name: "SigilHTTP",
-            dependencies: ["SigilOCSP", "SigilCRL", "SigilAppStore", "SigilJOSE"],
+            dependencies: [
+                "SigilOCSP", "SigilCRL", "SigilAppStore", "SigilJOSE",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
             exclude: ["generate_error_codes.py", "app_store_api_error_codes.txt"]
         ),
         .executableTarget(
@@ -120,11 +135,17 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilOCSPTests",
-            dependencies: ["SigilOCSP", "SigilCRL", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+            dependencies: [
+                "SigilOCSP", "SigilCRL", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ]
         ),
         .testTarget(
             name: "SigilHTTPTests",
-            dependencies: ["SigilHTTP", "SigilCRL", "SigilAppStore", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport"],
+            dependencies: [
+                "SigilHTTP", "SigilCRL", "SigilAppStore", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

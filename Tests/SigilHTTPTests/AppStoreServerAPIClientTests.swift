@@ -49,6 +49,19 @@ final class AppStoreServerAPIClientTests: XCTestCase {
 
     var server: LoopbackServer?
     let key = ECDSAPrivateKey.generate(curve: .p256)
+    /// The transport under test (each test runs over every one in `TestTransports.all`).
+    var transport: any HTTPTransport = URLSessionHTTPTransport()
+
+    /// Runs `body` once over each transport, with a fresh loopback server each time.
+    func overEveryTransport(_ body: () async throws -> Void) async throws {
+        for (name, transport) in TestTransports.all {
+            print("\(name) transport")
+            self.transport = transport
+            try await body()
+            server?.stop()
+            server = nil
+        }
+    }
 
     override func tearDown() {
         server?.stop()
@@ -60,7 +73,7 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         self.server = server
         return AppStoreServerAPIClient(signingKey: try AppleSigningKey(privateKey: key, keyID: "KEY123"), issuerID: "issuer-1",
                                        bundleID: "com.example", environment: .custom(baseURL: "http://127.0.0.1:\(server.port)"),
-                                       timeout: timeout, maximumResponseSize: maximumResponseSize)
+                                       transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize)
     }
 
     /// The last logged request, with the token verdict asserted.
@@ -72,6 +85,10 @@ final class AppStoreServerAPIClientTests: XCTestCase {
     }
 
     func testEveryCallSendsTheDocumentedRequest() async throws {
+        try await overEveryTransport { try await everyCallSendsTheDocumentedRequest() }
+    }
+
+    func everyCallSendsTheDocumentedRequest() async throws {
         let api = try client()
         let awaited1 = try await api.getTransactionInfo(transactionId: "1000").signedTransactionInfo
         XCTAssertEqual(awaited1, "signed-1000")
@@ -184,6 +201,10 @@ final class AppStoreServerAPIClientTests: XCTestCase {
     /// The 14 Retention Messaging calls against the stateful loopback server: exact method, path,
     /// query, content type and body of each; Apple's limits refused before sending.
     func testRetentionMessagingCalls() async throws {
+        try await overEveryTransport { try await retentionMessagingCalls() }
+    }
+
+    func retentionMessagingCalls() async throws {
         let api = try client()
         let image = UUID(uuidString: "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890") ?? UUID()
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
@@ -324,6 +345,10 @@ final class AppStoreServerAPIClientTests: XCTestCase {
     }
 
     func testErrorsStatusesAndTransportFailures() async throws {
+        try await overEveryTransport { try await errorsStatusesAndTransportFailures() }
+    }
+
+    func errorsStatusesAndTransportFailures() async throws {
         let api = try client(timeout: 1.5, maximumResponseSize: 1 << 20)
         func failure(_ id: String) async -> AppStoreServerAPIError? {
             do {

@@ -11,6 +11,8 @@ final class ExternalPurchaseServerAPIClientTests: XCTestCase {
     var server: AppStoreServerAPIClientTests.LoopbackServer?
     let key = ECDSAPrivateKey.generate(curve: .p256)
 
+    var transport: any HTTPTransport = URLSessionHTTPTransport()
+
     override func tearDown() {
         server?.stop()
         server = nil
@@ -20,13 +22,24 @@ final class ExternalPurchaseServerAPIClientTests: XCTestCase {
         let server = try AppStoreServerAPIClientTests.LoopbackServer(publicKeyPEM: key.publicKey.pemRepresentation, issuer: "issuer-1", bundle: "com.example")
         self.server = server
         return ExternalPurchaseServerAPIClient(signingKey: try AppleSigningKey(privateKey: key, keyID: "KEY123"), issuerID: "issuer-1",
-                                               bundleID: "com.example", environment: .custom(baseURL: "http://127.0.0.1:\(server.port)"), timeout: 5)
+                                               bundleID: "com.example", environment: .custom(baseURL: "http://127.0.0.1:\(server.port)"),
+                                               transport: transport, timeout: 5)
     }
 
     let eur = ExternalPurchaseLineItem.Amounts(pricingCurrency: "EUR", reportingCurrency: "EUR", amountTaxExclusive: 8000, amountTaxInclusive: 10000,
                                                netAmountTaxExclusive: 8000, taxAmount: 2000, taxCountry: "DEU")
 
     func testSendAndRetrieveReports() async throws {
+        for (name, transport) in TestTransports.all {
+            print("\(name) transport")
+            self.transport = transport
+            try await sendAndRetrieveReports()
+            server?.stop()
+            server = nil
+        }
+    }
+
+    func sendAndRetrieveReports() async throws {
         let api = try client()
         let id = UUID(uuidString: "1CDC286E-7389-417C-B58F-7A7D196E5BBE") ?? UUID()
         let report = ExternalPurchaseReport(requestIdentifier: id, externalPurchaseId: "2924c319-5205-4188-831a-1ca2c00326b4", status: .lineItem,

@@ -134,6 +134,13 @@ final class SignInWithAppleTests: XCTestCase {
     }
 
     func testClientAgainstLoopbackServer() async throws {
+        for (name, transport) in TestTransports.all {
+            print("\(name) transport")
+            try await clientAgainstLoopbackServer(transport: transport)
+        }
+    }
+
+    func clientAgainstLoopbackServer(transport: any HTTPTransport) async throws {
         let a = try key("A"), c = try key("C")
         let jwksFile = Self.directory.appendingPathComponent("jwks-\(UUID().uuidString).json").path
         try Data(Self.jwks([a]).utf8).write(to: URL(fileURLWithPath: jwksFile))
@@ -144,7 +151,8 @@ final class SignInWithAppleTests: XCTestCase {
         let appleKey = try AppleSigningKey(privateKey: signing, keyID: "SIWAKEY1")
         let now = self.now
         let client = SignInWithAppleClient(signingKey: appleKey, teamID: "TEAM123456", clientID: "com.example.web",
-                                           baseURL: "http://127.0.0.1:\(server.port)", timeout: 5, minimumKeyRefetchInterval: 0, clock: { now })
+                                           baseURL: "http://127.0.0.1:\(server.port)", transport: transport, timeout: 5, minimumKeyRefetchInterval: 0,
+                                           clock: { now })
 
         // The code exchange returns an identity token (served by the test server), which verifies.
         let idToken = try token(claims(), key: a)

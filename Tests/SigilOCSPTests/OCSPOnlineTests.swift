@@ -10,7 +10,7 @@ import SigilX509
 import XCTest
 
 /// Online revocation checks against a real `openssl ocsp` responder on loopback (started here,
-/// always stopped in tearDown), through the URLSession transport: good, revoked (time and
+/// always stopped in tearDown), through every transport (URLSession; AsyncHTTPClient with the trait): good, revoked (time and
 /// reason) and unknown certificates, caching until nextUpdate, chain checks from the
 /// certificates' authorityInfoAccess, hard- and soft-fail, and a responder that is down or slow.
 final class OCSPOnlineTests: XCTestCase {
@@ -127,13 +127,21 @@ final class OCSPOnlineTests: XCTestCase {
     }
 
     func testAgainstOpenSSLResponder() async throws {
+        for (name, transport) in OCSPTestTransports.all {
+            print("\(name) transport")
+            try await againstOpenSSLResponder(transport)
+            stopResponder()
+        }
+    }
+
+    func againstOpenSSLResponder(_ transport: any OCSPTransport) async throws {
         let port = try freePort()
         try makePKI(port: port)
         try startResponder(port: port)
         let ca = try load("ca.pem"), good = try load("good.pem"), revoked = try load("revoked.pem"), unknown = try load("unknown.pem")
         XCTAssertEqual(good.ocspURLs, ["http://127.0.0.1:\(port)/"])
         let now = Int64(Date().timeIntervalSince1970)
-        let checker = OCSPRevocationChecker(transport: URLSessionOCSPTransport(), timeout: 5)
+        let checker = OCSPRevocationChecker(transport: transport, timeout: 5)
 
         let goodStatus = try await checker.status(of: good, issuer: ca, at: now)
         XCTAssertEqual(goodStatus.status, .good)
@@ -150,7 +158,7 @@ final class OCSPOnlineTests: XCTestCase {
 
         // Chains through the verifier, the OCSP URL taken from each leaf's authorityInfoAccess.
         let verifier = CertificateVerifier(trustedRoots: [ca])
-        let fresh = OCSPRevocationChecker(transport: URLSessionOCSPTransport(), timeout: 5)
+        let fresh = OCSPRevocationChecker(transport: transport, timeout: 5)
         let goodChain = await verifier.verify(leaf: good, at: now, revocation: fresh)
         XCTAssertEqual(goodChain.chain, [good, ca], "\(goodChain.failures)")
         let revokedChain = await verifier.verify(leaf: revoked, at: now, revocation: fresh)
@@ -160,12 +168,12 @@ final class OCSPOnlineTests: XCTestCase {
 
         // The responder goes down: hard-fail reports a retryable failure, soft-fail lets it pass.
         stopResponder()
-        let hard = OCSPRevocationChecker(transport: URLSessionOCSPTransport(), mode: .hardFail, timeout: 2)
+        let hard = OCSPRevocationChecker(transport: transport, mode: .hardFail, timeout: 2)
         let start = Date()
         let down = await verifier.verify(leaf: good, at: now, revocation: hard)
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
         XCTAssertTrue(down.failures.contains { if case .revocationCheckFailed(_, _, true) = $0 { true } else { false } }, "\(down.failures)")
-        let soft = OCSPRevocationChecker(transport: URLSessionOCSPTransport(), mode: .softFail, timeout: 2)
+        let soft = OCSPRevocationChecker(transport: transport, mode: .softFail, timeout: 2)
         let tolerated = await verifier.verify(leaf: good, at: now, revocation: soft)
         XCTAssertNotNil(tolerated.chain, "\(tolerated.failures)")
         do {
@@ -179,11 +187,20 @@ final class OCSPOnlineTests: XCTestCase {
     /// A responder that accepts the connection and never answers: the retryable error arrives
     /// within the time bound.
     func testSlowResponderTimesOut() async throws {
+        for (name, transport) in OCSPTestTransports.all {
+            print("\(name) transport")
+            try await slowResponderTimesOut(transport)
+            if silentSocket >= 0 { close(silentSocket) }
+            silentSocket = -1
+        }
+    }
+
+    func slowResponderTimesOut(_ transport: any OCSPTransport) async throws {
         let (fd, port) = try listeningSocket()
         silentSocket = fd
         try makePKI(port: port)
         let ca = try load("ca.pem"), good = try load("good.pem")
-        let checker = OCSPRevocationChecker(transport: URLSessionOCSPTransport(), timeout: 1)
+        let checker = OCSPRevocationChecker(transport: transport, timeout: 1)
         let start = Date()
         do {
             _ = try await checker.status(of: good, issuer: ca, at: Int64(Date().timeIntervalSince1970))

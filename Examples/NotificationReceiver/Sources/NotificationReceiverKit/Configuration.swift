@@ -1,0 +1,119 @@
+import Foundation
+import SigilAppStore
+import SigilASN1
+
+/// Everything the receiver is told at start: where to listen, where to store, whose notifications
+/// to accept. Read from environment variables, then command-line flags (a flag wins).
+///
+/// | Flag | Environment variable | Default |
+/// |---|---|---|
+/// | `--host` | `RECEIVER_HOST` | `127.0.0.1` |
+/// | `--port` | `RECEIVER_PORT` | `8080` (`0`: any free port, printed at start) |
+/// | `--sqlite PATH` | `RECEIVER_SQLITE_PATH` | `notifications.sqlite` |
+/// | `--postgres-url URL` | `RECEIVER_POSTGRES_URL` | none (SQLite is used) |
+/// | `--bundle-id ID` | `RECEIVER_BUNDLE_ID` | required |
+/// | `--app-apple-id N` | `RECEIVER_APP_APPLE_ID` | none (required for Production) |
+/// | `--environment E` | `RECEIVER_ENVIRONMENT` | `Sandbox` |
+/// | `--root-certificate PATH` (repeatable) | `RECEIVER_ROOT_CERTIFICATES` (comma-separated) | required |
+/// | `--max-body-bytes N` | `RECEIVER_MAX_BODY_BYTES` | `1048576` |
+public struct ReceiverConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var sqlitePath = "notifications.sqlite"
+    /// `postgres://user:password@host:port/database?sslmode=disable|prefer|require`; when set,
+    /// PostgreSQL is the store and `sqlitePath` is ignored.
+    public var postgresURL: String?
+    public var bundleId = ""
+    public var appAppleId: Int64?
+    public var environment: AppStoreEnvironment = .sandbox
+    /// Trusted roots, DER or PEM files (Apple's AppleRootCA-G3.cer for real notifications).
+    public var rootCertificatePaths: [String] = []
+    public var maxBodyBytes = 1 << 20
+
+    public init() {}
+
+    /// A configuration error, naming the setting.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The configuration from `environment` and then `arguments` (without the program name).
+    public static func load(arguments: [String], environment: [String: String]) throws -> ReceiverConfiguration {
+        var configuration = ReceiverConfiguration()
+        func apply(_ name: String, _ value: String) throws {
+            switch name {
+            case "host": configuration.host = value
+            case "port":
+                guard let port = Int(value), (0...65_535).contains(port) else { throw Error("port \(value) is not 0…65535") }
+                configuration.port = port
+            case "sqlite": configuration.sqlitePath = value
+            case "postgres-url": configuration.postgresURL = value.isEmpty ? nil : value
+            case "bundle-id": configuration.bundleId = value
+            case "app-apple-id":
+                guard let id = Int64(value) else { throw Error("app Apple id \(value) is not an integer") }
+                configuration.appAppleId = id
+            case "environment":
+                let known = AppStoreEnvironment.documented.first { $0.rawValue.lowercased() == value.lowercased() }
+                guard let known else { throw Error("environment \(value) is not one of Sandbox, Production, Xcode, LocalTesting") }
+                configuration.environment = known
+            case "root-certificate": configuration.rootCertificatePaths.append(value)
+            case "max-body-bytes":
+                guard let bytes = Int(value), bytes > 0, bytes <= 64 << 20 else { throw Error("max body bytes \(value) is not 1…67108864") }
+                configuration.maxBodyBytes = bytes
+            default: throw Error("unknown option --\(name)")
+            }
+        }
+        let variables: [(String, String)] = [("RECEIVER_HOST", "host"), ("RECEIVER_PORT", "port"), ("RECEIVER_SQLITE_PATH", "sqlite"),
+                                             ("RECEIVER_POSTGRES_URL", "postgres-url"), ("RECEIVER_BUNDLE_ID", "bundle-id"),
+                                             ("RECEIVER_APP_APPLE_ID", "app-apple-id"), ("RECEIVER_ENVIRONMENT", "environment"),
+                                             ("RECEIVER_MAX_BODY_BYTES", "max-body-bytes")]
+        for (variable, name) in variables {
+            if let value = environment[variable] { try apply(name, value) }
+        }
+        if let roots = environment["RECEIVER_ROOT_CERTIFICATES"] {
+            configuration.rootCertificatePaths += roots.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+        }
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            guard argument.hasPrefix("--") else { throw Error("unexpected argument \(argument)") }
+            var name = String(argument.dropFirst(2))
+            let value: String
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            } else {
+                guard index + 1 < arguments.count else { throw Error("--\(name) needs a value") }
+                index += 1
+                value = arguments[index]
+            }
+            try apply(name, value)
+            index += 1
+        }
+        guard !configuration.bundleId.isEmpty else { throw Error("no bundle id (--bundle-id or RECEIVER_BUNDLE_ID)") }
+        guard !configuration.rootCertificatePaths.isEmpty else {
+            throw Error("no trusted root certificate (--root-certificate or RECEIVER_ROOT_CERTIFICATES)")
+        }
+        return configuration
+    }
+
+    /// The root certificates, each file read as PEM (every CERTIFICATE block) or else as DER.
+    public func loadRootCertificates() throws -> [[UInt8]] {
+        var roots: [[UInt8]] = []
+        for path in rootCertificatePaths {
+            guard let data = FileManager.default.contents(atPath: path) else { throw Error("cannot read root certificate \(path)") }
+            let bytes = [UInt8](data)
+            if let text = String(bytes: bytes, encoding: .utf8), text.contains("-----BEGIN") {
+                let documents: [PEMDocument]
+                do { documents = try PEMDocument.parseAll(text) } catch { throw Error("\(path): \(error)") }
+                let certificates = documents.filter { $0.label == "CERTIFICATE" }
+                guard !certificates.isEmpty else { throw Error("\(path) holds no CERTIFICATE block") }
+                roots += certificates.map(\.derBytes)
+            } else {
+                roots.append(bytes)
+            }
+        }
+        return roots
+    }
+}

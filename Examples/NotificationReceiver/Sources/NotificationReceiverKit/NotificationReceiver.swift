@@ -1,0 +1,193 @@
+import Foundation
+import Hummingbird
+import Logging
+import SigilAppStore
+
+/// What POST /appstore/notifications does with one body: decode Apple's `{"signedPayload": …}`,
+/// verify the notification and every signed item inside it (transaction, renewal info, app
+/// transaction) with `SignedDataVerifier`, and store it. Separate from the HTTP layer so that the
+/// benchmark can time each step.
+public struct NotificationIntake: Sendable {
+    public let verifier: SignedDataVerifier
+    public let store: any NotificationStore
+    public let logger: Logger
+    public let clock: @Sendable () -> Int64
+
+    public init(verifier: SignedDataVerifier, store: any NotificationStore, logger: Logger,
+                clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }) {
+        self.verifier = verifier
+        self.store = store
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// The answer to one delivery: HTTP status and a JSON body.
+    public struct Outcome: Sendable {
+        public let status: Int
+        public let body: [String: String]
+        /// Seconds spent verifying and storing (zero when the step did not run).
+        public var verifySeconds = 0.0
+        public var storeSeconds = 0.0
+    }
+
+    /// Verifies and stores `body`; the outcome is 200 only once the row is committed.
+    public func accept(body: [UInt8]) async -> Outcome {
+        guard let request = try? JSONDecoder().decode(ResponseBodyV2.self, from: Data(body)) else {
+            logger.warning("refused a notification: the body is not JSON of the form {\"signedPayload\": …}")
+            return Outcome(status: 400, body: ["status": "MALFORMED_BODY", "reason": "the body is not JSON with a signedPayload string"])
+        }
+        guard let signedPayload = request.signedPayload, !signedPayload.isEmpty else {
+            logger.warning("refused a notification: the body has no signedPayload")
+            return Outcome(status: 400, body: ["status": "MALFORMED_BODY", "reason": "the body has no signedPayload"])
+        }
+        let started = ContinuousClock.now
+        let verified: VerifiedNotification
+        do {
+            verified = try await verifier.verifyNotificationAndNested(signedPayload)
+        } catch {
+            let seconds = Self.seconds(since: started)
+            // Retryable (an OCSP responder was unreachable): 503, so Apple delivers it again.
+            let status = error.isRetryable ? 503 : (error.code == .invalidJWTFormat ? 400 : 403)
+            logger.warning("refused a notification: \(error.code): \(error.reason)", metadata: ["status": "\(status)"])
+            var outcome = Outcome(status: status, body: ["status": error.code.rawValue, "reason": error.reason])
+            outcome.verifySeconds = seconds
+            return outcome
+        }
+        let verifySeconds = Self.seconds(since: started)
+        let record: NotificationRecord
+        do {
+            record = try Self.record(verified, signedPayload: signedPayload, receivedAt: clock(), configured: verifier.environment)
+        } catch {
+            logger.warning("refused a notification: \(error)")
+            var outcome = Outcome(status: 400, body: ["status": "INCOMPLETE_NOTIFICATION", "reason": "\(error)"])
+            outcome.verifySeconds = verifySeconds
+            return outcome
+        }
+        let storing = ContinuousClock.now
+        do {
+            let result = try await store.store(record)
+            var outcome = Outcome(status: 200, body: ["status": result.rawValue, "notificationUUID": record.notificationUUID])
+            outcome.verifySeconds = verifySeconds
+            outcome.storeSeconds = Self.seconds(since: storing)
+            if result == .duplicate {
+                logger.info("duplicate delivery of notification \(record.notificationUUID); already stored")
+            }
+            return outcome
+        } catch {
+            // Not committed: 500, so Apple delivers it again.
+            logger.error("could not store notification \(record.notificationUUID): \(String(reflecting: error))")
+            var outcome = Outcome(status: 500, body: ["status": "STORAGE_FAILURE", "reason": "the notification was not stored"])
+            outcome.verifySeconds = verifySeconds
+            return outcome
+        }
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    struct Incomplete: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The row to store for a verified notification.
+    static func record(_ verified: VerifiedNotification, signedPayload: String, receivedAt: Int64,
+                       configured: AppStoreEnvironment) throws -> NotificationRecord {
+        let payload = verified.notification.payload
+        guard let uuid = payload.notificationUUID, !uuid.isEmpty, uuid.utf8.count <= 128 else {
+            throw Incomplete(description: "the notification has no usable notificationUUID")
+        }
+        guard let type = payload.notificationType?.rawValue, !type.isEmpty else {
+            throw Incomplete(description: "the notification has no notificationType")
+        }
+        guard let signedDate = payload.signedDate else { throw Incomplete(description: "the notification has no signedDate") }
+        let environment = payload.data?.environment ?? payload.summary?.environment ?? payload.appData?.environment ?? configured
+        var state: TransactionState?
+        if let transaction = verified.transaction, let signedTransaction = payload.data?.signedTransactionInfo {
+            let info = transaction.payload
+            guard let original = info.originalTransactionId, !original.isEmpty, let id = info.transactionId, !id.isEmpty,
+                  let transactionSigned = info.signedDate else {
+                throw Incomplete(description: "the signed transaction has no originalTransactionId, transactionId or signedDate")
+            }
+            let renewal = verified.renewalInfo?.payload
+            state = TransactionState(
+                originalTransactionId: original, transactionId: id, productId: info.productId, bundleId: info.bundleId,
+                environment: (info.environment ?? environment).rawValue, signedDate: milliseconds(transactionSigned),
+                purchaseDate: info.purchaseDate.map(milliseconds), expiresDate: info.expiresDate.map(milliseconds),
+                revocationDate: info.revocationDate.map(milliseconds), autoRenewStatus: renewal?.autoRenewStatus?.rawValue,
+                autoRenewProductId: renewal?.autoRenewProductId, lastNotificationUUID: uuid, lastNotificationType: type,
+                lastNotificationSubtype: payload.subtype?.rawValue, updatedAt: receivedAt, signedTransactionInfo: signedTransaction,
+                signedRenewalInfo: payload.data?.signedRenewalInfo)
+        }
+        return NotificationRecord(notificationUUID: uuid, notificationType: type, subtype: payload.subtype?.rawValue,
+                                  signedDate: milliseconds(signedDate), environment: environment.rawValue, signedPayload: signedPayload,
+                                  receivedAt: receivedAt, transaction: state)
+    }
+
+    static func milliseconds(_ date: AppStoreDate) -> Int64 {
+        Int64(date.millisecondsSince1970.rounded(.down))
+    }
+}
+
+/// The HTTP service: routes over a `NotificationIntake`.
+///
+/// - `POST /appstore/notifications`: 200 once stored (or already stored), 400 for a body that is
+///   not `{"signedPayload": …}`, 403 (400 for a malformed JWS) with `{"status": AppStoreError
+///   code, "reason": …}` when verification fails, 413 for a body over the size limit, 500/503 when
+///   the notification could not be stored or checked now (Apple retries).
+/// - `GET /appstore/transactions/{originalTransactionId}`: the stored `TransactionState` as JSON, 404 if none.
+/// - `GET /health`: 200 `{"status":"ok", …}` once the schema is in place and the database answers.
+public enum ReceiverRoutes {
+    public static func router(intake: NotificationIntake, maxBodyBytes: Int) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("/appstore/notifications") { request, _ -> Response in
+            let buffer: ByteBuffer
+            do {
+                buffer = try await request.body.collect(upTo: maxBodyBytes)
+            } catch {
+                intake.logger.warning("refused a notification: the body is over \(maxBodyBytes) bytes")
+                return json(413, ["status": "BODY_TOO_LARGE", "reason": "the body is over \(maxBodyBytes) bytes"])
+            }
+            let outcome = await intake.accept(body: Array(buffer.readableBytesView))
+            var response = json(outcome.status, outcome.body)
+            let timing = "verify;dur=\(Int((outcome.verifySeconds * 1_000_000).rounded()) ) , store;dur=\(Int((outcome.storeSeconds * 1_000_000).rounded()))"
+            response.headers[.init("Server-Timing")!] = timing.replacingOccurrences(of: " ,", with: ",")
+            return response
+        }
+        router.get("/appstore/transactions/:originalTransactionId") { _, context -> Response in
+            guard let id = context.parameters.get("originalTransactionId"), !id.isEmpty, id.utf8.count <= 128 else {
+                return json(400, ["status": "BAD_REQUEST", "reason": "no originalTransactionId"])
+            }
+            do {
+                guard let state = try await intake.store.transactionState(originalTransactionId: id) else {
+                    return json(404, ["status": "NOT_FOUND", "reason": "no stored transaction \(id)"])
+                }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                return Response(status: .ok, headers: [.contentType: "application/json"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(state))))
+            } catch {
+                intake.logger.error("could not read transaction \(id): \(String(reflecting: error))")
+                return json(500, ["status": "STORAGE_FAILURE", "reason": "the store did not answer"])
+            }
+        }
+        router.get("/health") { _, _ -> Response in
+            do {
+                let version = try await intake.store.schemaVersion()
+                return json(200, ["status": "ok", "store": intake.store.kind, "schemaVersion": "\(version)"])
+            } catch {
+                return json(503, ["status": "unavailable", "store": intake.store.kind])
+            }
+        }
+        return router
+    }
+
+    static func json(_ status: Int, _ body: [String: String]) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes = (try? encoder.encode(body)) ?? Data("{}".utf8)
+        return Response(status: .init(code: status), headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Hummingbird
+import Logging
+import SigilAppStore
+
+/// Builds the whole service from a configuration: store (PostgreSQL when a URL is set, else
+/// SQLite), verifier, routes; the schema is created or upgraded before the server accepts
+/// connections. Prints `listening on HOST:PORT` on standard output once it does.
+public enum ReceiverService {
+    public static func run(configuration: ReceiverConfiguration, logger: Logger) async throws {
+        let roots = try configuration.loadRootCertificates()
+        let verifier = try SignedDataVerifier(rootCertificates: roots, bundleId: configuration.bundleId,
+                                              appAppleId: configuration.appAppleId, environment: configuration.environment)
+        let postgres = try configuration.postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
+        let store: any NotificationStore = try postgres ?? SQLiteNotificationStore(path: configuration.sqlitePath)
+        let intake = NotificationIntake(verifier: verifier, store: store, logger: logger)
+        let router = ReceiverRoutes.router(intake: intake, maxBodyBytes: configuration.maxBodyBytes)
+        var app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sigil-notification-receiver"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                FileHandle.standardOutput.write(Data("listening on \(configuration.host):\(port)\n".utf8))
+            },
+            logger: logger)
+        // PostgresNIO's pool runs as a service of the application (started before the migration).
+        if let postgres { app.addServices(postgres.client) }
+        app.beforeServerStarts {
+            try await store.prepare()
+            logger.info("store \(store.kind) ready at schema version \(NotificationSchema.version); bundle \(configuration.bundleId), \(configuration.environment)")
+        }
+        try await app.runService()
+    }
+}
