@@ -30,6 +30,10 @@ let package = Package(
             name: "AsyncHTTPClient",
             description: "SigilHTTP gains AsyncHTTPClientTransport and AsyncHTTPClientOCSPTransport over AsyncHTTPClient's HTTPClient."
         ),
+        .trait(
+            name: "Benchmarks",
+            description: "SigilCore compiles its @_spi(Benchmarks) entry points (field, point and signing-stage microbenchmarks) for Benchmarks/."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [

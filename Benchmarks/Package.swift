@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 //
 // Sigil's benchmarks: a package of their own so the root package gains no dependency.
 // Each figure is measured side by side with the reference implementation in the same run.
@@ -8,7 +8,7 @@ import PackageDescription
 let package = Package(
     name: "SigilBenchmarks",
     dependencies: [
-        .package(name: "Sigil", path: "../"),
+        .package(name: "Sigil", path: "../", traits: ["Benchmarks"]),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),

@@ -9,7 +9,7 @@ let package = Package(
     name: "SigilAllocations",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "Sigil", path: "../../"),
+        .package(name: "Sigil", path: "../../", traits: ["Benchmarks"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [

@@ -1,3 +1,6 @@
+// Compiled only with the `Benchmarks` package trait (Benchmarks/ enables it), so no user binary
+// links benchmark-only code.
+#if Benchmarks
 /// Entry points for Benchmarks/ only (`@_spi(Benchmarks) import SigilCore`): chains of field and
 /// point operations on internal types, so the benchmark can report per-operation costs and compare
 /// the Swift-limb Montgomery fields with GMP `mpn` calls. Not API: no stability promise.
@@ -216,3 +219,4 @@ extension Microbenchmarks {
         return checksum
     }
 }
+#endif

@@ -1,4 +1,7 @@
 import CGMP
+// Compiled only with the `Benchmarks` package trait (Benchmarks/ enables it), so no user binary
+// links benchmark-only code.
+#if Benchmarks
 
 /// Modular multiplication of fixed-width operands through GMP's `mpn` layer, kept only so the
 /// benchmarks can compare it with the generated Swift-limb Montgomery fields (issue 3 asks for
@@ -32,3 +35,4 @@ enum MPNModularMultiply {
         result.update(from: product, count: count)
     }
 }
+#endif
