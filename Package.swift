@@ -32,7 +32,8 @@ let package = Package(
         ),
         .trait(
             name: "Benchmarks",
-            description: "SigilCore compiles its @_spi(Benchmarks) entry points (field, point and signing-stage microbenchmarks) for Benchmarks/."
+            description:
+                "SigilCore compiles its @_spi(Benchmarks) entry points (field, point and signing-stage microbenchmarks) for Benchmarks/."
         ),
         .default(enabledTraits: []),
     ],
@@ -162,7 +163,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilAppStoreTests",
-            dependencies: ["SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+            dependencies: [
+                "SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilKeys", "SigilCore", "SigilASN1",
+                "SigilTestSupport",
+            ]
         ),
         .testTarget(
             name: "SigilCLITests",
@@ -203,10 +207,11 @@ let package = Package(
 if ProcessInfo.processInfo.environment["SIGIL_FUZZ"] != nil {
     package.targets.append(.target(name: "SigilFuzzDriver", path: "Fuzz/Driver"))
     for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"] {
-        package.targets.append(.executableTarget(
-            name: "fuzz-\(name)",
-            dependencies: ["SigilFuzzHarness", "SigilFuzzDriver"],
-            path: "Fuzz/Targets/\(name)"
-        ))
+        package.targets.append(
+            .executableTarget(
+                name: "fuzz-\(name)",
+                dependencies: ["SigilFuzzHarness", "SigilFuzzDriver"],
+                path: "Fuzz/Targets/\(name)"
+            ))
     }
 }

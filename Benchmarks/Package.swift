@@ -31,6 +31,6 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             path: "Sources/SigilBench"
-        ),
+        )
     ]
 )

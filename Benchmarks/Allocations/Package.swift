@@ -21,6 +21,6 @@ let package = Package(
             ],
             path: "Benchmarks/SigilAllocations",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        )
     ]
 )

@@ -9,7 +9,7 @@ import PackageDescription
 let package = Package(
     name: "EmbeddedVerifier",
     dependencies: [
-        .package(name: "Sigil", path: "../.."),
+        .package(name: "Sigil", path: "../..")
     ],
     targets: [
         .executableTarget(
@@ -18,6 +18,6 @@ let package = Package(
                 .product(name: "SigilAppStore", package: "Sigil"),
                 .product(name: "SigilX509", package: "Sigil"),
             ]
-        ),
+        )
     ]
 )

@@ -1,9 +1,10 @@
+import SigilAppStore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SigilAppStore
 
 // Advanced Commerce API request and response models
 // (https://developer.apple.com/documentation/advancedcommerceapi): the in-app requests an app
@@ -66,7 +67,10 @@ public struct AdvancedCommerceOneTimeChargeItem: Codable, Hashable, Sendable {
     public var description: String
     public var displayName: String
     public var price: Int64
-    enum CodingKeys: String, CodingKey { case sku = "SKU", description, displayName, price }
+    enum CodingKeys: String, CodingKey {
+        case sku = "SKU"
+        case description, displayName, price
+    }
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, description: String, displayName: String, price: Int64) {
         self.sku = sku
@@ -83,7 +87,10 @@ public struct AdvancedCommerceSubscriptionCreateItem: Codable, Hashable, Sendabl
     public var displayName: String
     public var price: Int64
     public var offer: AdvancedCommerceOffer?
-    enum CodingKeys: String, CodingKey { case sku = "SKU", description, displayName, price, offer }
+    enum CodingKeys: String, CodingKey {
+        case sku = "SKU"
+        case description, displayName, price, offer
+    }
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, description: String, displayName: String, price: Int64, offer: AdvancedCommerceOffer? = nil) {
         self.sku = sku
@@ -102,9 +109,15 @@ public struct AdvancedCommerceSubscriptionModifyAddItem: Codable, Hashable, Send
     public var price: Int64
     public var offer: AdvancedCommerceOffer?
     public var proratedPrice: Int64?
-    enum CodingKeys: String, CodingKey { case sku = "SKU", description, displayName, price, offer, proratedPrice }
+    enum CodingKeys: String, CodingKey {
+        case sku = "SKU"
+        case description, displayName, price, offer, proratedPrice
+    }
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
-    public init(sku: String, description: String, displayName: String, price: Int64, offer: AdvancedCommerceOffer? = nil, proratedPrice: Int64? = nil) {
+    public init(
+        sku: String, description: String, displayName: String, price: Int64, offer: AdvancedCommerceOffer? = nil,
+        proratedPrice: Int64? = nil
+    ) {
         self.sku = sku
         self.description = description
         self.displayName = displayName
@@ -125,10 +138,15 @@ public struct AdvancedCommerceSubscriptionModifyChangeItem: Codable, Hashable, S
     public var reason: AdvancedCommerceChangeReason
     public var offer: AdvancedCommerceOffer?
     public var proratedPrice: Int64?
-    enum CodingKeys: String, CodingKey { case sku = "SKU", currentSKU, description, displayName, effective, price, reason, offer, proratedPrice }
+    enum CodingKeys: String, CodingKey {
+        case sku = "SKU"
+        case currentSKU, description, displayName, effective, price, reason, offer, proratedPrice
+    }
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
-    public init(sku: String, currentSKU: String, description: String, displayName: String, effective: AdvancedCommerceEffective,
-                price: Int64, reason: AdvancedCommerceChangeReason, offer: AdvancedCommerceOffer? = nil, proratedPrice: Int64? = nil) {
+    public init(
+        sku: String, currentSKU: String, description: String, displayName: String, effective: AdvancedCommerceEffective,
+        price: Int64, reason: AdvancedCommerceChangeReason, offer: AdvancedCommerceOffer? = nil, proratedPrice: Int64? = nil
+    ) {
         self.sku = sku
         self.currentSKU = currentSKU
         self.description = description
@@ -180,9 +198,14 @@ public struct AdvancedCommerceSubscriptionChangeMetadataItem: Codable, Hashable,
     public var description: String?
     public var displayName: String?
     public var effective: AdvancedCommerceEffective
-    enum CodingKeys: String, CodingKey { case sku = "SKU", currentSKU, description, displayName, effective }
+    enum CodingKeys: String, CodingKey {
+        case sku = "SKU"
+        case currentSKU, description, displayName, effective
+    }
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
-    public init(sku: String, currentSKU: String, description: String? = nil, displayName: String? = nil, effective: AdvancedCommerceEffective) {
+    public init(
+        sku: String, currentSKU: String, description: String? = nil, displayName: String? = nil, effective: AdvancedCommerceEffective
+    ) {
         self.sku = sku
         self.currentSKU = currentSKU
         self.description = description
@@ -196,7 +219,10 @@ public struct AdvancedCommerceSubscriptionMigrateItem: Codable, Hashable, Sendab
     public var sku: String
     public var description: String
     public var displayName: String
-    enum CodingKeys: String, CodingKey { case sku = "SKU", description, displayName }
+    enum CodingKeys: String, CodingKey {
+        case sku = "SKU"
+        case description, displayName
+    }
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, description: String, displayName: String) {
         self.sku = sku
@@ -210,7 +236,10 @@ public struct AdvancedCommerceSubscriptionPriceChangeItem: Codable, Hashable, Se
     public var sku: String
     public var price: Int64
     public var dependentSKUs: [String]?
-    enum CodingKeys: String, CodingKey { case sku = "SKU", price, dependentSKUs }
+    enum CodingKeys: String, CodingKey {
+        case sku = "SKU"
+        case price, dependentSKUs
+    }
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(sku: String, price: Int64, dependentSKUs: [String]? = nil) {
         self.sku = sku
@@ -226,9 +255,15 @@ public struct AdvancedCommerceRequestRefundItem: Codable, Hashable, Sendable {
     public var refundType: AdvancedCommerceRefundType
     public var revoke: Bool
     public var refundAmount: Int64?
-    enum CodingKeys: String, CodingKey { case sku = "SKU", refundReason, refundType, revoke, refundAmount }
+    enum CodingKeys: String, CodingKey {
+        case sku = "SKU"
+        case refundReason, refundType, revoke, refundAmount
+    }
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
-    public init(sku: String, refundReason: AdvancedCommerceRefundReason, refundType: AdvancedCommerceRefundType, revoke: Bool, refundAmount: Int64? = nil) {
+    public init(
+        sku: String, refundReason: AdvancedCommerceRefundReason, refundType: AdvancedCommerceRefundType, revoke: Bool,
+        refundAmount: Int64? = nil
+    ) {
         self.sku = sku
         self.refundReason = refundReason
         self.refundType = refundType
@@ -252,7 +287,8 @@ private enum InAppKeys: String, CodingKey { case operation, version }
 private func checkOperation(_ decoder: any Decoder, _ expected: String) throws {
     let c = try decoder.container(keyedBy: InAppKeys.self)
     if let operation = try c.decodeIfPresent(String.self, forKey: .operation), operation != expected {
-        throw DecodingError.dataCorruptedError(forKey: .operation, in: c, debugDescription: "operation is \(operation), expected \(expected)")
+        throw DecodingError.dataCorruptedError(
+            forKey: .operation, in: c, debugDescription: "operation is \(operation), expected \(expected)")
     }
     if let version = try c.decodeIfPresent(String.self, forKey: .version), version != "1" {
         throw DecodingError.dataCorruptedError(forKey: .version, in: c, debugDescription: "version is \(version), expected 1")
@@ -276,7 +312,10 @@ public struct AdvancedCommerceOneTimeChargeCreateRequest: AdvancedCommerceInAppR
     enum CodingKeys: String, CodingKey { case requestInfo, currency, item, taxCode, storefront }
 
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
-    public init(requestInfo: AdvancedCommerceRequestInfo, currency: String, item: AdvancedCommerceOneTimeChargeItem, taxCode: String, storefront: String? = nil) {
+    public init(
+        requestInfo: AdvancedCommerceRequestInfo, currency: String, item: AdvancedCommerceOneTimeChargeItem, taxCode: String,
+        storefront: String? = nil
+    ) {
         self.requestInfo = requestInfo
         self.currency = currency
         self.item = item
@@ -323,12 +362,16 @@ public struct AdvancedCommerceSubscriptionCreateRequest: AdvancedCommerceInAppRe
     public var previousTransactionId: String?
     public var storefront: String?
     public var taxCode: String
-    enum CodingKeys: String, CodingKey { case requestInfo, currency, descriptors, items, period, previousTransactionId, storefront, taxCode }
+    enum CodingKeys: String, CodingKey {
+        case requestInfo, currency, descriptors, items, period, previousTransactionId, storefront, taxCode
+    }
 
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
-    public init(requestInfo: AdvancedCommerceRequestInfo, currency: String, descriptors: AdvancedCommerceDescriptors,
-                items: [AdvancedCommerceSubscriptionCreateItem], period: AdvancedCommercePeriod, previousTransactionId: String? = nil,
-                storefront: String? = nil, taxCode: String) {
+    public init(
+        requestInfo: AdvancedCommerceRequestInfo, currency: String, descriptors: AdvancedCommerceDescriptors,
+        items: [AdvancedCommerceSubscriptionCreateItem], period: AdvancedCommercePeriod, previousTransactionId: String? = nil,
+        storefront: String? = nil, taxCode: String
+    ) {
         self.requestInfo = requestInfo
         self.currency = currency
         self.descriptors = descriptors
@@ -393,14 +436,18 @@ public struct AdvancedCommerceSubscriptionModifyInAppRequest: AdvancedCommerceIn
     public var storefront: String?
     public var taxCode: String?
     enum CodingKeys: String, CodingKey {
-        case requestInfo, transactionId, retainBillingCycle, addItems, changeItems, removeItems, currency, descriptors, periodChange, storefront, taxCode
+        case requestInfo, transactionId, retainBillingCycle, addItems, changeItems, removeItems, currency, descriptors, periodChange,
+            storefront, taxCode
     }
 
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
-    public init(requestInfo: AdvancedCommerceRequestInfo, transactionId: String, retainBillingCycle: Bool,
-                addItems: [AdvancedCommerceSubscriptionModifyAddItem]? = nil, changeItems: [AdvancedCommerceSubscriptionModifyChangeItem]? = nil,
-                removeItems: [AdvancedCommerceSKUItem]? = nil, currency: String? = nil, descriptors: AdvancedCommerceSubscriptionModifyDescriptors? = nil,
-                periodChange: AdvancedCommerceSubscriptionModifyPeriodChange? = nil, storefront: String? = nil, taxCode: String? = nil) {
+    public init(
+        requestInfo: AdvancedCommerceRequestInfo, transactionId: String, retainBillingCycle: Bool,
+        addItems: [AdvancedCommerceSubscriptionModifyAddItem]? = nil, changeItems: [AdvancedCommerceSubscriptionModifyChangeItem]? = nil,
+        removeItems: [AdvancedCommerceSKUItem]? = nil, currency: String? = nil,
+        descriptors: AdvancedCommerceSubscriptionModifyDescriptors? = nil,
+        periodChange: AdvancedCommerceSubscriptionModifyPeriodChange? = nil, storefront: String? = nil, taxCode: String? = nil
+    ) {
         self.requestInfo = requestInfo
         self.transactionId = transactionId
         self.retainBillingCycle = retainBillingCycle
@@ -461,7 +508,8 @@ public struct AdvancedCommerceSubscriptionModifyInAppRequest: AdvancedCommerceIn
             if let offer = item.offer { try AdvancedCommerceLimits.offer(offer, at: "changeItems[\(i)].offer") }
         }
         for (i, item) in (removeItems ?? []).enumerated() { try AdvancedCommerceLimits.sku(item.sku, at: "removeItems[\(i)].SKU") }
-        for (name, list) in [("addItems", addItems?.count), ("changeItems", changeItems?.count), ("removeItems", removeItems?.count)] where list == 0 {
+        for (name, list) in [("addItems", addItems?.count), ("changeItems", changeItems?.count), ("removeItems", removeItems?.count)]
+        where list == 0 {
             throw AppStoreError(.invalidConfiguration, "Advanced Commerce request: \(name) is present but empty")
         }
     }
@@ -477,7 +525,9 @@ public struct AdvancedCommerceSubscriptionReactivateInAppRequest: AdvancedCommer
     enum CodingKeys: String, CodingKey { case requestInfo, transactionId, items, storefront }
 
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
-    public init(requestInfo: AdvancedCommerceRequestInfo, transactionId: String, items: [AdvancedCommerceSKUItem]? = nil, storefront: String? = nil) {
+    public init(
+        requestInfo: AdvancedCommerceRequestInfo, transactionId: String, items: [AdvancedCommerceSKUItem]? = nil, storefront: String? = nil
+    ) {
         self.requestInfo = requestInfo
         self.transactionId = transactionId
         self.items = items
@@ -531,8 +581,10 @@ public struct AdvancedCommerceSubscriptionRevokeRequest: Codable, Hashable, Send
     public var refundType: AdvancedCommerceRefundType
     public var storefront: String?
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
-    public init(requestInfo: AdvancedCommerceRequestInfo, refundReason: AdvancedCommerceRefundReason, refundRiskingPreference: Bool,
-                refundType: AdvancedCommerceRefundType, storefront: String? = nil) {
+    public init(
+        requestInfo: AdvancedCommerceRequestInfo, refundReason: AdvancedCommerceRefundReason, refundRiskingPreference: Bool,
+        refundType: AdvancedCommerceRefundType, storefront: String? = nil
+    ) {
         self.requestInfo = requestInfo
         self.refundReason = refundReason
         self.refundRiskingPreference = refundRiskingPreference
@@ -549,8 +601,10 @@ public struct AdvancedCommerceSubscriptionChangeMetadataRequest: Codable, Hashab
     public var storefront: String?
     public var taxCode: String?
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
-    public init(requestInfo: AdvancedCommerceRequestInfo, descriptors: AdvancedCommerceSubscriptionModifyDescriptors? = nil,
-                items: [AdvancedCommerceSubscriptionChangeMetadataItem]? = nil, storefront: String? = nil, taxCode: String? = nil) {
+    public init(
+        requestInfo: AdvancedCommerceRequestInfo, descriptors: AdvancedCommerceSubscriptionModifyDescriptors? = nil,
+        items: [AdvancedCommerceSubscriptionChangeMetadataItem]? = nil, storefront: String? = nil, taxCode: String? = nil
+    ) {
         self.requestInfo = requestInfo
         self.descriptors = descriptors
         self.items = items
@@ -569,8 +623,11 @@ public struct AdvancedCommerceSubscriptionMigrateRequest: Codable, Hashable, Sen
     public var targetProductId: String
     public var taxCode: String
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
-    public init(requestInfo: AdvancedCommerceRequestInfo, descriptors: AdvancedCommerceDescriptors, items: [AdvancedCommerceSubscriptionMigrateItem],
-                renewalItems: [AdvancedCommerceSubscriptionMigrateItem]? = nil, storefront: String? = nil, targetProductId: String, taxCode: String) {
+    public init(
+        requestInfo: AdvancedCommerceRequestInfo, descriptors: AdvancedCommerceDescriptors,
+        items: [AdvancedCommerceSubscriptionMigrateItem],
+        renewalItems: [AdvancedCommerceSubscriptionMigrateItem]? = nil, storefront: String? = nil, targetProductId: String, taxCode: String
+    ) {
         self.requestInfo = requestInfo
         self.descriptors = descriptors
         self.items = items
@@ -588,7 +645,10 @@ public struct AdvancedCommerceSubscriptionPriceChangeRequest: Codable, Hashable,
     public var currency: String?
     public var storefront: String?
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
-    public init(requestInfo: AdvancedCommerceRequestInfo, items: [AdvancedCommerceSubscriptionPriceChangeItem], currency: String? = nil, storefront: String? = nil) {
+    public init(
+        requestInfo: AdvancedCommerceRequestInfo, items: [AdvancedCommerceSubscriptionPriceChangeItem], currency: String? = nil,
+        storefront: String? = nil
+    ) {
         self.requestInfo = requestInfo
         self.items = items
         self.currency = currency
@@ -604,8 +664,10 @@ public struct AdvancedCommerceRequestRefundRequest: Codable, Hashable, Sendable 
     public var currency: String?
     public var storefront: String?
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
-    public init(requestInfo: AdvancedCommerceRequestInfo, items: [AdvancedCommerceRequestRefundItem], refundRiskingPreference: Bool,
-                currency: String? = nil, storefront: String? = nil) {
+    public init(
+        requestInfo: AdvancedCommerceRequestInfo, items: [AdvancedCommerceRequestRefundItem], refundRiskingPreference: Bool,
+        currency: String? = nil, storefront: String? = nil
+    ) {
         self.requestInfo = requestInfo
         self.items = items
         self.refundRiskingPreference = refundRiskingPreference

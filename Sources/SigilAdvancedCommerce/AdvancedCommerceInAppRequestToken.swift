@@ -1,9 +1,10 @@
+import SigilAppStore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SigilAppStore
 
 extension AppleTokens {
     /// The Advanced Commerce in-app request JWS for a typed request: Apple's field limits are
@@ -17,7 +18,8 @@ extension AppleTokens {
         do { json = try JSONEncoder().encode(request) } catch {
             throw AppStoreError(.invalidConfiguration, "the Advanced Commerce request could not be encoded: \(error)")
         }
-        return try advancedCommerceInAppRequest(key: key, issuerID: issuerID, bundleID: bundleID, requestJSON: Array(json),
-                                                nonce: nonce, issuedAt: issuedAt)
+        return try advancedCommerceInAppRequest(
+            key: key, issuerID: issuerID, bundleID: bundleID, requestJSON: Array(json),
+            nonce: nonce, issuedAt: issuedAt)
     }
 }

@@ -65,10 +65,12 @@ public struct AppleIdentityTokenVerifier: Sendable {
     public static func keyID(of token: String) -> String? { (try? JWS(compact: token))?.keyID }
 
     /// Verifies `token` with `keys` at `now` (seconds since 1970), checking `expectedNonce` when given, in the order the type's documentation lists; each failure has its own `JOSEError` code.
-    public func verify(_ token: String, keys: JWKS, now: Double, nonce expectedNonce: String? = nil) throws(JOSEError) -> AppleIdentityToken {
+    public func verify(_ token: String, keys: JWKS, now: Double, nonce expectedNonce: String? = nil) throws(JOSEError) -> AppleIdentityToken
+    {
         let jws = try JWS(compact: token)
         guard jws.algorithm == JWSAlgorithm.rs256.rawValue else {
-            throw JOSEError(.algorithmMismatch, "Apple identity tokens are RS256; this one says alg \(jws.algorithm.map { "\"\($0)\"" } ?? "(none)")")
+            throw JOSEError(
+                .algorithmMismatch, "Apple identity tokens are RS256; this one says alg \(jws.algorithm.map { "\"\($0)\"" } ?? "(none)")")
         }
         guard let kid = jws.keyID else { throw JOSEError(.unknownKeyID, "the token has no kid") }
         guard let jwk = keys.key(id: kid) else { throw JOSEError(.unknownKeyID, "no key with kid \"\(kid)\" in Apple's key set") }
@@ -76,8 +78,9 @@ public struct AppleIdentityTokenVerifier: Sendable {
         try jws.verify(with: try jwk.verificationKey(defaultRSAAlgorithm: .rs256))
 
         let claims = try JWTClaims(payload: jws.payload)
-        let validation = JWTValidation(issuer: nil, audience: nil, leeway: leeway, requireExpiration: true, requireIssuedAt: true,
-                                       rejectFutureIssuedAt: true)
+        let validation = JWTValidation(
+            issuer: nil, audience: nil, leeway: leeway, requireExpiration: true, requireIssuedAt: true,
+            rejectFutureIssuedAt: true)
         if claims.issuer != Self.issuer {
             throw JOSEError(.issuerMismatch, "iss is \(claims.issuer.map { "\"\($0)\"" } ?? "absent"), expected \"\(Self.issuer)\"")
         }
@@ -87,7 +90,9 @@ public struct AppleIdentityTokenVerifier: Sendable {
         }
         try validation.validate(claims, now: now)
         guard let subject = claims.subject, !subject.isEmpty else { throw JOSEError(.invalidClaim, "the token has no sub") }
-        guard let issuedAt = claims.issuedAt, let expiration = claims.expiration else { throw JOSEError(.invalidClaim, "iat and exp are required") }
+        guard let issuedAt = claims.issuedAt, let expiration = claims.expiration else {
+            throw JOSEError(.invalidClaim, "iat and exp are required")
+        }
 
         let json = claims.json
         func string(_ name: String) throws(JOSEError) -> String? {
@@ -118,9 +123,10 @@ public struct AppleIdentityTokenVerifier: Sendable {
             guard let t = value.doubleValue, t.isFinite else { throw JOSEError(.invalidClaim, "auth_time is not a NumericDate") }
             authTime = t
         }
-        return AppleIdentityToken(claims: claims, keyID: kid, subject: subject, audience: audience, issuedAt: issuedAt, expiration: expiration,
-                                  nonce: nonce, nonceSupported: try flag("nonce_supported"), email: try string("email"),
-                                  emailVerified: try flag("email_verified"), isPrivateEmail: try flag("is_private_email"),
-                                  realUserStatus: realUserStatus, transferSubject: try string("transfer_sub"), authTime: authTime)
+        return AppleIdentityToken(
+            claims: claims, keyID: kid, subject: subject, audience: audience, issuedAt: issuedAt, expiration: expiration,
+            nonce: nonce, nonceSupported: try flag("nonce_supported"), email: try string("email"),
+            emailVerified: try flag("email_verified"), isPrivateEmail: try flag("is_private_email"),
+            realUserStatus: realUserStatus, transferSubject: try string("transfer_sub"), authTime: authTime)
     }
 }

@@ -25,34 +25,48 @@ public struct AppleShapedTestPKI: Sendable {
         let rootKey = ECDSAPrivateKey.generate(curve: .p384)
         let intermediateKey = ECDSAPrivateKey.generate(curve: .p384)
         let leafKey = ECDSAPrivateKey.generate(curve: .p256)
-        let rootName = CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Sigil Test Root CA - G3"),
-                                                (AttributeTypeAndValue.organizationalUnitName, "Sigil Test Certification Authority"),
-                                                (AttributeTypeAndValue.organizationName, "Sigil Test"), (AttributeTypeAndValue.countryName, "US")])
-        let intermediateName = CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Sigil Test Worldwide Developer Relations CA"),
-                                                        (AttributeTypeAndValue.organizationalUnitName, "G6"),
-                                                        (AttributeTypeAndValue.organizationName, "Sigil Test"), (AttributeTypeAndValue.countryName, "US")])
-        let leafName = CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Sigil Test StoreKit Signing"),
-                                                (AttributeTypeAndValue.organizationName, "Sigil Test"), (AttributeTypeAndValue.countryName, "US")])
+        let rootName = CertificateBuilder.name([
+            (AttributeTypeAndValue.commonName, "Sigil Test Root CA - G3"),
+            (AttributeTypeAndValue.organizationalUnitName, "Sigil Test Certification Authority"),
+            (AttributeTypeAndValue.organizationName, "Sigil Test"), (AttributeTypeAndValue.countryName, "US"),
+        ])
+        let intermediateName = CertificateBuilder.name([
+            (AttributeTypeAndValue.commonName, "Sigil Test Worldwide Developer Relations CA"),
+            (AttributeTypeAndValue.organizationalUnitName, "G6"),
+            (AttributeTypeAndValue.organizationName, "Sigil Test"), (AttributeTypeAndValue.countryName, "US"),
+        ])
+        let leafName = CertificateBuilder.name([
+            (AttributeTypeAndValue.commonName, "Sigil Test StoreKit Signing"),
+            (AttributeTypeAndValue.organizationName, "Sigil Test"), (AttributeTypeAndValue.countryName, "US"),
+        ])
         let rootID = CertificateBuilder.keyIdentifier(rootKey.publicKey)
         let intermediateID = CertificateBuilder.keyIdentifier(intermediateKey.publicKey)
         let aia = ocspResponder.map { [CertificateBuilder.ExtensionValue.ocspResponder($0)] } ?? []
         let root = try CertificateBuilder(
             serialNumber: [0x01, 0x5E], issuer: rootName, subject: rootName, notBefore: notBefore, notAfter: notAfter,
             subjectPublicKeyInfo: rootKey.publicKey.spkiDER,
-            extensions: [.subjectKeyIdentifier(rootID), .basicConstraints(ca: true), .keyUsage([5, 6])]).sign(with: rootKey)
+            extensions: [.subjectKeyIdentifier(rootID), .basicConstraints(ca: true), .keyUsage([5, 6])]
+        ).sign(with: rootKey)
         let intermediate = try CertificateBuilder(
             serialNumber: [0x7A, 0x01], issuer: rootName, subject: intermediateName, notBefore: notBefore, notAfter: notAfter,
             subjectPublicKeyInfo: intermediateKey.publicKey.spkiDER,
-            extensions: [.basicConstraints(ca: true, pathLength: 0), .authorityKeyIdentifier(rootID), .subjectKeyIdentifier(intermediateID),
-                         .keyUsage([5, 6]), .marker(X509OIDs.appleWWDRIntermediate)] + aia).sign(with: rootKey)
+            extensions: [
+                .basicConstraints(ca: true, pathLength: 0), .authorityKeyIdentifier(rootID), .subjectKeyIdentifier(intermediateID),
+                .keyUsage([5, 6]), .marker(X509OIDs.appleWWDRIntermediate),
+            ] + aia
+        ).sign(with: rootKey)
         let leaf = try CertificateBuilder(
             serialNumber: [0x60, 0x0D, 0xF0, 0x0D], issuer: intermediateName, subject: leafName, notBefore: notBefore, notAfter: notAfter,
             subjectPublicKeyInfo: leafKey.publicKey.spkiDER,
-            extensions: [.basicConstraints(ca: false), .authorityKeyIdentifier(intermediateID),
-                         .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(leafKey.publicKey)), .keyUsage([0]),
-                         .marker(X509OIDs.appleAppStoreReceiptSigning)] + aia).sign(with: intermediateKey)
-        return AppleShapedTestPKI(rootKey: rootKey, intermediateKey: intermediateKey, leafKey: leafKey, root: root,
-                                  intermediate: intermediate, leaf: leaf)
+            extensions: [
+                .basicConstraints(ca: false), .authorityKeyIdentifier(intermediateID),
+                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(leafKey.publicKey)), .keyUsage([0]),
+                .marker(X509OIDs.appleAppStoreReceiptSigning),
+            ] + aia
+        ).sign(with: intermediateKey)
+        return AppleShapedTestPKI(
+            rootKey: rootKey, intermediateKey: intermediateKey, leafKey: leafKey, root: root,
+            intermediate: intermediate, leaf: leaf)
     }
 
     /// An ES256 JWS over `payload` (JSON bytes) with `x5c` [leaf, intermediate, root], as Apple

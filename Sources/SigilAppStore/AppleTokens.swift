@@ -1,12 +1,13 @@
+import SigilASN1
+import SigilCore
+import SigilJOSE
+import SigilKeys
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SigilASN1
-import SigilCore
-import SigilJOSE
-import SigilKeys
 
 /// An App Store Connect / Apple Developer private key (the `.p8` file: PKCS#8 PEM of a P-256 key)
 /// and its key identifier. The scalar never leaves the key object; every signature made with it
@@ -17,7 +18,9 @@ public struct AppleSigningKey: Sendable {
 
     /// A signing key from an already loaded P-256 private key and its App Store Connect key id.
     public init(privateKey: ECDSAPrivateKey, keyID: String) throws(AppStoreError) {
-        guard privateKey.curve == .p256 else { throw AppStoreError(.invalidKey, "Apple's keys are P-256, found \(privateKey.curve.rawValue)") }
+        guard privateKey.curve == .p256 else {
+            throw AppStoreError(.invalidKey, "Apple's keys are P-256, found \(privateKey.curve.rawValue)")
+        }
         guard !keyID.isEmpty else { throw AppStoreError(.invalidConfiguration, "the key id is empty") }
         self.privateKey = privateKey
         self.keyID = keyID
@@ -27,7 +30,9 @@ public struct AppleSigningKey: Sendable {
     public init<Bytes: Collection>(p8 bytes: Bytes, keyID: String) throws(AppStoreError) where Bytes.Element == UInt8 {
         let loaded: ECKey
         do { loaded = try ECKey(loading: bytes) } catch { throw AppStoreError(.invalidKey, "the .p8 key: \(error)") }
-        guard case .privateKey(let key) = loaded else { throw AppStoreError(.invalidKey, "the .p8 file holds a public key, not a private key") }
+        guard case .privateKey(let key) = loaded else {
+            throw AppStoreError(.invalidKey, "the .p8 file holds a public key, not a private key")
+        }
         try self.init(privateKey: key, keyID: keyID)
     }
 }
@@ -38,52 +43,68 @@ public struct AppleSigningKey: Sendable {
 public enum AppleTokens {
     /// App Store Server API bearer token: iss issuer id, iat, exp (at most 60 minutes after iat),
     /// aud "appstoreconnect-v1", bid bundle id.
-    public static func appStoreServerAPI(key: AppleSigningKey, issuerID: String, bundleID: String, issuedAt: Int64,
-                                         lifetime: Int64 = 300) throws(AppStoreError) -> String {
+    public static func appStoreServerAPI(
+        key: AppleSigningKey, issuerID: String, bundleID: String, issuedAt: Int64,
+        lifetime: Int64 = 300
+    ) throws(AppStoreError) -> String {
         try require(lifetime > 0 && lifetime <= 3600, "an App Store Server API token lives 1…3600 s (60 minutes), asked for \(lifetime)")
         try require(!issuerID.isEmpty && !bundleID.isEmpty, "issuer id and bundle id are required")
-        return try jwt(key: key, claims: [
-            ("iss", .string(issuerID)), ("iat", .int(issuedAt)), ("exp", .int(issuedAt + lifetime)),
-            ("aud", .string("appstoreconnect-v1")), ("bid", .string(bundleID)),
-        ])
+        return try jwt(
+            key: key,
+            claims: [
+                ("iss", .string(issuerID)), ("iat", .int(issuedAt)), ("exp", .int(issuedAt + lifetime)),
+                ("aud", .string("appstoreconnect-v1")), ("bid", .string(bundleID)),
+            ])
     }
 
     /// External Purchase Server API bearer token: the same claims and limit as the App Store
     /// Server API token (Apple documents one token format for both).
-    public static func externalPurchaseServerAPI(key: AppleSigningKey, issuerID: String, bundleID: String, issuedAt: Int64,
-                                                 lifetime: Int64 = 300) throws(AppStoreError) -> String {
+    public static func externalPurchaseServerAPI(
+        key: AppleSigningKey, issuerID: String, bundleID: String, issuedAt: Int64,
+        lifetime: Int64 = 300
+    ) throws(AppStoreError) -> String {
         try appStoreServerAPI(key: key, issuerID: issuerID, bundleID: bundleID, issuedAt: issuedAt, lifetime: lifetime)
     }
 
     /// Sign in with Apple client secret: iss team id, iat, exp (at most 15,777,000 s — six months —
     /// after iat), aud "https://appleid.apple.com", sub client id (the Services ID or bundle id).
-    public static func signInWithAppleClientSecret(key: AppleSigningKey, teamID: String, clientID: String, issuedAt: Int64,
-                                                   lifetime: Int64 = 3600) throws(AppStoreError) -> String {
+    public static func signInWithAppleClientSecret(
+        key: AppleSigningKey, teamID: String, clientID: String, issuedAt: Int64,
+        lifetime: Int64 = 3600
+    ) throws(AppStoreError) -> String {
         try require(lifetime > 0 && lifetime <= 15_777_000, "a client secret lives 1…15777000 s, asked for \(lifetime)")
         try require(!teamID.isEmpty && !clientID.isEmpty, "team id and client id are required")
-        return try jwt(key: key, claims: [
-            ("iss", .string(teamID)), ("iat", .int(issuedAt)), ("exp", .int(issuedAt + lifetime)),
-            ("aud", .string("https://appleid.apple.com")), ("sub", .string(clientID)),
-        ])
+        return try jwt(
+            key: key,
+            claims: [
+                ("iss", .string(teamID)), ("iat", .int(issuedAt)), ("exp", .int(issuedAt + lifetime)),
+                ("aud", .string("https://appleid.apple.com")), ("sub", .string(clientID)),
+            ])
     }
 
     /// ProximityReader Verifier API reader token: iss brand id, sub reader instance identifier,
     /// aud "apple-identityservices-v1", iat, exp (after iat, at most 5 minutes).
-    public static func proximityReaderToken(key: AppleSigningKey, brandID: String, readerID: String, issuedAt: Int64,
-                                            lifetime: Int64 = 300) throws(AppStoreError) -> String {
+    public static func proximityReaderToken(
+        key: AppleSigningKey, brandID: String, readerID: String, issuedAt: Int64,
+        lifetime: Int64 = 300
+    ) throws(AppStoreError) -> String {
         try require(lifetime > 0 && lifetime <= 300, "a reader token lives 1…300 s (5 minutes), asked for \(lifetime)")
         try require(!brandID.isEmpty && !readerID.isEmpty, "brand id and reader id are required")
-        return try jwt(key: key, claims: [
-            ("iss", .string(brandID)), ("sub", .string(readerID)), ("aud", .string("apple-identityservices-v1")),
-            ("iat", .int(issuedAt)), ("exp", .int(issuedAt + lifetime)),
-        ])
+        return try jwt(
+            key: key,
+            claims: [
+                ("iss", .string(brandID)), ("sub", .string(readerID)), ("aud", .string("apple-identityservices-v1")),
+                ("iat", .int(issuedAt)), ("exp", .int(issuedAt + lifetime)),
+            ])
     }
 
     /// StoreKit 2 promotional offer signature (v2): a JWS with aud "promotional-offer", nonce,
     /// iss, bid, iat, productId, offerIdentifier and transactionId when given; no exp (Apple's format).
-    public static func promotionalOfferV2(key: AppleSigningKey, issuerID: String, bundleID: String, productID: String,
-                                          offerIdentifier: String, transactionID: String? = nil, nonce: String? = nil,
-                                          issuedAt: Int64) throws(AppStoreError) -> String {
+    public static func promotionalOfferV2(
+        key: AppleSigningKey, issuerID: String, bundleID: String, productID: String,
+        offerIdentifier: String, transactionID: String? = nil, nonce: String? = nil,
+        issuedAt: Int64
+    ) throws(AppStoreError) -> String {
         var claims = base(issuerID: issuerID, bundleID: bundleID, audience: "promotional-offer", nonce: nonce, issuedAt: issuedAt)
         claims.append(("productId", .string(productID)))
         claims.append(("offerIdentifier", .string(offerIdentifier)))
@@ -93,10 +114,13 @@ public enum AppleTokens {
 
     /// Introductory offer eligibility signature: aud "introductory-offer-eligibility", productId,
     /// allowIntroductoryOffer, transactionId (required); no exp.
-    public static func introductoryOfferEligibility(key: AppleSigningKey, issuerID: String, bundleID: String, productID: String,
-                                                    allowIntroductoryOffer: Bool, transactionID: String, nonce: String? = nil,
-                                                    issuedAt: Int64) throws(AppStoreError) -> String {
-        var claims = base(issuerID: issuerID, bundleID: bundleID, audience: "introductory-offer-eligibility", nonce: nonce, issuedAt: issuedAt)
+    public static func introductoryOfferEligibility(
+        key: AppleSigningKey, issuerID: String, bundleID: String, productID: String,
+        allowIntroductoryOffer: Bool, transactionID: String, nonce: String? = nil,
+        issuedAt: Int64
+    ) throws(AppStoreError) -> String {
+        var claims = base(
+            issuerID: issuerID, bundleID: bundleID, audience: "introductory-offer-eligibility", nonce: nonce, issuedAt: issuedAt)
         claims.append(("productId", .string(productID)))
         claims.append(("allowIntroductoryOffer", .bool(allowIntroductoryOffer)))
         claims.append(("transactionId", .string(transactionID)))
@@ -105,8 +129,10 @@ public enum AppleTokens {
 
     /// Advanced Commerce in-app request: aud "advanced-commerce-api", request = standard base64 of
     /// the request's JSON (given as bytes, so it is signed exactly as the caller serialized it).
-    public static func advancedCommerceInAppRequest(key: AppleSigningKey, issuerID: String, bundleID: String, requestJSON: [UInt8],
-                                                    nonce: String? = nil, issuedAt: Int64) throws(AppStoreError) -> String {
+    public static func advancedCommerceInAppRequest(
+        key: AppleSigningKey, issuerID: String, bundleID: String, requestJSON: [UInt8],
+        nonce: String? = nil, issuedAt: Int64
+    ) throws(AppStoreError) -> String {
         do { _ = try JSONValue(parsing: requestJSON) } catch {
             throw AppStoreError(.invalidConfiguration, "the Advanced Commerce request is not JSON: \(error.reason)")
         }
@@ -119,24 +145,31 @@ public enum AppleTokens {
     /// bundleId ⁣ keyId ⁣ productId ⁣ offerId ⁣ appAccountToken ⁣ nonce ⁣ timestamp joined by
     /// U+2063 INVISIBLE SEPARATOR, DER-encoded, standard base64. appAccountToken and nonce are
     /// lowercased as Apple specifies; timestamp is milliseconds since the epoch.
-    public static func promotionalOfferV1(key: AppleSigningKey, bundleID: String, productID: String, offerID: String,
-                                          appAccountToken: String = "", nonce: String, timestamp: Int64) -> String {
-        let message = promotionalOfferV1Message(keyID: key.keyID, bundleID: bundleID, productID: productID, offerID: offerID,
-                                                appAccountToken: appAccountToken, nonce: nonce, timestamp: timestamp)
+    public static func promotionalOfferV1(
+        key: AppleSigningKey, bundleID: String, productID: String, offerID: String,
+        appAccountToken: String = "", nonce: String, timestamp: Int64
+    ) -> String {
+        let message = promotionalOfferV1Message(
+            keyID: key.keyID, bundleID: bundleID, productID: productID, offerID: offerID,
+            appAccountToken: appAccountToken, nonce: nonce, timestamp: timestamp)
         let signature = key.privateKey.signature(for: message, hash: .sha256)
         return Base64.encode(signature.derRepresentation)
     }
 
     /// The exact bytes the v1 promotional offer signature covers.
-    public static func promotionalOfferV1Message(keyID: String, bundleID: String, productID: String, offerID: String,
-                                                 appAccountToken: String, nonce: String, timestamp: Int64) -> [UInt8] {
+    public static func promotionalOfferV1Message(
+        keyID: String, bundleID: String, productID: String, offerID: String,
+        appAccountToken: String, nonce: String, timestamp: Int64
+    ) -> [UInt8] {
         let parts = [bundleID, keyID, productID, offerID, appAccountToken.lowercased(), nonce.lowercased(), String(timestamp)]
         return Array(parts.joined(separator: "\u{2063}").utf8)
     }
 
     static func base(issuerID: String, bundleID: String, audience: String, nonce: String?, issuedAt: Int64) -> [(String, JSONValue)] {
-        [("nonce", .string(nonce ?? UUID().uuidString.lowercased())), ("iss", .string(issuerID)), ("bid", .string(bundleID)),
-         ("aud", .string(audience)), ("iat", .int(issuedAt))]
+        [
+            ("nonce", .string(nonce ?? UUID().uuidString.lowercased())), ("iss", .string(issuerID)), ("bid", .string(bundleID)),
+            ("aud", .string(audience)), ("iat", .int(issuedAt)),
+        ]
     }
 
     static func jwt(key: AppleSigningKey, claims: [(String, JSONValue)]) throws(AppStoreError) -> String {

@@ -1,10 +1,11 @@
+import SigilCore
+import SigilX509
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SigilCore
-import SigilX509
 
 /// Verified certificate chains, so that repeated signed data from the same Apple leaf costs one
 /// P-256 verification instead of two P-384 chain checks and an OCSP round trip.
@@ -48,12 +49,18 @@ public final class ChainCache: @unchecked Sendable {
     public var count: Int { lock.withLock { entries.count } }
 
     /// Forgets every cached chain.
-    public func removeAll() { lock.withLock { entries.removeAll(); order.removeAll() } }
+    public func removeAll() {
+        lock.withLock {
+            entries.removeAll()
+            order.removeAll()
+        }
+    }
 
     func lookup(_ key: Key, validationTime: Int64, now: Int64, online: Bool) -> Entry? {
         lock.withLock {
             guard let entry = entries[key], now < entry.expires, entry.online || !online,
-                  entry.validFrom <= validationTime, validationTime <= entry.validUntil else { return nil }
+                entry.validFrom <= validationTime, validationTime <= entry.validUntil
+            else { return nil }
             return entry
         }
     }

@@ -28,7 +28,8 @@ public struct ExternalPurchaseToken: Sendable, Hashable {
     /// carry `=` padding; a copied token often ends in a newline).
     public init(token: String, allowPaddingAndNewline: Bool = false) throws(AppStoreError) {
         guard token.utf8.count <= ExternalPurchaseToken.maximumSize else {
-            throw AppStoreError(.invalidExternalPurchaseToken, "a token of \(token.utf8.count) bytes is larger than \(ExternalPurchaseToken.maximumSize)")
+            throw AppStoreError(
+                .invalidExternalPurchaseToken, "a token of \(token.utf8.count) bytes is larger than \(ExternalPurchaseToken.maximumSize)")
         }
         do {
             bytes = try Base64URL.decode(token, lenient: allowPaddingAndNewline)
@@ -66,9 +67,11 @@ public struct ExternalPurchaseToken: Sendable, Hashable {
         tokenExpirationDate = try integer("tokenExpirationDate").map { AppStoreDate(millisecondsSince1970: $0) }
         guard appAppleId > 0 else { throw AppStoreError(.invalidExternalPurchaseToken, "appAppleId: \(appAppleId) is not positive") }
         if (tokenType == nil) != (tokenExpirationDate == nil) {
-            throw AppStoreError(.invalidExternalPurchaseToken,
-                                tokenType == nil ? "tokenType: missing while tokenExpirationDate is present"
-                                                 : "tokenExpirationDate: missing while tokenType is present")
+            throw AppStoreError(
+                .invalidExternalPurchaseToken,
+                tokenType == nil
+                    ? "tokenType: missing while tokenExpirationDate is present"
+                    : "tokenExpirationDate: missing while tokenType is present")
         }
         if let expiry = tokenExpirationDate, expiry < tokenCreationDate {
             throw AppStoreError(.invalidExternalPurchaseToken, "tokenExpirationDate: before tokenCreationDate")

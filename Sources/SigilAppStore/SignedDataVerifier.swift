@@ -1,14 +1,15 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import SigilASN1
 import SigilCore
 import SigilJOSE
 import SigilKeys
 import SigilOCSP
 import SigilX509
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// How far a verified payload is trusted.
 public enum SignedDataTrust: String, Sendable {
@@ -79,9 +80,11 @@ public struct SignedDataVerifier: Sendable {
     public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
     /// A verifier trusting `trustedRoots` for `bundleId` in `environment` (`appAppleId` is required for Production). `revocation` enables online OCSP checks of leaf and intermediate; `cache` keeps validated chains; `clock` gives the time online checks use.
-    public init(trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
-                revocation: OCSPRevocationChecker? = nil, cache: ChainCache = ChainCache(),
-                clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock) throws(AppStoreError) {
+    public init(
+        trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
+        revocation: OCSPRevocationChecker? = nil, cache: ChainCache = ChainCache(),
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
+    ) throws(AppStoreError) {
         if environment == .production && appAppleId == nil {
             throw AppStoreError(.invalidConfiguration, "the Production environment needs the app's Apple id")
         }
@@ -99,24 +102,28 @@ public struct SignedDataVerifier: Sendable {
     }
 
     /// Convenience: roots given as DER.
-    public init(rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
-                revocation: OCSPRevocationChecker? = nil, cache: ChainCache = ChainCache(),
-                clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock) throws(AppStoreError) {
+    public init(
+        rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
+        revocation: OCSPRevocationChecker? = nil, cache: ChainCache = ChainCache(),
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
+    ) throws(AppStoreError) {
         var roots: [Certificate] = []
         for (index, der) in rootCertificates.enumerated() {
             do { roots.append(try Certificate(derEncoded: der)) } catch {
                 throw AppStoreError(.invalidConfiguration, "trusted root \(index) is not a certificate: \(error)")
             }
         }
-        try self.init(trustedRoots: roots, bundleId: bundleId, appAppleId: appAppleId, environment: environment,
-                      revocation: revocation, cache: cache, clock: clock)
+        try self.init(
+            trustedRoots: roots, bundleId: bundleId, appAppleId: appAppleId, environment: environment,
+            revocation: revocation, cache: cache, clock: clock)
     }
 
     // MARK: - Public entry points
 
     /// Verifies a signed transaction (JWSTransactionDecodedPayload), then its bundle id and environment. `time` overrides the validation time.
     public func verifyTransaction(_ signedTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
-        -> VerifiedSignedData<JWSTransactionDecodedPayload> {
+        -> VerifiedSignedData<JWSTransactionDecodedPayload>
+    {
         let result = try await verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
         try checkIdentity(result.payload)
         return result
@@ -124,7 +131,8 @@ public struct SignedDataVerifier: Sendable {
 
     /// Verifies signed renewal info (JWSRenewalInfoDecodedPayload), then its environment.
     public func verifyRenewalInfo(_ signedRenewalInfo: String, at time: Int64? = nil) async throws(AppStoreError)
-        -> VerifiedSignedData<JWSRenewalInfoDecodedPayload> {
+        -> VerifiedSignedData<JWSRenewalInfoDecodedPayload>
+    {
         let result = try await verify(signedRenewalInfo, as: JWSRenewalInfoDecodedPayload.self, at: time)
         try checkIdentity(result.payload)
         return result
@@ -132,7 +140,8 @@ public struct SignedDataVerifier: Sendable {
 
     /// Verifies a signed notification (ResponseBodyV2DecodedPayload), then the bundle id, app Apple id and environment of its data, summary, external purchase token or app data.
     public func verifyNotification(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
-        -> VerifiedSignedData<ResponseBodyV2DecodedPayload> {
+        -> VerifiedSignedData<ResponseBodyV2DecodedPayload>
+    {
         let result = try await verify(signedPayload, as: ResponseBodyV2DecodedPayload.self, at: time)
         try checkIdentity(result.payload)
         return result
@@ -141,7 +150,8 @@ public struct SignedDataVerifier: Sendable {
     /// Verifies a notification and the signed transaction, renewal info or app transaction it
     /// carries (each through the same steps and checks).
     public func verifyNotificationAndNested(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
-        -> VerifiedNotification {
+        -> VerifiedNotification
+    {
         let notification = try await verifyNotification(signedPayload, at: time)
         var transaction: VerifiedSignedData<JWSTransactionDecodedPayload>?
         var renewal: VerifiedSignedData<JWSRenewalInfoDecodedPayload>?
@@ -154,7 +164,8 @@ public struct SignedDataVerifier: Sendable {
 
     /// Verifies a signed app transaction (AppTransaction) at its receiptCreationDate, then bundle id, app Apple id (Production) and receipt type.
     public func verifyAppTransaction(_ signedAppTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
-        -> VerifiedSignedData<AppTransaction> {
+        -> VerifiedSignedData<AppTransaction>
+    {
         let result = try await verify(signedAppTransaction, as: AppTransaction.self, at: time)
         try checkIdentity(result.payload)
         return result
@@ -162,7 +173,8 @@ public struct SignedDataVerifier: Sendable {
 
     /// Verifies a Retention Messaging realtime request (DecodedRealtimeRequestBody), then app Apple id (Production) and environment.
     public func verifyRealtimeRequest(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
-        -> VerifiedSignedData<DecodedRealtimeRequestBody> {
+        -> VerifiedSignedData<DecodedRealtimeRequestBody>
+    {
         let result = try await verify(signedPayload, as: DecodedRealtimeRequestBody.self, at: time)
         try checkIdentity(result.payload)
         return result
@@ -214,7 +226,8 @@ public struct SignedDataVerifier: Sendable {
 
     func checkEnvironment(_ found: AppStoreEnvironment?, field: String = "environment") throws(AppStoreError) {
         guard found == environment else {
-            throw AppStoreError(.invalidEnvironment, "the payload's \(field) is \(found?.rawValue ?? "absent"), expected \(environment.rawValue)")
+            throw AppStoreError(
+                .invalidEnvironment, "the payload's \(field) is \(found?.rawValue ?? "absent"), expected \(environment.rawValue)")
         }
     }
 
@@ -230,25 +243,32 @@ public struct SignedDataVerifier: Sendable {
 
     /// Steps 1–6 for any payload type, without the identity checks of step 7. `time` overrides
     /// the validation time.
-    public func verify<Payload: AppStoreSignedPayload>(_ compact: String, as type: Payload.Type, at time: Int64? = nil,
-                                                       trace: VerificationTrace? = nil) async throws(AppStoreError)
-        -> VerifiedSignedData<Payload> {
+    public func verify<Payload: AppStoreSignedPayload>(
+        _ compact: String, as type: Payload.Type, at time: Int64? = nil,
+        trace: VerificationTrace? = nil
+    ) async throws(AppStoreError)
+        -> VerifiedSignedData<Payload>
+    {
         // Without online checks nothing suspends: take the synchronous path.
         guard let revocation else { return try verifyOffline(compact, as: type, at: time, trace: trace) }
         switch try prepare(compact, as: type, at: time, trace: trace) {
         case .done(let result): return result
         case .needsChain(let pending):
-            let result = await certificateVerifier.verify(leaf: pending.leaf, intermediates: [pending.intermediate],
-                                                          at: pending.validationTime, revocation: revocation)
+            let result = await certificateVerifier.verify(
+                leaf: pending.leaf, intermediates: [pending.intermediate],
+                at: pending.validationTime, revocation: revocation)
             return try finish(pending, chainResult: result, trace: trace)
         }
     }
 
     /// The same steps without suspension, for callers that do not use online checks (throws
     /// `invalidConfiguration` when the verifier has them).
-    public func verifyOffline<Payload: AppStoreSignedPayload>(_ compact: String, as type: Payload.Type, at time: Int64? = nil,
-                                                              trace: VerificationTrace? = nil) throws(AppStoreError)
-        -> VerifiedSignedData<Payload> {
+    public func verifyOffline<Payload: AppStoreSignedPayload>(
+        _ compact: String, as type: Payload.Type, at time: Int64? = nil,
+        trace: VerificationTrace? = nil
+    ) throws(AppStoreError)
+        -> VerifiedSignedData<Payload>
+    {
         guard revocation == nil else { throw AppStoreError(.invalidConfiguration, "this verifier makes online checks: use verify") }
         switch try prepare(compact, as: type, at: time, trace: trace) {
         case .done(let result): return result
@@ -260,7 +280,8 @@ public struct SignedDataVerifier: Sendable {
 
     /// Synchronous transaction verification with the identity checks (no online checks).
     public func verifyTransactionOffline(_ signedTransaction: String, at time: Int64? = nil) throws(AppStoreError)
-        -> VerifiedSignedData<JWSTransactionDecodedPayload> {
+        -> VerifiedSignedData<JWSTransactionDecodedPayload>
+    {
         let result = try verifyOffline(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
         try checkIdentity(result.payload)
         return result
@@ -280,17 +301,20 @@ public struct SignedDataVerifier: Sendable {
         case needsChain(Pending<Payload>)
     }
 
-    func prepare<Payload: AppStoreSignedPayload>(_ compact: String, as type: Payload.Type, at time: Int64?,
-                                                trace: VerificationTrace?) throws(AppStoreError) -> Prepared<Payload> {
+    func prepare<Payload: AppStoreSignedPayload>(
+        _ compact: String, as type: Payload.Type, at time: Int64?,
+        trace: VerificationTrace?
+    ) throws(AppStoreError) -> Prepared<Payload> {
         // Step 1: compact serialization.
         let jws: JWS
         do { jws = try JWS(compact: compact) } catch {
             trace?.fail("RFC 7515 §7.1", "parse the compact JWS", error.reason)
             throw AppStoreError(.invalidJWTFormat, error.reason)
         }
-        trace?.pass("RFC 7515 §7.1", "parse the compact JWS",
-                    "three parts; header alg \(jws.header["alg"]?.serialized ?? "absent"), x5c of \(jws.header["x5c"]?.arrayValue?.count ?? 0) certificate(s), "
-                        + "members \(jws.header.objectKeys.joined(separator: ", "))")
+        trace?.pass(
+            "RFC 7515 §7.1", "parse the compact JWS",
+            "three parts; header alg \(jws.header["alg"]?.serialized ?? "absent"), x5c of \(jws.header["x5c"]?.arrayValue?.count ?? 0) certificate(s), "
+                + "members \(jws.header.objectKeys.joined(separator: ", "))")
         // Step 3 (before the header checks of step 2 so that test environments can decode): payload.
         let payload: Payload
         do {
@@ -305,8 +329,10 @@ public struct SignedDataVerifier: Sendable {
         let now = clock()
         if environment == .localTesting {
             trace?.note("Apple: LocalTesting", "no signature or chain is checked in the LocalTesting environment")
-            return .done(VerifiedSignedData(payload: payload, payloadBytes: jws.payload, header: jws.header, chain: [],
-                                            validationTime: time ?? now, trust: .unverified, chainFromCache: false))
+            return .done(
+                VerifiedSignedData(
+                    payload: payload, payloadBytes: jws.payload, header: jws.header, chain: [],
+                    validationTime: time ?? now, trust: .unverified, chainFromCache: false))
         }
         // Step 2: algorithm and x5c.
         guard jws.algorithm == "ES256" else {
@@ -329,7 +355,8 @@ public struct SignedDataVerifier: Sendable {
             trace?.fail("Apple signed data", "x5c holds leaf, intermediate, root", "\(x5cStrings.count) certificates")
             throw AppStoreError(.invalidChainLength, "x5c holds \(x5cStrings.count) certificates, expected 3")
         }
-        trace?.pass("RFC 7515 §4.1.1/§4.1.6", "header alg ES256, x5c of three certificates", "x5c[2] is ignored: roots come from the caller")
+        trace?.pass(
+            "RFC 7515 §4.1.1/§4.1.6", "header alg ES256, x5c of three certificates", "x5c[2] is ignored: roots come from the caller")
 
         // Validation time: the payload's date offline (as Apple's libraries), now online.
         let validationTime: Int64
@@ -340,18 +367,25 @@ public struct SignedDataVerifier: Sendable {
         } else {
             validationTime = now
         }
-        trace?.note("RFC 5280 §6.1.1 (validation time)",
-                    "\(validationTime) (\(AppStoreDate(millisecondsSince1970: Double(validationTime) * 1000))) — "
-                        + (time != nil ? "given by the caller" : revocation == nil && payload.validationDate != nil
-                            ? "the payload's \(Payload.kind == .appTransaction ? "receiptCreationDate" : "signedDate") (online checks off)"
-                            : "now"))
+        trace?.note(
+            "RFC 5280 §6.1.1 (validation time)",
+            "\(validationTime) (\(AppStoreDate(millisecondsSince1970: Double(validationTime) * 1000))) — "
+                + (time != nil
+                    ? "given by the caller"
+                    : revocation == nil && payload.validationDate != nil
+                        ? "the payload's \(Payload.kind == .appTransaction ? "receiptCreationDate" : "signedDate") (online checks off)"
+                        : "now"))
 
         let key = ChainCache.Key(leaf: x5cStrings[0], intermediate: x5cStrings[1])
         if let entry = cache.lookup(key, validationTime: validationTime, now: now, online: revocation != nil) {
-            trace?.pass("cache", "chain validated earlier", "leaf \(entry.chain[0].subject.rfc4514String) valid \(entry.validFrom)…\(entry.validUntil)")
+            trace?.pass(
+                "cache", "chain validated earlier",
+                "leaf \(entry.chain[0].subject.rfc4514String) valid \(entry.validFrom)…\(entry.validUntil)")
             try verifySignature(jws, key: entry.leafKey, trace: trace)
-            return .done(VerifiedSignedData(payload: payload, payloadBytes: jws.payload, header: jws.header, chain: entry.chain,
-                                            validationTime: validationTime, trust: .appleChain, chainFromCache: true))
+            return .done(
+                VerifiedSignedData(
+                    payload: payload, payloadBytes: jws.payload, header: jws.header, chain: entry.chain,
+                    validationTime: validationTime, trust: .appleChain, chainFromCache: true))
         }
         // Step 4: decode leaf and intermediate.
         var certificates: [Certificate] = []
@@ -365,16 +399,22 @@ public struct SignedDataVerifier: Sendable {
             }
         }
         for (index, certificate) in certificates.enumerated() {
-            trace?.note("RFC 5280 §4.1", "x5c[\(index)]: subject \(certificate.subject.rfc4514String); issuer \(certificate.issuer.rfc4514String); "
-                        + "valid \(certificate.validity.notBefore)…\(certificate.validity.notAfter); key \(certificate.publicKey); "
-                        + "extensions \(certificate.extensions.map(\.oid.dotted).joined(separator: ", "))")
+            trace?.note(
+                "RFC 5280 §4.1",
+                "x5c[\(index)]: subject \(certificate.subject.rfc4514String); issuer \(certificate.issuer.rfc4514String); "
+                    + "valid \(certificate.validity.notBefore)…\(certificate.validity.notAfter); key \(certificate.publicKey); "
+                    + "extensions \(certificate.extensions.map(\.oid.dotted).joined(separator: ", "))")
         }
-        return .needsChain(Pending(jws: jws, payload: payload, leaf: certificates[0], intermediate: certificates[1],
-                                   cacheKey: key, validationTime: validationTime))
+        return .needsChain(
+            Pending(
+                jws: jws, payload: payload, leaf: certificates[0], intermediate: certificates[1],
+                cacheKey: key, validationTime: validationTime))
     }
 
-    func finish<Payload: AppStoreSignedPayload>(_ pending: Pending<Payload>, chainResult: CertificateVerifier.Result,
-                                               trace: VerificationTrace?) throws(AppStoreError) -> VerifiedSignedData<Payload> {
+    func finish<Payload: AppStoreSignedPayload>(
+        _ pending: Pending<Payload>, chainResult: CertificateVerifier.Result,
+        trace: VerificationTrace?
+    ) throws(AppStoreError) -> VerifiedSignedData<Payload> {
         // Step 5: the chain.
         guard case .valid(let chain) = chainResult else {
             let failures = chainResult.failures
@@ -382,26 +422,38 @@ public struct SignedDataVerifier: Sendable {
                 if case .revocationCheckFailed(_, _, true) = $0 { return true }
                 return false
             }
-            trace?.fail("RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + RFC 6960" : ""), "validate the chain",
-                        failures.map(\.description).joined(separator: "; "))
-            throw AppStoreError(retryable ? .retryableVerificationFailure : .verificationFailure,
-                                "the certificate chain does not validate", failures: failures.map(\.description))
+            trace?.fail(
+                "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + RFC 6960" : ""), "validate the chain",
+                failures.map(\.description).joined(separator: "; "))
+            throw AppStoreError(
+                retryable ? .retryableVerificationFailure : .verificationFailure,
+                "the certificate chain does not validate", failures: failures.map(\.description))
         }
-        trace?.pass("RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + RFC 6960 (OCSP)" : ""), "validate the chain",
-                    "root matched: \(chain[chain.count - 1].subject.rfc4514String); leaf OID 1.2.840.113635.100.6.11.1 and intermediate OID 1.2.840.113635.100.6.2.1 present")
+        trace?.pass(
+            "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + RFC 6960 (OCSP)" : ""), "validate the chain",
+            "root matched: \(chain[chain.count - 1].subject.rfc4514String); leaf OID 1.2.840.113635.100.6.11.1 and intermediate OID 1.2.840.113635.100.6.2.1 present"
+        )
         // Step 6: leaf key and signature.
         guard case .ec(let leafKey) = pending.leaf.publicKey, leafKey.curve == .p256 else {
             trace?.fail("Apple signed data", "leaf key is P-256", "\(pending.leaf.publicKey)")
             throw AppStoreError(.verificationFailure, "the leaf key is \(pending.leaf.publicKey), not P-256")
         }
         try verifySignature(pending.jws, key: leafKey, trace: trace)
-        let validity = chain.reduce((Int64.min, Int64.max)) { ($0.0 < $1.validity.notBefore ? $1.validity.notBefore : $0.0,
-                                                               $0.1 > $1.validity.notAfter ? $1.validity.notAfter : $0.1) }
+        let validity = chain.reduce((Int64.min, Int64.max)) {
+            (
+                $0.0 < $1.validity.notBefore ? $1.validity.notBefore : $0.0,
+                $0.1 > $1.validity.notAfter ? $1.validity.notAfter : $0.1
+            )
+        }
         let now = clock()
-        cache.store(pending.cacheKey, ChainCache.Entry(chain: chain, leafKey: leafKey, validFrom: validity.0, validUntil: validity.1,
-                                                       expires: now + cache.timeToLive, online: revocation != nil), now: now)
-        return VerifiedSignedData(payload: pending.payload, payloadBytes: pending.jws.payload, header: pending.jws.header, chain: chain,
-                                  validationTime: pending.validationTime, trust: .appleChain, chainFromCache: false)
+        cache.store(
+            pending.cacheKey,
+            ChainCache.Entry(
+                chain: chain, leafKey: leafKey, validFrom: validity.0, validUntil: validity.1,
+                expires: now + cache.timeToLive, online: revocation != nil), now: now)
+        return VerifiedSignedData(
+            payload: pending.payload, payloadBytes: pending.jws.payload, header: pending.jws.header, chain: chain,
+            validationTime: pending.validationTime, trust: .appleChain, chainFromCache: false)
     }
 
     func verifySignature(_ jws: JWS, key: ECDSAPublicKey, trace: VerificationTrace?) throws(AppStoreError) {
@@ -413,14 +465,17 @@ public struct SignedDataVerifier: Sendable {
         }
         if let trace {
             let input = String(decoding: jws.signingInput, as: UTF8.self)
-            trace.pass("RFC 7515 §5.2 / RFC 7518 §3.4", "ES256 signature (P-256, SHA-256, R ‖ S)",
-                       "SHA-256 of the \(jws.signingInput.count)-byte signing input \(input.prefix(48))… = "
-                        + Base16.encode(SHA256.hash(jws.signingInput)) + " verifies with the leaf key")
+            trace.pass(
+                "RFC 7515 §5.2 / RFC 7518 §3.4", "ES256 signature (P-256, SHA-256, R ‖ S)",
+                "SHA-256 of the \(jws.signingInput.count)-byte signing input \(input.prefix(48))… = "
+                    + Base16.encode(SHA256.hash(jws.signingInput)) + " verifies with the leaf key")
         }
     }
 
-    func verifyXcode<Payload: AppStoreSignedPayload>(_ jws: JWS, payload: Payload, x5c: [String], time: Int64,
-                                                    trace: VerificationTrace?) throws(AppStoreError) -> VerifiedSignedData<Payload> {
+    func verifyXcode<Payload: AppStoreSignedPayload>(
+        _ jws: JWS, payload: Payload, x5c: [String], time: Int64,
+        trace: VerificationTrace?
+    ) throws(AppStoreError) -> VerifiedSignedData<Payload> {
         guard let first = x5c.first else { throw AppStoreError(.invalidChainLength, "x5c is empty") }
         let certificate: Certificate
         do { certificate = try Certificate(derEncoded: try JWS.certificateDER(first)) } catch {
@@ -431,14 +486,15 @@ public struct SignedDataVerifier: Sendable {
         }
         try verifySignature(jws, key: key, trace: trace)
         trace?.note("Apple: Xcode", "signature checked against the self-signed StoreKit Testing certificate; no chain to Apple")
-        return VerifiedSignedData(payload: payload, payloadBytes: jws.payload, header: jws.header, chain: [certificate],
-                                  validationTime: time, trust: .xcodeSelfSigned, chainFromCache: false)
+        return VerifiedSignedData(
+            payload: payload, payloadBytes: jws.payload, header: jws.header, chain: [certificate],
+            validationTime: time, trust: .xcodeSelfSigned, chainFromCache: false)
     }
 
     static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-             DecodingError.keyNotFound(_, let context), DecodingError.dataCorrupted(let context):
+            DecodingError.keyNotFound(_, let context), DecodingError.dataCorrupted(let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             if case DecodingError.keyNotFound(let key, _) = error { return "missing \(path.isEmpty ? "" : path + ".")\(key.stringValue)" }
             return (path.isEmpty ? "" : "\(path): ") + context.debugDescription
@@ -477,8 +533,12 @@ public final class VerificationTrace: @unchecked Sendable {
     /// An empty trace; pass it to a verification to record its steps.
     public init() {}
     public var steps: [Step] { lock.withLock { storage } }
-    func pass(_ clause: String, _ check: String, _ detail: String) { append(Step(clause: clause, check: check, verdict: .pass, detail: detail)) }
-    func fail(_ clause: String, _ check: String, _ detail: String) { append(Step(clause: clause, check: check, verdict: .fail, detail: detail)) }
+    func pass(_ clause: String, _ check: String, _ detail: String) {
+        append(Step(clause: clause, check: check, verdict: .pass, detail: detail))
+    }
+    func fail(_ clause: String, _ check: String, _ detail: String) {
+        append(Step(clause: clause, check: check, verdict: .fail, detail: detail))
+    }
     func note(_ clause: String, _ detail: String) { append(Step(clause: clause, check: "", verdict: .note, detail: detail)) }
     /// Records a step (thread-safe).
     public func append(_ step: Step) { lock.withLock { storage.append(step) } }

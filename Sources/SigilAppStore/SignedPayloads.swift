@@ -9,8 +9,12 @@ public protocol AppStoreSignedPayload: Codable, Hashable, Sendable {
 
 /// The kinds of signed data Apple sends, each with its payload model.
 public enum SignedDataKind: String, Sendable, CaseIterable {
-    case transaction, renewalInfo = "renewal-info", notification, appTransaction = "app-transaction",
-         realtimeRequest = "realtime"
+    case transaction
+    case renewalInfo = "renewal-info"
+    case notification
+    case appTransaction = "app-transaction"
+    case
+        realtimeRequest = "realtime"
 }
 
 extension JWSTransactionDecodedPayload: AppStoreSignedPayload {

@@ -88,8 +88,10 @@ public struct ReasonFlags: OptionSet, Hashable, Sendable, CustomStringConvertibl
     /// Every reason (the "all-reasons" of RFC 5280 §6.3.2).
     public static let all = ReasonFlags(rawValue: 0x1FE)
 
-    static let names = ["unused", "keyCompromise", "cACompromise", "affiliationChanged", "superseded",
-                        "cessationOfOperation", "certificateHold", "privilegeWithdrawn", "aACompromise"]
+    static let names = [
+        "unused", "keyCompromise", "cACompromise", "affiliationChanged", "superseded",
+        "cessationOfOperation", "certificateHold", "privilegeWithdrawn", "aACompromise",
+    ]
 
     /// Decodes the BIT STRING (implicitly tagged `identifier`), strictly: DER has no trailing
     /// zero bits, and no bit past aACompromise may be set.

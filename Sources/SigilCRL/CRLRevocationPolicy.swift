@@ -50,9 +50,11 @@ public struct CRLRevocationPolicy: CertificatePolicy {
         public var maximumSignerNesting: Int
 
         /// Options: fail on undetermined status unless `allowUndetermined`; delta CRLs read unless `useDeltaCRLs` is false.
-        public init(allowUndetermined: Bool = false, useDeltaCRLs: Bool = true,
-                    minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits, maximumCRLsPerCertificate: Int = 64,
-                    maximumSignerNesting: Int = 3) {
+        public init(
+            allowUndetermined: Bool = false, useDeltaCRLs: Bool = true,
+            minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits, maximumCRLsPerCertificate: Int = 64,
+            maximumSignerNesting: Int = 3
+        ) {
             self.allowUndetermined = allowUndetermined
             self.useDeltaCRLs = useDeltaCRLs
             self.minimumRSABits = minimumRSABits
@@ -73,8 +75,10 @@ public struct CRLRevocationPolicy: CertificatePolicy {
 
     /// A policy deciding revocation from `crls` (complete and delta, any issuers); separate CRL
     /// signers and their issuers are looked for among `candidateCertificates` and the chain.
-    public init(crls: [CRL], candidateCertificates: [Certificate] = [], options: Options = Options(),
-                signerPolicies: [any CertificatePolicy] = [RFC5280Policy()]) {
+    public init(
+        crls: [CRL], candidateCertificates: [Certificate] = [], options: Options = Options(),
+        signerPolicies: [any CertificatePolicy] = [RFC5280Policy()]
+    ) {
         self.crls = crls
         self.candidateCertificates = candidateCertificates
         self.options = options
@@ -103,8 +107,10 @@ public struct CRLRevocationPolicy: CertificatePolicy {
             switch status(of: certificate, issuer: chain[index + 1], chain: chain, at: time) {
             case .unrevoked: break
             case .revoked(let entry):
-                failures.append(.revoked(subject: certificate.subject.rfc4514String, time: entry.revocationDate,
-                                         reason: entry.reason?.rawValue))
+                failures.append(
+                    .revoked(
+                        subject: certificate.subject.rfc4514String, time: entry.revocationDate,
+                        reason: entry.reason?.rawValue))
             case .undetermined(let why):
                 if !options.allowUndetermined {
                     failures.append(.revocationCheckFailed(subject: certificate.subject.rfc4514String, reason: why, retryable: false))
@@ -153,10 +159,18 @@ public struct CRLRevocationPolicy: CertificatePolicy {
                 }
                 considered += 1
                 // (a) current, and fully understood.
-                if let next = crl.nextUpdate, next < time { notes.append("a CRL of \(crl.issuer) expired (nextUpdate)"); continue }
-                if crl.thisUpdate > time { notes.append("a CRL of \(crl.issuer) is not yet valid (thisUpdate)"); continue }
+                if let next = crl.nextUpdate, next < time {
+                    notes.append("a CRL of \(crl.issuer) expired (nextUpdate)")
+                    continue
+                }
+                if crl.thisUpdate > time {
+                    notes.append("a CRL of \(crl.issuer) is not yet valid (thisUpdate)")
+                    continue
+                }
                 if !crl.unhandledCriticalExtensions.isEmpty {
-                    notes.append("a CRL of \(crl.issuer) has unhandled critical extension(s) \(crl.unhandledCriticalExtensions.map(\.dotted).joined(separator: ", "))")
+                    notes.append(
+                        "a CRL of \(crl.issuer) has unhandled critical extension(s) \(crl.unhandledCriticalExtensions.map(\.dotted).joined(separator: ", "))"
+                    )
                     continue
                 }
                 // (b) scope.
@@ -169,7 +183,8 @@ public struct CRLRevocationPolicy: CertificatePolicy {
                 // (g)–(h) the newest delta CRL.
                 var removed = false
                 if options.useDeltaCRLs, let delta = delta(for: crl, signer: signer, at: time),
-                   let entry = delta.revokedEntry(serialNumber: certificate.serialNumber, certificateIssuer: certificate.issuer) {
+                    let entry = delta.revokedEntry(serialNumber: certificate.serialNumber, certificateIssuer: certificate.issuer)
+                {
                     if entry.reason == .removeFromCRL {
                         removed = true
                     } else {
@@ -178,7 +193,8 @@ public struct CRLRevocationPolicy: CertificatePolicy {
                 }
                 // (i)–(j) the complete CRL.
                 if !removed, let entry = crl.revokedEntry(serialNumber: certificate.serialNumber, certificateIssuer: certificate.issuer),
-                   entry.reason != .removeFromCRL {
+                    entry.reason != .removeFromCRL
+                {
                     return .revoked(entry)
                 }
                 // (k)
@@ -257,9 +273,10 @@ public struct CRLRevocationPolicy: CertificatePolicy {
                 continue
             }
             // The signer's path, to the same trust anchor, itself checked for revocation.
-            let verifier = CertificateVerifier(trustedRoots: [chain[chain.count - 1]],
-                                               policies: signerPolicies + [CRLRevocationPolicy(nestedIn: self)],
-                                               minimumRSABits: options.minimumRSABits)
+            let verifier = CertificateVerifier(
+                trustedRoots: [chain[chain.count - 1]],
+                policies: signerPolicies + [CRLRevocationPolicy(nestedIn: self)],
+                minimumRSABits: options.minimumRSABits)
             if case .valid = verifier.verify(leaf: candidate, intermediates: candidateCertificates + chain, at: time) {
                 return candidate
             }
@@ -274,12 +291,12 @@ public struct CRLRevocationPolicy: CertificatePolicy {
         var best: CRL?
         for candidate in crls {
             guard let indicator = candidate.deltaCRLIndicator, let number = candidate.crlNumber,
-                  candidate.issuer.matches(base.issuer),
-                  candidate.issuingDistributionPoint?.derBytes == base.issuingDistributionPoint?.derBytes,
-                  candidate.authorityKeyIdentifier?.keyIdentifier == base.authorityKeyIdentifier?.keyIdentifier,
-                  indicator <= baseNumber, baseNumber < number,
-                  candidate.thisUpdate <= time, (candidate.nextUpdate ?? Int64.max) >= time,
-                  candidate.unhandledCriticalExtensions.isEmpty
+                candidate.issuer.matches(base.issuer),
+                candidate.issuingDistributionPoint?.derBytes == base.issuingDistributionPoint?.derBytes,
+                candidate.authorityKeyIdentifier?.keyIdentifier == base.authorityKeyIdentifier?.keyIdentifier,
+                indicator <= baseNumber, baseNumber < number,
+                candidate.thisUpdate <= time, (candidate.nextUpdate ?? Int64.max) >= time,
+                candidate.unhandledCriticalExtensions.isEmpty
             else { continue }
             if let best, let bestNumber = best.crlNumber, bestNumber >= number { continue }
             guard case .success = candidate.isSignedVartime(by: signer, minimumRSABits: options.minimumRSABits) else { continue }

@@ -1,4 +1,5 @@
 import SigilX509
+
 /// Where CRLs come from, as `OCSPTransport` is where OCSP responses come from: Sigil's X.509
 /// layer has no networking of its own. `OfflineCRLSource` is a fixed set; SigilHTTP's
 /// `HTTPCRLSource` fetches from cRLDistributionPoints (and freshestCRL) with a bounded cache.
@@ -43,7 +44,9 @@ public struct CRLRevocationChecker: RevocationChecker {
     /// The revocation failures of `chain` (leaf first, trust anchor last) at `time`, from the source's CRLs.
     public func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure] {
         guard chain.count >= 2 else { return [] }
-        var gathered: [CRL] = [], seen = Set<CRL>(), unreachable: [Int: String] = [:]
+        var gathered: [CRL] = []
+        var seen = Set<CRL>()
+        var unreachable: [Int: String] = [:]
         // The chain's certificates, then candidate signers (their CRLs decide the signers' status).
         var subjects: [(Certificate, Certificate)] = (0..<(chain.count - 1)).map { (chain[$0], chain[$0 + 1]) }
         for signer in candidateCertificates {
@@ -63,10 +66,12 @@ public struct CRLRevocationChecker: RevocationChecker {
         let policy = CRLRevocationPolicy(crls: gathered, candidateCertificates: candidateCertificates, options: options)
         var failures: [ValidationFailure] = []
         for index in 0..<(chain.count - 1) {
-            let certificate = chain[index], subject = certificate.subject.rfc4514String
+            let certificate = chain[index]
+            let subject = certificate.subject.rfc4514String
             switch policy.status(of: certificate, issuer: chain[index + 1], chain: chain, at: time) {
             case .unrevoked: break
-            case .revoked(let entry): failures.append(.revoked(subject: subject, time: entry.revocationDate, reason: entry.reason?.rawValue))
+            case .revoked(let entry):
+                failures.append(.revoked(subject: subject, time: entry.revocationDate, reason: entry.reason?.rawValue))
             case .undetermined(let why):
                 if let error = unreachable[index] {
                     failures.append(.revocationCheckFailed(subject: subject, reason: "CRL source: \(error)", retryable: true))

@@ -126,7 +126,10 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
             signatureUnusedBits = parser.signatureUnusedBits
             records = parser.records
             entryIssuers = parser.entryIssuers
-            var crlNumber: CRLNumber?, delta: CRLNumber?, idp: IssuingDistributionPoint?, freshest: [DistributionPoint]?
+            var crlNumber: CRLNumber?
+            var delta: CRLNumber?
+            var idp: IssuingDistributionPoint?
+            var freshest: [DistributionPoint]?
             var akid: AuthorityKeyIdentifier?
             var unhandled: [ASN1ObjectIdentifier] = []
             for e in parser.extensions {
@@ -172,7 +175,8 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
     /// Orders two records: serial length, serial bytes, then issuer number. -1, 0 or 1.
     static func compare(_ a: EntryRecord, _ b: EntryRecord, in data: [UInt8]) -> Int {
         if a.serialCount != b.serialCount { return a.serialCount < b.serialCount ? -1 : 1 }
-        var i = Int(a.serialStart), j = Int(b.serialStart)
+        var i = Int(a.serialStart)
+        var j = Int(b.serialStart)
         let end = i + Int(a.serialCount)
         while i < end {
             if data[i] != data[j] { return data[i] < data[j] ? -1 : 1 }
@@ -282,7 +286,9 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
             }
             if position < end {
                 h = try header(at: position, limit: end, .contextSpecific(0), what: "crlExtensions")
-                guard h.isConstructed else { throw ASN1Error(.invalidConstruction, "crlExtensions [0] must be constructed", offset: h.start) }
+                guard h.isConstructed else {
+                    throw ASN1Error(.invalidConstruction, "crlExtensions [0] must be constructed", offset: h.start)
+                }
                 extensions = try ASN1.explicit(node(h), tag: .contextSpecific(0)) { list in
                     try ASN1.sequenceOf(list) { try Extension(node: $0) }
                 }
@@ -329,8 +335,10 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
                     }
                 }
                 for oid in entry.unhandledCriticalExtensions { unhandledEntryExtensions.insert(oid) }
-                records.append(EntryRecord(start: UInt32(h.start), end: UInt32(h.end), serialStart: UInt32(serial.contentStart),
-                                           serialCount: UInt32(serial.end - serial.contentStart), issuer: currentIssuer))
+                records.append(
+                    EntryRecord(
+                        start: UInt32(h.start), end: UInt32(h.end), serialStart: UInt32(serial.contentStart),
+                        serialCount: UInt32(serial.end - serial.contentStart), issuer: currentIssuer))
                 position = h.end
             }
         }
@@ -355,7 +363,8 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
 
     func decode(_ record: EntryRecord) -> RevokedCertificate? {
         guard let node = try? DER.parse(derBytes[Int(record.start)..<Int(record.end)]),
-              var entry = try? RevokedCertificate(node: node, version: version) else { return nil }
+            var entry = try? RevokedCertificate(node: node, version: version)
+        else { return nil }
         entry.effectiveCertificateIssuer = record.issuer == 0 ? nil : entryIssuers[Int(record.issuer) - 1]
         return entry
     }
@@ -368,7 +377,8 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
     public func revokedEntry(serialNumber: [UInt8], certificateIssuer: DistinguishedName) -> RevokedCertificate? {
         var candidates: [UInt32] = []
         if issuer.matches(certificateIssuer) { candidates.append(0) }
-        for (k, names) in entryIssuers.enumerated() where names.contains(where: {
+        for (k, names) in entryIssuers.enumerated()
+        where names.contains(where: {
             if case .directoryName(let dn) = $0 { dn.matches(certificateIssuer) } else { false }
         }) {
             candidates.append(UInt32(k + 1))
@@ -386,7 +396,9 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
 
     /// `find`, also returning how many index slots it compared (at most ⌈log2 n⌉ + 1).
     func findCountingProbes(serialNumber: [UInt8], issuer: UInt32) -> (EntryRecord?, Int) {
-        var low = 0, high = sortedRecords.count, probes = 0
+        var low = 0
+        var high = sortedRecords.count
+        var probes = 0
         while low < high {
             let mid = (low + high) / 2
             let record = records[Int(sortedRecords[mid])]
@@ -413,7 +425,8 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
     // MARK: - Loading and signatures
 
     /// Every CRL in a file's bytes: PEM "X509 CRL" blocks (RFC 7468 §6), or one DER CRL.
-    public static func load<Bytes: Collection>(_ bytes: Bytes, limits: Limits = .default) throws(X509Error) -> [CRL] where Bytes.Element == UInt8 {
+    public static func load<Bytes: Collection>(_ bytes: Bytes, limits: Limits = .default) throws(X509Error) -> [CRL]
+    where Bytes.Element == UInt8 {
         let data = Array(bytes)
         // PEM is 4/3 of the DER plus line breaks: twice the DER bound is enough.
         guard data.count / 2 <= limits.maximumBytes else {
@@ -446,7 +459,8 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
         -> Result<Void, CertificatePublicKey.SignatureFailure>
     {
         guard signatureUnusedBits == 0 else { return .failure(.invalidSignature) }
-        return signer.publicKey.verifySignatureVartime(signature, over: Array(tbsBytes), algorithm: signatureAlgorithm, minimumRSABits: minimumRSABits)
+        return signer.publicKey.verifySignatureVartime(
+            signature, over: Array(tbsBytes), algorithm: signatureAlgorithm, minimumRSABits: minimumRSABits)
     }
 
     /// Whether this is a delta CRL (it carries deltaCRLIndicator).

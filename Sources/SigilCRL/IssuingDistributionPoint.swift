@@ -33,7 +33,8 @@ public struct IssuingDistributionPoint: Hashable, Sendable {
 
     init(node: ASN1Node) throws {
         derBytes = Array(node.encodedBytes)
-        var full: [GeneralName]?, relative: [UInt8]?
+        var full: [GeneralName]?
+        var relative: [UInt8]?
         var flags = [false, false, false, false, false, false]
         var reasons: ReasonFlags?
         try ASN1.sequence(node) { reader in
@@ -56,8 +57,9 @@ public struct IssuingDistributionPoint: Hashable, Sendable {
             throw node.error(.unexpectedElementCount, "issuingDistributionPoint is empty (RFC 5280 §5.2.5)")
         }
         guard [flags[1], flags[2], flags[5]].filter({ $0 }).count <= 1 else {
-            throw node.error(.unexpectedElementCount,
-                             "at most one of onlyContainsUserCerts, onlyContainsCACerts, onlyContainsAttributeCerts may be TRUE (RFC 5280 §5.2.5)")
+            throw node.error(
+                .unexpectedElementCount,
+                "at most one of onlyContainsUserCerts, onlyContainsCACerts, onlyContainsAttributeCerts may be TRUE (RFC 5280 §5.2.5)")
         }
         fullName = full
         nameRelativeToCRLIssuer = relative

@@ -42,7 +42,8 @@ public struct RevokedCertificate: Hashable, Sendable {
 
     /// Parses one entry strictly; `version` is the CRL's (extensions need v2).
     init(node: ASN1Node, version: Int) throws {
-        var serial: [UInt8] = [], extensions: [Extension] = []
+        var serial: [UInt8] = []
+        var extensions: [Extension] = []
         var date: ASN1TimeComponents?
         try ASN1.sequence(node) { reader in
             serial = try ASN1Integer(node: reader.next(.integer)).twosComplementBytes
@@ -62,7 +63,9 @@ public struct RevokedCertificate: Hashable, Sendable {
         for e in extensions where !seen.insert(e.oid).inserted {
             throw X509Error(.duplicateExtension, "CRL entry extension \(e.name) appears more than once (RFC 5280 §4.2)")
         }
-        var reason: CRLReason?, invalidity: ASN1TimeComponents?, issuer: [GeneralName]?
+        var reason: CRLReason?
+        var invalidity: ASN1TimeComponents?
+        var issuer: [GeneralName]?
         for e in extensions {
             do {
                 switch e.oid {

@@ -1,11 +1,11 @@
-import SigilAppStore
 import SigilASN1
+import SigilAppStore
+import SigilCRL
 import SigilJOSE
 import SigilKeys
 import SigilOCSP
 import SigilPKCS7
 import SigilX509
-import SigilCRL
 
 /// What each libFuzzer target does with one input (Fuzz/README.md). Every function takes any
 /// bytes and must return normally: a trap, a crash or a sanitizer report is a finding. The same
@@ -86,7 +86,8 @@ public enum FuzzHarness {
         _ = crl.unhandledCriticalExtensions
         _ = crl.pemRepresentation
         for entry in crl.entries.prefix(4096) {
-            let issuer = entry.effectiveCertificateIssuer?.compactMap { if case .directoryName(let n) = $0 { n } else { nil } }.first ?? crl.issuer
+            let issuer =
+                entry.effectiveCertificateIssuer?.compactMap { if case .directoryName(let n) = $0 { n } else { nil } }.first ?? crl.issuer
             _ = crl.revokedEntry(serialNumber: entry.serialNumber, certificateIssuer: issuer)
             _ = (entry.reason?.description, entry.invalidityDate?.description, entry.unhandledCriticalExtensions)
         }

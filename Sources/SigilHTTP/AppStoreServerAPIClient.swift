@@ -18,7 +18,8 @@ public struct AppStoreServerAPIError: Error, Sendable, CustomStringConvertible {
     public let body: JSONValue?
 
     static let retryableCodes: Set<AppStoreAPIErrorCode> = [
-        .accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .generalInternalRetryable, .rateLimitExceeded,
+        .accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .generalInternalRetryable,
+        .rateLimitExceeded,
     ]
 
     init(httpStatus: Int, apiError: AppStoreAPIErrorCode?, errorMessage: String?, retryAfter: Double?, body: JSONValue? = nil) {
@@ -76,11 +77,13 @@ public struct AppStoreServerAPIClient: Sendable {
     /// Built once: token minting, transport, limits, 429 handling.
     let requester: AppleAPIRequester
 
-    public init(signingKey: AppleSigningKey, issuerID: String, bundleID: String, environment: Environment,
-                transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 4 << 20,
-                maximumRetries: Int = 1, maximumRetryAfter: Double = 30,
-                clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
-                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1e9)) }) {
+    public init(
+        signingKey: AppleSigningKey, issuerID: String, bundleID: String, environment: Environment,
+        transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 4 << 20,
+        maximumRetries: Int = 1, maximumRetryAfter: Double = 30,
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1e9)) }
+    ) {
         self.signingKey = signingKey
         self.issuerID = issuerID
         self.bundleID = bundleID
@@ -92,12 +95,13 @@ public struct AppStoreServerAPIClient: Sendable {
         self.maximumRetryAfter = maximumRetryAfter
         self.clock = clock
         self.sleep = sleep
-        requester = AppleAPIRequester(baseURL: environment.baseURL, transport: transport, timeout: timeout,
-                                      maximumResponseSize: maximumResponseSize, maximumRetries: max(0, maximumRetries),
-                                      maximumRetryAfter: maximumRetryAfter, clock: clock, sleep: sleep,
-                                      token: { now in
-                                          try AppleTokens.appStoreServerAPI(key: signingKey, issuerID: issuerID, bundleID: bundleID, issuedAt: now)
-                                      })
+        requester = AppleAPIRequester(
+            baseURL: environment.baseURL, transport: transport, timeout: timeout,
+            maximumResponseSize: maximumResponseSize, maximumRetries: max(0, maximumRetries),
+            maximumRetryAfter: maximumRetryAfter, clock: clock, sleep: sleep,
+            token: { now in
+                try AppleTokens.appStoreServerAPI(key: signingKey, issuerID: issuerID, bundleID: bundleID, issuedAt: now)
+            })
     }
 
     // MARK: - Transactions
@@ -115,16 +119,20 @@ public struct AppStoreServerAPIClient: Sendable {
     public enum HistoryVersion: String, Sendable { case v1, v2 }
 
     /// GET /inApps/{v1|v2}/history/{transactionId}: one page.
-    public func getTransactionHistory(transactionId: String, revision: String? = nil, filters: TransactionHistoryRequest = .init(),
-                                      version: HistoryVersion = .v2) async throws -> HistoryResponse {
+    public func getTransactionHistory(
+        transactionId: String, revision: String? = nil, filters: TransactionHistoryRequest = .init(),
+        version: HistoryVersion = .v2
+    ) async throws -> HistoryResponse {
         var query = filters.queryItems
         if let revision { query.insert(("revision", revision), at: 0) }
         return try await call("GET", "/inApps/\(version.rawValue)/history/\(segment(transactionId))", query: query)
     }
 
     /// Every page of the transaction history, following `revision` while `hasMore` is true.
-    public func transactionHistory(transactionId: String, filters: TransactionHistoryRequest = .init(),
-                                   version: HistoryVersion = .v2) -> AsyncThrowingStream<HistoryResponse, Error> {
+    public func transactionHistory(
+        transactionId: String, filters: TransactionHistoryRequest = .init(),
+        version: HistoryVersion = .v2
+    ) -> AsyncThrowingStream<HistoryResponse, Error> {
         pages { revision in
             let page = try await getTransactionHistory(transactionId: transactionId, revision: revision, filters: filters, version: version)
             return (page, page.hasMore == true ? page.revision : nil)
@@ -134,8 +142,9 @@ public struct AppStoreServerAPIClient: Sendable {
     /// PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken
     public func setAppAccountToken(originalTransactionId: String, appAccountToken: UUID) async throws {
         struct Body: Encodable { let appAccountToken: String }
-        try await callVoid("PUT", "/inApps/v1/transactions/\(segment(originalTransactionId))/appAccountToken",
-                           body: Body(appAccountToken: appAccountToken.uuidString.lowercased()))
+        try await callVoid(
+            "PUT", "/inApps/v1/transactions/\(segment(originalTransactionId))/appAccountToken",
+            body: Body(appAccountToken: appAccountToken.uuidString.lowercased()))
     }
 
     /// POST /inApps/v1/transactions/{transactionId}/finish
@@ -156,17 +165,23 @@ public struct AppStoreServerAPIClient: Sendable {
     }
 
     /// PUT /inApps/v1/subscriptions/extend/{originalTransactionId}
-    public func extendSubscriptionRenewalDate(originalTransactionId: String, request: ExtendRenewalDateRequest) async throws -> ExtendRenewalDateResponse {
+    public func extendSubscriptionRenewalDate(originalTransactionId: String, request: ExtendRenewalDateRequest) async throws
+        -> ExtendRenewalDateResponse
+    {
         try await call("PUT", "/inApps/v1/subscriptions/extend/\(segment(originalTransactionId))", body: request)
     }
 
     /// POST /inApps/v1/subscriptions/extend/mass
-    public func extendRenewalDateForAllActiveSubscribers(request: MassExtendRenewalDateRequest) async throws -> MassExtendRenewalDateResponse {
+    public func extendRenewalDateForAllActiveSubscribers(request: MassExtendRenewalDateRequest) async throws
+        -> MassExtendRenewalDateResponse
+    {
         try await call("POST", "/inApps/v1/subscriptions/extend/mass", body: request)
     }
 
     /// GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}
-    public func getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: String, productId: String) async throws -> MassExtendRenewalDateStatusResponse {
+    public func getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: String, productId: String) async throws
+        -> MassExtendRenewalDateStatusResponse
+    {
         try await call("GET", "/inApps/v1/subscriptions/extend/mass/\(segment(productId))/\(segment(requestIdentifier))")
     }
 
@@ -208,8 +223,11 @@ public struct AppStoreServerAPIClient: Sendable {
     }
 
     /// POST /inApps/v1/notifications/history[?paginationToken=…]: one page.
-    public func getNotificationHistory(paginationToken: String? = nil, request: NotificationHistoryRequest) async throws -> NotificationHistoryResponse {
-        try await call("POST", "/inApps/v1/notifications/history", query: paginationToken.map { [("paginationToken", $0)] } ?? [], body: request)
+    public func getNotificationHistory(paginationToken: String? = nil, request: NotificationHistoryRequest) async throws
+        -> NotificationHistoryResponse
+    {
+        try await call(
+            "POST", "/inApps/v1/notifications/history", query: paginationToken.map { [("paginationToken", $0)] } ?? [], body: request)
     }
 
     /// Every page of the notification history, following `paginationToken` while `hasMore`.
@@ -224,8 +242,10 @@ public struct AppStoreServerAPIClient: Sendable {
 
     func segment(_ value: String) -> String { AppleAPIRequester.segment(value) }
 
-    func call<Response: Decodable>(_ method: String, _ path: String, query: [(String, String)] = [],
-                                   body: (any Encodable)? = nil) async throws -> Response {
+    func call<Response: Decodable>(
+        _ method: String, _ path: String, query: [(String, String)] = [],
+        body: (any Encodable)? = nil
+    ) async throws -> Response {
         try await requester.call(method, path, query: query, body: body)
     }
 

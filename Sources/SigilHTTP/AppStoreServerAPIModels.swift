@@ -29,9 +29,15 @@ public struct HistoryResponse: Codable, Hashable, Sendable {
 /// Query filters of Get Transaction History
 /// (https://developer.apple.com/documentation/appstoreserverapi/get-transaction-history).
 public struct TransactionHistoryRequest: Hashable, Sendable {
-    public enum Sort: String, Sendable { case ascending = "ASCENDING", descending = "DESCENDING" }
+    public enum Sort: String, Sendable {
+        case ascending = "ASCENDING"
+        case descending = "DESCENDING"
+    }
     public enum ProductType: String, Sendable {
-        case autoRenewable = "AUTO_RENEWABLE", nonRenewable = "NON_RENEWABLE", consumable = "CONSUMABLE", nonConsumable = "NON_CONSUMABLE"
+        case autoRenewable = "AUTO_RENEWABLE"
+        case nonRenewable = "NON_RENEWABLE"
+        case consumable = "CONSUMABLE"
+        case nonConsumable = "NON_CONSUMABLE"
     }
 
     /// Milliseconds since 1970.
@@ -44,8 +50,10 @@ public struct TransactionHistoryRequest: Hashable, Sendable {
     public var inAppOwnershipType: InAppOwnershipType?
     public var revoked: Bool?
 
-    public init(startDate: Int64? = nil, endDate: Int64? = nil, productIds: [String] = [], productTypes: [ProductType] = [],
-                sort: Sort? = nil, subscriptionGroupIdentifiers: [String] = [], inAppOwnershipType: InAppOwnershipType? = nil, revoked: Bool? = nil) {
+    public init(
+        startDate: Int64? = nil, endDate: Int64? = nil, productIds: [String] = [], productTypes: [ProductType] = [],
+        sort: Sort? = nil, subscriptionGroupIdentifiers: [String] = [], inAppOwnershipType: InAppOwnershipType? = nil, revoked: Bool? = nil
+    ) {
         self.startDate = startDate
         self.endDate = endDate
         self.productIds = productIds
@@ -127,7 +135,9 @@ public struct MassExtendRenewalDateRequest: Codable, Hashable, Sendable {
     public var requestIdentifier: String
     public var storefrontCountryCodes: [String]?
     public var productId: String
-    public init(extendByDays: Int32, extendReasonCode: Int32, requestIdentifier: String, storefrontCountryCodes: [String]? = nil, productId: String) {
+    public init(
+        extendByDays: Int32, extendReasonCode: Int32, requestIdentifier: String, storefrontCountryCodes: [String]? = nil, productId: String
+    ) {
         self.extendByDays = extendByDays
         self.extendReasonCode = extendReasonCode
         self.requestIdentifier = requestIdentifier
@@ -180,8 +190,10 @@ public struct NotificationHistoryRequest: Codable, Hashable, Sendable {
     public var notificationSubtype: NotificationSubtype?
     public var transactionId: String?
     public var onlyFailures: Bool?
-    public init(startDate: Int64, endDate: Int64, notificationType: NotificationTypeV2? = nil, notificationSubtype: NotificationSubtype? = nil,
-                transactionId: String? = nil, onlyFailures: Bool? = nil) {
+    public init(
+        startDate: Int64, endDate: Int64, notificationType: NotificationTypeV2? = nil, notificationSubtype: NotificationSubtype? = nil,
+        transactionId: String? = nil, onlyFailures: Bool? = nil
+    ) {
         self.startDate = startDate
         self.endDate = endDate
         self.notificationType = notificationType
@@ -213,7 +225,10 @@ public struct ConsumptionRequest: Codable, Hashable, Sendable {
     public var consumptionPercentage: Int32?
     /// GRANT_FULL, GRANT_PRORATED, DECLINE, NO_PREFERENCE.
     public var refundPreference: String?
-    public init(customerConsented: Bool, deliveryStatus: String, sampleContentProvided: Bool, consumptionPercentage: Int32? = nil, refundPreference: String? = nil) {
+    public init(
+        customerConsented: Bool, deliveryStatus: String, sampleContentProvided: Bool, consumptionPercentage: Int32? = nil,
+        refundPreference: String? = nil
+    ) {
         self.customerConsented = customerConsented
         self.deliveryStatus = deliveryStatus
         self.sampleContentProvided = sampleContentProvided
@@ -237,9 +252,12 @@ public struct ConsumptionRequestV1: Codable, Hashable, Sendable {
     public var lifetimeDollarsPurchased: Int32?
     public var userStatus: Int32?
     public var refundPreference: Int32?
-    public init(customerConsented: Bool? = nil, consumptionStatus: Int32? = nil, platform: Int32? = nil, sampleContentProvided: Bool? = nil,
-                deliveryStatus: Int32? = nil, appAccountToken: UUID? = nil, accountTenure: Int32? = nil, playTime: Int32? = nil,
-                lifetimeDollarsRefunded: Int32? = nil, lifetimeDollarsPurchased: Int32? = nil, userStatus: Int32? = nil, refundPreference: Int32? = nil) {
+    public init(
+        customerConsented: Bool? = nil, consumptionStatus: Int32? = nil, platform: Int32? = nil, sampleContentProvided: Bool? = nil,
+        deliveryStatus: Int32? = nil, appAccountToken: UUID? = nil, accountTenure: Int32? = nil, playTime: Int32? = nil,
+        lifetimeDollarsRefunded: Int32? = nil, lifetimeDollarsPurchased: Int32? = nil, userStatus: Int32? = nil,
+        refundPreference: Int32? = nil
+    ) {
         self.customerConsented = customerConsented
         self.consumptionStatus = consumptionStatus
         self.platform = platform

@@ -43,14 +43,17 @@ struct AppleAPIRequester: Sendable {
         return baseURL + path + (encoded.isEmpty ? "" : "?" + encoded.joined(separator: "&"))
     }
 
-    func call<Response: Decodable>(_ method: String, _ path: String, query: [(String, String)] = [],
-                                   body: (any Encodable)? = nil) async throws -> Response {
+    func call<Response: Decodable>(
+        _ method: String, _ path: String, query: [(String, String)] = [],
+        body: (any Encodable)? = nil
+    ) async throws -> Response {
         let response = try await send(method, path, query: query, body: try body.map(Self.json))
         do {
             return try JSONValueDecoder().decode(Response.self, fromJSON: response.body)
         } catch {
-            throw AppStoreServerAPIError(httpStatus: response.status, apiError: nil,
-                                         errorMessage: "the response is not a valid \(Response.self): \(error)", retryAfter: nil)
+            throw AppStoreServerAPIError(
+                httpStatus: response.status, apiError: nil,
+                errorMessage: "the response is not a valid \(Response.self): \(error)", retryAfter: nil)
         }
     }
 
@@ -58,13 +61,16 @@ struct AppleAPIRequester: Sendable {
         var attempt = 0
         while true {
             let bearer = try token(clock())
-            var headers = [HTTPHeader("Authorization", "Bearer \(bearer)"), HTTPHeader("Accept", "application/json"),
-                           HTTPHeader("User-Agent", "Sigil")]
+            var headers = [
+                HTTPHeader("Authorization", "Bearer \(bearer)"), HTTPHeader("Accept", "application/json"),
+                HTTPHeader("User-Agent", "Sigil"),
+            ]
             if let body { headers.append(HTTPHeader("Content-Type", body.contentType)) }
             let response: HTTPResponse
             do {
-                response = try await transport.send(HTTPRequest(method: method, url: url(path, query), headers: headers, body: body?.bytes),
-                                                    timeout: timeout, maximumResponseSize: maximumResponseSize)
+                response = try await transport.send(
+                    HTTPRequest(method: method, url: url(path, query), headers: headers, body: body?.bytes),
+                    timeout: timeout, maximumResponseSize: maximumResponseSize)
             } catch {
                 throw AppStoreServerAPIError(httpStatus: 0, apiError: nil, errorMessage: "no response: \(error)", retryAfter: nil)
             }
@@ -73,8 +79,9 @@ struct AppleAPIRequester: Sendable {
             let code = parsed?["errorCode"]?.int64Value
             let message = parsed?["errorMessage"]?.stringValue
             let retryAfter = response.header("Retry-After").flatMap(Self.parseRetryAfter)
-            let error = AppStoreServerAPIError(httpStatus: response.status, apiError: code.map(AppStoreAPIErrorCode.init(rawValue:)),
-                                               errorMessage: message, retryAfter: retryAfter, body: parsed)
+            let error = AppStoreServerAPIError(
+                httpStatus: response.status, apiError: code.map(AppStoreAPIErrorCode.init(rawValue:)),
+                errorMessage: message, retryAfter: retryAfter, body: parsed)
             if response.status == 429, attempt < maximumRetries, let delay = retryAfter, delay <= maximumRetryAfter {
                 attempt += 1
                 try await sleep(delay)
@@ -86,7 +93,9 @@ struct AppleAPIRequester: Sendable {
 
     /// A stream of pages: `fetch(cursor)` returns a page and the next cursor (nil at the end). A
     /// repeated cursor ends the stream with an error rather than looping forever.
-    static func pages<Page: Sendable>(_ fetch: @escaping @Sendable (String?) async throws -> (Page, String?)) -> AsyncThrowingStream<Page, Error> {
+    static func pages<Page: Sendable>(_ fetch: @escaping @Sendable (String?) async throws -> (Page, String?)) -> AsyncThrowingStream<
+        Page, Error
+    > {
         AsyncThrowingStream { continuation in
             let task = Task {
                 var cursor: String?
@@ -96,8 +105,9 @@ struct AppleAPIRequester: Sendable {
                         let (page, next) = try await fetch(cursor)
                         continuation.yield(page)
                         if let next, !seen.insert(next).inserted {
-                            throw AppStoreServerAPIError(httpStatus: 200, apiError: nil, errorMessage: "the server repeated the page cursor \(next)",
-                                                         retryAfter: nil)
+                            throw AppStoreServerAPIError(
+                                httpStatus: 200, apiError: nil, errorMessage: "the server repeated the page cursor \(next)",
+                                retryAfter: nil)
                         }
                         cursor = next
                     } while cursor != nil && !Task.isCancelled

@@ -78,8 +78,10 @@ public struct ExternalPurchaseLineItem: Codable, Hashable, Sendable {
         public var netAmountTaxExclusive: Int64
         public var taxAmount: Int64
         public var taxCountry: String
-        public init(pricingCurrency: String, reportingCurrency: String, exchangeRate: Double? = nil, amountTaxExclusive: Int64,
-                    amountTaxInclusive: Int64, netAmountTaxExclusive: Int64, taxAmount: Int64, taxCountry: String) {
+        public init(
+            pricingCurrency: String, reportingCurrency: String, exchangeRate: Double? = nil, amountTaxExclusive: Int64,
+            amountTaxInclusive: Int64, netAmountTaxExclusive: Int64, taxAmount: Int64, taxCountry: String
+        ) {
             self.pricingCurrency = pricingCurrency
             self.reportingCurrency = reportingCurrency
             self.exchangeRate = exchangeRate
@@ -91,8 +93,10 @@ public struct ExternalPurchaseLineItem: Codable, Hashable, Sendable {
         }
     }
 
-    init(lineItemId: String, referenceLineItemId: String?, creationDate: Int64, restatement: Bool?, erroneouslySubmitted: Bool?,
-         amounts: Amounts, productIdentifier: String?, quantity: Int64?, eventType: String, productType: String?) {
+    init(
+        lineItemId: String, referenceLineItemId: String?, creationDate: Int64, restatement: Bool?, erroneouslySubmitted: Bool?,
+        amounts: Amounts, productIdentifier: String?, quantity: Int64?, eventType: String, productType: String?
+    ) {
         self.lineItemId = lineItemId
         self.referenceLineItemId = referenceLineItemId
         self.creationDate = creationDate
@@ -113,23 +117,29 @@ public struct ExternalPurchaseLineItem: Codable, Hashable, Sendable {
     }
 
     /// A OneTimeBuyLineItem (eventType BUY, productType ONE_TIME_BUY).
-    public static func oneTimeBuy(lineItemId: String, creationDate: Int64, productIdentifier: String, quantity: Int64, amounts: Amounts,
-                                  restatement: Bool? = nil, erroneouslySubmitted: Bool? = nil) -> ExternalPurchaseLineItem {
-        ExternalPurchaseLineItem(lineItemId: lineItemId, referenceLineItemId: nil, creationDate: creationDate, restatement: restatement,
-                                 erroneouslySubmitted: erroneouslySubmitted, amounts: amounts, productIdentifier: productIdentifier,
-                                 quantity: quantity, eventType: "BUY", productType: "ONE_TIME_BUY")
+    public static func oneTimeBuy(
+        lineItemId: String, creationDate: Int64, productIdentifier: String, quantity: Int64, amounts: Amounts,
+        restatement: Bool? = nil, erroneouslySubmitted: Bool? = nil
+    ) -> ExternalPurchaseLineItem {
+        ExternalPurchaseLineItem(
+            lineItemId: lineItemId, referenceLineItemId: nil, creationDate: creationDate, restatement: restatement,
+            erroneouslySubmitted: erroneouslySubmitted, amounts: amounts, productIdentifier: productIdentifier,
+            quantity: quantity, eventType: "BUY", productType: "ONE_TIME_BUY")
     }
 
     /// A SubscriptionBuyLineItem (eventType BUY, productType SUBSCRIPTION). A renewal names the
     /// subscription start's lineItemId as `referenceLineItemId`.
-    public static func subscriptionBuy(lineItemId: String, referenceLineItemId: String? = nil, creationDate: Int64,
-                                       subscriptionEvent: ExternalPurchaseSubscriptionEvent, subscriptionStartDate: Int64,
-                                       subscriptionEndDate: Int64, subscriptionDaysOfPaidService: Int64, productIdentifier: String,
-                                       quantity: Int64, amounts: Amounts, restatement: Bool? = nil,
-                                       erroneouslySubmitted: Bool? = nil) -> ExternalPurchaseLineItem {
-        var item = ExternalPurchaseLineItem(lineItemId: lineItemId, referenceLineItemId: referenceLineItemId, creationDate: creationDate,
-                                            restatement: restatement, erroneouslySubmitted: erroneouslySubmitted, amounts: amounts,
-                                            productIdentifier: productIdentifier, quantity: quantity, eventType: "BUY", productType: "SUBSCRIPTION")
+    public static func subscriptionBuy(
+        lineItemId: String, referenceLineItemId: String? = nil, creationDate: Int64,
+        subscriptionEvent: ExternalPurchaseSubscriptionEvent, subscriptionStartDate: Int64,
+        subscriptionEndDate: Int64, subscriptionDaysOfPaidService: Int64, productIdentifier: String,
+        quantity: Int64, amounts: Amounts, restatement: Bool? = nil,
+        erroneouslySubmitted: Bool? = nil
+    ) -> ExternalPurchaseLineItem {
+        var item = ExternalPurchaseLineItem(
+            lineItemId: lineItemId, referenceLineItemId: referenceLineItemId, creationDate: creationDate,
+            restatement: restatement, erroneouslySubmitted: erroneouslySubmitted, amounts: amounts,
+            productIdentifier: productIdentifier, quantity: quantity, eventType: "BUY", productType: "SUBSCRIPTION")
         item.subscriptionEvent = subscriptionEvent
         item.subscriptionStartDate = subscriptionStartDate
         item.subscriptionEndDate = subscriptionEndDate
@@ -138,18 +148,23 @@ public struct ExternalPurchaseLineItem: Codable, Hashable, Sendable {
     }
 
     /// A RefundLineItem (eventType REFUND) for the purchase `referenceLineItemId`.
-    public static func refund(lineItemId: String, referenceLineItemId: String, creationDate: Int64, amounts: Amounts,
-                              restatement: Bool? = nil, erroneouslySubmitted: Bool? = nil) -> ExternalPurchaseLineItem {
-        ExternalPurchaseLineItem(lineItemId: lineItemId, referenceLineItemId: referenceLineItemId, creationDate: creationDate,
-                                 restatement: restatement, erroneouslySubmitted: erroneouslySubmitted, amounts: amounts,
-                                 productIdentifier: nil, quantity: nil, eventType: "REFUND", productType: nil)
+    public static func refund(
+        lineItemId: String, referenceLineItemId: String, creationDate: Int64, amounts: Amounts,
+        restatement: Bool? = nil, erroneouslySubmitted: Bool? = nil
+    ) -> ExternalPurchaseLineItem {
+        ExternalPurchaseLineItem(
+            lineItemId: lineItemId, referenceLineItemId: referenceLineItemId, creationDate: creationDate,
+            restatement: restatement, erroneouslySubmitted: erroneouslySubmitted, amounts: amounts,
+            productIdentifier: nil, quantity: nil, eventType: "REFUND", productType: nil)
     }
 
     /// The rules Apple's line-item pages state: the fields each kind requires, an exchange rate
     /// when the currencies differ, erroneouslySubmitted only on a restatement, a reference that is
     /// not the item itself, subscription periods that end after they start.
     public func validate(path: String) throws(AppleAPIRequestError) {
-        func fail(_ field: String, _ reason: String) -> AppleAPIRequestError { AppleAPIRequestError(field: "\(path).\(field)", reason: reason) }
+        func fail(_ field: String, _ reason: String) -> AppleAPIRequestError {
+            AppleAPIRequestError(field: "\(path).\(field)", reason: reason)
+        }
         guard !lineItemId.isEmpty else { throw fail("lineItemId", "is empty") }
         for (name, code) in [("pricingCurrency", pricingCurrency), ("reportingCurrency", reportingCurrency), ("taxCountry", taxCountry)] {
             guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
@@ -157,7 +172,9 @@ public struct ExternalPurchaseLineItem: Codable, Hashable, Sendable {
             }
         }
         if pricingCurrency != reportingCurrency {
-            guard let rate = exchangeRate, rate > 0, rate.isFinite else { throw fail("exchangeRate", "is required (positive) when the currencies differ") }
+            guard let rate = exchangeRate, rate > 0, rate.isFinite else {
+                throw fail("exchangeRate", "is required (positive) when the currencies differ")
+            }
         }
         if erroneouslySubmitted == true, restatement != true { throw fail("erroneouslySubmitted", "needs restatement true") }
         if referenceLineItemId == lineItemId { throw fail("referenceLineItemId", "refers to the line item itself") }
@@ -195,8 +212,10 @@ public struct ExternalPurchaseReport: Codable, Hashable, Sendable {
     public var status: ExternalPurchaseReportStatus
     public var lineItems: [ExternalPurchaseLineItem]?
 
-    public init(requestIdentifier: UUID, externalPurchaseId: String, status: ExternalPurchaseReportStatus,
-                lineItems: [ExternalPurchaseLineItem]? = nil) {
+    public init(
+        requestIdentifier: UUID, externalPurchaseId: String, status: ExternalPurchaseReportStatus,
+        lineItems: [ExternalPurchaseLineItem]? = nil
+    ) {
         self.requestIdentifier = requestIdentifier.uuidString.lowercased()
         self.externalPurchaseId = externalPurchaseId
         self.status = status
@@ -212,7 +231,9 @@ public struct ExternalPurchaseReport: Codable, Hashable, Sendable {
         guard !externalPurchaseId.isEmpty else { throw AppleAPIRequestError(field: "externalPurchaseId", reason: "is empty") }
         guard status.isDocumented else { throw AppleAPIRequestError(field: "status", reason: "\(status) is not a documented status") }
         if status == .lineItem {
-            guard let lineItems, !lineItems.isEmpty else { throw AppleAPIRequestError(field: "lineItems", reason: "LINE_ITEM needs line items") }
+            guard let lineItems, !lineItems.isEmpty else {
+                throw AppleAPIRequestError(field: "lineItems", reason: "LINE_ITEM needs line items")
+            }
         } else if lineItems != nil {
             throw AppleAPIRequestError(field: "lineItems", reason: "\(status) reports carry no line items")
         }
@@ -254,20 +275,23 @@ public struct ExternalPurchaseServerAPIClient: Sendable {
     public let environment: Environment
     let requester: AppleAPIRequester
 
-    public init(signingKey: AppleSigningKey, issuerID: String, bundleID: String, environment: Environment,
-                transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 4 << 20,
-                maximumRetries: Int = 1, maximumRetryAfter: Double = 30,
-                clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
-                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1e9)) }) {
+    public init(
+        signingKey: AppleSigningKey, issuerID: String, bundleID: String, environment: Environment,
+        transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 4 << 20,
+        maximumRetries: Int = 1, maximumRetryAfter: Double = 30,
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1e9)) }
+    ) {
         self.signingKey = signingKey
         self.issuerID = issuerID
         self.bundleID = bundleID
         self.environment = environment
-        requester = AppleAPIRequester(baseURL: environment.baseURL, transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize,
-                                      maximumRetries: max(0, maximumRetries), maximumRetryAfter: maximumRetryAfter, clock: clock, sleep: sleep,
-                                      token: { now in
-                                          try AppleTokens.externalPurchaseServerAPI(key: signingKey, issuerID: issuerID, bundleID: bundleID, issuedAt: now)
-                                      })
+        requester = AppleAPIRequester(
+            baseURL: environment.baseURL, transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize,
+            maximumRetries: max(0, maximumRetries), maximumRetryAfter: maximumRetryAfter, clock: clock, sleep: sleep,
+            token: { now in
+                try AppleTokens.externalPurchaseServerAPI(key: signingKey, issuerID: issuerID, bundleID: bundleID, issuedAt: now)
+            })
     }
 
     /// PUT /externalPurchase/v1/reports. The report is validated first; a sandbox token
@@ -278,9 +302,11 @@ public struct ExternalPurchaseServerAPIClient: Sendable {
         let sandboxToken = report.externalPurchaseId.hasPrefix("SANDBOX")
         switch environment {
         case .production where sandboxToken:
-            throw AppleAPIRequestError(field: "externalPurchaseId", reason: "a SANDBOX token is reported to the sandbox URL, not production")
+            throw AppleAPIRequestError(
+                field: "externalPurchaseId", reason: "a SANDBOX token is reported to the sandbox URL, not production")
         case .sandbox where !sandboxToken:
-            throw AppleAPIRequestError(field: "externalPurchaseId", reason: "a production token is reported to the production URL, not sandbox")
+            throw AppleAPIRequestError(
+                field: "externalPurchaseId", reason: "a production token is reported to the production URL, not sandbox")
         default: break
         }
         return try await requester.call("PUT", "/externalPurchase/v1/reports", body: report)

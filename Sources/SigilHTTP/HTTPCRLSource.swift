@@ -1,6 +1,6 @@
 import Foundation
-import SigilX509
 import SigilCRL
+import SigilX509
 
 /// CRLs fetched from a certificate's cRLDistributionPoints (http and https URIs; RFC 5280
 /// §4.2.1.13, and the freshestCRL of each complete CRL fetched, §5.2.6, for delta CRLs) through
@@ -34,9 +34,11 @@ public actor HTTPCRLSource: CRLSource {
     public private(set) var fetchCount = 0
 
     /// A source fetching through `http` (URLSession by default), with the given bounds.
-    public init(http: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 10, maximumCRLSize: Int = 16 << 20,
-                maximumURLsPerCertificate: Int = 4, cacheEntryLimit: Int = 64, cacheByteLimit: Int = 64 << 20,
-                limits: CRL.Limits = .default) {
+    public init(
+        http: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 10, maximumCRLSize: Int = 16 << 20,
+        maximumURLsPerCertificate: Int = 4, cacheEntryLimit: Int = 64, cacheByteLimit: Int = 64 << 20,
+        limits: CRL.Limits = .default
+    ) {
         self.http = http
         self.timeout = timeout
         self.maximumCRLSize = maximumCRLSize
@@ -89,10 +91,13 @@ public actor HTTPCRLSource: CRLSource {
             evict(url)
         }
         fetchCount += 1
-        let response = try await http.send(HTTPRequest(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/pkix-crl")]),
-                                           timeout: timeout, maximumResponseSize: maximumCRLSize)
+        let response = try await http.send(
+            HTTPRequest(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/pkix-crl")]),
+            timeout: timeout, maximumResponseSize: maximumCRLSize)
         guard response.status == 200 else { throw HTTPTransportError("HTTP status \(response.status)") }
-        guard response.body.count <= maximumCRLSize else { throw HTTPTransportError("CRL of \(response.body.count) bytes exceeds \(maximumCRLSize)") }
+        guard response.body.count <= maximumCRLSize else {
+            throw HTTPTransportError("CRL of \(response.body.count) bytes exceeds \(maximumCRLSize)")
+        }
         let crls = try CRL.load(response.body, limits: limits)
         // Cached until the earliest nextUpdate; a CRL without one is not cached at all.
         let nextUpdates = crls.map(\.nextUpdate)

@@ -86,9 +86,11 @@ public struct SendAttemptResult: AppStoreOpenEnum {
     public static let prematureClose = SendAttemptResult(rawValue: "PREMATURE_CLOSE")
     public static let unsuccessfulHTTPResponseCode = SendAttemptResult(rawValue: "UNSUCCESSFUL_HTTP_RESPONSE_CODE")
     public static let other = SendAttemptResult(rawValue: "OTHER")
-    public static let documented: [SendAttemptResult] = [.success, .timedOut, .tlsIssue, .circularRedirect, .noResponse, .socketIssue,
-                                                         .unsupportedCharset, .invalidResponse, .prematureClose,
-                                                         .unsuccessfulHTTPResponseCode, .other]
+    public static let documented: [SendAttemptResult] = [
+        .success, .timedOut, .tlsIssue, .circularRedirect, .noResponse, .socketIssue,
+        .unsupportedCharset, .invalidResponse, .prematureClose,
+        .unsuccessfulHTTPResponseCode, .other,
+    ]
 }
 
 // MARK: - Request and response bodies
@@ -123,8 +125,10 @@ public struct UploadMessageRequestBody: Codable, Hashable, Sendable {
     public var headerPosition: HeaderPosition?
     public var bulletPoints: [BulletPoint]?
 
-    public init(header: String, body: String, image: UploadMessageImage? = nil, headerPosition: HeaderPosition? = nil,
-                bulletPoints: [BulletPoint]? = nil) {
+    public init(
+        header: String, body: String, image: UploadMessageImage? = nil, headerPosition: HeaderPosition? = nil,
+        bulletPoints: [BulletPoint]? = nil
+    ) {
         self.header = header
         self.body = body
         self.image = image
@@ -149,14 +153,17 @@ public struct UploadMessageRequestBody: Codable, Hashable, Sendable {
     public func validate() throws(AppleAPIRequestError) {
         func length(_ field: String, _ value: String, _ limit: Int) throws(AppleAPIRequestError) {
             let count = value.unicodeScalars.count
-            guard count <= limit else { throw AppleAPIRequestError(field: field, reason: "\(count) characters; Apple allows at most \(limit)") }
+            guard count <= limit else {
+                throw AppleAPIRequestError(field: field, reason: "\(count) characters; Apple allows at most \(limit)")
+            }
         }
         try length("header", header, Limits.header)
         try length("body", body, Limits.body)
         if let image { try length("image.altText", image.altText, Limits.altText) }
         if let bulletPoints {
             guard bulletPoints.count <= Limits.bulletPoints else {
-                throw AppleAPIRequestError(field: "bulletPoints", reason: "\(bulletPoints.count) bullet points; Apple allows at most \(Limits.bulletPoints)")
+                throw AppleAPIRequestError(
+                    field: "bulletPoints", reason: "\(bulletPoints.count) bullet points; Apple allows at most \(Limits.bulletPoints)")
             }
             for (i, point) in bulletPoints.enumerated() {
                 try length("bulletPoints[\(i)].text", point.text, Limits.bulletPointText)
@@ -228,8 +235,10 @@ public struct PerformanceTestConfig: Codable, Hashable, Sendable {
     public var responseTimeThreshold: Int64?
     /// Percent.
     public var successRateThreshold: Int32?
-    public init(maxConcurrentRequests: Int64? = nil, totalRequests: Int64? = nil, totalDuration: Int64? = nil,
-                responseTimeThreshold: Int64? = nil, successRateThreshold: Int32? = nil) {
+    public init(
+        maxConcurrentRequests: Int64? = nil, totalRequests: Int64? = nil, totalDuration: Int64? = nil,
+        responseTimeThreshold: Int64? = nil, successRateThreshold: Int32? = nil
+    ) {
         self.maxConcurrentRequests = maxConcurrentRequests
         self.totalRequests = totalRequests
         self.totalDuration = totalDuration
@@ -290,9 +299,10 @@ extension AppStoreServerAPIClient {
         guard png.starts(with: Self.pngSignature) else {
             throw AppleAPIRequestError(field: "image", reason: "not a PNG file (the first 8 bytes are not the PNG signature)")
         }
-        _ = try await requester.send("PUT", "/inApps/v1/messaging/image/\(imageIdentifier.uuidString.uppercased())",
-                                     query: imageSize.map { [("imageSize", $0.rawValue)] } ?? [],
-                                     body: AppleAPIRequester.Body(bytes: png, contentType: "image/png"))
+        _ = try await requester.send(
+            "PUT", "/inApps/v1/messaging/image/\(imageIdentifier.uuidString.uppercased())",
+            query: imageSize.map { [("imageSize", $0.rawValue)] } ?? [],
+            body: AppleAPIRequester.Body(bytes: png, contentType: "image/png"))
     }
 
     /// DELETE /inApps/v1/messaging/image/{imageIdentifier}

@@ -37,8 +37,10 @@ public struct SignInWithAppleErrorCode: AppStoreOpenEnum {
     public static let unsupportedGrantType = SignInWithAppleErrorCode(rawValue: "unsupported_grant_type")
     /// The requested scope is invalid.
     public static let invalidScope = SignInWithAppleErrorCode(rawValue: "invalid_scope")
-    public static let documented: [SignInWithAppleErrorCode] = [.invalidRequest, .invalidClient, .invalidGrant, .unauthorizedClient,
-                                                                .unsupportedGrantType, .invalidScope]
+    public static let documented: [SignInWithAppleErrorCode] = [
+        .invalidRequest, .invalidClient, .invalidGrant, .unauthorizedClient,
+        .unsupportedGrantType, .invalidScope,
+    ]
 }
 
 /// A failed Sign in with Apple call: HTTP status (0: no response), Apple's `error` and
@@ -68,9 +70,11 @@ public actor AppleJWKSCache {
     /// How many times the set was fetched (for tests and monitoring).
     public private(set) var fetchCount = 0
 
-    public init(maximumAge: Double = 24 * 3600, minimumRefetchInterval: Double = 60,
-                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-                fetch: @escaping @Sendable () async throws -> JWKS) {
+    public init(
+        maximumAge: Double = 24 * 3600, minimumRefetchInterval: Double = 60,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        fetch: @escaping @Sendable () async throws -> JWKS
+    ) {
         self.fetch = fetch
         self.clock = clock
         self.maximumAge = maximumAge
@@ -105,7 +109,10 @@ public actor AppleJWKSCache {
 /// A fresh client_secret is minted for every request (lifetime `clientSecretLifetime`, default
 /// 300 s; Apple allows up to 15,777,000 s), so no long-lived secret exists to leak.
 public struct SignInWithAppleClient: Sendable {
-    public enum TokenTypeHint: String, Sendable { case accessToken = "access_token", refreshToken = "refresh_token" }
+    public enum TokenTypeHint: String, Sendable {
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+    }
 
     public let signingKey: AppleSigningKey
     public let teamID: String
@@ -124,10 +131,12 @@ public struct SignInWithAppleClient: Sendable {
     let keyFetcher: KeyFetcher
     let clock: @Sendable () -> Int64
 
-    public init(signingKey: AppleSigningKey, teamID: String, clientID: String, baseURL: String = "https://appleid.apple.com",
-                transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 1 << 20,
-                clientSecretLifetime: Int64 = 300, leeway: Double = 60, minimumKeyRefetchInterval: Double = 60,
-                clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+    public init(
+        signingKey: AppleSigningKey, teamID: String, clientID: String, baseURL: String = "https://appleid.apple.com",
+        transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 1 << 20,
+        clientSecretLifetime: Int64 = 300, leeway: Double = 60, minimumKeyRefetchInterval: Double = 60,
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) {
         self.signingKey = signingKey
         self.teamID = teamID
         self.clientID = clientID
@@ -138,7 +147,8 @@ public struct SignInWithAppleClient: Sendable {
         self.clientSecretLifetime = clientSecretLifetime
         self.clock = clock
         verifier = AppleIdentityTokenVerifier(clientIDs: [clientID], leeway: leeway)
-        let fetcher = KeyFetcher(url: baseURL + "/auth/keys", transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize)
+        let fetcher = KeyFetcher(
+            url: baseURL + "/auth/keys", transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize)
         keyFetcher = fetcher
         keyCache = AppleJWKSCache(minimumRefetchInterval: minimumKeyRefetchInterval, clock: { Double(clock()) }, fetch: fetcher.fetch)
     }
@@ -153,15 +163,20 @@ public struct SignInWithAppleClient: Sendable {
 
     /// POST /auth/token with grant_type refresh_token.
     public func refresh(refreshToken: String) async throws -> SignInWithAppleTokenResponse {
-        try await post("/auth/token", [("client_id", clientID), ("client_secret", try clientSecret()), ("grant_type", "refresh_token"),
-                                       ("refresh_token", refreshToken)])
+        try await post(
+            "/auth/token",
+            [
+                ("client_id", clientID), ("client_secret", try clientSecret()), ("grant_type", "refresh_token"),
+                ("refresh_token", refreshToken),
+            ])
     }
 
     /// POST /auth/revoke.
     public func revoke(token: String, hint: TokenTypeHint? = nil) async throws {
         var form = [("client_id", clientID), ("client_secret", try clientSecret()), ("token", token)]
         if let hint { form.append(("token_type_hint", hint.rawValue)) }
-        _ = try await exchange(HTTPRequest(method: "POST", url: baseURL + "/auth/revoke", headers: Self.formHeaders, body: Self.formBody(form)))
+        _ = try await exchange(
+            HTTPRequest(method: "POST", url: baseURL + "/auth/revoke", headers: Self.formHeaders, body: Self.formBody(form)))
     }
 
     /// GET /auth/keys, bypassing the cache.
@@ -180,12 +195,15 @@ public struct SignInWithAppleClient: Sendable {
     // MARK: - Machinery
 
     func clientSecret() throws -> String {
-        try AppleTokens.signInWithAppleClientSecret(key: signingKey, teamID: teamID, clientID: clientID, issuedAt: clock(),
-                                                    lifetime: clientSecretLifetime)
+        try AppleTokens.signInWithAppleClientSecret(
+            key: signingKey, teamID: teamID, clientID: clientID, issuedAt: clock(),
+            lifetime: clientSecretLifetime)
     }
 
-    static let formHeaders = [HTTPHeader("Content-Type", "application/x-www-form-urlencoded"), HTTPHeader("Accept", "application/json"),
-                              HTTPHeader("User-Agent", "Sigil")]
+    static let formHeaders = [
+        HTTPHeader("Content-Type", "application/x-www-form-urlencoded"), HTTPHeader("Accept", "application/json"),
+        HTTPHeader("User-Agent", "Sigil"),
+    ]
 
     /// application/x-www-form-urlencoded with every byte outside the unreserved set percent-encoded.
     static func formBody(_ fields: [(String, String)]) -> [UInt8] {
@@ -193,11 +211,13 @@ public struct SignInWithAppleClient: Sendable {
     }
 
     func post<Response: Decodable>(_ path: String, _ form: [(String, String)]) async throws -> Response {
-        let response = try await exchange(HTTPRequest(method: "POST", url: baseURL + path, headers: Self.formHeaders, body: Self.formBody(form)))
+        let response = try await exchange(
+            HTTPRequest(method: "POST", url: baseURL + path, headers: Self.formHeaders, body: Self.formBody(form)))
         do {
             return try JSONValueDecoder().decode(Response.self, fromJSON: response.body)
         } catch {
-            throw SignInWithAppleError(httpStatus: response.status, error: nil, errorDescription: "the response is not a valid \(Response.self): \(error)")
+            throw SignInWithAppleError(
+                httpStatus: response.status, error: nil, errorDescription: "the response is not a valid \(Response.self): \(error)")
         }
     }
 
@@ -210,8 +230,9 @@ public struct SignInWithAppleClient: Sendable {
         }
         guard (200..<300).contains(response.status) else {
             let body = try? JSONValue(parsing: response.body)
-            throw SignInWithAppleError(httpStatus: response.status, error: body?["error"]?.stringValue.map(SignInWithAppleErrorCode.init(rawValue:)),
-                                       errorDescription: body?["error_description"]?.stringValue)
+            throw SignInWithAppleError(
+                httpStatus: response.status, error: body?["error"]?.stringValue.map(SignInWithAppleErrorCode.init(rawValue:)),
+                errorDescription: body?["error_description"]?.stringValue)
         }
         return response
     }
@@ -225,8 +246,9 @@ public struct SignInWithAppleClient: Sendable {
         func fetch() async throws -> JWKS {
             let response: HTTPResponse
             do {
-                response = try await transport.send(HTTPRequest(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/json")]),
-                                                    timeout: timeout, maximumResponseSize: maximumResponseSize)
+                response = try await transport.send(
+                    HTTPRequest(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/json")]),
+                    timeout: timeout, maximumResponseSize: maximumResponseSize)
             } catch {
                 throw SignInWithAppleError(httpStatus: 0, error: nil, errorDescription: "no response from \(url): \(error)")
             }

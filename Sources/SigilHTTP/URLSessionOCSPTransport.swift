@@ -11,13 +11,15 @@ public struct URLSessionOCSPTransport: OCSPTransport {
     public typealias TransportError = HTTPTransportError
 
     public func post(_ request: [UInt8], to url: String, timeout: Double, maximumResponseSize: Int) async throws -> [UInt8] {
-        let exchange = HTTPRequest(method: "POST", url: url, headers: [
-            HTTPHeader("Content-Type", "application/ocsp-request"),
-            HTTPHeader("Accept", "application/ocsp-response"),
-            // One request per connection: single-threaded responders (openssl ocsp) otherwise wait
-            // on the idle kept-alive connection and accept no other.
-            HTTPHeader("Connection", "close"),
-        ], body: request)
+        let exchange = HTTPRequest(
+            method: "POST", url: url,
+            headers: [
+                HTTPHeader("Content-Type", "application/ocsp-request"),
+                HTTPHeader("Accept", "application/ocsp-response"),
+                // One request per connection: single-threaded responders (openssl ocsp) otherwise wait
+                // on the idle kept-alive connection and accept no other.
+                HTTPHeader("Connection", "close"),
+            ], body: request)
         let response = try await http.send(exchange, timeout: timeout, maximumResponseSize: maximumResponseSize)
         guard response.status == 200 else { throw HTTPTransportError("HTTP status \(response.status)") }
         return response.body

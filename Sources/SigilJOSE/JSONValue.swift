@@ -35,7 +35,11 @@ public enum JSONValue: Hashable, Sendable {
         case .number(let n): hasher.combine(n)
         case .string(let s): hasher.combine(s)
         case .array(let a): hasher.combine(a)
-        case .object(let o): for (k, v) in o { hasher.combine(k); hasher.combine(v) }
+        case .object(let o):
+            for (k, v) in o {
+                hasher.combine(k)
+                hasher.combine(v)
+            }
         }
     }
 
@@ -79,13 +83,18 @@ public enum JSONValue: Hashable, Sendable {
         case .string(let s): JSONValue.writeString(s, into: &out)
         case .array(let a):
             out += "["
-            for (i, v) in a.enumerated() { if i > 0 { out += "," }; v.write(into: &out) }
+            for (i, v) in a.enumerated() {
+                if i > 0 { out += "," }
+                v.write(into: &out)
+            }
             out += "]"
         case .object(let o):
             out += "{"
             for (i, (k, v)) in o.enumerated() {
                 if i > 0 { out += "," }
-                JSONValue.writeString(k, into: &out); out += ":"; v.write(into: &out)
+                JSONValue.writeString(k, into: &out)
+                out += ":"
+                v.write(into: &out)
             }
             out += "}"
         }
@@ -157,20 +166,35 @@ struct JSONParser {
             index += 1
             var items: [JSONValue] = []
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             while true {
                 skipWhitespace()
                 items.append(try parseValue(depth: depth + 1))
                 skipWhitespace()
                 guard index < bytes.count else { throw fail("unterminated array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(items)
+                }
                 throw fail("expected , or ] in an array")
             }
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
         default: return .number(try parseNumber())
         }
     }
@@ -181,7 +205,10 @@ struct JSONParser {
         // Duplicate detection: a linear scan while the object is small, a set beyond that.
         var names = Set<String>()
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -201,8 +228,14 @@ struct JSONParser {
             members.append((name, try parseValue(depth: depth + 1)))
             skipWhitespace()
             guard index < bytes.count else { throw fail("unterminated object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
             throw fail("expected , or } in an object")
         }
     }

@@ -26,8 +26,14 @@ public struct JSONValueDecoder: Sendable {
 private struct IndexKey: CodingKey {
     let stringValue: String
     let intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue; intValue = nil }
-    init(intValue: Int) { stringValue = "Index \(intValue)"; self.intValue = intValue }
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+    init(intValue: Int) {
+        stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
 }
 
 /// The coding path as a linked list, materialised as an array only when asked for (errors,
@@ -56,9 +62,18 @@ private final class PathNode: Sendable {
 private struct CapturedKey: CodingKey, Sendable {
     let stringValue: String
     let intValue: Int?
-    init(_ key: any CodingKey) { stringValue = key.stringValue; intValue = key.intValue }
-    init(stringValue: String) { self.stringValue = stringValue; intValue = nil }
-    init(intValue: Int) { stringValue = "Index \(intValue)"; self.intValue = intValue }
+    init(_ key: any CodingKey) {
+        stringValue = key.stringValue
+        intValue = key.intValue
+    }
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+    init(intValue: Int) {
+        stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
 }
 
 private struct ValueDecoder: Decoder {
@@ -69,14 +84,16 @@ private struct ValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else {
-            throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object, found \(value.kindName)"))
+            throw DecodingError.typeMismatch(
+                [String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object, found \(value.kindName)"))
         }
         return KeyedDecodingContainer(KeyedContainer<Key>(members: members, node: node))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else {
-            throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "expected an array, found \(value.kindName)"))
+            throw DecodingError.typeMismatch(
+                [Any].self, .init(codingPath: codingPath, debugDescription: "expected an array, found \(value.kindName)"))
         }
         return UnkeyedContainer(elements: elements, node: node)
     }
@@ -126,15 +143,18 @@ private enum Scalars {
     static func double(_ value: JSONValue, _ parent: PathNode?, _ key: (any CodingKey)?) throws -> Double {
         guard case .number(let text) = value else { throw mismatch(Double.self, value, parent, key) }
         guard let d = Double(text), d.isFinite else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path(parent, key), debugDescription: "the number \(text) does not fit a Double"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path(parent, key), debugDescription: "the number \(text) does not fit a Double"))
         }
         return d
     }
 
-    static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: JSONValue, _ parent: PathNode?, _ key: (any CodingKey)?) throws -> T {
+    static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: JSONValue, _ parent: PathNode?, _ key: (any CodingKey)?) throws -> T
+    {
         guard case .number(let text) = value else { throw mismatch(T.self, value, parent, key) }
         guard let n = T(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path(parent, key), debugDescription: "the number \(text) is not a \(T.self)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path(parent, key), debugDescription: "the number \(text) is not a \(T.self)"))
         }
         return n
     }
@@ -237,12 +257,24 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map { try Scalars.bool($0, node, key) } }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map { try Scalars.string($0, node, key) } }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key).map { try Scalars.double($0, node, key) } }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key).map { try Scalars.integer(Int.self, $0, node, key) } }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(key).map { try Scalars.integer(Int32.self, $0, node, key) } }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key).map { try Scalars.integer(Int64.self, $0, node, key) } }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map { try Scalars.integer(UInt64.self, $0, node, key) } }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try present(key).map { try Scalars.string($0, node, key) }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try present(key).map { try Scalars.double($0, node, key) }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try present(key).map { try Scalars.integer(Int.self, $0, node, key) }
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try present(key).map { try Scalars.integer(Int32.self, $0, node, key) }
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try present(key).map { try Scalars.integer(Int64.self, $0, node, key) }
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try present(key).map { try Scalars.integer(UInt64.self, $0, node, key) }
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         try ValueDecoder(value: require(key), node: PathNode(parent: node, key: CapturedKey(key))).container(keyedBy: type)
@@ -253,7 +285,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: Key(stringValue: "super").flatMap(find) ?? .null, node: PathNode(parent: node, key: CapturedKey(stringValue: "super")))
+        ValueDecoder(
+            value: Key(stringValue: "super").flatMap(find) ?? .null, node: PathNode(parent: node, key: CapturedKey(stringValue: "super")))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -278,7 +311,8 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     private mutating func next(_ type: Any.Type) throws -> (JSONValue, IndexKey) {
         let key = IndexKey(intValue: currentIndex)
         guard currentIndex < elements.count else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [key], debugDescription: "the array has only \(elements.count) elements"))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: codingPath + [key], debugDescription: "the array has only \(elements.count) elements"))
         }
         defer { currentIndex += 1 }
         return (elements[currentIndex], key)

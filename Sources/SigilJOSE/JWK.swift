@@ -72,8 +72,10 @@ public struct JWK: Sendable, Hashable {
 
     /// The verification key, bound to its algorithm. `defaultRSAAlgorithm` applies only to an RSA
     /// key without alg.
-    public func verificationKey(defaultRSAAlgorithm: JWSAlgorithm = .rs256,
-                                minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits) throws(JOSEError) -> JWSVerificationKey {
+    public func verificationKey(
+        defaultRSAAlgorithm: JWSAlgorithm = .rs256,
+        minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
+    ) throws(JOSEError) -> JWSVerificationKey {
         if let use, use != "sig" { throw JOSEError(.invalidKey, "the JWK's use is \"\(use)\", not sig") }
         if let ops = json["key_ops"] {
             guard let list = ops.arrayValue, list.contains(.string("verify")) else {
@@ -96,7 +98,8 @@ public struct JWK: Sendable, Hashable {
             if let algorithm, algorithm != expected.rawValue {
                 throw JOSEError(.invalidKey, "a \(curve.rawValue) key cannot be used with alg \(algorithm)")
             }
-            let x = try member("x"), y = try member("y")
+            let x = try member("x")
+            let y = try member("y")
             // RFC 7518 §6.2.1.2: x and y are exactly the coordinate length.
             guard x.count == curve.byteCount, y.count == curve.byteCount else {
                 throw JOSEError(.invalidKey, "EC x and y must be \(curve.byteCount) bytes each, found \(x.count) and \(y.count)")
@@ -112,7 +115,9 @@ public struct JWK: Sendable, Hashable {
             case "PS256"?: bound = .ps256
             case let other?: throw JOSEError(.invalidKey, "unsupported RSA alg \(other)")
             }
-            guard bound == .rs256 || bound == .ps256 else { throw JOSEError(.invalidKey, "an RSA key cannot be bound to \(bound.rawValue)") }
+            guard bound == .rs256 || bound == .ps256 else {
+                throw JOSEError(.invalidKey, "an RSA key cannot be bound to \(bound.rawValue)")
+            }
             guard let n = json["n"]?.stringValue, let e = json["e"]?.stringValue else {
                 throw JOSEError(.invalidKey, "the RSA JWK needs string n and e")
             }

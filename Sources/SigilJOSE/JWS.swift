@@ -59,7 +59,8 @@ public struct JWS: Sendable {
         let bytes = Array(text.utf8)
         let dot = UInt8(ascii: ".")
         guard let first = bytes.firstIndex(of: dot),
-              let second = bytes[(first + 1)...].firstIndex(of: dot) else {
+            let second = bytes[(first + 1)...].firstIndex(of: dot)
+        else {
             throw JOSEError(.malformed, "a compact JWS has three parts, found \(bytes.filter { $0 == dot }.count + 1)")
         }
         guard bytes[(second + 1)...].firstIndex(of: dot) == nil else {
@@ -148,16 +149,19 @@ public struct JWS: Sendable {
         case .ecdsa(let publicKey):
             // RFC 7518 §3.4: R ‖ S, each exactly the curve's byte length; DER is not accepted.
             guard signature.count == 2 * publicKey.curve.byteCount,
-                  let parsed = try? ECDSASignature(rawRepresentation: signature, curve: publicKey.curve) else {
-                throw JOSEError(.invalidSignature,
-                                "an \(alg) signature is \(2 * publicKey.curve.byteCount) bytes R ‖ S with 0 < R, S < n; found \(signature.count) bytes")
+                let parsed = try? ECDSASignature(rawRepresentation: signature, curve: publicKey.curve)
+            else {
+                throw JOSEError(
+                    .invalidSignature,
+                    "an \(alg) signature is \(2 * publicKey.curve.byteCount) bytes R ‖ S with 0 < R, S < n; found \(signature.count) bytes")
             }
             valid = publicKey.isValidSignatureVartime(parsed, for: signingInput, hash: publicKey.curve.defaultHash)
         case .rsa(let publicKey, .rs256):
             valid = publicKey.isValidPKCS1v15SignatureVartime(signature, for: signingInput, hash: .sha256)
         case .rsa(let publicKey, .ps256):
-            valid = publicKey.isValidPSSSignatureVartime(signature, for: signingInput,
-                                                         parameters: .init(hash: .sha256, maskGenerationHash: .sha256, saltLength: 32))
+            valid = publicKey.isValidPSSSignatureVartime(
+                signature, for: signingInput,
+                parameters: .init(hash: .sha256, maskGenerationHash: .sha256, saltLength: 32))
         case .rsa(_, let other):
             throw JOSEError(.algorithmMismatch, "an RSA key cannot be bound to \(other.rawValue)")
         }

@@ -69,8 +69,10 @@ public struct JWTValidation: Sendable {
     public var rejectFutureIssuedAt: Bool
 
     /// Rules to check: expected issuer and audience when set, clock-skew leeway, and which time claims are required.
-    public init(issuer: String? = nil, audience: String? = nil, leeway: Double = 0,
-                requireExpiration: Bool = true, requireIssuedAt: Bool = false, rejectFutureIssuedAt: Bool = true) {
+    public init(
+        issuer: String? = nil, audience: String? = nil, leeway: Double = 0,
+        requireExpiration: Bool = true, requireIssuedAt: Bool = false, rejectFutureIssuedAt: Bool = true
+    ) {
         self.issuer = issuer
         self.audience = audience
         self.leeway = leeway

@@ -71,8 +71,8 @@ struct ECPrivateKeyStructure {
         }
         if let publicKey {
             guard publicKey.unusedBits == 0,
-                  let embedded = try? ECDSAPublicKey(sec1Representation: publicKey.bytes, curve: curve),
-                  embedded == key.publicKey
+                let embedded = try? ECDSAPublicKey(sec1Representation: publicKey.bytes, curve: curve),
+                embedded == key.publicKey
             else {
                 throw SigilKeysError(.inconsistent, "the embedded public key does not match the private key")
             }

@@ -44,8 +44,14 @@ public enum ECKey: Sendable {
             let reason = keysError(error, context: "SubjectPublicKeyInfo").reason
             throw SigilKeysError(.malformed, "not a PKCS#8, SEC 1 or SubjectPublicKeyInfo EC key (\(reason))")
         }
-        if let key = try? ECDSAPrivateKey(pkcs8Node: node) { self = .privateKey(key); return }
-        if let key = try? ECDSAPrivateKey(sec1Node: node) { self = .privateKey(key); return }
+        if let key = try? ECDSAPrivateKey(pkcs8Node: node) {
+            self = .privateKey(key)
+            return
+        }
+        if let key = try? ECDSAPrivateKey(sec1Node: node) {
+            self = .privateKey(key)
+            return
+        }
         do {
             self = .publicKey(try ECDSAPublicKey(spki: SubjectPublicKeyInfo(node: node)))
         } catch {

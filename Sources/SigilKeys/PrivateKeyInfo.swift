@@ -60,8 +60,9 @@ extension ECDSAPrivateKey {
             }
             let key = try ECPrivateKeyStructure(node: DER.parse(info.privateKey)).key(outerCurve: curve)
             if let outer = info.publicKey {
-                guard outer.unusedBits == 0, outer.bytes == key.publicKey.uncompressedRepresentation
-                    || outer.bytes == key.publicKey.compressedRepresentation
+                guard outer.unusedBits == 0,
+                    outer.bytes == key.publicKey.uncompressedRepresentation
+                        || outer.bytes == key.publicKey.compressedRepresentation
                 else { throw SigilKeysError(.inconsistent, "the PKCS#8 public key does not match the private key") }
             }
             self = key
@@ -90,8 +91,10 @@ extension ECDSAPrivateKey {
     /// ECPrivateKey with the public key in [1]. This exports the secret.
     public var pkcs8DER: [UInt8] {
         var inner = DERWriter()
-        ECPrivateKeyStructure(privateKey: rawRepresentation, namedCurve: nil,
-                              publicKey: ASN1BitString(wholeBytes: publicKey.uncompressedRepresentation)).encode(into: &inner)
+        ECPrivateKeyStructure(
+            privateKey: rawRepresentation, namedCurve: nil,
+            publicKey: ASN1BitString(wholeBytes: publicKey.uncompressedRepresentation)
+        ).encode(into: &inner)
         var writer = DERWriter()
         writer.appendSequence { seq in
             seq.append(ASN1Integer(0))
@@ -104,8 +107,10 @@ extension ECDSAPrivateKey {
     /// SEC 1 ECPrivateKey DER with [0] curve and [1] public key. This exports the secret.
     public var sec1DER: [UInt8] {
         var writer = DERWriter()
-        ECPrivateKeyStructure(privateKey: rawRepresentation, namedCurve: KeyOIDs.oid(curve),
-                              publicKey: ASN1BitString(wholeBytes: publicKey.uncompressedRepresentation)).encode(into: &writer)
+        ECPrivateKeyStructure(
+            privateKey: rawRepresentation, namedCurve: KeyOIDs.oid(curve),
+            publicKey: ASN1BitString(wholeBytes: publicKey.uncompressedRepresentation)
+        ).encode(into: &writer)
         return writer.bytes
     }
 

@@ -56,8 +56,9 @@ public struct RSAPublicKeyInfo: Hashable, Sendable {
     public var spkiDER: [UInt8] {
         let algorithm: AlgorithmIdentifier
         if let pssRestriction {
-            algorithm = AlgorithmIdentifier(algorithm: KeyOIDs.rsassaPSS,
-                                            parameters: RSASSAPSSParameters(pssRestriction).derRepresentation)
+            algorithm = AlgorithmIdentifier(
+                algorithm: KeyOIDs.rsassaPSS,
+                parameters: RSASSAPSSParameters(pssRestriction).derRepresentation)
         } else if isPSSOnly {
             algorithm = AlgorithmIdentifier(algorithm: KeyOIDs.rsassaPSS)
         } else {
@@ -98,7 +99,8 @@ extension RSAPublicKey {
     public init(jwkModulus n: String, exponent e: String, minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits)
         throws(SigilKeysError)
     {
-        let modulus: [UInt8], exponent: [UInt8]
+        let modulus: [UInt8]
+        let exponent: [UInt8]
         do {
             modulus = try Base64.decode(Array(n.utf8), alphabet: .url, padding: .forbidden)
             exponent = try Base64.decode(Array(e.utf8), alphabet: .url, padding: .forbidden)
@@ -155,7 +157,10 @@ extension RSAPublicKey {
             }
             return
         }
-        if let key = try? RSAPublicKey(spkiDER: data, minimumModulusBits: minimumModulusBits) { self = key; return }
+        if let key = try? RSAPublicKey(spkiDER: data, minimumModulusBits: minimumModulusBits) {
+            self = key
+            return
+        }
         do {
             self = try RSAPublicKey(pkcs1DER: data, minimumModulusBits: minimumModulusBits)
         } catch {

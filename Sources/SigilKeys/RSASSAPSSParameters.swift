@@ -23,7 +23,9 @@ public struct RSASSAPSSParameters: Hashable, Sendable {
 
     public init(node: ASN1Node) throws {
         parameters = try ASN1.sequence(node) { reader in
-            var hash = HashAlgorithm.sha1, mgfHash = HashAlgorithm.sha1, salt = 20
+            var hash = HashAlgorithm.sha1
+            var mgfHash = HashAlgorithm.sha1
+            var salt = 20
             if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
                 hash = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { try RSASSAPSSParameters.hashAlgorithm($0) }
                 guard hash != .sha1 else { throw SigilKeysError(.malformed, "hashAlgorithm encodes its DEFAULT (SHA-1)") }

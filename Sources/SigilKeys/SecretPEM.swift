@@ -32,8 +32,11 @@ public enum SecretPEM {
     /// The 6-bit value of a standard-alphabet base64 character and a validity mask (0xFF / 0).
     @inline(__always) static func sextet(_ c: UInt8) -> (value: UInt32, valid: UInt32) {
         let x = Int32(c)
-        let upper = rangeMask(x, 65, 90), lower = rangeMask(x, 97, 122), digit = rangeMask(x, 48, 57)
-        let plus = rangeMask(x, 43, 43), slash = rangeMask(x, 47, 47)
+        let upper = rangeMask(x, 65, 90)
+        let lower = rangeMask(x, 97, 122)
+        let digit = rangeMask(x, 48, 57)
+        let plus = rangeMask(x, 43, 43)
+        let slash = rangeMask(x, 47, 47)
         let value = (upper & (x &- 65)) | (lower & (x &- 71)) | (digit & (x &+ 4)) | (plus & 62) | (slash & 63)
         return (UInt32(truncatingIfNeeded: value) & 0x3F, UInt32(truncatingIfNeeded: upper | lower | digit | plus | slash) & 0xFF)
     }
@@ -48,7 +51,8 @@ public enum SecretPEM {
         var layout = [UInt8](repeating: 0, count: text.count)
         for i in text.indices {
             let x = Int32(text[i])
-            let lineBreak = rangeMask(x, 10, 10), blank = rangeMask(x, 13, 13) | rangeMask(x, 32, 32) | rangeMask(x, 9, 9)
+            let lineBreak = rangeMask(x, 10, 10)
+            let blank = rangeMask(x, 13, 13) | rangeMask(x, 32, 32) | rangeMask(x, 9, 9)
             layout[i] = UInt8(truncatingIfNeeded: (lineBreak & 1) | (blank & 2))
         }
         ConstantTimeAudit.declassify(contentsOf: layout)
@@ -97,10 +101,14 @@ public enum SecretPEM {
     /// Branch-free standard base64 with required padding; the body length and the position of
     /// '=' are layout (public).
     static func base64(_ body: [UInt8]) throws(SigilKeysError) -> [UInt8] {
-        guard body.count % 4 == 0, !body.isEmpty else { throw SigilKeysError(.malformed, "PEM: the base64 body length is not a multiple of 4") }
+        guard body.count % 4 == 0, !body.isEmpty else {
+            throw SigilKeysError(.malformed, "PEM: the base64 body length is not a multiple of 4")
+        }
         // Padding: whether each of the last two characters is '=' (layout).
-        let pads = [UInt8(truncatingIfNeeded: rangeMask(Int32(body[body.count - 2]), 61, 61)),
-                    UInt8(truncatingIfNeeded: rangeMask(Int32(body[body.count - 1]), 61, 61))]
+        let pads = [
+            UInt8(truncatingIfNeeded: rangeMask(Int32(body[body.count - 2]), 61, 61)),
+            UInt8(truncatingIfNeeded: rangeMask(Int32(body[body.count - 1]), 61, 61)),
+        ]
         ConstantTimeAudit.declassify(contentsOf: pads)
         let padding = pads[1] == 0 ? 0 : (pads[0] == 0 ? 1 : 2)
         let characters = body.count - padding

@@ -77,8 +77,9 @@ extension ECDSAPublicKey {
     public var spki: SubjectPublicKeyInfo {
         let parameters = DER.encode(KeyOIDs.oid(curve))
         let bits = ASN1BitString(wholeBytes: uncompressedRepresentation)
-        return SubjectPublicKeyInfo(algorithm: AlgorithmIdentifier(algorithm: KeyOIDs.ecPublicKey, parameters: parameters),
-                                    subjectPublicKey: bits)
+        return SubjectPublicKeyInfo(
+            algorithm: AlgorithmIdentifier(algorithm: KeyOIDs.ecPublicKey, parameters: parameters),
+            subjectPublicKey: bits)
     }
 
     public var spkiDER: [UInt8] { spki.derRepresentation }

@@ -42,8 +42,10 @@ public struct OCSPRequest: Hashable, Sendable {
     }
 
     /// One certificate, with a fresh 32-byte nonce from `random` unless `withNonce` is false.
-    public static func forCertificate<R: RandomNumberGenerator>(_ certificate: Certificate, issuer: Certificate, hash: HashAlgorithm = .sha1,
-                                                               withNonce: Bool = true, using random: inout R) -> OCSPRequest {
+    public static func forCertificate<R: RandomNumberGenerator>(
+        _ certificate: Certificate, issuer: Certificate, hash: HashAlgorithm = .sha1,
+        withNonce: Bool = true, using random: inout R
+    ) -> OCSPRequest {
         var nonce: [UInt8]?
         if withNonce {
             nonce = (0..<OCSPRequest.maximumNonceLength).map { _ in UInt8.random(in: 0...255, using: &random) }

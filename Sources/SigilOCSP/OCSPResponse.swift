@@ -36,7 +36,12 @@ import SigilX509
 /// ```
 public struct OCSPResponse: Hashable, Sendable {
     public enum Status: Int, Hashable, Sendable, CustomStringConvertible {
-        case successful = 0, malformedRequest = 1, internalError = 2, tryLater = 3, sigRequired = 5, unauthorized = 6
+        case successful = 0
+        case malformedRequest = 1
+        case internalError = 2
+        case tryLater = 3
+        case sigRequired = 5
+        case unauthorized = 6
         public var description: String {
             switch self {
             case .successful: "successful"
@@ -82,8 +87,11 @@ public struct OCSPResponse: Hashable, Sendable {
                     }
                 }
                 guard (status == .successful) == (basic != nil) else {
-                    throw OCSPError(.malformed, status == .successful ? "a successful response without responseBytes"
-                        : "responseBytes with status \(status)")
+                    throw OCSPError(
+                        .malformed,
+                        status == .successful
+                            ? "a successful response without responseBytes"
+                            : "responseBytes with status \(status)")
                 }
                 return (status, basic)
             }
@@ -115,7 +123,8 @@ public struct BasicOCSPResponse: Hashable, Sendable {
     /// The nonce extension's value (the OCTET STRING's content), when present.
     public var nonce: [UInt8]? {
         guard let ext = responseExtensions.first(where: { $0.oid == OCSPOIDs.nonce }),
-              let node = try? DER.parse(ext.rawValue), let octets = try? ASN1OctetString(node: node) else { return nil }
+            let node = try? DER.parse(ext.rawValue), let octets = try? ASN1OctetString(node: node)
+        else { return nil }
         return octets.bytes
     }
 
@@ -124,7 +133,8 @@ public struct BasicOCSPResponse: Hashable, Sendable {
     public var nonceRawValue: [UInt8]? { responseExtensions.first { $0.oid == OCSPOIDs.nonce }?.rawValue }
 
     init(derEncoded bytes: [UInt8]) throws {
-        var fields: (tbs: [UInt8], version: Int, responder: ResponderID, producedAt: Int64, responses: [SingleResponse], extensions: [Extension])?
+        var fields:
+            (tbs: [UInt8], version: Int, responder: ResponderID, producedAt: Int64, responses: [SingleResponse], extensions: [Extension])?
         var algorithm: AlgorithmIdentifier?
         var signatureBits: ASN1BitString?
         var certificates: [Certificate] = []
@@ -220,9 +230,13 @@ public struct SingleResponse: Hashable, Sendable {
                     let time = try ASN1GeneralizedTime(node: r.next(.generalizedTime)).components.secondsSinceEpoch
                     var reason: Int?
                     if let tagged = r.nextIfPresent(.contextSpecific(0)) {
-                        let value = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { try ASN1Integer(node: $0, identifier: .enumerated).intValue() }
+                        let value = try ASN1.explicit(tagged, tag: .contextSpecific(0)) {
+                            try ASN1Integer(node: $0, identifier: .enumerated).intValue()
+                        }
                         // CRLReason: 0–10 except 7 (RFC 5280 §5.3.1).
-                        guard (0...10).contains(value), value != 7 else { throw tagged.error(.integerOutOfRange, "CRLReason \(value) is not defined") }
+                        guard (0...10).contains(value), value != 7 else {
+                            throw tagged.error(.integerOutOfRange, "CRLReason \(value) is not defined")
+                        }
                         reason = value
                     }
                     return .revoked(time: time, reason: reason)
@@ -236,11 +250,15 @@ public struct SingleResponse: Hashable, Sendable {
             let thisUpdate = try ASN1GeneralizedTime(node: reader.next(.generalizedTime)).components.secondsSinceEpoch
             var nextUpdate: Int64?
             if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
-                nextUpdate = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { try ASN1GeneralizedTime(node: $0).components.secondsSinceEpoch }
+                nextUpdate = try ASN1.explicit(tagged, tag: .contextSpecific(0)) {
+                    try ASN1GeneralizedTime(node: $0).components.secondsSinceEpoch
+                }
             }
             var extensions: [Extension] = []
             if let tagged = reader.nextIfPresent(.contextSpecific(1)) {
-                extensions = try ASN1.explicit(tagged, tag: .contextSpecific(1)) { list in try ASN1.sequenceOf(list) { try Extension(node: $0) } }
+                extensions = try ASN1.explicit(tagged, tag: .contextSpecific(1)) { list in
+                    try ASN1.sequenceOf(list) { try Extension(node: $0) }
+                }
             }
             return (id, status, thisUpdate, nextUpdate, extensions)
         }

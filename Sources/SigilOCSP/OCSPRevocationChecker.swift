@@ -40,8 +40,10 @@ public actor OCSPRevocationChecker {
     /// Responses fetched from the network (for tests and monitoring).
     public private(set) var fetchCount = 0
 
-    public init(transport: any OCSPTransport, verifier: OCSPResponseVerifier = OCSPResponseVerifier(), mode: Mode = .hardFail,
-                hash: HashAlgorithm = .sha1, timeout: Double = 10, maximumResponseSize: Int = 64 * 1024, cacheLimit: Int = 1024) {
+    public init(
+        transport: any OCSPTransport, verifier: OCSPResponseVerifier = OCSPResponseVerifier(), mode: Mode = .hardFail,
+        hash: HashAlgorithm = .sha1, timeout: Double = 10, maximumResponseSize: Int = 64 * 1024, cacheLimit: Int = 1024
+    ) {
         self.transport = transport
         self.verifier = verifier
         self.mode = mode
@@ -54,8 +56,10 @@ public actor OCSPRevocationChecker {
     /// The verified status of `certificate` (issued by `issuer`) at `time`, from the cache or the
     /// responder at `url` (default: the certificate's first OCSP URL). A fresh nonce is sent
     /// with every request and must be echoed.
-    public func status(of certificate: Certificate, issuer: Certificate, at time: Int64, url: String? = nil,
-                       nonce: [UInt8]? = nil) async throws(OCSPError) -> OCSPVerifiedStatus {
+    public func status(
+        of certificate: Certificate, issuer: Certificate, at time: Int64, url: String? = nil,
+        nonce: [UInt8]? = nil
+    ) async throws(OCSPError) -> OCSPVerifiedStatus {
         let key = CacheKey(certificate: certificate.derBytes, issuer: issuer.derBytes)
         if let entry = cache[key], time <= entry.expires { return entry.status }
         guard let target = url ?? certificate.ocspURLs.first else {
@@ -67,7 +71,8 @@ public actor OCSPRevocationChecker {
         let body: [UInt8]
         do {
             fetchCount += 1
-            body = try await transport.post(request.derRepresentation, to: target, timeout: timeout, maximumResponseSize: maximumResponseSize)
+            body = try await transport.post(
+                request.derRepresentation, to: target, timeout: timeout, maximumResponseSize: maximumResponseSize)
         } catch {
             throw OCSPError(.retryable, "OCSP responder \(target): \(error)")
         }
@@ -98,7 +103,8 @@ public actor OCSPRevocationChecker {
     public func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for index in 0..<max(0, chain.count - 1) {
-            let certificate = chain[index], issuer = chain[index + 1]
+            let certificate = chain[index]
+            let issuer = chain[index + 1]
             let subject = certificate.subject.rfc4514String
             do {
                 let result = try await status(of: certificate, issuer: issuer, at: time)
@@ -120,8 +126,10 @@ public actor OCSPRevocationChecker {
 extension CertificateVerifier {
     /// Path validation followed by online revocation checks of the chain found (DESIGN.md
     /// convention 4: Apple's signed-data policy = RFC 5280 basics + OIDs + pinned roots + optional OCSP).
-    public func verify(leaf: Certificate, intermediates: [Certificate] = [], at time: Int64,
-                       revocation: OCSPRevocationChecker) async -> Result {
+    public func verify(
+        leaf: Certificate, intermediates: [Certificate] = [], at time: Int64,
+        revocation: OCSPRevocationChecker
+    ) async -> Result {
         let result = verify(leaf: leaf, intermediates: intermediates, at: time)
         guard case .valid(let chain) = result else { return result }
         let failures = await revocation.failures(of: chain, at: time)

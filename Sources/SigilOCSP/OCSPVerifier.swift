@@ -32,16 +32,20 @@ public struct OCSPResponseVerifier: Sendable {
     /// the CertID of the certificate (under its own hash algorithm); 5. the nonce is echoed when
     /// `requestNonce` is given; 6. freshness: thisUpdate ≤ time + skew, nextUpdate (when present)
     /// ≥ time − skew, producedAt ≤ time + skew and not before thisUpdate − skew.
-    public func verify(_ response: OCSPResponse, certificate: Certificate, issuer: Certificate,
-                       requestNonce: [UInt8]? = nil, at time: Int64) throws(OCSPError) -> OCSPVerifiedStatus {
+    public func verify(
+        _ response: OCSPResponse, certificate: Certificate, issuer: Certificate,
+        requestNonce: [UInt8]? = nil, at time: Int64
+    ) throws(OCSPError) -> OCSPVerifiedStatus {
         // 1.
         guard response.status == .successful, let basic = response.basic else {
             throw OCSPError(.unsuccessfulStatus, "the responder answered \(response.status)")
         }
         // 2–3.
         let signer = try authorizedSigner(basic, issuer: issuer, at: time)
-        switch signer.publicKey.verifySignatureVartime(basic.signature, over: basic.tbsResponseData,
-                                                       algorithm: basic.signatureAlgorithm, minimumRSABits: minimumRSABits) {
+        switch signer.publicKey.verifySignatureVartime(
+            basic.signature, over: basic.tbsResponseData,
+            algorithm: basic.signatureAlgorithm, minimumRSABits: minimumRSABits)
+        {
         case .success: break
         case .failure(let reason): throw OCSPError(.invalidSignature, "response signature by \(signer.subject): \(reason)")
         }
@@ -64,8 +68,9 @@ public struct OCSPResponseVerifier: Sendable {
         }
         guard basic.producedAt <= time + skew else { throw OCSPError(.stale, "producedAt \(basic.producedAt) is in the future") }
         guard basic.producedAt >= single.thisUpdate - skew else { throw OCSPError(.stale, "producedAt is before thisUpdate") }
-        return OCSPVerifiedStatus(status: single.status, thisUpdate: single.thisUpdate, nextUpdate: single.nextUpdate,
-                                  producedAt: basic.producedAt, signer: signer)
+        return OCSPVerifiedStatus(
+            status: single.status, thisUpdate: single.thisUpdate, nextUpdate: single.nextUpdate,
+            producedAt: basic.producedAt, signer: signer)
     }
 
     func matches(_ id: BasicOCSPResponse.ResponderID, _ certificate: Certificate) -> Bool {
@@ -93,8 +98,10 @@ public struct OCSPResponseVerifier: Sendable {
             }
             return candidate
         }
-        throw OCSPError(.unauthorizedResponder, reasons.isEmpty
-            ? "the responderID names neither the issuer nor a certificate in the response"
-            : reasons.joined(separator: "; "))
+        throw OCSPError(
+            .unauthorizedResponder,
+            reasons.isEmpty
+                ? "the responderID names neither the issuer nor a certificate in the response"
+                : reasons.joined(separator: "; "))
     }
 }

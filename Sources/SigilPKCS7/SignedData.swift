@@ -56,7 +56,9 @@ public struct SignedData: Sendable {
         }
     }
 
-    private static func fields(_ node: ASN1Node) throws -> (Int, [AlgorithmIdentifier], ASN1ObjectIdentifier, [UInt8]?, [Certificate], [SignerInfo]) {
+    private static func fields(_ node: ASN1Node) throws -> (
+        Int, [AlgorithmIdentifier], ASN1ObjectIdentifier, [UInt8]?, [Certificate], [SignerInfo]
+    ) {
         try ASN1.sequence(node) { reader in
             let version = try ASN1Integer(node: reader.next(.integer)).intValue()
             guard (1...5).contains(version) else { throw PKCS7Error(.malformed, "SignedData version \(version) is not 1–5") }
@@ -90,7 +92,8 @@ public struct SignedData: Sendable {
     public var payload: [UInt8]? {
         guard let content else { return nil }
         if content.first == 0x04, let node = try? BER.parse(content), node.identifier == .octetString,
-           let inner = try? ASN1OctetString(node: node) {
+            let inner = try? ASN1OctetString(node: node)
+        {
             return inner.bytes
         }
         return content
@@ -140,8 +143,9 @@ public struct SignerInfo: Sendable {
             let sid: Identifier
             if sidNode.identifier == .sequence {
                 sid = try ASN1.sequence(sidNode) { r in
-                    .issuerAndSerialNumber(issuer: try DistinguishedName(node: r.next(.sequence)),
-                                           serial: try ASN1Integer(node: r.next(.integer)).twosComplementBytes)
+                    .issuerAndSerialNumber(
+                        issuer: try DistinguishedName(node: r.next(.sequence)),
+                        serial: try ASN1Integer(node: r.next(.integer)).twosComplementBytes)
                 }
             } else if sidNode.identifier == .contextSpecific(0) {
                 sid = .subjectKeyIdentifier(try ASN1OctetString(node: sidNode, identifier: .contextSpecific(0)).bytes)
@@ -152,18 +156,20 @@ public struct SignerInfo: Sendable {
             guard let hash = KeyOIDs.hash(digest.algorithm) else {
                 throw PKCS7Error(.unsupportedAlgorithm, "digest algorithm \(digest.algorithm) is not SHA-1/256/384/512")
             }
-            var attributes: [Attribute]?, attributesDER: [UInt8]?
+            var attributes: [Attribute]?
+            var attributesDER: [UInt8]?
             if let signed = reader.nextIfPresent(.contextSpecific(0)) {
                 try ASN1.expect(signed, .contextSpecific(0), constructed: true)
                 var encodings: [[UInt8]] = []
                 var list: [Attribute] = []
                 for child in signed.children {
                     encodings.append(Array(child.encodedBytes))
-                    list.append(try ASN1.sequence(child) { r in
-                        let type = try ASN1ObjectIdentifier(node: r.next(.objectIdentifier))
-                        let values = try ASN1.sequenceOf(r.next(.set), identifier: .set) { Array($0.encodedBytes) }
-                        return Attribute(type: type, values: values)
-                    })
+                    list.append(
+                        try ASN1.sequence(child) { r in
+                            let type = try ASN1ObjectIdentifier(node: r.next(.objectIdentifier))
+                            let values = try ASN1.sequenceOf(r.next(.set), identifier: .set) { Array($0.encodedBytes) }
+                            return Attribute(type: type, values: values)
+                        })
                 }
                 guard !list.isEmpty else { throw signed.error(.unexpectedElementCount, "signedAttrs must not be empty") }
                 // The DER SET OF: the received order when it is already DER, else sorted.
@@ -178,7 +184,8 @@ public struct SignerInfo: Sendable {
             fields = (version, sid, hash, attributes, attributesDER, algorithm, signature)
         }
         guard let fields else { throw PKCS7Error(.malformed, "SignerInfo") }
-        (version, signerIdentifier, digestAlgorithm, signedAttributes, signedAttributesDER, signatureAlgorithmIdentifier, signature) = fields
+        (version, signerIdentifier, digestAlgorithm, signedAttributes, signedAttributesDER, signatureAlgorithmIdentifier, signature) =
+            fields
     }
 
     public func attribute(_ type: ASN1ObjectIdentifier) -> Attribute? { signedAttributes?.first { $0.type == type } }

@@ -14,8 +14,10 @@ public struct SignedDataVerifier: Sendable {
     public var policies: [any CertificatePolicy]
     public var minimumRSABits: Int
 
-    public init(trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
-                minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits) {
+    public init(
+        trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
+        minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
+    ) {
         self.trustedRoots = trustedRoots
         self.policies = policies
         self.minimumRSABits = minimumRSABits
@@ -44,8 +46,10 @@ public struct SignedDataVerifier: Sendable {
 
     /// Verifies the first (for receipts, the only) SignerInfo at `time`. `explain`, when given,
     /// receives every step as it is taken (the failing one included).
-    public func verify(_ signed: SignedData, at time: Int64, detachedContent: [UInt8]? = nil,
-                       explain: ((Step) -> Void)? = nil) throws(PKCS7Error) -> Verified {
+    public func verify(
+        _ signed: SignedData, at time: Int64, detachedContent: [UInt8]? = nil,
+        explain: ((Step) -> Void)? = nil
+    ) throws(PKCS7Error) -> Verified {
         func step(_ clause: String, _ check: String, _ passed: Bool?, _ detail: String) {
             explain?(Step(clause: clause, check: check, passed: passed, detail: detail))
         }
@@ -53,67 +57,93 @@ public struct SignedDataVerifier: Sendable {
             step(clause, check, false, "\(error.code): \(error.reason)")
             return error
         }
-        step("RFC 5652 §5.1", "SignedData parsed", true,
-             "version \(signed.version), eContentType \(signed.contentType), \(signed.certificates.count) certificate(s), \(signed.signerInfos.count) SignerInfo(s)")
-        guard let signerInfo = signed.signerInfos.first else { throw fail("RFC 5652 §5.3", "a SignerInfo", PKCS7Error(.malformed, "no SignerInfo")) }
+        step(
+            "RFC 5652 §5.1", "SignedData parsed", true,
+            "version \(signed.version), eContentType \(signed.contentType), \(signed.certificates.count) certificate(s), \(signed.signerInfos.count) SignerInfo(s)"
+        )
+        guard let signerInfo = signed.signerInfos.first else {
+            throw fail("RFC 5652 §5.3", "a SignerInfo", PKCS7Error(.malformed, "no SignerInfo"))
+        }
         guard let content = signed.content ?? detachedContent else {
             throw fail("RFC 5652 §5.2", "content present", PKCS7Error(.malformed, "no content to verify"))
         }
         guard let signer = signed.certificates.first(where: signerInfo.identifies) else {
-            throw fail("RFC 5652 §5.3 / §10.2.4", "signer certificate found by sid",
-                       PKCS7Error(.signerNotFound, "no certificate in the message matches the SignerInfo"))
+            throw fail(
+                "RFC 5652 §5.3 / §10.2.4", "signer certificate found by sid",
+                PKCS7Error(.signerNotFound, "no certificate in the message matches the SignerInfo"))
         }
         step("RFC 5652 §5.3 / §10.2.4", "signer certificate found by sid", true, "\(signer.subject), serial \(signer.serialNumberHex)")
         let signedBytes: [UInt8]
         if let attributesDER = signerInfo.signedAttributesDER {
             // RFC 5652 §5.3: content-type and message-digest are required when attributes are present.
             guard let type = signerInfo.attribute(CMSOIDs.contentType), type.values.count == 1,
-                  type.values[0] == DER.encode(signed.contentType) else {
-                throw fail("RFC 5652 §11.1", "content-type attribute equals eContentType",
-                           PKCS7Error(.contentTypeAttributeMismatch, "the content-type attribute is missing or differs from eContentType"))
+                type.values[0] == DER.encode(signed.contentType)
+            else {
+                throw fail(
+                    "RFC 5652 §11.1", "content-type attribute equals eContentType",
+                    PKCS7Error(.contentTypeAttributeMismatch, "the content-type attribute is missing or differs from eContentType"))
             }
             guard let digest = signerInfo.attribute(CMSOIDs.messageDigest), digest.values.count == 1,
-                  let node = try? DER.parse(digest.values[0]), let octets = try? ASN1OctetString(node: node) else {
-                throw fail("RFC 5652 §11.2", "message-digest attribute", PKCS7Error(.contentDigestMismatch, "the message-digest attribute is missing or malformed"))
+                let node = try? DER.parse(digest.values[0]), let octets = try? ASN1OctetString(node: node)
+            else {
+                throw fail(
+                    "RFC 5652 §11.2", "message-digest attribute",
+                    PKCS7Error(.contentDigestMismatch, "the message-digest attribute is missing or malformed"))
             }
             guard octets.bytes == signerInfo.digestAlgorithm.hash(content) else {
-                throw fail("RFC 5652 §11.2", "message-digest attribute equals the content's digest",
-                           PKCS7Error(.contentDigestMismatch, "the message-digest attribute does not match the content's \(signerInfo.digestAlgorithm.rawValue)"))
+                throw fail(
+                    "RFC 5652 §11.2", "message-digest attribute equals the content's digest",
+                    PKCS7Error(
+                        .contentDigestMismatch,
+                        "the message-digest attribute does not match the content's \(signerInfo.digestAlgorithm.rawValue)"))
             }
-            step("RFC 5652 §5.4 / §11.1–11.2", "signed attributes", true,
-                 "content-type and message-digest (\(signerInfo.digestAlgorithm.rawValue) of \(content.count) content bytes) match; the signature covers the attributes' DER")
+            step(
+                "RFC 5652 §5.4 / §11.1–11.2", "signed attributes", true,
+                "content-type and message-digest (\(signerInfo.digestAlgorithm.rawValue) of \(content.count) content bytes) match; the signature covers the attributes' DER"
+            )
             signedBytes = attributesDER
         } else {
-            step("RFC 5652 §5.4", "no signed attributes", nil, "the signature covers the \(content.count) content bytes directly (as Apple signs receipts)")
+            step(
+                "RFC 5652 §5.4", "no signed attributes", nil,
+                "the signature covers the \(content.count) content bytes directly (as Apple signs receipts)")
             signedBytes = content
         }
         guard let algorithm = signerInfo.signatureAlgorithm else {
-            throw fail("RFC 5652 §5.3 / RFC 3370", "signature algorithm",
-                       PKCS7Error(.unsupportedAlgorithm, "signature algorithm \(signerInfo.signatureAlgorithmIdentifier.algorithm)"))
+            throw fail(
+                "RFC 5652 §5.3 / RFC 3370", "signature algorithm",
+                PKCS7Error(.unsupportedAlgorithm, "signature algorithm \(signerInfo.signatureAlgorithmIdentifier.algorithm)"))
         }
-        switch signer.publicKey.verifySignatureVartime(signerInfo.signature, over: signedBytes, algorithm: algorithm, minimumRSABits: minimumRSABits) {
+        switch signer.publicKey.verifySignatureVartime(
+            signerInfo.signature, over: signedBytes, algorithm: algorithm, minimumRSABits: minimumRSABits)
+        {
         case .success:
             step("RFC 5652 §5.6; RFC 8017 §8.2.2 / FIPS 186-5 §6.4.2", "signature", true, "\(algorithm) by \(signer.subject) verifies")
         case .failure(.unsupportedAlgorithm(let what)): throw fail("RFC 5652 §5.6", "signature", PKCS7Error(.unsupportedAlgorithm, what))
-        case .failure(let reason): throw fail("RFC 5652 §5.6", "signature", PKCS7Error(.invalidSignature, "signature by \(signer.subject): \(reason)"))
+        case .failure(let reason):
+            throw fail("RFC 5652 §5.6", "signature", PKCS7Error(.invalidSignature, "signature by \(signer.subject): \(reason)"))
         }
         let others = signed.certificates.filter { $0 != signer }
         let verifier = CertificateVerifier(trustedRoots: trustedRoots, policies: policies, minimumRSABits: minimumRSABits)
         let policyNames = policies.map { String(describing: type(of: $0)) }.joined(separator: " + ")
         switch verifier.verify(leaf: signer, intermediates: others, at: time) {
         case .valid(let chain):
-            step("RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)", true, chain.map(\.subject.rfc4514String).joined(separator: " → "))
+            step(
+                "RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)", true,
+                chain.map(\.subject.rfc4514String).joined(separator: " → "))
             return Verified(signer: signer, chain: chain)
         case .invalid(let failures):
             let reasons = failures.map(\.description).joined(separator: "; ")
-            let onlyTime = !failures.isEmpty && failures.allSatisfy {
-                switch $0 {
-                case .expired, .notYetValid: true
-                default: false
+            let onlyTime =
+                !failures.isEmpty
+                && failures.allSatisfy {
+                    switch $0 {
+                    case .expired, .notYetValid: true
+                    default: false
+                    }
                 }
-            }
-            throw fail("RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)",
-                       PKCS7Error(onlyTime ? .signerNotValidAtTime : .untrustedSigner, reasons))
+            throw fail(
+                "RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)",
+                PKCS7Error(onlyTime ? .signerNotValidAtTime : .untrustedSigner, reasons))
         }
     }
 }

@@ -76,7 +76,8 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
             }
             guard let fields, let signatureBits else { throw X509Error(.malformed, "certificate structure") }
             guard outerAlgorithmBytes.elementsEqual(fields.innerAlgorithmBytes) else {
-                throw X509Error(.algorithmMismatch, "signatureAlgorithm differs from the TBSCertificate signature field (RFC 5280 §4.1.1.2)")
+                throw X509Error(
+                    .algorithmMismatch, "signatureAlgorithm differs from the TBSCertificate signature field (RFC 5280 §4.1.1.2)")
             }
             guard signatureBits.unusedBits == 0 else {
                 throw X509Error(.malformed, "signatureValue has unused bits")
@@ -122,17 +123,27 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         init(node: ASN1Node) throws {
             // Node slices index the parsed array, which the certificate keeps as derBytes.
             tbsRange = node.encodedBytes.indices
-            var version = 1, serial = ASN1Integer(0), algorithm = AlgorithmIdentifier(algorithm: [2, 5])
-            var innerAlgorithmBytes: ArraySlice<UInt8> = [], spkiRange: Range<Int> = 0..<0
-            var issuer: DistinguishedName?, subject: DistinguishedName?, validity: Validity?, spki: SubjectPublicKeyInfo?
-            var issuerUID: ASN1BitString?, subjectUID: ASN1BitString?, extensions: [Extension] = []
+            var version = 1
+            var serial = ASN1Integer(0)
+            var algorithm = AlgorithmIdentifier(algorithm: [2, 5])
+            var innerAlgorithmBytes: ArraySlice<UInt8> = []
+            var spkiRange: Range<Int> = 0..<0
+            var issuer: DistinguishedName?
+            var subject: DistinguishedName?
+            var validity: Validity?
+            var spki: SubjectPublicKeyInfo?
+            var issuerUID: ASN1BitString?
+            var subjectUID: ASN1BitString?
+            var extensions: [Extension] = []
             try ASN1.sequence(node) { reader in
                 if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
                     let value = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { try ASN1Integer(node: $0).intValue() }
                     guard value == 1 || value == 2 else {
-                        throw tagged.error(.integerOutOfRange, value == 0
-                            ? "version v1 is encoded although it is the DEFAULT (X.690 11.5)"
-                            : "version \(value) is not v1, v2 or v3")
+                        throw tagged.error(
+                            .integerOutOfRange,
+                            value == 0
+                                ? "version v1 is encoded although it is the DEFAULT (X.690 11.5)"
+                                : "version \(value) is not v1, v2 or v3")
                     }
                     version = value + 1
                 }
@@ -202,7 +213,9 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     /// The certificates in a PEM text, in order, and the labels of the other blocks (a private
     /// key beside its certificate, a CRL…), which are skipped when `skippingForeignBlocks` and
     /// an error otherwise. At least one certificate is required.
-    public static func certificates(pem text: String, skippingForeignBlocks: Bool) throws(X509Error) -> (certificates: [Certificate], skipped: [String]) {
+    public static func certificates(pem text: String, skippingForeignBlocks: Bool) throws(X509Error) -> (
+        certificates: [Certificate], skipped: [String]
+    ) {
         let blocks: [PEMDocument]
         do {
             blocks = try PEMDocument.parseAll(text)
@@ -210,7 +223,8 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
             throw X509Error(.invalidPEM, "\(error)")
         }
         guard !blocks.isEmpty else { throw X509Error(.invalidPEM, "no PEM block found") }
-        var result: [Certificate] = [], skipped: [String] = []
+        var result: [Certificate] = []
+        var skipped: [String] = []
         for (index, block) in blocks.enumerated() {
             guard pemLabels.contains(block.label) else {
                 guard skippingForeignBlocks else {

@@ -94,8 +94,10 @@ public struct CertificateBuilder: Sendable {
     public var extensions: [ExtensionValue]
 
     /// A certificate to sign: serial, DER issuer and subject Names, validity (seconds since 1970), DER SubjectPublicKeyInfo and extensions in order.
-    public init(serialNumber: [UInt8], issuer: [UInt8], subject: [UInt8], notBefore: Int64, notAfter: Int64,
-                subjectPublicKeyInfo: [UInt8], extensions: [ExtensionValue] = []) {
+    public init(
+        serialNumber: [UInt8], issuer: [UInt8], subject: [UInt8], notBefore: Int64, notAfter: Int64,
+        subjectPublicKeyInfo: [UInt8], extensions: [ExtensionValue] = []
+    ) {
         self.serialNumber = serialNumber
         self.issuer = issuer
         self.subject = subject

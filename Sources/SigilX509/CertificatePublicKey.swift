@@ -18,7 +18,7 @@ public enum CertificatePublicKey: Hashable, Sendable, CustomStringConvertible {
         case KeyOIDs.ecPublicKey:
             do {
                 self = .ec(try ECDSAPublicKey(spki: spki))
-            } catch where error.code == .unsupportedAlgorithm {
+            } catch  where error.code == .unsupportedAlgorithm {
                 self = .unknown(spki)  // another curve: kept, not verifiable here
             } catch {
                 throw X509Error(.malformed, "EC subject public key: \(error.reason)")
@@ -26,7 +26,7 @@ public enum CertificatePublicKey: Hashable, Sendable, CustomStringConvertible {
         case KeyOIDs.rsaEncryption, KeyOIDs.rsassaPSS:
             do {
                 self = .rsa(try RSAPublicKeyInfo(spki: spki, minimumModulusBits: RSAPublicKey.smallestAllowedModulusBits))
-            } catch where error.code == .invalidKey && error.reason.contains("below the minimum") {
+            } catch  where error.code == .invalidKey && error.reason.contains("below the minimum") {
                 self = .unknown(spki)  // below 1024 bits: kept, never usable
             } catch {
                 throw X509Error(.malformed, "RSA subject public key: \(error.reason)")

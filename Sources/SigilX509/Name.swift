@@ -1,3 +1,5 @@
+import SigilASN1
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SigilASN1
 
 /// A distinguished name (RFC 5280 §4.1.2.4):
 ///
@@ -43,7 +44,8 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
             // The bytes were validated as a Name when parsed, so neither step can fail; an empty
             // list would only mean a parser defect, which the fixture tests compare against.
             guard let node = try? (isBER ? BER.parse(derBytes) : DER.parse(derBytes)),
-                  let rdns = try? DistinguishedName.decodeRDNs(node) else { return [] }
+                let rdns = try? DistinguishedName.decodeRDNs(node)
+            else { return [] }
             return rdns
         }
     }
@@ -100,7 +102,8 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     public func matches(_ other: DistinguishedName) -> Bool {
         if derBytes == other.derBytes { return true }
         // Decoded once per side (each `rdns` access decodes the kept encoding).
-        let mine = rdns, theirs = other.rdns
+        let mine = rdns
+        let theirs = other.rdns
         guard mine.count == theirs.count else { return false }
         return zip(mine, theirs).allSatisfy { rdnMatches($0, $1) }
     }
@@ -109,7 +112,8 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     /// directoryName subtree test of name constraints (RFC 5280 §4.2.1.10, §7.1). An empty base
     /// contains every name.
     public func isWithin(_ base: DistinguishedName) -> Bool {
-        let mine = rdns, prefix = base.rdns
+        let mine = rdns
+        let prefix = base.rdns
         guard prefix.count <= mine.count else { return false }
         return zip(mine, prefix).allSatisfy { rdnMatches($0, $1) }
     }

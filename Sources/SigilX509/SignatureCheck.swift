@@ -26,8 +26,10 @@ extension CertificatePublicKey {
     /// ECDSA-Sig-Value; RSA keys must have at least `minimumRSABits`; an id-RSASSA-PSS key
     /// verifies only PSS, with the parameters its SPKI restricts it to (RFC 4055 §1.2: same hashes,
     /// salt at least as long). Variable time.
-    public func verifySignatureVartime(_ signature: [UInt8], over message: [UInt8], algorithm: SignatureAlgorithm,
-                                       minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits) -> Result<Void, SignatureFailure> {
+    public func verifySignatureVartime(
+        _ signature: [UInt8], over message: [UInt8], algorithm: SignatureAlgorithm,
+        minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
+    ) -> Result<Void, SignatureFailure> {
         switch (self, algorithm) {
         case (.ec(let key), .ecdsa(let hash)):
             guard let parsed = try? ECDSASignature(derEncoded: signature, curve: key.curve) else { return .failure(.invalidSignature) }
@@ -37,18 +39,21 @@ extension CertificatePublicKey {
             guard info.key.modulusBits >= minimumRSABits else {
                 return .failure(.keyTooSmall(bits: info.key.modulusBits, minimum: minimumRSABits))
             }
-            return info.key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: hash) ? .success(()) : .failure(.invalidSignature)
+            return info.key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: hash)
+                ? .success(()) : .failure(.invalidSignature)
         case (.rsa(let info), .rsaPSS(let parameters)):
             guard info.key.modulusBits >= minimumRSABits else {
                 return .failure(.keyTooSmall(bits: info.key.modulusBits, minimum: minimumRSABits))
             }
             if let restriction = info.pssRestriction {
                 guard restriction.hash == parameters.hash, restriction.maskGenerationHash == parameters.maskGenerationHash,
-                      parameters.saltLength >= restriction.saltLength else {
+                    parameters.saltLength >= restriction.saltLength
+                else {
                     return .failure(.keyAlgorithmMismatch("PSS parameters outside the key's restriction"))
                 }
             }
-            return info.key.isValidPSSSignatureVartime(signature, for: message, parameters: parameters) ? .success(()) : .failure(.invalidSignature)
+            return info.key.isValidPSSSignatureVartime(signature, for: message, parameters: parameters)
+                ? .success(()) : .failure(.invalidSignature)
         case (_, .unknown(let identifier)):
             return .failure(.unsupportedAlgorithm(identifier.algorithm.dotted))
         case (.unknown(let spki), _):

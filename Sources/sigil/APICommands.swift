@@ -14,7 +14,8 @@ extension CLIFailure {
         case let e as AppleAPIRequestError:
             self.init(code: "api.request", message: e.description)
         case let e as SignInWithAppleError:
-            self.init(code: e.httpStatus == 0 ? "siwa.transport" : "siwa." + (e.error?.rawValue ?? "http\(e.httpStatus)"), message: e.description)
+            self.init(
+                code: e.httpStatus == 0 ? "siwa.transport" : "siwa." + (e.error?.rawValue ?? "http\(e.httpStatus)"), message: e.description)
         case let e as JOSEError:
             self.init(code: "jose." + e.code.rawValue, message: e.description)
         case let e as AppStoreError:
@@ -42,8 +43,11 @@ struct APICommand: AsyncParsableCommand {
     static let endpoints: [(name: String, usage: String)] = [
         ("transaction-info", "TRANSACTION_ID"),
         ("app-transaction-info", "TRANSACTION_ID"),
-        ("transaction-history", "TRANSACTION_ID [revision=R] [version=v1|v2] [startDate=MS] [endDate=MS] [productId=P]… [productType=T]… "
-            + "[sort=ASCENDING|DESCENDING] [subscriptionGroupIdentifier=G]… [inAppOwnershipType=T] [revoked=true|false] (--all: every page)"),
+        (
+            "transaction-history",
+            "TRANSACTION_ID [revision=R] [version=v1|v2] [startDate=MS] [endDate=MS] [productId=P]… [productType=T]… "
+                + "[sort=ASCENDING|DESCENDING] [subscriptionGroupIdentifier=G]… [inAppOwnershipType=T] [revoked=true|false] (--all: every page)"
+        ),
         ("subscription-statuses", "TRANSACTION_ID [status=N]…"),
         ("refund-history", "TRANSACTION_ID [revision=R] (--all)"),
         ("order-lookup", "ORDER_ID"),
@@ -104,7 +108,9 @@ struct APICommand: AsyncParsableCommand {
     }
 
     func signingKey() throws -> AppleSigningKey {
-        do { return try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+        do { return try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError {
+            throw CLIFailure(appStore: e)
+        }
     }
 
     func appStoreClient() throws -> AppStoreServerAPIClient {
@@ -119,7 +125,8 @@ struct APICommand: AsyncParsableCommand {
             default: throw CLIFailure(code: "usage", message: "--environment is production, sandbox or local-testing")
             }
         }
-        return AppStoreServerAPIClient(signingKey: try signingKey(), issuerID: issuerId, bundleID: bundleId, environment: env, timeout: timeout)
+        return AppStoreServerAPIClient(
+            signingKey: try signingKey(), issuerID: issuerId, bundleID: bundleId, environment: env, timeout: timeout)
     }
 
     func externalPurchaseClient() throws -> ExternalPurchaseServerAPIClient {
@@ -133,12 +140,14 @@ struct APICommand: AsyncParsableCommand {
             default: throw CLIFailure(code: "usage", message: "the External Purchase Server API has production and sandbox only")
             }
         }
-        return ExternalPurchaseServerAPIClient(signingKey: try signingKey(), issuerID: issuerId, bundleID: bundleId, environment: env, timeout: timeout)
+        return ExternalPurchaseServerAPIClient(
+            signingKey: try signingKey(), issuerID: issuerId, bundleID: bundleId, environment: env, timeout: timeout)
     }
 
     /// Positional identifiers and NAME=VALUE parameters, split.
     func split() -> (ids: [String], params: [(String, String)]) {
-        var ids: [String] = [], params: [(String, String)] = []
+        var ids: [String] = []
+        var params: [(String, String)] = []
         for argument in arguments {
             if ids.count >= expectedIdentifiers, let eq = argument.firstIndex(of: "=") {
                 params.append((String(argument[..<eq]), String(argument[argument.index(after: eq)...])))
@@ -176,7 +185,8 @@ struct APICommand: AsyncParsableCommand {
 
     func call() async throws {
         guard Self.endpoints.contains(where: { $0.name == endpoint }) else {
-            throw CLIFailure(code: "usage", message: "unknown endpoint \(endpoint); known: \(Self.endpoints.map(\.name).joined(separator: ", "))")
+            throw CLIFailure(
+                code: "usage", message: "unknown endpoint \(endpoint); known: \(Self.endpoints.map(\.name).joined(separator: ", "))")
         }
         let (idList, params) = split()
         func values(_ name: String) -> [String] { params.filter { $0.0 == name }.map(\.1) }
@@ -202,11 +212,14 @@ struct APICommand: AsyncParsableCommand {
             try APIOutput.print(try await api.getAppTransactionInfo(transactionId: try ids(1, idList)[0]))
         case "transaction-history":
             let id = try ids(1, idList)[0]
-            var filters = TransactionHistoryRequest(productIds: values("productId"), subscriptionGroupIdentifiers: values("subscriptionGroupIdentifier"))
+            var filters = TransactionHistoryRequest(
+                productIds: values("productId"), subscriptionGroupIdentifiers: values("subscriptionGroupIdentifier"))
             filters.startDate = try value("startDate").map { try integer($0, "startDate") }
             filters.endDate = try value("endDate").map { try integer($0, "endDate") }
             filters.productTypes = try values("productType").map {
-                guard let t = TransactionHistoryRequest.ProductType(rawValue: $0) else { throw CLIFailure(code: "usage", message: "productType \($0)") }
+                guard let t = TransactionHistoryRequest.ProductType(rawValue: $0) else {
+                    throw CLIFailure(code: "usage", message: "productType \($0)")
+                }
                 return t
             }
             filters.sort = try value("sort").map {
@@ -226,7 +239,8 @@ struct APICommand: AsyncParsableCommand {
                 for try await page in api.transactionHistory(transactionId: id, filters: filters, version: version) { pages.append(page) }
                 try APIOutput.print(pages)
             } else {
-                try APIOutput.print(try await api.getTransactionHistory(transactionId: id, revision: value("revision"), filters: filters, version: version))
+                try APIOutput.print(
+                    try await api.getTransactionHistory(transactionId: id, revision: value("revision"), filters: filters, version: version))
             }
         case "subscription-statuses":
             let statuses = try values("status").map { text -> Int32 in
@@ -246,16 +260,20 @@ struct APICommand: AsyncParsableCommand {
         case "order-lookup":
             try APIOutput.print(try await api.lookUpOrderId(orderId: try ids(1, idList)[0]))
         case "extend-renewal-date":
-            try APIOutput.print(try await api.extendSubscriptionRenewalDate(originalTransactionId: try ids(1, idList)[0],
-                                                                             request: try requestBody(ExtendRenewalDateRequest.self)))
+            try APIOutput.print(
+                try await api.extendSubscriptionRenewalDate(
+                    originalTransactionId: try ids(1, idList)[0],
+                    request: try requestBody(ExtendRenewalDateRequest.self)))
         case "mass-extend-renewal-date":
             _ = try ids(0, idList)
-            try APIOutput.print(try await api.extendRenewalDateForAllActiveSubscribers(request: try requestBody(MassExtendRenewalDateRequest.self)))
+            try APIOutput.print(
+                try await api.extendRenewalDateForAllActiveSubscribers(request: try requestBody(MassExtendRenewalDateRequest.self)))
         case "mass-extend-status":
             let i = try ids(2, idList)
             try APIOutput.print(try await api.getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: i[1], productId: i[0]))
         case "consumption":
-            try await api.sendConsumptionInformation(transactionId: try ids(1, idList)[0], request: try requestBody(ConsumptionRequest.self))
+            try await api.sendConsumptionInformation(
+                transactionId: try ids(1, idList)[0], request: try requestBody(ConsumptionRequest.self))
             APIOutput.ok()
         case "consumption-v1":
             try await api.sendConsumptionData(transactionId: try ids(1, idList)[0], request: try requestBody(ConsumptionRequestV1.self))
@@ -284,8 +302,9 @@ struct APICommand: AsyncParsableCommand {
             APIOutput.ok()
         case "image-upload":
             guard let body else { throw CLIFailure(code: "usage", message: "image-upload needs --body FILE.png") }
-            try await api.uploadImage(imageIdentifier: try uuid(try ids(1, idList)[0]), png: try Input.read(body),
-                                      imageSize: value("imageSize").map(ImageSize.init(rawValue:)))
+            try await api.uploadImage(
+                imageIdentifier: try uuid(try ids(1, idList)[0]), png: try Input.read(body),
+                imageSize: value("imageSize").map(ImageSize.init(rawValue:)))
             APIOutput.ok()
         case "image-delete":
             try await api.deleteImage(imageIdentifier: try uuid(try ids(1, idList)[0]))
@@ -294,7 +313,8 @@ struct APICommand: AsyncParsableCommand {
             _ = try ids(0, idList)
             try APIOutput.print(try await api.getImageList())
         case "message-upload":
-            try await api.uploadMessage(messageIdentifier: try uuid(try ids(1, idList)[0]), body: try requestBody(UploadMessageRequestBody.self))
+            try await api.uploadMessage(
+                messageIdentifier: try uuid(try ids(1, idList)[0]), body: try requestBody(UploadMessageRequestBody.self))
             APIOutput.ok()
         case "message-delete":
             try await api.deleteMessage(messageIdentifier: try uuid(try ids(1, idList)[0]))
@@ -304,7 +324,8 @@ struct APICommand: AsyncParsableCommand {
             try APIOutput.print(try await api.getMessageList())
         case "default-message-set":
             let i = try ids(3, idList)
-            try await api.configureDefaultMessage(productId: i[0], locale: i[1], request: DefaultConfigurationRequest(messageIdentifier: try uuid(i[2])))
+            try await api.configureDefaultMessage(
+                productId: i[0], locale: i[1], request: DefaultConfigurationRequest(messageIdentifier: try uuid(i[2])))
             APIOutput.ok()
         case "default-message-delete":
             let i = try ids(2, idList)
@@ -324,7 +345,8 @@ struct APICommand: AsyncParsableCommand {
             _ = try ids(0, idList)
             try APIOutput.print(try await api.getRealtimeURL())
         case "performance-test":
-            try APIOutput.print(try await api.initiatePerformanceTest(request: PerformanceTestRequest(originalTransactionId: try ids(1, idList)[0])))
+            try APIOutput.print(
+                try await api.initiatePerformanceTest(request: PerformanceTestRequest(originalTransactionId: try ids(1, idList)[0])))
         case "performance-test-result":
             try APIOutput.print(try await api.getPerformanceTestResults(requestId: try ids(1, idList)[0]))
         default:
@@ -332,8 +354,10 @@ struct APICommand: AsyncParsableCommand {
         }
     }
 
-    static let knownParameters: Set<String> = ["revision", "version", "startDate", "endDate", "productId", "productType", "sort",
-                                               "subscriptionGroupIdentifier", "inAppOwnershipType", "revoked", "status", "paginationToken", "imageSize"]
+    static let knownParameters: Set<String> = [
+        "revision", "version", "startDate", "endDate", "productId", "productType", "sort",
+        "subscriptionGroupIdentifier", "inAppOwnershipType", "revoked", "status", "paginationToken", "imageSize",
+    ]
 
     func integer(_ text: String, _ name: String) throws -> Int64 {
         guard let n = Int64(text) else { throw CLIFailure(code: "usage", message: "\(name) \(text) is not an integer (milliseconds)") }
@@ -358,7 +382,9 @@ struct SIWACommand: AsyncParsableCommand {
 
         func client() throws -> SignInWithAppleClient {
             let signing: AppleSigningKey
-            do { signing = try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+            do { signing = try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError {
+                throw CLIFailure(appStore: e)
+            }
             return SignInWithAppleClient(signingKey: signing, teamID: teamId, clientID: clientId, baseURL: baseUrl, timeout: timeout)
         }
     }
@@ -437,7 +463,9 @@ struct SIWACommand: AsyncParsableCommand {
                 }
                 let now: Double
                 if let at {
-                    guard let t = X509Command.parseTime(at) else { throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds") }
+                    guard let t = X509Command.parseTime(at) else {
+                        throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds")
+                    }
                     now = Double(t)
                 } else {
                     now = Date().timeIntervalSince1970
@@ -445,14 +473,18 @@ struct SIWACommand: AsyncParsableCommand {
                 let source = jwks ?? "https://appleid.apple.com/auth/keys"
                 let keys: JWKS
                 if source.hasPrefix("http://") || source.hasPrefix("https://") {
-                    let response = try await URLSessionHTTPTransport().send(HTTPRequest(method: "GET", url: source), timeout: 30,
-                                                                            maximumResponseSize: 1 << 20)
-                    guard response.status == 200 else { throw CLIFailure(code: "siwa.jwks", message: "\(source) answered HTTP \(response.status)") }
+                    let response = try await URLSessionHTTPTransport().send(
+                        HTTPRequest(method: "GET", url: source), timeout: 30,
+                        maximumResponseSize: 1 << 20)
+                    guard response.status == 200 else {
+                        throw CLIFailure(code: "siwa.jwks", message: "\(source) answered HTTP \(response.status)")
+                    }
                     keys = try JWKS(parsing: response.body)
                 } else {
                     keys = try JWKS(parsing: try Input.read(source))
                 }
-                let identity = try AppleIdentityTokenVerifier(clientIDs: clientId, leeway: leeway).verify(text, keys: keys, now: now, nonce: nonce)
+                let identity = try AppleIdentityTokenVerifier(clientIDs: clientId, leeway: leeway).verify(
+                    text, keys: keys, now: now, nonce: nonce)
                 Output.printJSON(SIWACommand.describe(identity))
             } catch {
                 CLIFailure(api: error).report()
@@ -461,8 +493,10 @@ struct SIWACommand: AsyncParsableCommand {
     }
 
     static func describe(_ identity: AppleIdentityToken) -> [String: Any] {
-        var out: [String: Any] = ["verified": true, "kid": identity.keyID, "sub": identity.subject, "aud": identity.audience,
-                                  "iat": identity.issuedAt, "exp": identity.expiration, "claims": JSONCLI.any(identity.claims.json)]
+        var out: [String: Any] = [
+            "verified": true, "kid": identity.keyID, "sub": identity.subject, "aud": identity.audience,
+            "iat": identity.issuedAt, "exp": identity.expiration, "claims": JSONCLI.any(identity.claims.json),
+        ]
         if let v = identity.email { out["email"] = v }
         if let v = identity.emailVerified { out["email_verified"] = v }
         if let v = identity.isPrivateEmail { out["is_private_email"] = v }

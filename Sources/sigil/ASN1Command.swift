@@ -51,7 +51,9 @@ struct ASN1Command: ParsableCommand {
                 case .boolean: return String(try Bool(node: node))
                 case .integer, .enumerated: return try ASN1Integer(node: node, identifier: node.identifier).description
                 case .objectIdentifier: return try ASN1ObjectIdentifier(node: node).dotted
-                case .null: _ = try ASN1Null(node: node); return "NULL"
+                case .null:
+                    _ = try ASN1Null(node: node)
+                    return "NULL"
                 case .utf8String: return try ASN1UTF8String(node: node).value
                 case .printableString: return try ASN1PrintableString(node: node).value
                 case .ia5String: return try ASN1IA5String(node: node).value

@@ -28,12 +28,17 @@ struct SigningKeyOptions: ParsableArguments {
 
     func now() throws -> Int64 {
         guard let issuedAt else { return Int64(Date().timeIntervalSince1970) }
-        guard let t = X509Command.parseTime(issuedAt) else { throw CLIFailure(code: "usage", message: "--issued-at must be RFC 3339 or unix seconds") }
+        guard let t = X509Command.parseTime(issuedAt) else {
+            throw CLIFailure(code: "usage", message: "--issued-at must be RFC 3339 or unix seconds")
+        }
         return t
     }
 
     func emit(_ token: String) throws {
-        guard json else { print(token); return }
+        guard json else {
+            print(token)
+            return
+        }
         let jws = try JWS(compact: token)
         Output.printJSON(["token": token, "header": JSONCLI.any(jws.header), "claims": JSONCLI.any(try jws.payloadJSON())])
     }
@@ -64,7 +69,8 @@ struct TokenCommand: ParsableCommand {
         subcommands: [AppStore.self, ExternalPurchase.self, SignInWithApple.self, Reader.self, PromotionalOffer.self])
 
     struct AppStore: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "app-store", abstract: "App Store Server API bearer token (exp ≤ 60 min).")
+        static let configuration = CommandConfiguration(
+            commandName: "app-store", abstract: "App Store Server API bearer token (exp ≤ 60 min).")
         @OptionGroup var signing: SigningKeyOptions
         @Option(help: "Issuer id from App Store Connect.") var issuerId: String
         @Option(help: "The app's bundle id.") var bundleId: String
@@ -72,15 +78,18 @@ struct TokenCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 do {
-                    try signing.emit(try AppleTokens.appStoreServerAPI(key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
-                                                                      issuedAt: try signing.now(), lifetime: ttl))
+                    try signing.emit(
+                        try AppleTokens.appStoreServerAPI(
+                            key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
+                            issuedAt: try signing.now(), lifetime: ttl))
                 } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
             }
         }
     }
 
     struct ExternalPurchase: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "external-purchase", abstract: "External Purchase Server API bearer token (exp ≤ 60 min).")
+        static let configuration = CommandConfiguration(
+            commandName: "external-purchase", abstract: "External Purchase Server API bearer token (exp ≤ 60 min).")
         @OptionGroup var signing: SigningKeyOptions
         @Option(help: "Issuer id from App Store Connect.") var issuerId: String
         @Option(help: "The app's bundle id.") var bundleId: String
@@ -88,15 +97,18 @@ struct TokenCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 do {
-                    try signing.emit(try AppleTokens.externalPurchaseServerAPI(key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
-                                                                              issuedAt: try signing.now(), lifetime: ttl))
+                    try signing.emit(
+                        try AppleTokens.externalPurchaseServerAPI(
+                            key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
+                            issuedAt: try signing.now(), lifetime: ttl))
                 } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
             }
         }
     }
 
     struct SignInWithApple: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "sign-in-with-apple", abstract: "Sign in with Apple client_secret (exp ≤ 15777000 s).")
+        static let configuration = CommandConfiguration(
+            commandName: "sign-in-with-apple", abstract: "Sign in with Apple client_secret (exp ≤ 15777000 s).")
         @OptionGroup var signing: SigningKeyOptions
         @Option(help: "Team id.") var teamId: String
         @Option(help: "Client id (Services ID or bundle id).") var clientId: String
@@ -104,15 +116,18 @@ struct TokenCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 do {
-                    try signing.emit(try AppleTokens.signInWithAppleClientSecret(key: try signing.signingKey(), teamID: teamId, clientID: clientId,
-                                                                                issuedAt: try signing.now(), lifetime: ttl))
+                    try signing.emit(
+                        try AppleTokens.signInWithAppleClientSecret(
+                            key: try signing.signingKey(), teamID: teamId, clientID: clientId,
+                            issuedAt: try signing.now(), lifetime: ttl))
                 } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
             }
         }
     }
 
     struct Reader: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "reader", abstract: "ProximityReader Verifier API reader token (exp ≤ 5 min).")
+        static let configuration = CommandConfiguration(
+            commandName: "reader", abstract: "ProximityReader Verifier API reader token (exp ≤ 5 min).")
         @OptionGroup var signing: SigningKeyOptions
         @Option(help: "Brand id (iss).") var brandId: String
         @Option(help: "Reader instance identifier (sub).") var readerId: String
@@ -120,8 +135,10 @@ struct TokenCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 do {
-                    try signing.emit(try AppleTokens.proximityReaderToken(key: try signing.signingKey(), brandID: brandId, readerID: readerId,
-                                                                         issuedAt: try signing.now(), lifetime: ttl))
+                    try signing.emit(
+                        try AppleTokens.proximityReaderToken(
+                            key: try signing.signingKey(), brandID: brandId, readerID: readerId,
+                            issuedAt: try signing.now(), lifetime: ttl))
                 } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
             }
         }
@@ -149,15 +166,20 @@ struct TokenCommand: ParsableCommand {
                 switch version {
                 case 1:
                     let ts = timestamp ?? now * 1000
-                    let signature = AppleTokens.promotionalOfferV1(key: key, bundleID: bundleId, productID: productId, offerID: offerId,
-                                                                   appAccountToken: appAccountToken, nonce: nonce, timestamp: ts)
-                    Output.printJSON(["signature": signature, "keyIdentifier": key.keyID, "nonce": nonce, "timestamp": ts,
-                                      "productIdentifier": productId, "offerIdentifier": offerId])
+                    let signature = AppleTokens.promotionalOfferV1(
+                        key: key, bundleID: bundleId, productID: productId, offerID: offerId,
+                        appAccountToken: appAccountToken, nonce: nonce, timestamp: ts)
+                    Output.printJSON([
+                        "signature": signature, "keyIdentifier": key.keyID, "nonce": nonce, "timestamp": ts,
+                        "productIdentifier": productId, "offerIdentifier": offerId,
+                    ])
                 case 2:
                     guard let issuerId else { throw CLIFailure(code: "usage", message: "v2 needs --issuer-id") }
                     do {
-                        try signing.emit(try AppleTokens.promotionalOfferV2(key: key, issuerID: issuerId, bundleID: bundleId, productID: productId,
-                                                                            offerIdentifier: offerId, transactionID: transactionId, nonce: nonce, issuedAt: now))
+                        try signing.emit(
+                            try AppleTokens.promotionalOfferV2(
+                                key: key, issuerID: issuerId, bundleID: bundleId, productID: productId,
+                                offerIdentifier: offerId, transactionID: transactionId, nonce: nonce, issuedAt: now))
                     } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
                 default:
                     throw CLIFailure(code: "usage", message: "--version is 1 or 2")
@@ -178,15 +200,20 @@ struct JWSCommand: ParsableCommand {
                 let text = String(decoding: try Input.read(file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 do {
                     let jws = try JWS(compact: text)
-                    var out: [String: Any] = ["verified": false,
-                                              "warning": "decoded only: no signature, certificate or claim was checked",
-                                              "header": JSONCLI.any(jws.header), "payload": JSONCLI.any(bytes: jws.payload),
-                                              "signatureBytes": jws.signature.count]
+                    var out: [String: Any] = [
+                        "verified": false,
+                        "warning": "decoded only: no signature, certificate or claim was checked",
+                        "header": JSONCLI.any(jws.header), "payload": JSONCLI.any(bytes: jws.payload),
+                        "signatureBytes": jws.signature.count,
+                    ]
                     if let x5c = try? jws.x5c() {
                         out["x5c"] = x5c.map { der -> Any in
                             guard let c = try? Certificate(derEncoded: der) else { return "(not a certificate)" }
-                            return ["subject": c.subject.rfc4514String, "issuer": c.issuer.rfc4514String,
-                                    "notBefore": X509Command.rfc3339(c.validity.notBefore), "notAfter": X509Command.rfc3339(c.validity.notAfter)]
+                            return [
+                                "subject": c.subject.rfc4514String, "issuer": c.issuer.rfc4514String,
+                                "notBefore": X509Command.rfc3339(c.validity.notBefore),
+                                "notAfter": X509Command.rfc3339(c.validity.notAfter),
+                            ]
                         }
                     }
                     Output.printJSON(out)
@@ -199,8 +226,9 @@ struct JWSCommand: ParsableCommand {
 }
 
 struct ExternalPurchaseTokenCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "external-purchase-token", abstract: "Decode external purchase tokens.",
-                                                    subcommands: [Decode.self])
+    static let configuration = CommandConfiguration(
+        commandName: "external-purchase-token", abstract: "Decode external purchase tokens.",
+        subcommands: [Decode.self])
     struct Decode: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Decode a token (base64url JSON) into its fields.")
         @Flag(help: "Refuse `=` padding and a trailing newline (accepted by default, as Apple's examples carry them).") var strict = false
@@ -209,12 +237,15 @@ struct ExternalPurchaseTokenCommand: ParsableCommand {
             reportingErrors {
                 let text = token == "-" ? String(decoding: try Input.read("-"), as: UTF8.self) : token
                 do {
-                    let t = try ExternalPurchaseToken(token: strict ? text : text.trimmingCharacters(in: .whitespaces),
-                                                      allowPaddingAndNewline: !strict)
-                    var out: [String: Any] = ["appAppleId": t.appAppleId, "bundleId": t.bundleId, "externalPurchaseId": t.externalPurchaseId,
-                                              "tokenCreationDate": t.tokenCreationDate.millisecondsSince1970,
-                                              "tokenCreationTime": t.tokenCreationDate.description,
-                                              "environment": t.environment.rawValue, "customLinkToken": t.isCustomLinkToken]
+                    let t = try ExternalPurchaseToken(
+                        token: strict ? text : text.trimmingCharacters(in: .whitespaces),
+                        allowPaddingAndNewline: !strict)
+                    var out: [String: Any] = [
+                        "appAppleId": t.appAppleId, "bundleId": t.bundleId, "externalPurchaseId": t.externalPurchaseId,
+                        "tokenCreationDate": t.tokenCreationDate.millisecondsSince1970,
+                        "tokenCreationTime": t.tokenCreationDate.description,
+                        "environment": t.environment.rawValue, "customLinkToken": t.isCustomLinkToken,
+                    ]
                     if let type = t.tokenType { out["tokenType"] = type.rawValue }
                     if let expiry = t.tokenExpirationDate {
                         out["tokenExpirationDate"] = expiry.millisecondsSince1970
@@ -232,12 +263,16 @@ struct VerifyCommand: AsyncParsableCommand {
         commandName: "verify",
         abstract: "Verify App Store signed data (JWS + x5c chain to your trusted roots) and print the decoded payload.",
         discussion: """
-        On success the decoded payload is printed as JSON on stdout (exit 0). On failure the status
-        (Apple's names: INVALID_JWT_FORMAT, VERIFICATION_FAILURE, …) and the reason go to stderr as
-        JSON (exit 1). --explain prints each step with the spec clause it implements to stderr.
-        """)
+            On success the decoded payload is printed as JSON on stdout (exit 0). On failure the status
+            (Apple's names: INVALID_JWT_FORMAT, VERIFICATION_FAILURE, …) and the reason go to stderr as
+            JSON (exit 1). --explain prints each step with the spec clause it implements to stderr.
+            """)
     enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case transaction, renewalInfo = "renewal-info", notification, appTransaction = "app-transaction", realtime, auto
+        case transaction
+        case renewalInfo = "renewal-info"
+        case notification
+        case appTransaction = "app-transaction"
+        case realtime, auto
     }
     @Option(name: .customLong("root"), help: "A trusted root certificate (repeatable; DER or PEM).") var roots: [String] = []
     @Option(help: "transaction | renewal-info | notification | app-transaction | realtime | auto") var type: Kind = .auto
@@ -262,7 +297,9 @@ struct VerifyCommand: AsyncParsableCommand {
     func verify() async throws {
         let raw = String(decoding: try Input.read(file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         var text = raw
-        if raw.hasPrefix("{"), let body = try? JSONDecoder().decode(ResponseBodyV2.self, from: Data(raw.utf8)), let signed = body.signedPayload {
+        if raw.hasPrefix("{"), let body = try? JSONDecoder().decode(ResponseBodyV2.self, from: Data(raw.utf8)),
+            let signed = body.signedPayload
+        {
             text = signed
         }
         var trusted: [Certificate] = []
@@ -270,7 +307,9 @@ struct VerifyCommand: AsyncParsableCommand {
         let env = AppStoreEnvironment(rawValue: environment)
         var time: Int64?
         if let at {
-            guard let parsed = X509Command.parseTime(at) else { throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds") }
+            guard let parsed = X509Command.parseTime(at) else {
+                throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds")
+            }
             time = parsed
         }
         var kind = type
@@ -279,8 +318,9 @@ struct VerifyCommand: AsyncParsableCommand {
         let trace = explain ? VerificationTrace() : nil
         // Without --bundle-id, the payload's own bundle id is accepted and reported.
         let bundle = bundleId ?? Self.payloadBundleId(text) ?? ""
-        let outcome = await Self.run(kind: kind, text: text, time: time, trusted: trusted, bundle: bundle, appAppleId: appAppleId,
-                                     environment: env, revocation: revocation, trace: trace)
+        let outcome = await Self.run(
+            kind: kind, text: text, time: time, trusted: trusted, bundle: bundle, appAppleId: appAppleId,
+            environment: env, revocation: revocation, trace: trace)
         switch outcome {
         case .success(let (payload, extra)):
             if let trace { Self.printTrace(trace, verdict: "VALID") }
@@ -294,13 +334,16 @@ struct VerifyCommand: AsyncParsableCommand {
         }
     }
 
-    static func run(kind: Kind, text: String, time: Int64?, trusted: [Certificate], bundle: String, appAppleId: Int64?,
-                    environment: AppStoreEnvironment, revocation: OCSPRevocationChecker?,
-                    trace: VerificationTrace?) async -> Result<([UInt8], [String: Any]), AppStoreError> {
+    static func run(
+        kind: Kind, text: String, time: Int64?, trusted: [Certificate], bundle: String, appAppleId: Int64?,
+        environment: AppStoreEnvironment, revocation: OCSPRevocationChecker?,
+        trace: VerificationTrace?
+    ) async -> Result<([UInt8], [String: Any]), AppStoreError> {
         let verifier: SignedDataVerifier
         do {
-            verifier = try SignedDataVerifier(trustedRoots: trusted, bundleId: bundle, appAppleId: appAppleId, environment: environment,
-                                              revocation: revocation)
+            verifier = try SignedDataVerifier(
+                trustedRoots: trusted, bundleId: bundle, appAppleId: appAppleId, environment: environment,
+                revocation: revocation)
         } catch { return .failure(error) }
         do {
             switch kind {
@@ -331,9 +374,14 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     static func record<P>(_ result: VerifiedSignedData<P>, _ environment: AppStoreEnvironment) -> ([UInt8], [String: Any]) {
-        ([UInt8](result.payloadBytes), ["trust": result.trust.rawValue, "validationTime": X509Command.rfc3339(result.validationTime),
-                                       "chain": result.chain.map(\.subject.rfc4514String), "environment": environment.rawValue,
-                                       "chainFromCache": result.chainFromCache])
+        (
+            [UInt8](result.payloadBytes),
+            [
+                "trust": result.trust.rawValue, "validationTime": X509Command.rfc3339(result.validationTime),
+                "chain": result.chain.map(\.subject.rfc4514String), "environment": environment.rawValue,
+                "chainFromCache": result.chainFromCache,
+            ]
+        )
     }
 
     static func printTrace(_ trace: VerificationTrace, verdict: String) {

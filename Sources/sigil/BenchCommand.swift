@@ -17,24 +17,25 @@ import SigilX509
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure signature, digest, certificate, App Store JWS, receipt and OCSP throughput and latency; a table, or JSON with --json.",
+        abstract:
+            "Measure signature, digest, certificate, App Store JWS, receipt and OCSP throughput and latency; a table, or JSON with --json.",
         discussion: """
-        Rows (names are stable across versions; pick some with --only, quoting names with spaces):
-        \(BenchCommand.benchmarks.map { "  " + $0.name }.joined(separator: "\n"))
+            Rows (names are stable across versions; pick some with --only, quoting names with spaces):
+            \(BenchCommand.benchmarks.map { "  " + $0.name }.joined(separator: "\n"))
 
-        Each row runs on --threads threads at once (default 1; "all" for every core) and reports the
-        total operations per second and the latency of one operation (median and 99th percentile,
-        in microseconds). The last row always runs on every core and also carries
-        "scalingEfficiency": its rate over cores × the single-thread rate of the same operation.
-        --key FILE measures your own EC private key (PEM or DER; P-256 or P-384) in the sign and
-        verify rows of its curve; the other rows use generated keys.
-        --iterations N runs exactly N operations per thread and row instead of --seconds (for
-        instruction counts under valgrind --tool=callgrind, which repeat exactly).
+            Each row runs on --threads threads at once (default 1; "all" for every core) and reports the
+            total operations per second and the latency of one operation (median and 99th percentile,
+            in microseconds). The last row always runs on every core and also carries
+            "scalingEfficiency": its rate over cores × the single-thread rate of the same operation.
+            --key FILE measures your own EC private key (PEM or DER; P-256 or P-384) in the sign and
+            verify rows of its curve; the other rows use generated keys.
+            --iterations N runs exactly N operations per thread and row instead of --seconds (for
+            instruction counts under valgrind --tool=callgrind, which repeat exactly).
 
-        --json prints {"results": [{"name", "opsPerSecond", "threads", "p50Microseconds",
-        "p99Microseconds"}…], "machine": {"cores", "memoryBytes", "os"}}, plus "key": {"curve",
-        "file"} with --key.
-        """)
+            --json prints {"results": [{"name", "opsPerSecond", "threads", "p50Microseconds",
+            "p99Microseconds"}…], "machine": {"cores", "memoryBytes", "os"}}, plus "key": {"curve",
+            "file"} with --key.
+            """)
 
     @Option(help: "Seconds per measurement.") var seconds: Double = 1
     @Option(help: "Operations per thread and row instead of a time budget.") var iterations: Int?
@@ -62,71 +63,77 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// Every row, in output order.
-    static var benchmarks: [Benchmark] { ecdsaBenchmarks(.p256) + ecdsaBenchmarks(.p384) + [
-        Benchmark(name: "SHA-256 1 KiB") { _ in
-            let input = [UInt8](repeating: 0xA5, count: 1024)
-            return Workload { Int(SHA256.hash(input)[0]) }
-        },
-        Benchmark(name: "SHA-256 1 MiB") { _ in
-            let input = [UInt8](repeating: 0xA5, count: 1 << 20)
-            return Workload { Int(SHA256.hash(input)[0]) }
-        },
-        Benchmark(name: "SHA-384 1 KiB") { _ in
-            let input = [UInt8](repeating: 0xA5, count: 1024)
-            return Workload { Int(SHA384.hash(input)[0]) }
-        },
-        Benchmark(name: "HMAC-SHA256 64 B") { _ in
-            let key = [UInt8](repeating: 0x0B, count: 32), message = [UInt8](repeating: 0x5A, count: 64)
-            return Workload { Int(HMAC<SHA256>.authenticationCode(key: key, message: message)[0]) }
-        },
-        Benchmark(name: "RSA-2048 verify") { _ in
-            let key = try RSAPublicKey(spkiDER: try base64(BenchVectors.rsaPublicKeySPKI))
-            let signature = try base64(BenchVectors.rsaSignature)
-            let message = Array(BenchVectors.rsaMessage.utf8)
-            guard key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: .sha256) else {
-                throw CLIFailure(code: "bench.vector", message: "the embedded RSA signature does not verify")
-            }
-            return Workload { key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: .sha256) ? 1 : 0 }
-        },
-        Benchmark(name: "certificate decode") { inputs in
-            let der = try inputs.pki().leaf.derBytes
-            return Workload { (try? Certificate(derEncoded: der))?.extensions.count ?? 0 }
-        },
-        Benchmark(name: "App Store JWS verify (cached chain)") { inputs in
-            let (jws, verifier) = try inputs.appStore(cached: true)
-            return Workload { (try? verifier.verifyTransactionOffline(jws)) == nil ? 0 : 1 }
-        },
-        Benchmark(name: "App Store JWS verify (uncached chain)") { inputs in
-            let (jws, verifier) = try inputs.appStore(cached: false)
-            return Workload { (try? verifier.verifyTransactionOffline(jws)) == nil ? 0 : 1 }
-        },
-        Benchmark(name: "receipt parse (CMS + payload, 5 in-app records)") { inputs in
-            let receiptDER = try inputs.receipt()
-            return Workload {
-                guard let signed = try? SignedData(berEncoded: receiptDER), let parsed = try? AppReceipt(payload: signed.payload ?? []) else { return 0 }
-                return parsed.inAppPurchases.count
-            }
-        },
-        Benchmark(name: "OCSP response parse + verify") { _ in
-            let ca = try Certificate(derEncoded: try base64(BenchVectors.ocspCA))
-            let leaf = try Certificate(derEncoded: try base64(BenchVectors.ocspLeaf))
-            let responseDER = try base64(BenchVectors.ocspResponse)
-            let response = try OCSPResponse(derEncoded: responseDER)
-            let at = (response.basic?.producedAt ?? 0) + 3600
-            let verifier = OCSPResponseVerifier()
-            guard (try? verifier.verify(response, certificate: leaf, issuer: ca, at: at))?.status == .good else {
-                throw CLIFailure(code: "bench.vector", message: "the embedded OCSP response does not verify as good")
-            }
-            return Workload {
-                guard let r = try? OCSPResponse(derEncoded: responseDER), let v = try? verifier.verify(r, certificate: leaf, issuer: ca, at: at) else { return 0 }
-                return v.status == .good ? 1 : 0
-            }
-        },
-        Benchmark(name: "App Store JWS verify (cached chain), all cores", allCores: true) { inputs in
-            let (jws, verifier) = try inputs.appStore(cached: true)
-            return Workload { (try? verifier.verifyTransactionOffline(jws)) == nil ? 0 : 1 }
-        },
-    ] }
+    static var benchmarks: [Benchmark] {
+        ecdsaBenchmarks(.p256) + ecdsaBenchmarks(.p384) + [
+            Benchmark(name: "SHA-256 1 KiB") { _ in
+                let input = [UInt8](repeating: 0xA5, count: 1024)
+                return Workload { Int(SHA256.hash(input)[0]) }
+            },
+            Benchmark(name: "SHA-256 1 MiB") { _ in
+                let input = [UInt8](repeating: 0xA5, count: 1 << 20)
+                return Workload { Int(SHA256.hash(input)[0]) }
+            },
+            Benchmark(name: "SHA-384 1 KiB") { _ in
+                let input = [UInt8](repeating: 0xA5, count: 1024)
+                return Workload { Int(SHA384.hash(input)[0]) }
+            },
+            Benchmark(name: "HMAC-SHA256 64 B") { _ in
+                let key = [UInt8](repeating: 0x0B, count: 32)
+                let message = [UInt8](repeating: 0x5A, count: 64)
+                return Workload { Int(HMAC<SHA256>.authenticationCode(key: key, message: message)[0]) }
+            },
+            Benchmark(name: "RSA-2048 verify") { _ in
+                let key = try RSAPublicKey(spkiDER: try base64(BenchVectors.rsaPublicKeySPKI))
+                let signature = try base64(BenchVectors.rsaSignature)
+                let message = Array(BenchVectors.rsaMessage.utf8)
+                guard key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: .sha256) else {
+                    throw CLIFailure(code: "bench.vector", message: "the embedded RSA signature does not verify")
+                }
+                return Workload { key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: .sha256) ? 1 : 0 }
+            },
+            Benchmark(name: "certificate decode") { inputs in
+                let der = try inputs.pki().leaf.derBytes
+                return Workload { (try? Certificate(derEncoded: der))?.extensions.count ?? 0 }
+            },
+            Benchmark(name: "App Store JWS verify (cached chain)") { inputs in
+                let (jws, verifier) = try inputs.appStore(cached: true)
+                return Workload { (try? verifier.verifyTransactionOffline(jws)) == nil ? 0 : 1 }
+            },
+            Benchmark(name: "App Store JWS verify (uncached chain)") { inputs in
+                let (jws, verifier) = try inputs.appStore(cached: false)
+                return Workload { (try? verifier.verifyTransactionOffline(jws)) == nil ? 0 : 1 }
+            },
+            Benchmark(name: "receipt parse (CMS + payload, 5 in-app records)") { inputs in
+                let receiptDER = try inputs.receipt()
+                return Workload {
+                    guard let signed = try? SignedData(berEncoded: receiptDER), let parsed = try? AppReceipt(payload: signed.payload ?? [])
+                    else { return 0 }
+                    return parsed.inAppPurchases.count
+                }
+            },
+            Benchmark(name: "OCSP response parse + verify") { _ in
+                let ca = try Certificate(derEncoded: try base64(BenchVectors.ocspCA))
+                let leaf = try Certificate(derEncoded: try base64(BenchVectors.ocspLeaf))
+                let responseDER = try base64(BenchVectors.ocspResponse)
+                let response = try OCSPResponse(derEncoded: responseDER)
+                let at = (response.basic?.producedAt ?? 0) + 3600
+                let verifier = OCSPResponseVerifier()
+                guard (try? verifier.verify(response, certificate: leaf, issuer: ca, at: at))?.status == .good else {
+                    throw CLIFailure(code: "bench.vector", message: "the embedded OCSP response does not verify as good")
+                }
+                return Workload {
+                    guard let r = try? OCSPResponse(derEncoded: responseDER),
+                        let v = try? verifier.verify(r, certificate: leaf, issuer: ca, at: at)
+                    else { return 0 }
+                    return v.status == .good ? 1 : 0
+                }
+            },
+            Benchmark(name: "App Store JWS verify (cached chain), all cores", allCores: true) { inputs in
+                let (jws, verifier) = try inputs.appStore(cached: true)
+                return Workload { (try? verifier.verifyTransactionOffline(jws)) == nil ? 0 : 1 }
+            },
+        ]
+    }
 
     /// Sign, cold verify (a key seen for the first time: no per-key table) and repeated-key verify
     /// (the per-key table built during the warm-up) over a 100-byte message with the curve's hash.
@@ -141,9 +148,10 @@ struct BenchCommand: ParsableCommand {
             Benchmark(name: "\(curve.rawValue) verify (cold key)") { inputs in
                 let key = inputs.signingKey(curve)
                 let signature = key.signature(for: message, hash: hash)
-                return Workload(operation: { key.publicKey.isValidSignatureVartime(signature, for: message, hash: hash) ? 1 : 0 },
-                                before: { ECDSAVerificationTables.isEnabled = false },
-                                after: { ECDSAVerificationTables.isEnabled = true })
+                return Workload(
+                    operation: { key.publicKey.isValidSignatureVartime(signature, for: message, hash: hash) ? 1 : 0 },
+                    before: { ECDSAVerificationTables.isEnabled = false },
+                    after: { ECDSAVerificationTables.isEnabled = true })
             },
             Benchmark(name: "\(curve.rawValue) verify (repeated key)") { inputs in
                 let key = inputs.signingKey(curve)
@@ -185,8 +193,10 @@ struct BenchCommand: ParsableCommand {
         }
         let known = Set(Self.benchmarks.map(\.name))
         if let unknown = only.first(where: { !known.contains($0) }) {
-            throw CLIFailure(code: "bench.only", message: "no row named \"\(unknown)\"; rows: "
-                             + Self.benchmarks.map { "\"\($0.name)\"" }.joined(separator: ", "))
+            throw CLIFailure(
+                code: "bench.only",
+                message: "no row named \"\(unknown)\"; rows: "
+                    + Self.benchmarks.map { "\"\($0.name)\"" }.joined(separator: ", "))
         }
         let selected = only.isEmpty ? Self.benchmarks : Self.benchmarks.filter { only.contains($0.name) }
 
@@ -199,7 +209,9 @@ struct BenchCommand: ParsableCommand {
                 throw CLIFailure(keys: error)
             }
             guard case .privateKey(let privateKey) = loaded else {
-                throw CLIFailure(code: "bench.key", message: "\(key) holds a public key; --key needs a private key (sign uses it, verify checks its signatures)")
+                throw CLIFailure(
+                    code: "bench.key",
+                    message: "\(key) holds a public key; --key needs a private key (sign uses it, verify checks its signatures)")
             }
             userKey = (privateKey.curve, privateKey)
         }
@@ -224,14 +236,18 @@ struct BenchCommand: ParsableCommand {
             rows.append(Row(name: benchmark.name, result: result, threads: count, scalingEfficiency: efficiency))
         }
 
-        let machine: [String: Any] = ["cores": cores, "memoryBytes": ProcessInfo.processInfo.physicalMemory,
-                                      "os": ProcessInfo.processInfo.operatingSystemVersionString]
+        let machine: [String: Any] = [
+            "cores": cores, "memoryBytes": ProcessInfo.processInfo.physicalMemory,
+            "os": ProcessInfo.processInfo.operatingSystemVersionString,
+        ]
         if json {
             let results: [[String: Any]] = rows.map { row in
-                var item: [String: Any] = ["name": row.name, "opsPerSecond": (row.result.opsPerSecond * 10).rounded() / 10,
-                                           "threads": row.threads,
-                                           "p50Microseconds": (row.result.p50Nanoseconds).rounded() / 1000,
-                                           "p99Microseconds": (row.result.p99Nanoseconds).rounded() / 1000]
+                var item: [String: Any] = [
+                    "name": row.name, "opsPerSecond": (row.result.opsPerSecond * 10).rounded() / 10,
+                    "threads": row.threads,
+                    "p50Microseconds": (row.result.p50Nanoseconds).rounded() / 1000,
+                    "p99Microseconds": (row.result.p99Nanoseconds).rounded() / 1000,
+                ]
                 if let e = row.scalingEfficiency { item["scalingEfficiency"] = e }
                 return item
             }
@@ -239,17 +255,21 @@ struct BenchCommand: ParsableCommand {
             if let userKey, let key { report["key"] = ["curve": userKey.curve.rawValue, "file": key] }
             Output.printJSON(report)
         } else {
-            print("operation".padding(toLength: 50, withPad: " ", startingAt: 0) + "threads" + "ops/s".leftPadded(13)
-                  + "p50 µs".leftPadded(11) + "p99 µs".leftPadded(11))
+            print(
+                "operation".padding(toLength: 50, withPad: " ", startingAt: 0) + "threads" + "ops/s".leftPadded(13)
+                    + "p50 µs".leftPadded(11) + "p99 µs".leftPadded(11))
             for row in rows {
                 let extra = row.scalingEfficiency.map { String(format: "   (scaling efficiency %.0f%%)", $0 * 100) } ?? ""
-                print(row.name.padding(toLength: 50, withPad: " ", startingAt: 0) + String(row.threads).leftPadded(7)
-                      + String(format: "%.0f", row.result.opsPerSecond).leftPadded(13)
-                      + Self.microseconds(row.result.p50Nanoseconds).leftPadded(11)
-                      + Self.microseconds(row.result.p99Nanoseconds).leftPadded(11) + extra)
+                print(
+                    row.name.padding(toLength: 50, withPad: " ", startingAt: 0) + String(row.threads).leftPadded(7)
+                        + String(format: "%.0f", row.result.opsPerSecond).leftPadded(13)
+                        + Self.microseconds(row.result.p50Nanoseconds).leftPadded(11)
+                        + Self.microseconds(row.result.p99Nanoseconds).leftPadded(11) + extra)
             }
             let keyNote = userKey.map { ", \($0.curve.rawValue) rows with the key in \(key ?? "")" } ?? ""
-            print("machine: \(cores) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)\(keyNote)")
+            print(
+                "machine: \(cores) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)\(keyNote)"
+            )
         }
         if checksum == Int.min { print("") }  // keeps every measured result observable
     }
@@ -261,12 +281,15 @@ struct BenchCommand: ParsableCommand {
     }
 
     static func microseconds(_ nanoseconds: Double) -> String {
-        nanoseconds >= 100_000 ? String(format: "%.0f", nanoseconds / 1000)
+        nanoseconds >= 100_000
+            ? String(format: "%.0f", nanoseconds / 1000)
             : nanoseconds >= 10_000 ? String(format: "%.1f", nanoseconds / 1000) : String(format: "%.2f", nanoseconds / 1000)
     }
 
     static func base64(_ text: String) throws -> [UInt8] {
-        guard let data = Data(base64Encoded: text) else { throw CLIFailure(code: "bench.vector", message: "an embedded vector is not base64") }
+        guard let data = Data(base64Encoded: text) else {
+            throw CLIFailure(code: "bench.vector", message: "an embedded vector is not base64")
+        }
         return Array(data)
     }
 }
@@ -300,12 +323,16 @@ final class BenchInputs {
     /// A transaction JWS signed by the PKI's leaf, and a verifier with or without a chain cache.
     func appStore(cached: Bool) throws -> (jws: String, verifier: SigilAppStore.SignedDataVerifier) {
         let pki = try pki()
-        let payload = #"{"transactionId":"2000000900000001","originalTransactionId":"2000000900000000","bundleId":"com.example.bench","productId":"com.example.bench.monthly","purchaseDate":1790000000000,"type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","signedDate":\#(now * 1000),"environment":"Sandbox","storefront":"USA","price":4990,"currency":"USD"}"#
+        let payload =
+            #"{"transactionId":"2000000900000001","originalTransactionId":"2000000900000000","bundleId":"com.example.bench","productId":"com.example.bench.monthly","purchaseDate":1790000000000,"type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","signedDate":\#(now * 1000),"environment":"Sandbox","storefront":"USA","price":4990,"currency":"USD"}"#
         let jws = try pki.signedData(payload: Array(payload.utf8))
-        let verifier = cached
-            ? try SigilAppStore.SignedDataVerifier(trustedRoots: [pki.root], bundleId: "com.example.bench", appAppleId: nil, environment: .sandbox)
-            : try SigilAppStore.SignedDataVerifier(trustedRoots: [pki.root], bundleId: "com.example.bench", appAppleId: nil, environment: .sandbox,
-                                     cache: ChainCache(timeToLive: 0))
+        let verifier =
+            cached
+            ? try SigilAppStore.SignedDataVerifier(
+                trustedRoots: [pki.root], bundleId: "com.example.bench", appAppleId: nil, environment: .sandbox)
+            : try SigilAppStore.SignedDataVerifier(
+                trustedRoots: [pki.root], bundleId: "com.example.bench", appAppleId: nil, environment: .sandbox,
+                cache: ChainCache(timeToLive: 0))
         _ = try verifier.verifyTransactionOffline(jws)
         return (jws, verifier)
     }
@@ -313,14 +340,17 @@ final class BenchInputs {
     /// A signed receipt with five in-app purchase records.
     func receipt() throws -> [UInt8] {
         let pki = try pki()
-        let receipt = AppReceiptBuilder(bundleID: "com.example.bench", appVersion: "1", originalApplicationVersion: "1", creationDate: now,
-                                        opaqueValue: [1, 2, 3, 4], deviceGUID: Array(repeating: 7, count: 16),
-                                        inAppPurchases: (0..<5).map {
-                                            .init(productID: "com.example.bench.p\($0)", transactionID: "100000000000000\($0)",
-                                                  originalTransactionID: "100000000000000\($0)", purchaseDate: now - 60, originalPurchaseDate: now - 60)
-                                        })
-        return try AppReceiptBuilder.signedData(content: try receipt.payload(), signer: pki.leaf, signerKey: pki.leafKey,
-                                                certificates: [pki.leaf, pki.intermediate])
+        let receipt = AppReceiptBuilder(
+            bundleID: "com.example.bench", appVersion: "1", originalApplicationVersion: "1", creationDate: now,
+            opaqueValue: [1, 2, 3, 4], deviceGUID: Array(repeating: 7, count: 16),
+            inAppPurchases: (0..<5).map {
+                .init(
+                    productID: "com.example.bench.p\($0)", transactionID: "100000000000000\($0)",
+                    originalTransactionID: "100000000000000\($0)", purchaseDate: now - 60, originalPurchaseDate: now - 60)
+            })
+        return try AppReceiptBuilder.signedData(
+            content: try receipt.payload(), signer: pki.leaf, signerKey: pki.leafKey,
+            certificates: [pki.leaf, pki.intermediate])
     }
 }
 
@@ -359,8 +389,9 @@ struct BenchMeasurement {
             func percentile(_ p: Double) -> Double {
                 sorted.isEmpty ? 0 : Double(sorted[Int((Double(sorted.count - 1) * p).rounded())])
             }
-            return BenchMeasurement(opsPerSecond: rate, p50Nanoseconds: percentile(0.5), p99Nanoseconds: percentile(0.99),
-                                    checksum: everyone.reduce(0) { $0 &+ $1.checksum })
+            return BenchMeasurement(
+                opsPerSecond: rate, p50Nanoseconds: percentile(0.5), p99Nanoseconds: percentile(0.99),
+                checksum: everyone.reduce(0) { $0 &+ $1.checksum })
         }
     }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import SigilASN1
-import SigilX509
 import SigilCRL
+import SigilX509
 
 /// `sigil crl show`: every field of a CRL (RFC 5280 §5), its extensions and its entries.
 struct CRLCommand: ParsableCommand {
@@ -87,12 +87,19 @@ struct CRLCommand: ParsableCommand {
                 }
                 for (index, object) in objects.enumerated() {
                     if index > 0 { print("") }
-                    for key in ["issuer", "version", "thisUpdate", "nextUpdate", "crlNumber", "deltaCRLIndicator", "authorityKeyIdentifier", "entryCount"] {
+                    for key in [
+                        "issuer", "version", "thisUpdate", "nextUpdate", "crlNumber", "deltaCRLIndicator", "authorityKeyIdentifier",
+                        "entryCount",
+                    ] {
                         if let value = object[key] { print("\(key): \(value)") }
                     }
-                    if let algorithm = object["signatureAlgorithm"] as? [String: Any] { print("signatureAlgorithm: \(algorithm["name"] ?? "")") }
+                    if let algorithm = object["signatureAlgorithm"] as? [String: Any] {
+                        print("signatureAlgorithm: \(algorithm["name"] ?? "")")
+                    }
                     if let idp = object["issuingDistributionPoint"] as? [String: Any] {
-                        print("issuingDistributionPoint: \(idp.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+                        print(
+                            "issuingDistributionPoint: \(idp.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+                        )
                     }
                     for e in object["extensions"] as? [[String: Any]] ?? [] {
                         print("extension \(e["name"] ?? "")\((e["critical"] as? Bool) == true ? " (critical)" : ""): \(e["value"] ?? "")")

@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-import SigilAppStore
 import SigilASN1
+import SigilAppStore
 import SigilCore
 import SigilHTTP
 import SigilJOSE
@@ -13,16 +10,21 @@ import SigilOCSP
 import SigilPKCS7
 import SigilX509
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `sigil demo`: the whole job on data it makes itself, no network, in seconds. Every step says
 /// what it did and its verdict; the exit code is non-zero if any step fails.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Build an Apple-shaped PKI in memory, sign and verify App Store data, mint every token, read a receipt, check OCSP, measure.",
+        abstract:
+            "Build an Apple-shaped PKI in memory, sign and verify App Store data, mint every token, read a receipt, check OCSP, measure.",
         discussion: """
-        Needs nothing but this binary (the OCSP step also uses the openssl CLI as a loopback
-        responder when it is installed, and says so when it is not). No network access.
-        """)
+            Needs nothing but this binary (the OCSP step also uses the openssl CLI as a loopback
+            responder when it is installed, and says so when it is not). No network access.
+            """)
 
     @Option(help: "Seconds per throughput figure in the closing table.") var seconds: Double = 0.3
 
@@ -51,7 +53,9 @@ struct DemoCommand: AsyncParsableCommand {
             report.fail("demo stopped", error)
         }
         let elapsed = started.duration(to: .now)
-        Report.emit("\n\(report.failures == 0 ? "ALL STEPS PASSED" : "\(report.failures) STEP(S) FAILED") in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds])))")
+        Report.emit(
+            "\n\(report.failures == 0 ? "ALL STEPS PASSED" : "\(report.failures) STEP(S) FAILED") in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds])))"
+        )
         if report.failures > 0 { Foundation.exit(1) }
     }
 
@@ -65,10 +69,16 @@ struct DemoCommand: AsyncParsableCommand {
         let ocspURL = port.map { "http://127.0.0.1:\($0)/" }
         let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 30 * 86_400, ocspResponder: ocspURL)
         for (role, cert) in [("root", pki.root), ("intermediate", pki.intermediate), ("leaf", pki.leaf)] {
-            r.line("\(role): \(cert.subject) — \(cert.publicKey) — valid \(X509Command.rfc3339(cert.validity.notBefore)) … \(X509Command.rfc3339(cert.validity.notAfter))")
+            r.line(
+                "\(role): \(cert.subject) — \(cert.publicKey) — valid \(X509Command.rfc3339(cert.validity.notBefore)) … \(X509Command.rfc3339(cert.validity.notAfter))"
+            )
         }
-        r.check(pki.intermediate.extension(X509OIDs.appleWWDRIntermediate) != nil, "intermediate carries 1.2.840.113635.100.6.2.1 (WWDR marker)")
-        r.check(pki.leaf.extension(X509OIDs.appleAppStoreReceiptSigning) != nil, "leaf carries 1.2.840.113635.100.6.11.1 (receipt-signing marker)")
+        r.check(
+            pki.intermediate.extension(X509OIDs.appleWWDRIntermediate) != nil, "intermediate carries 1.2.840.113635.100.6.2.1 (WWDR marker)"
+        )
+        r.check(
+            pki.leaf.extension(X509OIDs.appleAppStoreReceiptSigning) != nil,
+            "leaf carries 1.2.840.113635.100.6.11.1 (receipt-signing marker)")
         let chainCheck = CertificateVerifier(trustedRoots: [pki.root], policies: [RFC5280Policy(), AppleSignedDataPolicy()])
             .verify(leaf: pki.leaf, intermediates: [pki.intermediate], at: now)
         if case .valid(let chain) = chainCheck {
@@ -79,36 +89,44 @@ struct DemoCommand: AsyncParsableCommand {
 
         // 2. Signed data
         r.step("2. App Store signed data: sign, then verify (SignedDataVerifier, trusted root = the demo root)")
-        let bundle = "com.example.sigil.demo", appAppleId: Int64 = 1_234_567_890
+        let bundle = "com.example.sigil.demo"
+        let appAppleId: Int64 = 1_234_567_890
         let transaction = """
-        {"transactionId":"2000000900000001","originalTransactionId":"2000000900000000","webOrderLineItemId":"2000000090000001",\
-        "bundleId":"\(bundle)","productId":"\(bundle).monthly","subscriptionGroupIdentifier":"21000001","purchaseDate":\(nowMillis - 60_000),\
-        "originalPurchaseDate":\(nowMillis - 2_592_000_000),"expiresDate":\(nowMillis + 2_592_000_000),"quantity":1,"type":"Auto-Renewable Subscription",\
-        "inAppOwnershipType":"PURCHASED","signedDate":\(nowMillis),"environment":"Sandbox","transactionReason":"RENEWAL","storefront":"USA",\
-        "storefrontId":"143441","price":4990,"currency":"USD","appTransactionId":"704000000000000001"}
-        """
+            {"transactionId":"2000000900000001","originalTransactionId":"2000000900000000","webOrderLineItemId":"2000000090000001",\
+            "bundleId":"\(bundle)","productId":"\(bundle).monthly","subscriptionGroupIdentifier":"21000001","purchaseDate":\(nowMillis - 60_000),\
+            "originalPurchaseDate":\(nowMillis - 2_592_000_000),"expiresDate":\(nowMillis + 2_592_000_000),"quantity":1,"type":"Auto-Renewable Subscription",\
+            "inAppOwnershipType":"PURCHASED","signedDate":\(nowMillis),"environment":"Sandbox","transactionReason":"RENEWAL","storefront":"USA",\
+            "storefrontId":"143441","price":4990,"currency":"USD","appTransactionId":"704000000000000001"}
+            """
         let renewal = """
-        {"originalTransactionId":"2000000900000000","autoRenewProductId":"\(bundle).monthly","productId":"\(bundle).monthly","autoRenewStatus":1,\
-        "signedDate":\(nowMillis),"environment":"Sandbox","recentSubscriptionStartDate":\(nowMillis - 2_592_000_000),\
-        "renewalDate":\(nowMillis + 2_592_000_000),"currency":"USD","renewalPrice":4990}
-        """
+            {"originalTransactionId":"2000000900000000","autoRenewProductId":"\(bundle).monthly","productId":"\(bundle).monthly","autoRenewStatus":1,\
+            "signedDate":\(nowMillis),"environment":"Sandbox","recentSubscriptionStartDate":\(nowMillis - 2_592_000_000),\
+            "renewalDate":\(nowMillis + 2_592_000_000),"currency":"USD","renewalPrice":4990}
+            """
         let signedTransaction = try pki.signedData(payload: Array(transaction.utf8))
         let signedRenewal = try pki.signedData(payload: Array(renewal.utf8))
         let notification = """
-        {"notificationType":"DID_RENEW","notificationUUID":"\(UUID().uuidString.lowercased())","version":"2.0","signedDate":\(nowMillis),\
-        "data":{"appAppleId":\(appAppleId),"bundleId":"\(bundle)","bundleVersion":"42","environment":"Sandbox",\
-        "signedTransactionInfo":"\(signedTransaction)","signedRenewalInfo":"\(signedRenewal)","status":1}}
-        """
+            {"notificationType":"DID_RENEW","notificationUUID":"\(UUID().uuidString.lowercased())","version":"2.0","signedDate":\(nowMillis),\
+            "data":{"appAppleId":\(appAppleId),"bundleId":"\(bundle)","bundleVersion":"42","environment":"Sandbox",\
+            "signedTransactionInfo":"\(signedTransaction)","signedRenewalInfo":"\(signedRenewal)","status":1}}
+            """
         let signedNotification = try pki.signedData(payload: Array(notification.utf8))
-        r.line("transaction JWS: \(signedTransaction.count) bytes, notification JWS: \(signedNotification.count) bytes (x5c: leaf, intermediate, root)")
+        r.line(
+            "transaction JWS: \(signedTransaction.count) bytes, notification JWS: \(signedNotification.count) bytes (x5c: leaf, intermediate, root)"
+        )
         let verifier = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox)
         let t = try await verifier.verifyTransaction(signedTransaction)
-        r.check(t.payload.transactionId == "2000000900000001", "transaction verifies: id \(t.payload.transactionId ?? "?"), product \(t.payload.productId ?? "?")")
+        r.check(
+            t.payload.transactionId == "2000000900000001",
+            "transaction verifies: id \(t.payload.transactionId ?? "?"), product \(t.payload.productId ?? "?")")
         let renewalInfo = try await verifier.verifyRenewalInfo(signedRenewal)
-        r.check(renewalInfo.payload.autoRenewStatus == .on, "renewal info verifies: autoRenewStatus \(renewalInfo.payload.autoRenewStatus?.description ?? "?")")
+        r.check(
+            renewalInfo.payload.autoRenewStatus == .on,
+            "renewal info verifies: autoRenewStatus \(renewalInfo.payload.autoRenewStatus?.description ?? "?")")
         let nested = try await verifier.verifyNotificationAndNested(signedNotification)
-        r.check(nested.notification.payload.notificationType == .didRenew && nested.transaction?.payload.transactionId == "2000000900000001",
-                "notification DID_RENEW verifies, with its nested transaction and renewal info")
+        r.check(
+            nested.notification.payload.notificationType == .didRenew && nested.transaction?.payload.transactionId == "2000000900000001",
+            "notification DID_RENEW verifies, with its nested transaction and renewal info")
         // Tampering: one payload byte changed.
         var parts = signedTransaction.split(separator: ".").map(String.init)
         parts[1] = Base64URL.encode(Array(transaction.replacingOccurrences(of: "4990", with: "0").utf8))
@@ -116,9 +134,12 @@ struct DemoCommand: AsyncParsableCommand {
             _ = try await verifier.verifyTransaction(parts.joined(separator: "."))
             r.check(false, "a tampered payload must not verify")
         } catch {
-            r.check(error.code == .invalidJWTFormat || error.code == .verificationFailure, "tampered payload (price 4990 → 0) refused: \(error.code)")
+            r.check(
+                error.code == .invalidJWTFormat || error.code == .verificationFailure,
+                "tampered payload (price 4990 → 0) refused: \(error.code)")
         }
-        let wrongBundle = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: "com.other.app", appAppleId: appAppleId, environment: .sandbox)
+        let wrongBundle = try SignedDataVerifier(
+            trustedRoots: [pki.root], bundleId: "com.other.app", appAppleId: appAppleId, environment: .sandbox)
         do {
             _ = try await wrongBundle.verifyTransaction(signedTransaction)
             r.check(false, "a wrong bundle id must be refused")
@@ -127,8 +148,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         r.line("--explain for the transaction, chain validated afresh (each step and the clause it implements):")
         let trace = VerificationTrace()
-        let fresh = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox,
-                                           cache: ChainCache(timeToLive: 0))
+        let fresh = try SignedDataVerifier(
+            trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox,
+            cache: ChainCache(timeToLive: 0))
         _ = try await fresh.verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: nil, trace: trace)
         for line in Output.stepLines(VerifyCommand.traceSteps(trace)) { r.line("  " + line) }
 
@@ -137,28 +159,56 @@ struct DemoCommand: AsyncParsableCommand {
         let p8 = try AppleSigningKey(privateKey: .generate(curve: .p256), keyID: "DEMOKEY123")
         let publicKey = JWSVerificationKey.ecdsa(p8.privateKey.publicKey)
         let tokens: [(String, String)] = [
-            ("App Store Server API", try AppleTokens.appStoreServerAPI(key: p8, issuerID: "57246542-96fe-1a63-e053-0824d011072a", bundleID: bundle, issuedAt: now)),
-            ("External Purchase Server API", try AppleTokens.externalPurchaseServerAPI(key: p8, issuerID: "57246542-96fe-1a63-e053-0824d011072a",
-                                                                                       bundleID: bundle, issuedAt: now)),
-            ("Sign in with Apple client_secret", try AppleTokens.signInWithAppleClientSecret(key: p8, teamID: "TEAM123456", clientID: "\(bundle).web",
-                                                                                             issuedAt: now)),
-            ("ProximityReader reader token", try AppleTokens.proximityReaderToken(key: p8, brandID: "brand-1", readerID: "reader-1", issuedAt: now)),
-            ("promotional offer v2", try AppleTokens.promotionalOfferV2(key: p8, issuerID: "57246542", bundleID: bundle, productID: "\(bundle).monthly",
-                                                                         offerIdentifier: "WINBACK", transactionID: "2000000900000000", issuedAt: now)),
-            ("introductory-offer eligibility", try AppleTokens.introductoryOfferEligibility(key: p8, issuerID: "57246542", bundleID: bundle,
-                                                                                             productID: "\(bundle).monthly", allowIntroductoryOffer: false,
-                                                                                             transactionID: "2000000900000000", issuedAt: now)),
-            ("Advanced Commerce in-app request", try AppleTokens.advancedCommerceInAppRequest(key: p8, issuerID: "57246542", bundleID: bundle,
-                                                                                               requestJSON: Array(#"{"operation":"CREATE_SUBSCRIPTION","version":"1"}"#.utf8),
-                                                                                               issuedAt: now)),
+            (
+                "App Store Server API",
+                try AppleTokens.appStoreServerAPI(
+                    key: p8, issuerID: "57246542-96fe-1a63-e053-0824d011072a", bundleID: bundle, issuedAt: now)
+            ),
+            (
+                "External Purchase Server API",
+                try AppleTokens.externalPurchaseServerAPI(
+                    key: p8, issuerID: "57246542-96fe-1a63-e053-0824d011072a",
+                    bundleID: bundle, issuedAt: now)
+            ),
+            (
+                "Sign in with Apple client_secret",
+                try AppleTokens.signInWithAppleClientSecret(
+                    key: p8, teamID: "TEAM123456", clientID: "\(bundle).web",
+                    issuedAt: now)
+            ),
+            (
+                "ProximityReader reader token",
+                try AppleTokens.proximityReaderToken(key: p8, brandID: "brand-1", readerID: "reader-1", issuedAt: now)
+            ),
+            (
+                "promotional offer v2",
+                try AppleTokens.promotionalOfferV2(
+                    key: p8, issuerID: "57246542", bundleID: bundle, productID: "\(bundle).monthly",
+                    offerIdentifier: "WINBACK", transactionID: "2000000900000000", issuedAt: now)
+            ),
+            (
+                "introductory-offer eligibility",
+                try AppleTokens.introductoryOfferEligibility(
+                    key: p8, issuerID: "57246542", bundleID: bundle,
+                    productID: "\(bundle).monthly", allowIntroductoryOffer: false,
+                    transactionID: "2000000900000000", issuedAt: now)
+            ),
+            (
+                "Advanced Commerce in-app request",
+                try AppleTokens.advancedCommerceInAppRequest(
+                    key: p8, issuerID: "57246542", bundleID: bundle,
+                    requestJSON: Array(#"{"operation":"CREATE_SUBSCRIPTION","version":"1"}"#.utf8),
+                    issuedAt: now)
+            ),
         ]
         for (name, token) in tokens {
             do {
                 let jws = try JWS(compact: token)
                 try jws.verify(with: publicKey)
                 let claims = try jws.payloadJSON()
-                r.check(jws.algorithm == "ES256" && jws.keyID == "DEMOKEY123",
-                        "\(name): ES256, kid DEMOKEY123, aud \(claims["aud"]?.serialized ?? "-"), signature verifies")
+                r.check(
+                    jws.algorithm == "ES256" && jws.keyID == "DEMOKEY123",
+                    "\(name): ES256, kid DEMOKEY123, aud \(claims["aud"]?.serialized ?? "-"), signature verifies")
             } catch {
                 r.fail(name, error)
             }
@@ -170,10 +220,13 @@ struct DemoCommand: AsyncParsableCommand {
             r.check(true, "a 61-minute App Store Server API token is refused before signing (\(error.code))")
         }
         let nonce = UUID().uuidString.lowercased()
-        let v1 = AppleTokens.promotionalOfferV1(key: p8, bundleID: bundle, productID: "\(bundle).monthly", offerID: "WINBACK", nonce: nonce, timestamp: nowMillis)
-        let message = AppleTokens.promotionalOfferV1Message(keyID: p8.keyID, bundleID: bundle, productID: "\(bundle).monthly", offerID: "WINBACK",
-                                                             appAccountToken: "", nonce: nonce, timestamp: nowMillis)
-        let v1OK = (Data(base64Encoded: v1).map(Array.init)).flatMap { try? ECDSASignature(derEncoded: $0, curve: .p256) }
+        let v1 = AppleTokens.promotionalOfferV1(
+            key: p8, bundleID: bundle, productID: "\(bundle).monthly", offerID: "WINBACK", nonce: nonce, timestamp: nowMillis)
+        let message = AppleTokens.promotionalOfferV1Message(
+            keyID: p8.keyID, bundleID: bundle, productID: "\(bundle).monthly", offerID: "WINBACK",
+            appAccountToken: "", nonce: nonce, timestamp: nowMillis)
+        let v1OK =
+            (Data(base64Encoded: v1).map(Array.init)).flatMap { try? ECDSASignature(derEncoded: $0, curve: .p256) }
             .map { p8.privateKey.publicKey.isValidSignatureVartime($0, for: message, hash: .sha256) } ?? false
         r.check(v1OK, "promotional offer v1: U+2063-joined message, DER ECDSA signature verifies (\(v1.count) base64 chars)")
 
@@ -182,7 +235,9 @@ struct DemoCommand: AsyncParsableCommand {
         for token in Self.externalPurchaseTokens {
             do {
                 let decoded = try ExternalPurchaseToken(token: token, allowPaddingAndNewline: true)
-                r.check(true, "\(decoded.externalPurchaseId): appAppleId \(decoded.appAppleId), \(decoded.environment)"
+                r.check(
+                    true,
+                    "\(decoded.externalPurchaseId): appAppleId \(decoded.appAppleId), \(decoded.environment)"
                         + (decoded.tokenType.map { ", tokenType \($0)" } ?? ""))
             } catch {
                 r.fail("external purchase token", error)
@@ -192,18 +247,27 @@ struct DemoCommand: AsyncParsableCommand {
         // 5. Receipt
         r.step("5. An app receipt made here: CMS SignedData (RFC 5652) with Apple's payload layout")
         let guid = Array(UUID().uuidString.utf8.prefix(16))
-        let receiptBuilder = AppReceiptBuilder(appItemID: appAppleId, bundleID: bundle, appVersion: "42", originalApplicationVersion: "1",
-                                               creationDate: now, opaqueValue: Array((0..<16).map { UInt8($0 * 7) }), deviceGUID: guid,
-                                               inAppPurchases: [.init(productID: "\(bundle).coins", transactionID: "1000000900000001",
-                                                                      originalTransactionID: "1000000900000001", purchaseDate: now - 600,
-                                                                      originalPurchaseDate: now - 600)])
-        let receiptDER = try AppReceiptBuilder.signedData(content: try receiptBuilder.payload(), signer: pki.leaf, signerKey: pki.leafKey,
-                                                          certificates: [pki.leaf, pki.intermediate])
+        let receiptBuilder = AppReceiptBuilder(
+            appItemID: appAppleId, bundleID: bundle, appVersion: "42", originalApplicationVersion: "1",
+            creationDate: now, opaqueValue: Array((0..<16).map { UInt8($0 * 7) }), deviceGUID: guid,
+            inAppPurchases: [
+                .init(
+                    productID: "\(bundle).coins", transactionID: "1000000900000001",
+                    originalTransactionID: "1000000900000001", purchaseDate: now - 600,
+                    originalPurchaseDate: now - 600)
+            ])
+        let receiptDER = try AppReceiptBuilder.signedData(
+            content: try receiptBuilder.payload(), signer: pki.leaf, signerKey: pki.leafKey,
+            certificates: [pki.leaf, pki.intermediate])
         let signed = try SignedData(berEncoded: receiptDER)
         let receipt = try AppReceipt(payload: signed.payload ?? [])
-        r.line("\(receiptDER.count) bytes; bundle \(receipt.bundleID ?? "?"), version \(receipt.appVersion ?? "?"), \(receipt.inAppPurchases.count) in-app record(s)")
-        let verifiedReceipt = try SigilPKCS7.SignedDataVerifier(trustedRoots: [pki.root], policies: [RFC5280Policy(), AppleReceiptPolicy()])
-            .verify(signed, at: now)
+        r.line(
+            "\(receiptDER.count) bytes; bundle \(receipt.bundleID ?? "?"), version \(receipt.appVersion ?? "?"), \(receipt.inAppPurchases.count) in-app record(s)"
+        )
+        let verifiedReceipt = try SigilPKCS7.SignedDataVerifier(
+            trustedRoots: [pki.root], policies: [RFC5280Policy(), AppleReceiptPolicy()]
+        )
+        .verify(signed, at: now)
         r.check(verifiedReceipt.chain.count == 3, "signature and signer chain verify (leaf → intermediate → root, Apple receipt policy)")
         r.check(receipt.transactionID() == "1000000900000001", "transaction id \(receipt.transactionID() ?? "?")")
         r.check(receipt.matchesDevice(guid: guid), "SHA-1(GUID ‖ opaque ‖ bundle id) matches the device")
@@ -216,7 +280,9 @@ struct DemoCommand: AsyncParsableCommand {
         if let port, let openssl = Self.which("openssl") {
             try await ocspStep(r, pki: pki, port: port, openssl: openssl, now: now)
         } else {
-            r.line("skipped the responder: \(port == nil ? "no loopback port" : "the openssl CLI is not installed") (the request above is still built)")
+            r.line(
+                "skipped the responder: \(port == nil ? "no loopback port" : "the openssl CLI is not installed") (the request above is still built)"
+            )
         }
 
         // 7. Throughput
@@ -224,23 +290,40 @@ struct DemoCommand: AsyncParsableCommand {
         let msg = Array(repeating: UInt8(0x5A), count: 100)
         let k256 = ECDSAPrivateKey.generate(curve: .p256)
         let sig256 = k256.signature(for: msg, hash: .sha256)
-        let cachedVerifier = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox)
-        let uncachedVerifier = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox,
-                                                      cache: ChainCache(timeToLive: 0))
+        let cachedVerifier = try SignedDataVerifier(
+            trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox)
+        let uncachedVerifier = try SignedDataVerifier(
+            trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox,
+            cache: ChainCache(timeToLive: 0))
         let rows: [(String, Double)] = [
             ("P-256 sign", BenchCommand.rate(seconds) { Int(k256.signature(for: msg, hash: .sha256).r[0]) }.0),
-            ("P-256 verify", BenchCommand.rate(seconds) { k256.publicKey.isValidSignatureVartime(sig256, for: msg, hash: .sha256) ? 1 : 0 }.0),
-            ("App Store JWS verify (chain cached)", BenchCommand.rate(seconds) { (try? cachedVerifier.verifyTransactionOffline(signedTransaction)) == nil ? 0 : 1 }.0),
-            ("App Store JWS verify (chain validated each time)", BenchCommand.rate(seconds) {
-                (try? uncachedVerifier.verifyTransactionOffline(signedTransaction)) == nil ? 0 : 1
-            }.0),
-            ("receipt parse + verify", BenchCommand.rate(seconds) {
-                guard let s = try? SignedData(berEncoded: receiptDER), (try? AppReceipt(payload: s.payload ?? [])) != nil,
-                      (try? SigilPKCS7.SignedDataVerifier(trustedRoots: [pki.root]).verify(s, at: now)) != nil else { return 0 }
-                return 1
-            }.0),
+            (
+                "P-256 verify",
+                BenchCommand.rate(seconds) { k256.publicKey.isValidSignatureVartime(sig256, for: msg, hash: .sha256) ? 1 : 0 }.0
+            ),
+            (
+                "App Store JWS verify (chain cached)",
+                BenchCommand.rate(seconds) { (try? cachedVerifier.verifyTransactionOffline(signedTransaction)) == nil ? 0 : 1 }.0
+            ),
+            (
+                "App Store JWS verify (chain validated each time)",
+                BenchCommand.rate(seconds) {
+                    (try? uncachedVerifier.verifyTransactionOffline(signedTransaction)) == nil ? 0 : 1
+                }.0
+            ),
+            (
+                "receipt parse + verify",
+                BenchCommand.rate(seconds) {
+                    guard let s = try? SignedData(berEncoded: receiptDER), (try? AppReceipt(payload: s.payload ?? [])) != nil,
+                        (try? SigilPKCS7.SignedDataVerifier(trustedRoots: [pki.root]).verify(s, at: now)) != nil
+                    else { return 0 }
+                    return 1
+                }.0
+            ),
         ]
-        for (name, rate) in rows { r.line("\(name.padding(toLength: 50, withPad: " ", startingAt: 0)) \(String(format: "%10.0f", rate)) ops/s") }
+        for (name, rate) in rows {
+            r.line("\(name.padding(toLength: 50, withPad: " ", startingAt: 0)) \(String(format: "%10.0f", rate)) ops/s")
+        }
     }
 
     func ocspStep(_ r: Report, pki: AppleShapedTestPKI, port: UInt16, openssl: String, now: Int64) async throws {
@@ -251,11 +334,14 @@ struct DemoCommand: AsyncParsableCommand {
         try Data(pki.intermediate.pemRepresentation.utf8).write(to: URL(fileURLWithPath: path("ca.pem")))
         try Data(pki.intermediateKey.pkcs8PEM.utf8).write(to: URL(fileURLWithPath: path("ca.key")))
         let serial = pki.leaf.serialNumber.map { String(format: "%02X", $0) }.joined()
-        try Data("V\t351231235959Z\t\t\(serial)\tunknown\t/CN=Sigil Test StoreKit Signing\n".utf8).write(to: URL(fileURLWithPath: path("index.txt")))
+        try Data("V\t351231235959Z\t\t\(serial)\tunknown\t/CN=Sigil Test StoreKit Signing\n".utf8).write(
+            to: URL(fileURLWithPath: path("index.txt")))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: openssl)
-        process.arguments = ["ocsp", "-index", path("index.txt"), "-port", "\(port)", "-CA", path("ca.pem"), "-rsigner", path("ca.pem"),
-                             "-rkey", path("ca.key"), "-ndays", "1"]
+        process.arguments = [
+            "ocsp", "-index", path("index.txt"), "-port", "\(port)", "-CA", path("ca.pem"), "-rsigner", path("ca.pem"),
+            "-rkey", path("ca.key"), "-ndays", "1",
+        ]
         _ = FileManager.default.createFile(atPath: path("log"), contents: nil)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: path("log")))

@@ -67,8 +67,10 @@ struct KeyCommand: ParsableCommand {
                 let pem = format == "pkcs8" ? key.pkcs8PEM : key.sec1PEM
                 if let out {
                     try Files.write(der ? derBytes : Array(pem.utf8), to: out)
-                    Output.printJSON(["curve": curve.rawValue, "format": format, "encoding": der ? "DER" : "PEM", "file": out,
-                                      "publicKey": Output.hex(key.publicKey.uncompressedRepresentation)])
+                    Output.printJSON([
+                        "curve": curve.rawValue, "format": format, "encoding": der ? "DER" : "PEM", "file": out,
+                        "publicKey": Output.hex(key.publicKey.uncompressedRepresentation),
+                    ])
                 } else {
                     guard !der else { throw CLIFailure(code: "usage", message: "--der needs --out") }
                     print(pem, terminator: "")
@@ -78,7 +80,8 @@ struct KeyCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Describe a key file (PEM or DER, private or public) as JSON; never prints the secret.")
+        static let configuration = CommandConfiguration(
+            abstract: "Describe a key file (PEM or DER, private or public) as JSON; never prints the secret.")
 
         @Argument(help: "Key file, or - for standard input.") var key: String
 
@@ -116,7 +119,8 @@ struct SignatureCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument { case der, raw }
 
     struct Sign: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Sign a file; JSON with the signature on stdout (and the bytes in --out).")
+        static let configuration = CommandConfiguration(
+            abstract: "Sign a file; JSON with the signature on stdout (and the bytes in --out).")
 
         @Option(help: "Private key file (PEM or DER: PKCS#8 or SEC 1).") var key: String
         @Option(help: "sha256, sha384 or sha512 (default: the curve's, SHA-256 for P-256, SHA-384 for P-384).") var hash: HashAlgorithm?
@@ -135,14 +139,17 @@ struct SignatureCommand: ParsableCommand {
                 let signature = privateKey.signature(for: try Input.read(file), hash: hash)
                 let bytes = format == .der ? signature.derRepresentation : signature.rawRepresentation
                 if let out { try Files.write(bytes, to: out) }
-                Output.printJSON(["curve": privateKey.curve.rawValue, "hash": hash.rawValue, "format": format.rawValue,
-                                  "signature": Output.hex(bytes), "signatureBase64": Base64Output.encode(bytes)])
+                Output.printJSON([
+                    "curve": privateKey.curve.rawValue, "hash": hash.rawValue, "format": format.rawValue,
+                    "signature": Output.hex(bytes), "signatureBase64": Base64Output.encode(bytes),
+                ])
             }
         }
     }
 
     struct Verify: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Verify a signature file over a file; JSON verdict, exit 0 valid, 1 invalid.")
+        static let configuration = CommandConfiguration(
+            abstract: "Verify a signature file over a file; JSON verdict, exit 0 valid, 1 invalid.")
 
         @Option(help: "Key file (PEM or DER, private or public).") var key: String
         @Option(help: "Signature file (binary DER or raw, per --format).") var signature: String
@@ -160,7 +167,9 @@ struct SignatureCommand: ParsableCommand {
                 var reason: String?
                 var parsed: ECDSASignature?
                 do {
-                    parsed = format == .der ? try ECDSASignature(derEncoded: bytes, curve: publicKey.curve)
+                    parsed =
+                        format == .der
+                        ? try ECDSASignature(derEncoded: bytes, curve: publicKey.curve)
                         : try ECDSASignature(rawRepresentation: bytes, curve: publicKey.curve)
                 } catch let error as SigilKeysError {
                     reason = error.description
@@ -168,7 +177,9 @@ struct SignatureCommand: ParsableCommand {
                     reason = error.description
                 }
                 let valid = parsed.map { publicKey.isValidSignatureVartime($0, for: (try? Input.read(file)) ?? [], hash: hash) } ?? false
-                var output: [String: Any] = ["valid": valid, "curve": publicKey.curve.rawValue, "hash": hash.rawValue, "format": format.rawValue]
+                var output: [String: Any] = [
+                    "valid": valid, "curve": publicKey.curve.rawValue, "hash": hash.rawValue, "format": format.rawValue,
+                ]
                 if let reason { output["reason"] = reason } else if !valid { output["reason"] = "the signature does not verify" }
                 Output.printJSON(output)
                 if !valid { Foundation.exit(1) }

@@ -27,15 +27,20 @@ struct OCSPCommand: AsyncParsableCommand {
         case .unknown: return ["status": "unknown"]
         case .revoked(let time, let reason):
             var out: [String: Any] = ["status": "revoked", "revocationTime": X509Command.rfc3339(time)]
-            if let reason { out["reason"] = reason; out["reasonName"] = reasonName(reason) }
+            if let reason {
+                out["reason"] = reason
+                out["reasonName"] = reasonName(reason)
+            }
             return out
         }
     }
 
     /// CRLReason names (RFC 5280 §5.3.1).
     static func reasonName(_ code: Int) -> String {
-        ["unspecified", "keyCompromise", "cACompromise", "affiliationChanged", "superseded", "cessationOfOperation",
-         "certificateHold", "7", "removeFromCRL", "privilegeWithdrawn", "aACompromise"][min(max(code, 0), 10)]
+        [
+            "unspecified", "keyCompromise", "cACompromise", "affiliationChanged", "superseded", "cessationOfOperation",
+            "certificateHold", "7", "removeFromCRL", "privilegeWithdrawn", "aACompromise",
+        ][min(max(code, 0), 10)]
     }
 
     struct Request: ParsableCommand {
@@ -50,8 +55,9 @@ struct OCSPCommand: AsyncParsableCommand {
         func run() {
             reportingErrors {
                 var random = SystemRandomNumberGenerator()
-                let request = OCSPRequest.forCertificate(try OCSPCommand.single(cert), issuer: try OCSPCommand.single(issuer),
-                                                         hash: sha256 ? .sha256 : .sha1, withNonce: !noNonce, using: &random)
+                let request = OCSPRequest.forCertificate(
+                    try OCSPCommand.single(cert), issuer: try OCSPCommand.single(issuer),
+                    hash: sha256 ? .sha256 : .sha1, withNonce: !noNonce, using: &random)
                 let der = request.derRepresentation
                 if let out { try Files.write(der, to: out) }
                 if base64 || out == nil {
@@ -71,7 +77,9 @@ struct OCSPCommand: AsyncParsableCommand {
         func run() {
             reportingErrors {
                 let parsed: OCSPResponse
-                do { parsed = try OCSPResponse(derEncoded: try Input.read(response)) } catch let error as OCSPError { throw CLIFailure(ocsp: error) }
+                do { parsed = try OCSPResponse(derEncoded: try Input.read(response)) } catch let error as OCSPError {
+                    throw CLIFailure(ocsp: error)
+                }
                 var out: [String: Any] = ["responseStatus": parsed.status.description]
                 if let basic = parsed.basic {
                     switch basic.responderID {
@@ -84,12 +92,16 @@ struct OCSPCommand: AsyncParsableCommand {
                     out["certificates"] = basic.certificates.map(\.subject.rfc4514String)
                     out["responses"] = basic.responses.map { single -> [String: Any] in
                         var entry = OCSPCommand.statusJSON(single.status)
-                        entry["certID"] = ["hashAlgorithm": single.certID.hashAlgorithm?.rawValue ?? single.certID.hashAlgorithmIdentifier.algorithm.dotted,
-                                           "issuerNameHash": Output.hex(single.certID.issuerNameHash),
-                                           "issuerKeyHash": Output.hex(single.certID.issuerKeyHash),
-                                           "serialNumber": Output.hex(single.certID.serialNumber)]
+                        entry["certID"] = [
+                            "hashAlgorithm": single.certID.hashAlgorithm?.rawValue
+                                ?? single.certID.hashAlgorithmIdentifier.algorithm.dotted,
+                            "issuerNameHash": Output.hex(single.certID.issuerNameHash),
+                            "issuerKeyHash": Output.hex(single.certID.issuerKeyHash),
+                            "serialNumber": Output.hex(single.certID.serialNumber),
+                        ]
                         if single.certID.hashAlgorithm == nil {
-                            entry["certIDNote"] = "unknown hash algorithm \(single.certID.hashAlgorithmIdentifier.algorithm.dotted): this CertID matches no certificate"
+                            entry["certIDNote"] =
+                                "unknown hash algorithm \(single.certID.hashAlgorithmIdentifier.algorithm.dotted): this CertID matches no certificate"
                         }
                         entry["thisUpdate"] = X509Command.rfc3339(single.thisUpdate)
                         entry["nextUpdate"] = single.nextUpdate.map(X509Command.rfc3339) ?? NSNull()
@@ -111,7 +123,8 @@ struct OCSPCommand: AsyncParsableCommand {
         @Option(help: "Seconds before giving up.") var timeout: Double = 10
 
         mutating func run() async throws {
-            let certificate: Certificate, issuerCertificate: Certificate
+            let certificate: Certificate
+            let issuerCertificate: Certificate
             do {
                 certificate = try OCSPCommand.single(cert)
                 issuerCertificate = try OCSPCommand.single(issuer)
@@ -120,7 +133,8 @@ struct OCSPCommand: AsyncParsableCommand {
             }
             let checker = OCSPRevocationChecker(transport: URLSessionOCSPTransport(), hash: sha256 ? .sha256 : .sha1, timeout: timeout)
             do {
-                let result = try await checker.status(of: certificate, issuer: issuerCertificate, at: Int64(Date().timeIntervalSince1970), url: url)
+                let result = try await checker.status(
+                    of: certificate, issuer: issuerCertificate, at: Int64(Date().timeIntervalSince1970), url: url)
                 var out = OCSPCommand.statusJSON(result.status)
                 out["thisUpdate"] = X509Command.rfc3339(result.thisUpdate)
                 out["nextUpdate"] = result.nextUpdate.map(X509Command.rfc3339) ?? NSNull()
@@ -129,8 +143,10 @@ struct OCSPCommand: AsyncParsableCommand {
                 if case .good = result.status { return }
                 Foundation.exit(1)
             } catch {
-                Output.printJSON(["status": "error", "code": error.code.rawValue, "message": error.reason,
-                                  "retryable": error.code == .retryable])
+                Output.printJSON([
+                    "status": "error", "code": error.code.rawValue, "message": error.reason,
+                    "retryable": error.code == .retryable,
+                ])
                 Foundation.exit(2)
             }
         }

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import SigilASN1
 import SigilCore
 
@@ -7,7 +7,7 @@ import SigilCore
 enum Output {
     static func json(_ value: Any) -> String {
         guard JSONSerialization.isValidJSONObject(value),
-              let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -43,7 +43,9 @@ struct Overview: ParsableCommand {
                 "name": "sigil",
                 "available": Overview.available,
                 "planned": Overview.planned,
-                "commands": ["key generate", "key show", "sig sign", "sig verify", "bench", "digest", "asn1 dump", "pem decode", "pem encode"],
+                "commands": [
+                    "key generate", "key show", "sig sign", "sig verify", "bench", "digest", "asn1 dump", "pem decode", "pem encode",
+                ],
                 "selfCheck": checks.map { ["name": $0.name, "spec": $0.spec, "passed": $0.passed, "detail": $0.detail] },
                 "passed": allPassed,
                 "digestBackend": [
@@ -59,7 +61,9 @@ struct Overview: ParsableCommand {
             print("\nPlanned (open issues):")
             Overview.planned.forEach { print("  • \($0)") }
             print("\nSHA-256 runs on: \(Overview.digestBackendLine())")
-            print("\nCommands: sigil key generate|show | sig sign|verify | bench | digest | asn1 dump | pem decode|encode  (sigil help <command>)")
+            print(
+                "\nCommands: sigil key generate|show | sig sign|verify | bench | digest | asn1 dump | pem decode|encode  (sigil help <command>)"
+            )
             print("\nSelf-check on embedded known-answer data:")
             for check in checks {
                 print("  [\(check.passed ? "pass" : "FAIL")] \(check.name) (\(check.spec)): \(check.detail)")
@@ -75,7 +79,8 @@ struct Overview: ParsableCommand {
         guard let accelerated = DigestBackend.accelerated else {
             return "\(current) (this CPU has no SHA extensions); SHA-1, SHA-384, SHA-512 portable Swift"
         }
-        let why = DigestBackend.forcePortable ? ", forced by \(DigestBackend.environmentVariable) (the CPU has \(accelerated.rawValue))" : ""
+        let why =
+            DigestBackend.forcePortable ? ", forced by \(DigestBackend.environmentVariable) (the CPU has \(accelerated.rawValue))" : ""
         return "\(current)\(why); SHA-1, SHA-384, SHA-512 portable Swift"
     }
 
@@ -88,32 +93,43 @@ struct Overview: ParsableCommand {
         let abc = Array("abc".utf8)
         // FIPS 180-4 examples (NIST "Examples with Intermediate Values", one-block message "abc").
         digestCheck("SHA-1(\"abc\")", "FIPS 180-4", SHA1.hash(abc), "a9993e364706816aba3e25717850c26c9cd0d89d")
-        digestCheck("SHA-256(\"abc\")", "FIPS 180-4", SHA256.hash(abc),
-                    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        digestCheck("SHA-384(\"abc\")", "FIPS 180-4", SHA384.hash(abc),
-                    "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7")
-        digestCheck("SHA-512(\"abc\")", "FIPS 180-4", SHA512.hash(abc),
-                    "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
+        digestCheck(
+            "SHA-256(\"abc\")", "FIPS 180-4", SHA256.hash(abc),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        digestCheck(
+            "SHA-384(\"abc\")", "FIPS 180-4", SHA384.hash(abc),
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7")
+        digestCheck(
+            "SHA-512(\"abc\")", "FIPS 180-4", SHA512.hash(abc),
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+        )
         var million = SHA256()
         let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
         for _ in 0..<1000 { million.update(chunk) }
-        digestCheck("SHA-256(10^6 × \"a\"), streamed", "FIPS 180-4", million.finalize(),
-                    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
-        digestCheck("HMAC-SHA-256 test case 2", "RFC 4231 §4.3",
-                    HMAC<SHA256>.authenticationCode(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)),
-                    "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        digestCheck(
+            "SHA-256(10^6 × \"a\"), streamed", "FIPS 180-4", million.finalize(),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        digestCheck(
+            "HMAC-SHA-256 test case 2", "RFC 4231 §4.3",
+            HMAC<SHA256>.authenticationCode(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
 
         // RFC 6979 A.2.5: the P-256 / SHA-256 / "sample" signature, reproduced byte for byte and verified.
-        let rfcKey: [UInt8] = [0xC9, 0xAF, 0xA9, 0xD8, 0x45, 0xBA, 0x75, 0x16, 0x6B, 0x5C, 0x21, 0x57, 0x67, 0xB1, 0xD6, 0x93,
-                               0x4E, 0x50, 0xC3, 0xDB, 0x36, 0xE8, 0x9B, 0x12, 0x7B, 0x8A, 0x62, 0x2B, 0x12, 0x0F, 0x67, 0x21]
+        let rfcKey: [UInt8] = [
+            0xC9, 0xAF, 0xA9, 0xD8, 0x45, 0xBA, 0x75, 0x16, 0x6B, 0x5C, 0x21, 0x57, 0x67, 0xB1, 0xD6, 0x93,
+            0x4E, 0x50, 0xC3, 0xDB, 0x36, 0xE8, 0x9B, 0x12, 0x7B, 0x8A, 0x62, 0x2B, 0x12, 0x0F, 0x67, 0x21,
+        ]
         if let key = try? ECDSAPrivateKey(rawRepresentation: rfcKey, curve: .p256) {
             let signature = key.signature(for: Array("sample".utf8), hash: .sha256)
             let hex = Output.hex(signature.rawRepresentation)
-            let expected = "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"
+            let expected =
+                "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"
                 + "f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8"
             let verifies = key.publicKey.isValidSignatureVartime(signature, for: Array("sample".utf8), hash: .sha256)
-            checks.append(Check(name: "ECDSA P-256 deterministic signature of \"sample\"", spec: "RFC 6979 A.2.5",
-                                passed: hex == expected && verifies, detail: "r‖s = \(hex.prefix(16))…, verifies: \(verifies)"))
+            checks.append(
+                Check(
+                    name: "ECDSA P-256 deterministic signature of \"sample\"", spec: "RFC 6979 A.2.5",
+                    passed: hex == expected && verifies, detail: "r‖s = \(hex.prefix(16))…, verifies: \(verifies)"))
         } else {
             checks.append(Check(name: "ECDSA P-256 deterministic signature", spec: "RFC 6979 A.2.5", passed: false, detail: "key rejected"))
         }
@@ -122,27 +138,37 @@ struct Overview: ParsableCommand {
         let p = (BigNum(1) << 127) - BigNum(1)
         let fermat = (try? BigNum(3).power(p - BigNum(1), modulo: p)) == BigNum(1)
         let inverse = (try? BigNum(17).inverse(modulo: p)).flatMap { try? ($0 * BigNum(17)).mod(p) } == BigNum(1)
-        checks.append(Check(name: "GMP: 3^(p−1) ≡ 1 and 17·17⁻¹ ≡ 1 mod 2^127−1", spec: "GMP mpz", passed: fermat && inverse,
-                            detail: fermat && inverse ? "identities hold" : "identity failed"))
+        checks.append(
+            Check(
+                name: "GMP: 3^(p−1) ≡ 1 and 17·17⁻¹ ≡ 1 mod 2^127−1", spec: "GMP mpz", passed: fermat && inverse,
+                detail: fermat && inverse ? "identities hold" : "identity failed"))
 
         // DER strictness and BER relaxations on embedded encodings.
         let der: [UInt8] = [0x30, 0x0C, 0x02, 0x01, 0x2A, 0x01, 0x01, 0xFF, 0x06, 0x04, 0x2A, 0x86, 0x48, 0x86]
-        let derOK = (try? DER.parse(der)).map { root -> Bool in
-            var writer = DERWriter()
-            writer.append(root)
-            return writer.bytes == der
-        } ?? false
-        checks.append(Check(name: "DER parse and byte-identical re-encode", spec: "X.690 10", passed: derOK,
-                            detail: derOK ? "SEQUENCE { INTEGER 42, BOOLEAN TRUE, OID 1.2.840.6 } round-trips" : "failed"))
+        let derOK =
+            (try? DER.parse(der)).map { root -> Bool in
+                var writer = DERWriter()
+                writer.append(root)
+                return writer.bytes == der
+            } ?? false
+        checks.append(
+            Check(
+                name: "DER parse and byte-identical re-encode", spec: "X.690 10", passed: derOK,
+                detail: derOK ? "SEQUENCE { INTEGER 42, BOOLEAN TRUE, OID 1.2.840.6 } round-trips" : "failed"))
         let indefinite: [UInt8] = [0x30, 0x80, 0x05, 0x00, 0x00, 0x00]
         let derRejects = (try? DER.parse(indefinite)) == nil
         let berAccepts = (try? BER.parse(indefinite)) != nil
-        checks.append(Check(name: "indefinite length: DER rejects, BER accepts", spec: "X.690 8.1.3.6, 10.1",
-                            passed: derRejects && berAccepts, detail: "DER \(derRejects ? "rejects" : "ACCEPTS"), BER \(berAccepts ? "accepts" : "REJECTS")"))
+        checks.append(
+            Check(
+                name: "indefinite length: DER rejects, BER accepts", spec: "X.690 8.1.3.6, 10.1",
+                passed: derRejects && berAccepts,
+                detail: "DER \(derRejects ? "rejects" : "ACCEPTS"), BER \(berAccepts ? "accepts" : "REJECTS")"))
         let nonMinimal: [UInt8] = [0x02, 0x02, 0x00, 0x01]
         let integerRejected = (try? DER.parse(nonMinimal)).map { (try? ASN1Integer(node: $0)) == nil } ?? false
-        checks.append(Check(name: "non-minimal INTEGER rejected", spec: "X.690 8.3.2", passed: integerRejected,
-                            detail: integerRejected ? "02 02 00 01 rejected" : "accepted"))
+        checks.append(
+            Check(
+                name: "non-minimal INTEGER rejected", spec: "X.690 8.3.2", passed: integerRejected,
+                detail: integerRejected ? "02 02 00 01 rejected" : "accepted"))
         return checks
     }
 }

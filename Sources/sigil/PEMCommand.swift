@@ -33,8 +33,14 @@ struct PEMCommand: ParsableCommand {
                         throw CLIFailure(code: "io.write", message: "cannot write \(out)")
                     }
                 }
-                Output.printJSON(["blocks": blocks.map { ["label": $0.label, "derLength": $0.derBytes.count,
-                                                          "derBase64": Base64.encode($0.derBytes)] as [String: Any] }])
+                Output.printJSON([
+                    "blocks": blocks.map {
+                        [
+                            "label": $0.label, "derLength": $0.derBytes.count,
+                            "derBase64": Base64.encode($0.derBytes),
+                        ] as [String: Any]
+                    }
+                ])
             }
         }
     }

@@ -46,12 +46,14 @@ struct ReceiptCommand: ParsableCommand {
             "originalApplicationVersion": receipt.originalApplicationVersion ?? NSNull(),
             "expirationDate": date(receipt.expirationDate),
             "inApp": receipt.inAppPurchases.map { p -> [String: Any] in
-                ["quantity": p.quantity ?? NSNull(), "productId": p.productID ?? NSNull(), "transactionId": p.transactionID ?? NSNull(),
-                 "originalTransactionId": p.originalTransactionID ?? NSNull(), "purchaseDate": date(p.purchaseDate),
-                 "originalPurchaseDate": date(p.originalPurchaseDate), "expiresDate": date(p.subscriptionExpirationDate),
-                 "cancellationDate": date(p.cancellationDate), "webOrderLineItemId": p.webOrderLineItemID ?? NSNull(),
-                 "isTrialPeriod": p.isTrialPeriod ?? NSNull(), "isInIntroOfferPeriod": p.isInIntroOfferPeriod ?? NSNull(),
-                 "promotionalOfferId": p.promotionalOfferID ?? NSNull()]
+                [
+                    "quantity": p.quantity ?? NSNull(), "productId": p.productID ?? NSNull(), "transactionId": p.transactionID ?? NSNull(),
+                    "originalTransactionId": p.originalTransactionID ?? NSNull(), "purchaseDate": date(p.purchaseDate),
+                    "originalPurchaseDate": date(p.originalPurchaseDate), "expiresDate": date(p.subscriptionExpirationDate),
+                    "cancellationDate": date(p.cancellationDate), "webOrderLineItemId": p.webOrderLineItemID ?? NSNull(),
+                    "isTrialPeriod": p.isTrialPeriod ?? NSNull(), "isInIntroOfferPeriod": p.isInIntroOfferPeriod ?? NSNull(),
+                    "promotionalOfferId": p.promotionalOfferID ?? NSNull(),
+                ]
             },
             "unknownAttributes": receipt.attributes.filter { !known.contains($0.type) }.map {
                 ["type": $0.type, "version": $0.version, "value": Output.hex($0.value)] as [String: Any]
@@ -77,7 +79,8 @@ struct ReceiptCommand: ParsableCommand {
     struct TransactionID: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "transaction-id",
-            abstract: "The first in-app record's transaction id (Apple's Python/Java/Node libraries); --last for Apple's Swift library's choice.")
+            abstract:
+                "The first in-app record's transaction id (Apple's Python/Java/Node libraries); --last for Apple's Swift library's choice.")
         @Flag(help: "The last in-app record's id instead.") var last = false
         @Argument(help: "Receipt file, or - for standard input.") var file: String
 
@@ -85,8 +88,11 @@ struct ReceiptCommand: ParsableCommand {
             reportingErrors {
                 let receipt = try ReceiptCommand.receipt(try ReceiptCommand.signedData(file))
                 let id: Any = receipt.transactionID(last ? .last : .first) ?? NSNull()
-                Output.printJSON(["transactionId": id,
-                                  "inAppCount": receipt.inAppPurchases.count] as [String: Any])
+                Output.printJSON(
+                    [
+                        "transactionId": id,
+                        "inAppCount": receipt.inAppPurchases.count,
+                    ] as [String: Any])
             }
         }
     }
@@ -109,7 +115,9 @@ struct ReceiptCommand: ParsableCommand {
                 let receipt = try? ReceiptCommand.receipt(signed)
                 var time = receipt?.creationDate ?? Int64(Date().timeIntervalSince1970)
                 if let at {
-                    guard let parsed = X509Command.parseTime(at) else { throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds") }
+                    guard let parsed = X509Command.parseTime(at) else {
+                        throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds")
+                    }
                     time = parsed
                 }
                 let policies: [any CertificatePolicy] = applePolicy ? [RFC5280Policy(), AppleReceiptPolicy()] : [RFC5280Policy()]
@@ -117,16 +125,28 @@ struct ReceiptCommand: ParsableCommand {
                 var valid = true
                 var steps: [SignedDataVerifier.Step] = []
                 if let receipt {
-                    steps.append(.init(clause: "Apple: receipt fields (ReceiptAttribute SET, BER)", check: "payload", passed: true,
-                                       detail: "bundle \(receipt.bundleID ?? "-"), version \(receipt.appVersion ?? "-"), created "
-                                           + (receipt.creationDate.map(X509Command.rfc3339) ?? "-") + ", \(receipt.inAppPurchases.count) in-app record(s)"))
+                    steps.append(
+                        .init(
+                            clause: "Apple: receipt fields (ReceiptAttribute SET, BER)", check: "payload", passed: true,
+                            detail: "bundle \(receipt.bundleID ?? "-"), version \(receipt.appVersion ?? "-"), created "
+                                + (receipt.creationDate.map(X509Command.rfc3339) ?? "-")
+                                + ", \(receipt.inAppPurchases.count) in-app record(s)"))
                 } else {
-                    steps.append(.init(clause: "Apple: receipt fields", check: "payload", passed: false, detail: "the content is not a receipt payload"))
+                    steps.append(
+                        .init(
+                            clause: "Apple: receipt fields", check: "payload", passed: false, detail: "the content is not a receipt payload"
+                        ))
                 }
-                steps.append(.init(clause: "RFC 5280 §6.1.1 (validation time)", check: "", passed: nil,
-                                   detail: "\(X509Command.rfc3339(time)) — \(at != nil ? "--at" : receipt?.creationDate != nil ? "the receipt's creation date" : "now")"))
+                steps.append(
+                    .init(
+                        clause: "RFC 5280 §6.1.1 (validation time)", check: "", passed: nil,
+                        detail:
+                            "\(X509Command.rfc3339(time)) — \(at != nil ? "--at" : receipt?.creationDate != nil ? "the receipt's creation date" : "now")"
+                    ))
                 do {
-                    let verified = try SignedDataVerifier(trustedRoots: trusted, policies: policies).verify(signed, at: time) { steps.append($0) }
+                    let verified = try SignedDataVerifier(trustedRoots: trusted, policies: policies).verify(signed, at: time) {
+                        steps.append($0)
+                    }
                     out["chain"] = verified.chain.map(\.subject.rfc4514String)
                 } catch let error as PKCS7Error {
                     valid = false
@@ -137,8 +157,12 @@ struct ReceiptCommand: ParsableCommand {
                     guard let bytes = Output.unhex(guid) else { throw CLIFailure(code: "usage", message: "--guid must be hex") }
                     let matches = receipt?.matchesDevice(guid: bytes) ?? false
                     out["deviceHashMatches"] = matches
-                    steps.append(.init(clause: "Apple: receipt validation on the device", check: "SHA-1(GUID ‖ opaque value ‖ bundle id) equals field 5",
-                                       passed: matches, detail: matches ? "matches this device" : "does not match: another device, or a copied receipt"))
+                    steps.append(
+                        .init(
+                            clause: "Apple: receipt validation on the device",
+                            check: "SHA-1(GUID ‖ opaque value ‖ bundle id) equals field 5",
+                            passed: matches, detail: matches ? "matches this device" : "does not match: another device, or a copied receipt"
+                        ))
                     if !matches { valid = false }
                 }
                 if explain {
@@ -161,15 +185,22 @@ struct ReceiptCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 let receipt: LegacyTransactionReceipt
-                do { receipt = try LegacyTransactionReceipt(base64: try Input.read(file)) } catch let error as PKCS7Error { throw CLIFailure(pkcs7: error) }
+                do { receipt = try LegacyTransactionReceipt(base64: try Input.read(file)) } catch let error as PKCS7Error {
+                    throw CLIFailure(pkcs7: error)
+                }
                 var purchase: [String: Any] = [:]
                 for (key, value) in receipt.purchaseInfo { purchase[key] = value }
-                var out: [String: Any] = ["transactionId": receipt.transactionID ?? NSNull(), "environment": receipt.environment ?? "Production",
-                                          "purchaseInfo": purchase]
+                var out: [String: Any] = [
+                    "transactionId": receipt.transactionID ?? NSNull(), "environment": receipt.environment ?? "Production",
+                    "purchaseInfo": purchase,
+                ]
                 if let blob = receipt.signature {
-                    out["signature"] = ["version": Int(blob.version), "signatureBytes": blob.signature.count,
-                                        "certificate": blob.certificate?.subject.rfc4514String ?? NSNull(),
-                                        "certificateError": blob.certificateError ?? NSNull()] as [String: Any]
+                    out["signature"] =
+                        [
+                            "version": Int(blob.version), "signatureBytes": blob.signature.count,
+                            "certificate": blob.certificate?.subject.rfc4514String ?? NSNull(),
+                            "certificateError": blob.certificateError ?? NSNull(),
+                        ] as [String: Any]
                 }
                 Output.printJSON(out)
             }

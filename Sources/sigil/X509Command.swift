@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import SigilASN1
+import SigilCRL
 import SigilCore
 import SigilKeys
 import SigilX509
-import SigilCRL
 
 extension CLIFailure {
     init(x509 error: X509Error) {
@@ -40,8 +40,8 @@ struct X509Command: ParsableCommand {
             return Int(String(decoding: chars[from..<(from + count)], as: UTF8.self))
         }
         guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2), let mi = number(14, 2),
-              let s = number(17, 2), [UInt8(ascii: "T"), UInt8(ascii: "t")].contains(chars[10]),
-              let base = try? ASN1TimeComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s).secondsSinceEpoch
+            let s = number(17, 2), [UInt8(ascii: "T"), UInt8(ascii: "t")].contains(chars[10]),
+            let base = try? ASN1TimeComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s).secondsSinceEpoch
         else { return nil }
         var i = 19
         if i < chars.count, chars[i] == UInt8(ascii: ".") {
@@ -84,7 +84,9 @@ struct X509Command: ParsableCommand {
         case .nameConstraints(let v):
             return ["permitted": v.permitted.map(\.base.description), "excluded": v.excluded.map(\.base.description)]
         case .policyMappings(let v):
-            return v.mappings.map { ["issuerDomainPolicy": $0.issuerDomainPolicy.dotted, "subjectDomainPolicy": $0.subjectDomainPolicy.dotted] }
+            return v.mappings.map {
+                ["issuerDomainPolicy": $0.issuerDomainPolicy.dotted, "subjectDomainPolicy": $0.subjectDomainPolicy.dotted]
+            }
         case .policyConstraints(let v):
             var out: [String: Any] = [:]
             if let n = v.requireExplicitPolicy { out["requireExplicitPolicy"] = n }
@@ -137,7 +139,8 @@ struct X509Command: ParsableCommand {
                         let (found, skipped) = try Certificate.load(try Input.read(file), skippingForeignBlocks: true)
                         certificates += found
                         for label in skipped {
-                            FileHandle.standardError.write(Data("note: \(file): skipped a PEM block \"\(label)\" (not a certificate)\n".utf8))
+                            FileHandle.standardError.write(
+                                Data("note: \(file): skipped a PEM block \"\(label)\" (not a certificate)\n".utf8))
                         }
                     } catch let error as X509Error {
                         throw CLIFailure(x509: error)
@@ -153,8 +156,12 @@ struct X509Command: ParsableCommand {
                     for key in ["subject", "issuer", "serial", "version", "notBefore", "notAfter", "sha256"] {
                         print("\(key): \(object[key] ?? "")")
                     }
-                    if let algorithm = object["signatureAlgorithm"] as? [String: Any] { print("signatureAlgorithm: \(algorithm["name"] ?? "")") }
-                    if let key = object["publicKey"] as? [String: Any] { print("publicKey: \(key.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))") }
+                    if let algorithm = object["signatureAlgorithm"] as? [String: Any] {
+                        print("signatureAlgorithm: \(algorithm["name"] ?? "")")
+                    }
+                    if let key = object["publicKey"] as? [String: Any] {
+                        print("publicKey: \(key.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+                    }
                     for e in object["extensions"] as? [[String: Any]] ?? [] {
                         print("extension \(e["name"] ?? "")\((e["critical"] as? Bool) == true ? " (critical)" : ""): \(e["value"] ?? "")")
                     }
@@ -168,19 +175,28 @@ struct X509Command: ParsableCommand {
             abstract: "Validate a certificate chain; JSON result on stdout, exit 0 valid, 1 invalid.")
 
         enum PolicyName: String, ExpressibleByArgument, CaseIterable {
-            case rfc5280, appleSignedData = "apple-signed-data", appleReceipt = "apple-receipt"
+            case rfc5280
+            case appleSignedData = "apple-signed-data"
+            case appleReceipt = "apple-receipt"
         }
 
         @Option(name: .customLong("root"), help: "A trusted root (repeatable; DER or PEM, bundles allowed).") var roots: [String] = []
-        @Option(name: .customLong("intermediate"), help: "A candidate intermediate (repeatable; a file or PEM block that does not parse is skipped with a warning).") var intermediates: [String] = []
+        @Option(
+            name: .customLong("intermediate"),
+            help: "A candidate intermediate (repeatable; a file or PEM block that does not parse is skipped with a warning).")
+        var intermediates: [String] = []
         @Option(help: "Validation time: RFC 3339 or unix seconds (default: now).") var at: String?
         @Option(help: "rfc5280, apple-signed-data or apple-receipt.") var policy: PolicyName = .rfc5280
         @Option(help: "Smallest RSA modulus accepted, in bits (1024 for legacy data).") var minimumRsaBits = 2048
-        @Option(name: .customLong("crl"),
-                help: "A CRL (DER or PEM; repeatable): every certificate of the path but the root is checked against the CRLs (RFC 5280 §6.3); one no CRL covers fails.")
+        @Option(
+            name: .customLong("crl"),
+            help:
+                "A CRL (DER or PEM; repeatable): every certificate of the path but the root is checked against the CRLs (RFC 5280 §6.3); one no CRL covers fails."
+        )
         var crls: [String] = []
-        @Option(name: .customLong("initial-policy"),
-                help: "An acceptable certificate policy OID (repeatable; user-initial-policy-set, RFC 5280 §6.1.1 (c); default any).")
+        @Option(
+            name: .customLong("initial-policy"),
+            help: "An acceptable certificate policy OID (repeatable; user-initial-policy-set, RFC 5280 §6.1.1 (c); default any).")
         var initialPolicies: [String] = []
         @Flag(help: "The path must be valid for an explicit policy (initial-explicit-policy).") var requireExplicitPolicy = false
         @Flag(help: "Policy mapping is not allowed (initial-policy-mapping-inhibit).") var inhibitPolicyMapping = false
@@ -229,8 +245,9 @@ struct X509Command: ParsableCommand {
                     }
                     initialSet.insert(oid)
                 }
-                let settings = PolicySettings(initialPolicySet: initialSet, requireExplicitPolicy: requireExplicitPolicy,
-                                              inhibitPolicyMapping: inhibitPolicyMapping, inhibitAnyPolicy: inhibitAnyPolicy)
+                let settings = PolicySettings(
+                    initialPolicySet: initialSet, requireExplicitPolicy: requireExplicitPolicy,
+                    inhibitPolicyMapping: inhibitPolicyMapping, inhibitAnyPolicy: inhibitAnyPolicy)
                 let rfc5280 = RFC5280Policy(policySettings: settings)
                 let leafCertificates = try X509Command.load(leaf)
                 guard let leafCertificate = leafCertificates.first else { throw CLIFailure(code: "usage", message: "no leaf certificate") }
@@ -241,15 +258,17 @@ struct X509Command: ParsableCommand {
                     }
                     time = parsed
                 }
-                var policies: [any CertificatePolicy] = switch policy {
-                case .rfc5280: [rfc5280]
-                case .appleSignedData: [rfc5280, AppleSignedDataPolicy()]
-                case .appleReceipt: [rfc5280, AppleReceiptPolicy()]
-                }
+                var policies: [any CertificatePolicy] =
+                    switch policy {
+                    case .rfc5280: [rfc5280]
+                    case .appleSignedData: [rfc5280, AppleSignedDataPolicy()]
+                    case .appleReceipt: [rfc5280, AppleReceiptPolicy()]
+                    }
                 // --crl: revocation of every certificate but the trust anchor, from these CRLs.
                 if !crls.isEmpty {
-                    let revocation = CRLRevocationPolicy(crls: try crls.flatMap { try CRLCommand.load($0) }, candidateCertificates: candidates + trusted,
-                                                         options: .init(minimumRSABits: minimumRsaBits))
+                    let revocation = CRLRevocationPolicy(
+                        crls: try crls.flatMap { try CRLCommand.load($0) }, candidateCertificates: candidates + trusted,
+                        options: .init(minimumRSABits: minimumRsaBits))
                     policies = policies.map { policy in
                         guard var basics = policy as? RFC5280Policy else { return policy }
                         basics.alsoHandled.formUnion(revocation.handledCriticalExtensions)
@@ -259,7 +278,8 @@ struct X509Command: ParsableCommand {
                 }
                 let verifier = CertificateVerifier(trustedRoots: trusted, policies: policies, minimumRSABits: minimumRsaBits)
                 // Extra certificates in the leaf's file (a PEM bundle) are candidates too.
-                let validation = verifier.validate(leaf: leafCertificate, intermediates: Array(leafCertificates.dropFirst()) + candidates, at: time)
+                let validation = verifier.validate(
+                    leaf: leafCertificate, intermediates: Array(leafCertificates.dropFirst()) + candidates, at: time)
                 var output: [String: Any] = ["policy": policy.rawValue, "time": X509Command.rfc3339(time)]
                 if !warnings.isEmpty { output["warnings"] = warnings }
                 switch validation.result {
@@ -268,11 +288,12 @@ struct X509Command: ParsableCommand {
                     output["chain"] = chain.map(\.subject.rfc4514String)
                     if let policies = validation.validPolicies {
                         // RFC 5280 §6.1.6 / PKITS: the policies the path is good for, in the trust anchor's domain.
-                        output["validPolicies"] = [
-                            "userConstrained": policies.userConstrained.map(\.dotted).sorted(),
-                            "authoritiesConstrained": policies.authoritiesConstrained.map(\.dotted).sorted(),
-                            "explicitPolicyRequired": policies.explicitPolicyRequired,
-                        ] as [String: Any]
+                        output["validPolicies"] =
+                            [
+                                "userConstrained": policies.userConstrained.map(\.dotted).sorted(),
+                                "authoritiesConstrained": policies.authoritiesConstrained.map(\.dotted).sorted(),
+                                "explicitPolicyRequired": policies.explicitPolicyRequired,
+                            ] as [String: Any]
                     }
                     Output.printJSON(output)
                 case .invalid(let failures):

@@ -82,8 +82,10 @@ func bytes(_ hex: String) -> [UInt8] {
     Hex.decode(hex.replacingOccurrences(of: " ", with: "")) ?? []
 }
 
-func XCTAssertASN1Error<T>(_ code: ASN1Error.Code, _ expression: @autoclosure () throws -> T,
-                           _ message: String = "", file: StaticString = #filePath, line: UInt = #line) {
+func XCTAssertASN1Error<T>(
+    _ code: ASN1Error.Code, _ expression: @autoclosure () throws -> T,
+    _ message: String = "", file: StaticString = #filePath, line: UInt = #line
+) {
     XCTAssertThrowsError(try expression(), message, file: file, line: line) { error in
         guard let asn1 = error as? ASN1Error else {
             return XCTFail("not an ASN1Error: \(error)", file: file, line: line)

@@ -56,8 +56,9 @@ final class FixtureTests: XCTestCase {
         let definite = reencode(root)
         let reread = allNodes(try BER.parse(definite))
         XCTAssertEqual(reread.count, nodes.count)
-        XCTAssertEqual(try reread.first { $0.identifier == .octetString && $0.isConstructed }.map { try ASN1OctetString(node: $0).bytes },
-                       octets.bytes)
+        XCTAssertEqual(
+            try reread.first { $0.identifier == .octetString && $0.isConstructed }.map { try ASN1OctetString(node: $0).bytes },
+            octets.bytes)
     }
 
     /// The tree matches `openssl asn1parse` (an independent parser) node for node: offset,

@@ -5,8 +5,10 @@ import XCTest
 final class PEMTests: XCTestCase {
     /// RFC 4648 §10 test vectors, both alphabets.
     func testBase64RFC4648Vectors() throws {
-        let cases = [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
-                     ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")]
+        let cases = [
+            ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
+        ]
         for (plain, encoded) in cases {
             XCTAssertEqual(Base64.encode(Array(plain.utf8)), encoded)
             XCTAssertEqual(try Base64.decode(Array(encoded.utf8)), Array(plain.utf8))
@@ -83,13 +85,16 @@ final class PEMTests: XCTestCase {
         XCTAssertASN1Error(.invalidPEM, try PEMDocument.parseAll("-----BEGIN X-----\nMAA=\r\r\n-----END X-----\n"))
         XCTAssertEqual(try PEMDocument.parseAll("-----BEGIN -----\n-----END -----\n"), [PEMDocument(label: "", derBytes: [])])
         XCTAssertEqual(try PEMDocument.parseAll("\n\n-----\n---\n"), [])
-        for (text, offset) in [("ab\n-----END X-----\n", 3), ("é\r\n-----BEGIN X-----\nMAA=\n", 4),
-                               ("-----BEGIN X-----\nMAA=\n\n-----END Y-----\n", 24)] {
+        for (text, offset) in [
+            ("ab\n-----END X-----\n", 3), ("é\r\n-----BEGIN X-----\nMAA=\n", 4),
+            ("-----BEGIN X-----\nMAA=\n\n-----END Y-----\n", 24),
+        ] {
             XCTAssertThrowsError(try PEMDocument.parseAll(text)) { error in
                 XCTAssertEqual((error as? ASN1Error)?.offset, offset, text)
             }
         }
-        let flood = String(repeating: "\n", count: 20_000) + "-----BEGIN X-----\n" + String(repeating: "\r\n", count: 20_000)
+        let flood =
+            String(repeating: "\n", count: 20_000) + "-----BEGIN X-----\n" + String(repeating: "\r\n", count: 20_000)
             + String(repeating: "MAA=\n", count: 1) + "-----END X-----\n" + String(repeating: "-\n", count: 20_000)
         XCTAssertEqual(try PEMDocument.parseAll(flood), expected)
     }

@@ -68,9 +68,11 @@ final class StrictnessTests: XCTestCase {
             XCTAssertASN1Error(.invalidInteger, try ASN1Integer(node: DER.parse(bytes(hex))), hex)
             XCTAssertASN1Error(.invalidInteger, try ASN1Integer(node: BER.parse(bytes(hex))), hex)
         }
-        let cases: [(String, Int64)] = [("02 01 00", 0), ("02 01 7F", 127), ("02 02 0080", 128), ("02 01 80", -128),
-                                        ("02 02 FF7F", -129), ("02 01 FF", -1), ("02 02 0100", 256),
-                                        ("02 08 7FFFFFFFFFFFFFFF", .max), ("02 08 8000000000000000", .min)]
+        let cases: [(String, Int64)] = [
+            ("02 01 00", 0), ("02 01 7F", 127), ("02 02 0080", 128), ("02 01 80", -128),
+            ("02 02 FF7F", -129), ("02 01 FF", -1), ("02 02 0100", 256),
+            ("02 08 7FFFFFFFFFFFFFFF", .max), ("02 08 8000000000000000", .min),
+        ]
         for (hex, value) in cases {
             let integer = try ASN1Integer(node: DER.parse(bytes(hex)))
             XCTAssertEqual(integer.int64Value, value, hex)
@@ -164,9 +166,11 @@ final class StrictnessTests: XCTestCase {
     func testSequenceReaderConsumesEverything() throws {
         let node = try DER.parse(bytes("30 06 02 01 01 02 01 02"))
         XCTAssertASN1Error(.unexpectedElementCount, try ASN1.sequence(node) { reader in _ = try reader.next(.integer) })
-        XCTAssertASN1Error(.unexpectedElementCount, try ASN1.sequence(node) { reader in
-            for _ in 0..<3 { _ = try reader.next(.integer) }
-        })
+        XCTAssertASN1Error(
+            .unexpectedElementCount,
+            try ASN1.sequence(node) { reader in
+                for _ in 0..<3 { _ = try reader.next(.integer) }
+            })
         XCTAssertASN1Error(.unexpectedTag, try ASN1.sequence(node) { reader in _ = try reader.next(.boolean) })
         let values = try ASN1.sequence(node) { reader -> [Int64] in
             XCTAssertNil(reader.nextIfPresent(.boolean))
@@ -175,10 +179,12 @@ final class StrictnessTests: XCTestCase {
         XCTAssertEqual(values, [1, 2])
         XCTAssertASN1Error(.unexpectedTag, try ASN1.sequence(node, identifier: .set) { _ in })
         // Explicit tags hold exactly one element.
-        XCTAssertEqual(try ASN1.explicit(DER.parse(bytes("A1 03 02 01 07")), tag: .contextSpecific(1)) { try ASN1Integer(node: $0).int64Value }, 7)
+        XCTAssertEqual(
+            try ASN1.explicit(DER.parse(bytes("A1 03 02 01 07")), tag: .contextSpecific(1)) { try ASN1Integer(node: $0).int64Value }, 7)
         XCTAssertASN1Error(.unexpectedElementCount, try ASN1.explicit(DER.parse(bytes("A1 00")), tag: .contextSpecific(1)) { $0 })
-        XCTAssertASN1Error(.unexpectedElementCount,
-                           try ASN1.explicit(DER.parse(bytes("A1 06 02 01 07 02 01 08")), tag: .contextSpecific(1)) { $0 })
+        XCTAssertASN1Error(
+            .unexpectedElementCount,
+            try ASN1.explicit(DER.parse(bytes("A1 06 02 01 07 02 01 08")), tag: .contextSpecific(1)) { $0 })
     }
 
     func testSetOfOrdering() throws {

@@ -11,7 +11,8 @@ final class AppleShapedTestPKITests: XCTestCase {
     let now: Int64 = 1_790_000_000
 
     func testChainAndSignedData() async throws {
-        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 365 * 86_400, ocspResponder: "http://127.0.0.1:1/ocsp")
+        let pki = try AppleShapedTestPKI.generate(
+            notBefore: now - 86_400, notAfter: now + 365 * 86_400, ocspResponder: "http://127.0.0.1:1/ocsp")
         XCTAssertNotNil(pki.intermediate.extension(X509OIDs.appleWWDRIntermediate))
         XCTAssertNotNil(pki.leaf.extension(X509OIDs.appleAppStoreReceiptSigning))
         XCTAssertEqual(pki.leaf.ocspURLs, ["http://127.0.0.1:1/ocsp"])
@@ -34,19 +35,26 @@ final class AppleShapedTestPKITests: XCTestCase {
         for (name, cert) in [("root", pki.root), ("intermediate", pki.intermediate), ("leaf", pki.leaf)] {
             try Data(cert.pemRepresentation.utf8).write(to: dir.appendingPathComponent("\(name).pem"))
         }
-        let checked = try Subprocess.run(openssl, ["verify", "-attime", String(now), "-CAfile", dir.appendingPathComponent("root.pem").path,
-                                                   "-untrusted", dir.appendingPathComponent("intermediate.pem").path,
-                                                   dir.appendingPathComponent("leaf.pem").path])
+        let checked = try Subprocess.run(
+            openssl,
+            [
+                "verify", "-attime", String(now), "-CAfile", dir.appendingPathComponent("root.pem").path,
+                "-untrusted", dir.appendingPathComponent("intermediate.pem").path,
+                dir.appendingPathComponent("leaf.pem").path,
+            ])
         XCTAssertEqual(checked.status, 0, checked.stdoutString + String(decoding: checked.stderr, as: UTF8.self))
 
         // A transaction signed by the leaf verifies against the generated root.
-        let payload = #"{"transactionId":"2000000000000001","originalTransactionId":"2000000000000001","bundleId":"com.example.demo","productId":"com.example.demo.monthly","purchaseDate":1789990000000,"type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","signedDate":1789999000000,"environment":"Sandbox","storefront":"USA"}"#
+        let payload =
+            #"{"transactionId":"2000000000000001","originalTransactionId":"2000000000000001","bundleId":"com.example.demo","productId":"com.example.demo.monthly","purchaseDate":1789990000000,"type":"Auto-Renewable Subscription","inAppOwnershipType":"PURCHASED","signedDate":1789999000000,"environment":"Sandbox","storefront":"USA"}"#
         let jws = try pki.signedData(payload: Array(payload.utf8))
-        let appStore = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: "com.example.demo", appAppleId: nil, environment: .sandbox)
+        let appStore = try SignedDataVerifier(
+            trustedRoots: [pki.root], bundleId: "com.example.demo", appAppleId: nil, environment: .sandbox)
         let verified = try await appStore.verifyTransaction(jws)
         XCTAssertEqual(verified.payload.transactionId, "2000000000000001")
         let other = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
-        let foreign = try SignedDataVerifier(trustedRoots: [other.root], bundleId: "com.example.demo", appAppleId: nil, environment: .sandbox)
+        let foreign = try SignedDataVerifier(
+            trustedRoots: [other.root], bundleId: "com.example.demo", appAppleId: nil, environment: .sandbox)
         do {
             _ = try await foreign.verifyTransaction(jws)
             XCTFail("verified against another PKI's root")

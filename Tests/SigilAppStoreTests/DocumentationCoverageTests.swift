@@ -8,12 +8,15 @@ final class DocumentationCoverageTests: XCTestCase {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources")
         let declaration = try NSRegularExpression(
-            pattern: #"^\s*(@\w+(\([^)]*\))?\s+)*(public|open)\s+(final\s+)?(static\s+|mutating\s+|convenience\s+|nonisolated\s+)*(struct|class|enum|protocol|actor|func|init|typealias|subscript)\b"#)
+            pattern:
+                #"^\s*(@\w+(\([^)]*\))?\s+)*(public|open)\s+(final\s+)?(static\s+|mutating\s+|convenience\s+|nonisolated\s+)*(struct|class|enum|protocol|actor|func|init|typealias|subscript)\b"#
+        )
         var undocumented: [String] = []
         var seen = 0
         for module in ["SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509"] {
             let root = sources.appendingPathComponent(module)
-            let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+            let files =
+                FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
                 .filter { $0.pathExtension == "swift" } ?? []
             XCTAssertFalse(files.isEmpty, "no sources under \(root.path)")
             for file in files {

@@ -11,15 +11,19 @@ import XCTest
 /// they also pass through the verifier's LocalTesting path inside a JWS, as Apple's tests do.
 final class ModelTests: XCTestCase {
     func fixture(_ name: String) throws -> Data {
-        try Data(contentsOf: try TestPaths.requireAppleVectors()
-            .appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/models/\(name).json"))
+        try Data(
+            contentsOf: try TestPaths.requireAppleVectors()
+                .appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/models/\(name).json"))
     }
 
-    func assertRoundTrip<T: Codable & Equatable>(_ type: T.Type, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> T {
+    func assertRoundTrip<T: Codable & Equatable>(_ type: T.Type, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> T
+    {
         let data = try fixture(name)
         let decoded = try JSONDecoder().decode(T.self, from: data)
         // The verifier decodes through the strict parser: it must read exactly what Foundation reads.
-        XCTAssertEqual(try JSONValueDecoder().decode(T.self, fromJSON: data), decoded, "\(name) through JSONValueDecoder", file: file, line: line)
+        XCTAssertEqual(
+            try JSONValueDecoder().decode(T.self, fromJSON: data), decoded, "\(name) through JSONValueDecoder", file: file, line: line)
         let encoded = try JSONEncoder().encode(decoded)
         let original = try JSONSerialization.jsonObject(with: data) as? NSDictionary
         let again = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
@@ -39,9 +43,11 @@ final class ModelTests: XCTestCase {
         let r = try assertRoundTrip(JWSRenewalInfoDecodedPayload.self, "signedRenewalInfo")
         XCTAssertEqual(r.eligibleWinBackOfferIds, ["eligible1", "eligible2"])
         XCTAssertEqual(r.advancedCommerceInfo?.items?.first?.priceIncreaseInfo?.status, .pending)
-        for name in ["signedNotification", "signedSummaryNotification", "signedExternalPurchaseTokenNotification",
-                     "signedExternalPurchaseTokenSandboxNotification", "signedRescindConsentNotification",
-                     "signedConsumptionRequestNotification"] {
+        for name in [
+            "signedNotification", "signedSummaryNotification", "signedExternalPurchaseTokenNotification",
+            "signedExternalPurchaseTokenSandboxNotification", "signedRescindConsentNotification",
+            "signedConsumptionRequestNotification",
+        ] {
             _ = try assertRoundTrip(ResponseBodyV2DecodedPayload.self, name)
         }
         let a = try assertRoundTrip(AppTransaction.self, "appTransaction")
@@ -67,8 +73,10 @@ final class ModelTests: XCTestCase {
         XCTAssertThrowsError(try JSONValueDecoder().decode(NotificationData.self, fromJSON: Array(#"{"appAppleId":"blue"}"#.utf8)))
         XCTAssertThrowsError(try JSONValueDecoder().decode(DecodedRealtimeRequestBody.self, fromJSON: Array(#"{"appAppleId":1}"#.utf8)))
         // Duplicate member names, which Foundation would accept silently, are refused.
-        XCTAssertThrowsError(try JSONValueDecoder().decode(JWSTransactionDecodedPayload.self,
-                                                           fromJSON: Array(#"{"transactionId":"1","transactionId":"2"}"#.utf8)))
+        XCTAssertThrowsError(
+            try JSONValueDecoder().decode(
+                JWSTransactionDecodedPayload.self,
+                fromJSON: Array(#"{"transactionId":"1","transactionId":"2"}"#.utf8)))
     }
 
     func testNotificationIdentitySources() throws {
@@ -98,10 +106,14 @@ final class ModelTests: XCTestCase {
 /// decode to exactly what their bytes hold (the article's printed JSON for the two sandbox
 /// examples differs from their bytes; the bytes win).
 final class ExternalPurchaseTokenTests: XCTestCase {
-    static let plain = "ewoJImFwcEFwcGxlSWQiOjEyMzQ1Njc4OTAsCgkiYnVuZGxlSWQiOiJjb20uZXhhbXBsZSIsCgkidG9rZW5DcmVhdGlvbkRhdGUiOjE3MDYxNjk2MDAwMDAsCgkiZXh0ZXJuYWxQdXJjaGFzZUlkIjoiMDAwMDAwMDAtMDAwMC0wMDAwLTAwMDAtMDAwMDAwMDAwMDAwIgp9"
-    static let services = "eyJhcHBBcHBsZUlkIjoxMjM0NTY3ODkwLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlIiwidG9rZW5DcmVhdGlvbkRhdGUiOjE3NTA4OTYwMDAwMDAsImV4dGVybmFsUHVyY2hhc2VJZCI6IjAwMDAwMDAwLTAwMDAtMDAwMC0wMDAwLTAwMDAwMDAwMDAwMCIsInRva2VuVHlwZSI6IlNFUlZJQ0VTIiwidG9rZW5FeHBpcmF0aW9uRGF0ZSI6MTc4MjQzMjAwMDAwMH0K"
-    static let sandbox = "eyJhcHBBcHBsZUlkIjoxMjM0NTY3ODkwLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlIiwidG9rZW5DcmVhdGlvbkRhdGUiOjE3MDYxNjk2MDAwMDAsImV4dGVybmFsUHVyY2hhc2VJZCI6IlNBTkRCT1hfMDAwMDAwMDAtMDAwMC0wMDAwLTAwMDAtMDAwMDAwMDAwMDAwIiwidG9rZW5UeXBlIjoiU0VSVklDRVMiLCJ0b2tlbkV4cGlyYXRpb25EYXRlIjoxNzA2MTczMjAwMDAwfQo="
-    static let sandboxServices = "eyJhcHBBcHBsZUlkIjoxMjM0NTY3ODkwLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlIiwidG9rZW5DcmVhdGlvbkRhdGUiOjE3MzA0NDg3MjAwMDAsImV4dGVybmFsUHVyY2hhc2VJZCI6IlNBTkRCT1hfMDAwMDAwMDAtMDAwMC0wMDAwLTAwMDAtMDAwMDAwMDAwMDAwIiwidG9rZW5UeXBlIjoiU0VSVklDRVMiLCJ0b2tlbkV4cGlyYXRpb25EYXRlIjoxNzMwNDUyMzIwMDAwfQ=="
+    static let plain =
+        "ewoJImFwcEFwcGxlSWQiOjEyMzQ1Njc4OTAsCgkiYnVuZGxlSWQiOiJjb20uZXhhbXBsZSIsCgkidG9rZW5DcmVhdGlvbkRhdGUiOjE3MDYxNjk2MDAwMDAsCgkiZXh0ZXJuYWxQdXJjaGFzZUlkIjoiMDAwMDAwMDAtMDAwMC0wMDAwLTAwMDAtMDAwMDAwMDAwMDAwIgp9"
+    static let services =
+        "eyJhcHBBcHBsZUlkIjoxMjM0NTY3ODkwLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlIiwidG9rZW5DcmVhdGlvbkRhdGUiOjE3NTA4OTYwMDAwMDAsImV4dGVybmFsUHVyY2hhc2VJZCI6IjAwMDAwMDAwLTAwMDAtMDAwMC0wMDAwLTAwMDAwMDAwMDAwMCIsInRva2VuVHlwZSI6IlNFUlZJQ0VTIiwidG9rZW5FeHBpcmF0aW9uRGF0ZSI6MTc4MjQzMjAwMDAwMH0K"
+    static let sandbox =
+        "eyJhcHBBcHBsZUlkIjoxMjM0NTY3ODkwLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlIiwidG9rZW5DcmVhdGlvbkRhdGUiOjE3MDYxNjk2MDAwMDAsImV4dGVybmFsUHVyY2hhc2VJZCI6IlNBTkRCT1hfMDAwMDAwMDAtMDAwMC0wMDAwLTAwMDAtMDAwMDAwMDAwMDAwIiwidG9rZW5UeXBlIjoiU0VSVklDRVMiLCJ0b2tlbkV4cGlyYXRpb25EYXRlIjoxNzA2MTczMjAwMDAwfQo="
+    static let sandboxServices =
+        "eyJhcHBBcHBsZUlkIjoxMjM0NTY3ODkwLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlIiwidG9rZW5DcmVhdGlvbkRhdGUiOjE3MzA0NDg3MjAwMDAsImV4dGVybmFsUHVyY2hhc2VJZCI6IlNBTkRCT1hfMDAwMDAwMDAtMDAwMC0wMDAwLTAwMDAtMDAwMDAwMDAwMDAwIiwidG9rZW5UeXBlIjoiU0VSVklDRVMiLCJ0b2tlbkV4cGlyYXRpb25EYXRlIjoxNzMwNDUyMzIwMDAwfQ=="
 
     func testApplesFourExamples() throws {
         let a = try ExternalPurchaseToken(token: Self.plain)
@@ -153,7 +165,8 @@ final class ExternalPurchaseTokenTests: XCTestCase {
         XCTAssertTrue(reason(#"{"bundleId":"b","tokenCreationDate":5,"externalPurchaseId":"x"}"#).contains("appAppleId"))
         XCTAssertTrue(reason(#"{"appAppleId":"1","bundleId":"b","tokenCreationDate":5,"externalPurchaseId":"x"}"#).contains("appAppleId"))
         XCTAssertTrue(reason(#"{"appAppleId":1,"bundleId":2,"tokenCreationDate":5,"externalPurchaseId":"x"}"#).contains("bundleId"))
-        XCTAssertTrue(reason(#"{"appAppleId":1,"bundleId":"b","tokenCreationDate":5.5,"externalPurchaseId":"x"}"#).contains("tokenCreationDate"))
+        XCTAssertTrue(
+            reason(#"{"appAppleId":1,"bundleId":"b","tokenCreationDate":5.5,"externalPurchaseId":"x"}"#).contains("tokenCreationDate"))
         XCTAssertTrue(reason(#"{"appAppleId":1,"bundleId":"b","tokenCreationDate":5}"#).contains("externalPurchaseId"))
         XCTAssertTrue(reason("{\(full),\"tokenType\":\"SERVICES\"}").contains("tokenExpirationDate"))
         XCTAssertTrue(reason("{\(full),\"tokenExpirationDate\":9}").contains("tokenType"))
@@ -180,36 +193,54 @@ final class TokenTests: XCTestCase {
     func testHeadersClaimsAndLimits() throws {
         let k = try key()
         let iat: Int64 = 1_760_000_000
-        let api = try AppleTokens.appStoreServerAPI(key: k, issuerID: "57246542-96fe-1a63-e053-0824d011072a", bundleID: "com.example", issuedAt: iat, lifetime: 3600)
+        let api = try AppleTokens.appStoreServerAPI(
+            key: k, issuerID: "57246542-96fe-1a63-e053-0824d011072a", bundleID: "com.example", issuedAt: iat, lifetime: 3600)
         var (header, claims) = try decode(api)
         XCTAssertEqual(header.serialized, #"{"alg":"ES256","kid":"ABC123DEFG","typ":"JWT"}"#)
-        XCTAssertEqual(claims.serialized, #"{"iss":"57246542-96fe-1a63-e053-0824d011072a","iat":1760000000,"exp":1760003600,"aud":"appstoreconnect-v1","bid":"com.example"}"#)
+        XCTAssertEqual(
+            claims.serialized,
+            #"{"iss":"57246542-96fe-1a63-e053-0824d011072a","iat":1760000000,"exp":1760003600,"aud":"appstoreconnect-v1","bid":"com.example"}"#
+        )
         XCTAssertThrowsError(try AppleTokens.appStoreServerAPI(key: k, issuerID: "i", bundleID: "b", issuedAt: iat, lifetime: 3601))
         XCTAssertThrowsError(try AppleTokens.appStoreServerAPI(key: k, issuerID: "i", bundleID: "b", issuedAt: iat, lifetime: 0))
         XCTAssertThrowsError(try AppleTokens.externalPurchaseServerAPI(key: k, issuerID: "i", bundleID: "b", issuedAt: iat, lifetime: 7200))
 
-        let siwa = try AppleTokens.signInWithAppleClientSecret(key: k, teamID: "TEAM123456", clientID: "com.example.web", issuedAt: iat, lifetime: 15_777_000)
+        let siwa = try AppleTokens.signInWithAppleClientSecret(
+            key: k, teamID: "TEAM123456", clientID: "com.example.web", issuedAt: iat, lifetime: 15_777_000)
         (_, claims) = try decode(siwa)
-        XCTAssertEqual(claims.serialized, #"{"iss":"TEAM123456","iat":1760000000,"exp":1775777000,"aud":"https://appleid.apple.com","sub":"com.example.web"}"#)
-        XCTAssertThrowsError(try AppleTokens.signInWithAppleClientSecret(key: k, teamID: "t", clientID: "c", issuedAt: iat, lifetime: 15_777_001))
+        XCTAssertEqual(
+            claims.serialized,
+            #"{"iss":"TEAM123456","iat":1760000000,"exp":1775777000,"aud":"https://appleid.apple.com","sub":"com.example.web"}"#)
+        XCTAssertThrowsError(
+            try AppleTokens.signInWithAppleClientSecret(key: k, teamID: "t", clientID: "c", issuedAt: iat, lifetime: 15_777_001))
 
         let reader = try AppleTokens.proximityReaderToken(key: k, brandID: "brand", readerID: "reader-1", issuedAt: iat, lifetime: 300)
         (_, claims) = try decode(reader)
-        XCTAssertEqual(claims.serialized, #"{"iss":"brand","sub":"reader-1","aud":"apple-identityservices-v1","iat":1760000000,"exp":1760000300}"#)
+        XCTAssertEqual(
+            claims.serialized, #"{"iss":"brand","sub":"reader-1","aud":"apple-identityservices-v1","iat":1760000000,"exp":1760000300}"#)
         XCTAssertThrowsError(try AppleTokens.proximityReaderToken(key: k, brandID: "b", readerID: "r", issuedAt: iat, lifetime: 301))
         XCTAssertThrowsError(try AppleTokens.proximityReaderToken(key: k, brandID: "b", readerID: "r", issuedAt: iat, lifetime: -1))
 
-        let promo = try AppleTokens.promotionalOfferV2(key: k, issuerID: "iss", bundleID: "com.example", productID: "p", offerIdentifier: "o",
-                                                       nonce: "n1", issuedAt: iat)
+        let promo = try AppleTokens.promotionalOfferV2(
+            key: k, issuerID: "iss", bundleID: "com.example", productID: "p", offerIdentifier: "o",
+            nonce: "n1", issuedAt: iat)
         (_, claims) = try decode(promo)
-        XCTAssertEqual(claims.serialized, #"{"nonce":"n1","iss":"iss","bid":"com.example","aud":"promotional-offer","iat":1760000000,"productId":"p","offerIdentifier":"o"}"#)
-        let intro = try AppleTokens.introductoryOfferEligibility(key: k, issuerID: "iss", bundleID: "com.example", productID: "p",
-                                                                 allowIntroductoryOffer: false, transactionID: "t", nonce: "n2", issuedAt: iat)
+        XCTAssertEqual(
+            claims.serialized,
+            #"{"nonce":"n1","iss":"iss","bid":"com.example","aud":"promotional-offer","iat":1760000000,"productId":"p","offerIdentifier":"o"}"#
+        )
+        let intro = try AppleTokens.introductoryOfferEligibility(
+            key: k, issuerID: "iss", bundleID: "com.example", productID: "p",
+            allowIntroductoryOffer: false, transactionID: "t", nonce: "n2", issuedAt: iat)
         (_, claims) = try decode(intro)
-        XCTAssertEqual(claims.serialized, #"{"nonce":"n2","iss":"iss","bid":"com.example","aud":"introductory-offer-eligibility","iat":1760000000,"productId":"p","allowIntroductoryOffer":false,"transactionId":"t"}"#)
+        XCTAssertEqual(
+            claims.serialized,
+            #"{"nonce":"n2","iss":"iss","bid":"com.example","aud":"introductory-offer-eligibility","iat":1760000000,"productId":"p","allowIntroductoryOffer":false,"transactionId":"t"}"#
+        )
         let request = Array(#"{"operation":"CREATE_SUBSCRIPTION","version":"1"}"#.utf8)
-        let commerce = try AppleTokens.advancedCommerceInAppRequest(key: k, issuerID: "iss", bundleID: "com.example", requestJSON: request,
-                                                                    nonce: "n3", issuedAt: iat)
+        let commerce = try AppleTokens.advancedCommerceInAppRequest(
+            key: k, issuerID: "iss", bundleID: "com.example", requestJSON: request,
+            nonce: "n3", issuedAt: iat)
         (_, claims) = try decode(commerce)
         XCTAssertEqual(claims["aud"], .string("advanced-commerce-api"))
         XCTAssertEqual(claims["request"], .string(Base64.encode(request)))
@@ -218,11 +249,14 @@ final class TokenTests: XCTestCase {
 
     func testPromotionalOfferV1MessageAndSignature() throws {
         let k = try key()
-        let message = AppleTokens.promotionalOfferV1Message(keyID: k.keyID, bundleID: "com.example", productID: "p", offerID: "o",
-                                                            appAccountToken: "AAAA-BB", nonce: "C1D2", timestamp: 1_700_000_000_000)
-        XCTAssertEqual(message, Array("com.example\u{2063}ABC123DEFG\u{2063}p\u{2063}o\u{2063}aaaa-bb\u{2063}c1d2\u{2063}1700000000000".utf8))
-        let signature = AppleTokens.promotionalOfferV1(key: k, bundleID: "com.example", productID: "p", offerID: "o", appAccountToken: "AAAA-BB",
-                                                       nonce: "C1D2", timestamp: 1_700_000_000_000)
+        let message = AppleTokens.promotionalOfferV1Message(
+            keyID: k.keyID, bundleID: "com.example", productID: "p", offerID: "o",
+            appAccountToken: "AAAA-BB", nonce: "C1D2", timestamp: 1_700_000_000_000)
+        XCTAssertEqual(
+            message, Array("com.example\u{2063}ABC123DEFG\u{2063}p\u{2063}o\u{2063}aaaa-bb\u{2063}c1d2\u{2063}1700000000000".utf8))
+        let signature = AppleTokens.promotionalOfferV1(
+            key: k, bundleID: "com.example", productID: "p", offerID: "o", appAccountToken: "AAAA-BB",
+            nonce: "C1D2", timestamp: 1_700_000_000_000)
         let der = try Base64.decode(Array(signature.utf8))
         try OpenSSLCheck.verify(message: message, derSignature: der, publicKey: k.privateKey.publicKey)
     }
@@ -235,31 +269,48 @@ final class TokenTests: XCTestCase {
             try FileManager.default.isExecutableFile(atPath: $0) && Subprocess.run($0, ["-c", "import jwt, cryptography"]).status == 0
         }
         guard let python = usable.first else {
-            XCTFail("no python3 with PyJWT and cryptography (tried \(candidates)); the README's set-up line installs python3-jwt and python3-cryptography")
+            XCTFail(
+                "no python3 with PyJWT and cryptography (tried \(candidates)); the README's set-up line installs python3-jwt and python3-cryptography"
+            )
             return
         }
         let k = try key()
         let now = Int64(Date().timeIntervalSince1970)
         let tokens: [(String, String)] = [
             (try AppleTokens.appStoreServerAPI(key: k, issuerID: "issuer", bundleID: "com.example", issuedAt: now), "appstoreconnect-v1"),
-            (try AppleTokens.externalPurchaseServerAPI(key: k, issuerID: "issuer", bundleID: "com.example", issuedAt: now, lifetime: 3600), "appstoreconnect-v1"),
-            (try AppleTokens.signInWithAppleClientSecret(key: k, teamID: "TEAM", clientID: "com.example.web", issuedAt: now), "https://appleid.apple.com"),
-            (try AppleTokens.proximityReaderToken(key: k, brandID: "brand", readerID: "reader", issuedAt: now), "apple-identityservices-v1"),
-            (try AppleTokens.promotionalOfferV2(key: k, issuerID: "issuer", bundleID: "com.example", productID: "p", offerIdentifier: "o",
-                                                transactionID: "1", issuedAt: now), "promotional-offer"),
-            (try AppleTokens.introductoryOfferEligibility(key: k, issuerID: "issuer", bundleID: "com.example", productID: "p",
-                                                          allowIntroductoryOffer: true, transactionID: "1", issuedAt: now), "introductory-offer-eligibility"),
+            (
+                try AppleTokens.externalPurchaseServerAPI(
+                    key: k, issuerID: "issuer", bundleID: "com.example", issuedAt: now, lifetime: 3600), "appstoreconnect-v1"
+            ),
+            (
+                try AppleTokens.signInWithAppleClientSecret(key: k, teamID: "TEAM", clientID: "com.example.web", issuedAt: now),
+                "https://appleid.apple.com"
+            ),
+            (
+                try AppleTokens.proximityReaderToken(key: k, brandID: "brand", readerID: "reader", issuedAt: now),
+                "apple-identityservices-v1"
+            ),
+            (
+                try AppleTokens.promotionalOfferV2(
+                    key: k, issuerID: "issuer", bundleID: "com.example", productID: "p", offerIdentifier: "o",
+                    transactionID: "1", issuedAt: now), "promotional-offer"
+            ),
+            (
+                try AppleTokens.introductoryOfferEligibility(
+                    key: k, issuerID: "issuer", bundleID: "com.example", productID: "p",
+                    allowIntroductoryOffer: true, transactionID: "1", issuedAt: now), "introductory-offer-eligibility"
+            ),
         ]
         let script = """
-        import jwt, sys, json
-        pem = sys.argv[1]
-        for line in sys.stdin.read().split():
-            token, aud = line.split(',')
-            header = jwt.get_unverified_header(token)
-            assert header == {"alg": "ES256", "kid": "ABC123DEFG", "typ": "JWT"}, header
-            claims = jwt.decode(token, pem, algorithms=["ES256"], audience=aud, options={"require": ["iat", "aud"]})
-            print(json.dumps(claims, sort_keys=True))
-        """
+            import jwt, sys, json
+            pem = sys.argv[1]
+            for line in sys.stdin.read().split():
+                token, aud = line.split(',')
+                header = jwt.get_unverified_header(token)
+                assert header == {"alg": "ES256", "kid": "ABC123DEFG", "typ": "JWT"}, header
+                claims = jwt.decode(token, pem, algorithms=["ES256"], audience=aud, options={"require": ["iat", "aud"]})
+                print(json.dumps(claims, sort_keys=True))
+            """
         let pem = k.privateKey.publicKey.pemRepresentation
         let input = tokens.map { "\($0.0),\($0.1)" }.joined(separator: "\n")
         let result = try Subprocess.run(python, ["-c", script, pem], stdin: Data(input.utf8))
@@ -295,7 +346,9 @@ enum OpenSSLCheck {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-token-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let msg = dir.appendingPathComponent("m"), sig = dir.appendingPathComponent("s"), pub = dir.appendingPathComponent("p.pem")
+        let msg = dir.appendingPathComponent("m")
+        let sig = dir.appendingPathComponent("s")
+        let pub = dir.appendingPathComponent("p.pem")
         try Data(message).write(to: msg)
         try Data(derSignature).write(to: sig)
         try Data(publicKey.pemRepresentation.utf8).write(to: pub)
@@ -304,6 +357,7 @@ enum OpenSSLCheck {
         var tampered = message
         tampered[0] ^= 1
         try Data(tampered).write(to: msg)
-        XCTAssertNotEqual(try Subprocess.run(openssl, ["dgst", "-sha256", "-verify", pub.path, "-signature", sig.path, msg.path]).status, 0)
+        XCTAssertNotEqual(
+            try Subprocess.run(openssl, ["dgst", "-sha256", "-verify", pub.path, "-signature", sig.path, msg.path]).status, 0)
     }
 }

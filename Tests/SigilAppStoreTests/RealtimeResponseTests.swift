@@ -7,17 +7,20 @@ import XCTest
 final class RealtimeResponseTests: XCTestCase {
     func testExactlyOneChoiceAndRoundTrip() throws {
         let key = try AppleSigningKey(privateKey: ECDSAPrivateKey.generate(curve: .p256), keyID: "KEY1")
-        let v2 = try AppleTokens.promotionalOfferV2(key: key, issuerID: "iss", bundleID: "com.example", productID: "p", offerIdentifier: "o",
-                                                    transactionID: nil, issuedAt: 1_700_000_000)
-        let offer = RealtimeResponseBody(promotionalOffer: RealtimePromotionalOffer(messageIdentifier: "m1", promotionalOfferSignatureV2: v2))
+        let v2 = try AppleTokens.promotionalOfferV2(
+            key: key, issuerID: "iss", bundleID: "com.example", productID: "p", offerIdentifier: "o",
+            transactionID: nil, issuedAt: 1_700_000_000)
+        let offer = RealtimeResponseBody(
+            promotionalOffer: RealtimePromotionalOffer(messageIdentifier: "m1", promotionalOfferSignatureV2: v2))
         XCTAssertNoThrow(try offer.validate())
         let json = try JSONEncoder().encode(offer)
         XCTAssertEqual(try JSONDecoder().decode(RealtimeResponseBody.self, from: json), offer)
         let object = try JSONSerialization.jsonObject(with: json) as? [String: Any]
         XCTAssertEqual(object?.keys.sorted(), ["promotionalOffer"], "absent choices are not written")
 
-        let v1 = PromotionalOfferSignatureV1(encodedSignature: "MEUC", productId: "p", nonce: "n", timestamp: 1_700_000_000_000, keyId: "KEY1",
-                                             offerIdentifier: "o")
+        let v1 = PromotionalOfferSignatureV1(
+            encodedSignature: "MEUC", productId: "p", nonce: "n", timestamp: 1_700_000_000_000, keyId: "KEY1",
+            offerIdentifier: "o")
         let accepted: [RealtimeResponseBody] = [
             RealtimeResponseBody(message: RealtimeMessage(messageIdentifier: "m")),
             RealtimeResponseBody(alternateProduct: AlternateProduct(messageIdentifier: "m", productId: "p2", billingPlanType: .monthly)),
@@ -32,7 +35,8 @@ final class RealtimeResponseTests: XCTestCase {
             RealtimeResponseBody(),
             RealtimeResponseBody(message: RealtimeMessage(messageIdentifier: "m"), alternateProduct: AlternateProduct(productId: "p")),
             RealtimeResponseBody(promotionalOffer: RealtimePromotionalOffer(messageIdentifier: "m")),
-            RealtimeResponseBody(promotionalOffer: RealtimePromotionalOffer(promotionalOfferSignatureV2: v2, promotionalOfferSignatureV1: v1)),
+            RealtimeResponseBody(
+                promotionalOffer: RealtimePromotionalOffer(promotionalOfferSignatureV2: v2, promotionalOfferSignatureV1: v1)),
         ]
         for body in refused {
             XCTAssertThrowsError(try body.validate(), "\(body)") { XCTAssertEqual(($0 as? AppStoreError)?.code, .invalidConfiguration) }

@@ -20,18 +20,24 @@ final class SignedDataVerifierTests: XCTestCase {
 
     static let realCases = [
         RealCase(file: "awa-go-iap/sandbox-renewalinfo-2023-05-23.jws", kind: .renewalInfo, bundle: "-", id: "2000000335310644"),
-        RealCase(file: "mingos-app_store_server_api/sandbox-transaction-consumable-2025-02-10.jws", kind: .transaction,
-                 bundle: "com.goodheartapp", id: "2000000847061981"),
-        RealCase(file: "mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws", kind: .transaction,
-                 bundle: "com.ms.medicalsupplierzlite", id: "2000001042162856"),
-        RealCase(file: "Doy-lee-session-pro-backend/notification-TEST-20250905T012432.jws", kind: .notification,
-                 bundle: "com.loki-project.loki-messenger", id: "TEST"),
-        RealCase(file: "Doy-lee-session-pro-backend/notification-DID_RENEW-20251001T070838.jws", kind: .notification,
-                 bundle: "com.loki-project.loki-messenger", id: "DID_RENEW"),
-        RealCase(file: "Doy-lee-session-pro-backend/transaction-2000001024998954-20251001T070838.jws", kind: .transaction,
-                 bundle: "com.loki-project.loki-messenger", id: "2000001024998954"),
-        RealCase(file: "Doy-lee-session-pro-backend/renewalinfo-2000001024993299-20251001T070838.jws", kind: .renewalInfo,
-                 bundle: "-", id: "2000001024993299"),
+        RealCase(
+            file: "mingos-app_store_server_api/sandbox-transaction-consumable-2025-02-10.jws", kind: .transaction,
+            bundle: "com.goodheartapp", id: "2000000847061981"),
+        RealCase(
+            file: "mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws", kind: .transaction,
+            bundle: "com.ms.medicalsupplierzlite", id: "2000001042162856"),
+        RealCase(
+            file: "Doy-lee-session-pro-backend/notification-TEST-20250905T012432.jws", kind: .notification,
+            bundle: "com.loki-project.loki-messenger", id: "TEST"),
+        RealCase(
+            file: "Doy-lee-session-pro-backend/notification-DID_RENEW-20251001T070838.jws", kind: .notification,
+            bundle: "com.loki-project.loki-messenger", id: "DID_RENEW"),
+        RealCase(
+            file: "Doy-lee-session-pro-backend/transaction-2000001024998954-20251001T070838.jws", kind: .transaction,
+            bundle: "com.loki-project.loki-messenger", id: "2000001024998954"),
+        RealCase(
+            file: "Doy-lee-session-pro-backend/renewalinfo-2000001024993299-20251001T070838.jws", kind: .renewalInfo,
+            bundle: "-", id: "2000001024993299"),
     ]
 
     func shared() throws -> URL { try TestPaths.requireAppleVectors() }
@@ -44,10 +50,13 @@ final class SignedDataVerifierTests: XCTestCase {
         try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: try shared().appendingPathComponent("real/apple-pki/\(name)")))).first)
     }
 
-    func verifier(bundle: String, environment: AppStoreEnvironment = .sandbox, appAppleId: Int64? = nil,
-                  roots: [Certificate]? = nil, cache: ChainCache = ChainCache()) throws -> SignedDataVerifier {
-        try SignedDataVerifier(trustedRoots: roots ?? [try root("AppleRootCA-G3.cer")], bundleId: bundle, appAppleId: appAppleId,
-                               environment: environment, cache: cache, clock: { 1_790_000_000 })
+    func verifier(
+        bundle: String, environment: AppStoreEnvironment = .sandbox, appAppleId: Int64? = nil,
+        roots: [Certificate]? = nil, cache: ChainCache = ChainCache()
+    ) throws -> SignedDataVerifier {
+        try SignedDataVerifier(
+            trustedRoots: roots ?? [try root("AppleRootCA-G3.cer")], bundleId: bundle, appAppleId: appAppleId,
+            environment: environment, cache: cache, clock: { 1_790_000_000 })
     }
 
     /// Verifies `text` as `kind` and returns the identifying value.
@@ -62,7 +71,9 @@ final class SignedDataVerifierTests: XCTestCase {
         case .notification:
             let r = try await v.verifyNotification(text, at: time)
             return (r.payload.notificationType?.rawValue, r.chainFromCache)
-        default: XCTFail("unused kind"); return (nil, false)
+        default:
+            XCTFail("unused kind")
+            return (nil, false)
         }
     }
 
@@ -176,8 +187,11 @@ final class SignedDataVerifierTests: XCTestCase {
         var leafBytes = try Base64.decode(Array(try XCTUnwrap(x5c[0].stringValue).utf8), alphabet: .standard, padding: .required)
         leafBytes[10] ^= 0xFF
         s = await status {
-            _ = try await v.verifyTransaction(withHeader([("alg", .string("ES256")),
-                                                          ("x5c", .array([.string(Base64.encode(leafBytes)), x5c[1], x5c[2]]))]))
+            _ = try await v.verifyTransaction(
+                withHeader([
+                    ("alg", .string("ES256")),
+                    ("x5c", .array([.string(Base64.encode(leafBytes)), x5c[1], x5c[2]])),
+                ]))
         }
         XCTAssertEqual(s, "INVALID_CERTIFICATE")
         // Not a JWS at all.
@@ -222,9 +236,12 @@ final class SignedDataVerifierTests: XCTestCase {
 
     func testCA() throws -> Certificate { try Certificate(derEncoded: Array(try Data(contentsOf: try library("certs/testCA.der")))) }
 
-    func libraryVerifier(environment: AppStoreEnvironment = .sandbox, bundle: String = "com.example", appAppleId: Int64? = 1234) throws -> SignedDataVerifier {
-        try SignedDataVerifier(trustedRoots: [try testCA()], bundleId: bundle, appAppleId: appAppleId, environment: environment,
-                               clock: { 1_761_962_975 })
+    func libraryVerifier(environment: AppStoreEnvironment = .sandbox, bundle: String = "com.example", appAppleId: Int64? = 1234) throws
+        -> SignedDataVerifier
+    {
+        try SignedDataVerifier(
+            trustedRoots: [try testCA()], bundleId: bundle, appAppleId: appAppleId, environment: environment,
+            clock: { 1_761_962_975 })
     }
 
     func testAppleLibraryMockSignedData() async throws {
@@ -285,7 +302,9 @@ final class SignedDataVerifierTests: XCTestCase {
 
         // The same Xcode data in Production: x5c holds one certificate.
         let production = try SignedDataVerifier(trustedRoots: [try testCA()], bundleId: bundle, appAppleId: 1, environment: .production)
-        let s = await status { _ = try await production.verifyAppTransaction(try self.read(try self.library("xcode/xcode-signed-app-transaction"))) }
+        let s = await status {
+            _ = try await production.verifyAppTransaction(try self.read(try self.library("xcode/xcode-signed-app-transaction")))
+        }
         XCTAssertEqual(s, "INVALID_CHAIN_LENGTH")
     }
 

@@ -15,17 +15,21 @@ final class APICLITests: XCTestCase {
     }
 
     func testAPIAndSignInWithAppleCommands() throws {
-        guard let openssl = Subprocess.which("openssl") else { return XCTFail("openssl is not installed; the server checks tokens with it") }
+        guard let openssl = Subprocess.which("openssl") else {
+            return XCTFail("openssl is not installed; the server checks tokens with it")
+        }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-api-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let p8 = dir.appendingPathComponent("key.p8").path, publicPEM = dir.appendingPathComponent("pub.pem").path
+        let p8 = dir.appendingPathComponent("key.p8").path
+        let publicPEM = dir.appendingPathComponent("pub.pem").path
         XCTAssertEqual(try Subprocess.run(try sigil(), ["key", "generate", "--curve", "p256", "--out", p8]).status, 0)
         XCTAssertEqual(try Subprocess.run(openssl, ["pkey", "-in", p8, "-pubout", "-out", publicPEM]).status, 0)
         // The Sign in with Apple routes: an RSA key (openssl) and its JWKS, built by sigil itself
         // would be circular, so the JWK comes from openssl's modulus printout.
         let rsa = dir.appendingPathComponent("rsa.pem").path
-        XCTAssertEqual(try Subprocess.run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", rsa]).status, 0)
+        XCTAssertEqual(
+            try Subprocess.run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", rsa]).status, 0)
         let modulusHex = try Subprocess.run(openssl, ["rsa", "-in", rsa, "-noout", "-modulus"]).stdoutString
             .trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "Modulus=", with: "")
         let modulus = stride(from: 0, to: modulusHex.count, by: 2).map { i -> UInt8 in
@@ -41,21 +45,30 @@ final class APICLITests: XCTestCase {
             .write(to: URL(fileURLWithPath: jwks))
         let now = Int(Date().timeIntervalSince1970)
         let header = b64url(Array(#"{"alg":"RS256","kid":"cli1"}"#.utf8))
-        let payload = b64url(Array(#"{"iss":"https://appleid.apple.com","aud":"com.example.web","sub":"user.1","iat":\#(now - 5),"exp":\#(now + 600),"email_verified":"true"}"#.utf8))
+        let payload = b64url(
+            Array(
+                #"{"iss":"https://appleid.apple.com","aud":"com.example.web","sub":"user.1","iat":\#(now - 5),"exp":\#(now + 600),"email_verified":"true"}"#
+                    .utf8))
         let signature = try Subprocess.run(openssl, ["dgst", "-sha256", "-sign", rsa], stdin: Data("\(header).\(payload)".utf8))
         let idToken = "\(header).\(payload).\(b64url(Array(signature.stdout)))"
         try Data(idToken.utf8).write(to: URL(fileURLWithPath: jwks + ".idtoken"))
 
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("SigilHTTPTests/Fixtures/apple_api_server.py")
-        let server = try LoopbackScript(script: script, arguments: [publicPEM, "issuer-1", "com.example", jwks, "TEAM123456", "com.example.web"])
+        let server = try LoopbackScript(
+            script: script, arguments: [publicPEM, "issuer-1", "com.example", jwks, "TEAM123456", "com.example.web"])
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
-        let common = ["api", "--key", p8, "--key-id", "KEY1", "--issuer-id", "issuer-1", "--bundle-id", "com.example", "--base-url", base, "--timeout", "5"]
+        let common = [
+            "api", "--key", p8, "--key-id", "KEY1", "--issuer-id", "issuer-1", "--bundle-id", "com.example", "--base-url", base,
+            "--timeout", "5",
+        ]
 
         let info = try json(try Subprocess.run(try sigil(), common + ["transaction-info", "1000"])) as? [String: Any]
         XCTAssertEqual(info?["signedTransactionInfo"] as? String, "signed-1000", "the server accepted the CLI's token")
-        let pages = try json(try Subprocess.run(try sigil(), common + ["--all", "transaction-history", "1000", "productId=a", "sort=DESCENDING"])) as? [[String: Any]]
+        let pages =
+            try json(try Subprocess.run(try sigil(), common + ["--all", "transaction-history", "1000", "productId=a", "sort=DESCENDING"]))
+            as? [[String: Any]]
         XCTAssertEqual(pages?.flatMap { $0["signedTransactions"] as? [String] ?? [] }, ["t1", "t2", "t3"])
         let done = try json(try Subprocess.run(try sigil(), common + ["realtime-url-set", "https://example.com/rt"])) as? [String: Any]
         XCTAssertEqual(done?["status"] as? String, "ok")
@@ -77,25 +90,34 @@ final class APICLITests: XCTestCase {
         XCTAssertEqual((try JSONSerialization.jsonObject(with: usage.stderr) as? [String: Any])?["error"] as? String, "usage")
 
         // sigil siwa token --code, with the id_token verified against the served JWKS.
-        let siwa = ["siwa", "token", "--key", p8, "--key-id", "KEY1", "--team-id", "TEAM123456", "--client-id", "com.example.web", "--base-url", base]
+        let siwa = [
+            "siwa", "token", "--key", p8, "--key-id", "KEY1", "--team-id", "TEAM123456", "--client-id", "com.example.web", "--base-url",
+            base,
+        ]
         let exchanged = try json(try Subprocess.run(try sigil(), siwa + ["--code", "c-1", "--verify"])) as? [String: Any]
         XCTAssertEqual((exchanged?["response"] as? [String: Any])?["refresh_token"] as? String, "refresh-c-1")
         XCTAssertEqual((exchanged?["identity"] as? [String: Any])?["sub"] as? String, "user.1")
         let refreshed = try json(try Subprocess.run(try sigil(), siwa + ["--refresh-token", "refresh-c-1"])) as? [String: Any]
         XCTAssertEqual(refreshed?["access_token"] as? String, "access-refreshed")
         let expired = try Subprocess.run(try sigil(), siwa + ["--code", "expired-code"])
-        XCTAssertEqual((try JSONSerialization.jsonObject(with: expired.stderr) as? [String: Any])?["error"] as? String, "siwa.invalid_grant")
+        XCTAssertEqual(
+            (try JSONSerialization.jsonObject(with: expired.stderr) as? [String: Any])?["error"] as? String, "siwa.invalid_grant")
 
         // sigil siwa verify-id-token, from a JWKS file and from the server's URL; a wrong client id fails.
         for source in [jwks, base + "/auth/keys"] {
-            let verified = try json(try Subprocess.run(try sigil(), ["siwa", "verify-id-token", "--client-id", "com.example.web", "--jwks", source, idToken]))
+            let verified =
+                try json(
+                    try Subprocess.run(
+                        try sigil(), ["siwa", "verify-id-token", "--client-id", "com.example.web", "--jwks", source, idToken]))
                 as? [String: Any]
             XCTAssertEqual(verified?["sub"] as? String, "user.1")
             XCTAssertEqual(verified?["email_verified"] as? Bool, true)
         }
-        let wrongAudience = try Subprocess.run(try sigil(), ["siwa", "verify-id-token", "--client-id", "com.other", "--jwks", jwks, idToken])
+        let wrongAudience = try Subprocess.run(
+            try sigil(), ["siwa", "verify-id-token", "--client-id", "com.other", "--jwks", jwks, idToken])
         XCTAssertEqual(wrongAudience.status, 1)
-        XCTAssertEqual((try JSONSerialization.jsonObject(with: wrongAudience.stderr) as? [String: Any])?["error"] as? String, "jose.audienceMismatch")
+        XCTAssertEqual(
+            (try JSONSerialization.jsonObject(with: wrongAudience.stderr) as? [String: Any])?["error"] as? String, "jose.audienceMismatch")
     }
 }
 

@@ -34,8 +34,10 @@ final class CLITests: XCTestCase {
             let ours = try json(Subprocess.run(try sigil(), ["digest", "-a", algorithm, "-"], stdin: data).stdout)
             let theirs = try Subprocess.run(openssl, ["dgst", "-\(algorithm)", "-r"], stdin: data).stdoutString
             XCTAssertEqual(ours["digest"] as? String, theirs.split(separator: " ").first.map(String.init), algorithm)
-            let mac = try json(Subprocess.run(try sigil(), ["digest", "-a", algorithm, "--hmac-key-hex", "0b0b0b", "-"], stdin: data).stdout)
-            let theirMac = try Subprocess.run(openssl, ["dgst", "-\(algorithm)", "-mac", "HMAC", "-macopt", "hexkey:0b0b0b", "-r"], stdin: data)
+            let mac = try json(
+                Subprocess.run(try sigil(), ["digest", "-a", algorithm, "--hmac-key-hex", "0b0b0b", "-"], stdin: data).stdout)
+            let theirMac = try Subprocess.run(
+                openssl, ["dgst", "-\(algorithm)", "-mac", "HMAC", "-macopt", "hexkey:0b0b0b", "-r"], stdin: data)
             XCTAssertEqual(mac["hmac"] as? String, theirMac.stdoutString.split(separator: " ").first.map(String.init), algorithm)
         }
     }
@@ -89,24 +91,36 @@ final class CLITests: XCTestCase {
             XCTAssertNil(shown["d"], "the secret is never printed")
             try (shown["spkiPEM"] as? String ?? "").write(toFile: path("\(curve).pub"), atomically: true, encoding: .utf8)
             // We sign; openssl verifies; we verify; a changed message fails with exit 1.
-            let signed = try Subprocess.run(try sigil(), ["sig", "sign", "--key", path("\(curve).p8"), "--out", path("\(curve).sig"), path("msg")])
+            let signed = try Subprocess.run(
+                try sigil(), ["sig", "sign", "--key", path("\(curve).p8"), "--out", path("\(curve).sig"), path("msg")])
             XCTAssertEqual(signed.status, 0)
-            let theirs = try Subprocess.run(openssl, ["dgst", "-\(digest)", "-verify", path("\(curve).pub"), "-signature", path("\(curve).sig"), path("msg")])
+            let theirs = try Subprocess.run(
+                openssl, ["dgst", "-\(digest)", "-verify", path("\(curve).pub"), "-signature", path("\(curve).sig"), path("msg")])
             XCTAssertEqual(theirs.status, 0, theirs.stdoutString)
-            let ours = try Subprocess.run(try sigil(), ["sig", "verify", "--key", path("\(curve).pub"), "--signature", path("\(curve).sig"), path("msg")])
+            let ours = try Subprocess.run(
+                try sigil(), ["sig", "verify", "--key", path("\(curve).pub"), "--signature", path("\(curve).sig"), path("msg")])
             XCTAssertEqual(ours.status, 0)
             XCTAssertEqual(try json(ours.stdout)["valid"] as? Bool, true)
-            let tampered = try Subprocess.run(try sigil(), ["sig", "verify", "--key", path("\(curve).pub"), "--signature", path("\(curve).sig"), "-"],
-                                              stdin: message + Data([0]))
+            let tampered = try Subprocess.run(
+                try sigil(), ["sig", "verify", "--key", path("\(curve).pub"), "--signature", path("\(curve).sig"), "-"],
+                stdin: message + Data([0]))
             XCTAssertEqual(tampered.status, 1)
             XCTAssertEqual(try json(tampered.stdout)["valid"] as? Bool, false)
             // openssl signs with the key we generated; we verify (raw format round trip too).
             let opensslSig = try Subprocess.run(openssl, ["dgst", "-\(digest)", "-sign", path("\(curve).p8"), path("msg")])
             try opensslSig.stdout.write(to: URL(fileURLWithPath: path("\(curve).osig")))
-            XCTAssertEqual(try Subprocess.run(try sigil(), ["sig", "verify", "--key", path("\(curve).p8"), "--signature", path("\(curve).osig"), path("msg")]).status, 0)
-            let raw = try Subprocess.run(try sigil(), ["sig", "sign", "--key", path("\(curve).p8"), "--format", "raw", "--out", path("\(curve).raw"), path("msg")])
+            XCTAssertEqual(
+                try Subprocess.run(
+                    try sigil(), ["sig", "verify", "--key", path("\(curve).p8"), "--signature", path("\(curve).osig"), path("msg")]
+                ).status, 0)
+            let raw = try Subprocess.run(
+                try sigil(), ["sig", "sign", "--key", path("\(curve).p8"), "--format", "raw", "--out", path("\(curve).raw"), path("msg")])
             XCTAssertEqual(raw.status, 0)
-            XCTAssertEqual(try Subprocess.run(try sigil(), ["sig", "verify", "--key", path("\(curve).pub"), "--format", "raw", "--signature", path("\(curve).raw"), path("msg")]).status, 0)
+            XCTAssertEqual(
+                try Subprocess.run(
+                    try sigil(),
+                    ["sig", "verify", "--key", path("\(curve).pub"), "--format", "raw", "--signature", path("\(curve).raw"), path("msg")]
+                ).status, 0)
         }
         let badKey = try Subprocess.run(try sigil(), ["key", "show", "-"], stdin: Data("not a key".utf8))
         XCTAssertEqual(badKey.status, 1)
@@ -121,13 +135,16 @@ final class CLITests: XCTestCase {
         let report = try json(result.stdout)
         XCTAssertEqual(Set(report.keys), ["results", "machine"])
         let results = try XCTUnwrap(report["results"] as? [[String: Any]])
-        XCTAssertEqual(results.compactMap { $0["name"] as? String }, [
-            "P-256 sign", "P-256 verify (cold key)", "P-256 verify (repeated key)",
-            "P-384 sign", "P-384 verify (cold key)", "P-384 verify (repeated key)",
-            "SHA-256 1 KiB", "SHA-256 1 MiB", "SHA-384 1 KiB", "HMAC-SHA256 64 B", "RSA-2048 verify", "certificate decode",
-            "App Store JWS verify (cached chain)", "App Store JWS verify (uncached chain)",
-            "receipt parse (CMS + payload, 5 in-app records)", "OCSP response parse + verify", "App Store JWS verify (cached chain), all cores",
-        ])
+        XCTAssertEqual(
+            results.compactMap { $0["name"] as? String },
+            [
+                "P-256 sign", "P-256 verify (cold key)", "P-256 verify (repeated key)",
+                "P-384 sign", "P-384 verify (cold key)", "P-384 verify (repeated key)",
+                "SHA-256 1 KiB", "SHA-256 1 MiB", "SHA-384 1 KiB", "HMAC-SHA256 64 B", "RSA-2048 verify", "certificate decode",
+                "App Store JWS verify (cached chain)", "App Store JWS verify (uncached chain)",
+                "receipt parse (CMS + payload, 5 in-app records)", "OCSP response parse + verify",
+                "App Store JWS verify (cached chain), all cores",
+            ])
         for row in results {
             XCTAssertGreaterThan(row["opsPerSecond"] as? Double ?? 0, 0, "\(row)")
             XCTAssertGreaterThanOrEqual(row["threads"] as? Int ?? 0, 1)
@@ -145,7 +162,8 @@ final class CLITests: XCTestCase {
         let machine = try XCTUnwrap(report["machine"] as? [String: Any])
         XCTAssertEqual(machine["cores"] as? Int, ProcessInfo.processInfo.activeProcessorCount)
         // Without --json: a table, one line per result plus header and machine, latency columns.
-        let table = try Subprocess.run(try sigil(), ["bench", "--seconds", "0.02", "--only", "SHA-256 1 KiB", "RSA-2048 verify"]).stdoutString
+        let table = try Subprocess.run(try sigil(), ["bench", "--seconds", "0.02", "--only", "SHA-256 1 KiB", "RSA-2048 verify"])
+            .stdoutString
         let lines = table.split(separator: "\n")
         XCTAssertEqual(lines.count, 4, table)
         XCTAssertTrue(lines.first?.contains("p50 µs") == true && lines.first?.contains("p99 µs") == true, table)
@@ -155,20 +173,32 @@ final class CLITests: XCTestCase {
     /// --only picks rows (in the list's order, whatever order they are named in); --threads runs
     /// each on that many threads ("all": every core); bad values are JSON errors.
     func testBenchOnlyAndThreads() throws {
-        let result = try Subprocess.run(try sigil(), ["bench", "--json", "--seconds", "0.05", "--threads", "2",
-                                                      "--only", "RSA-2048 verify", "HMAC-SHA256 64 B"])
+        let result = try Subprocess.run(
+            try sigil(),
+            [
+                "bench", "--json", "--seconds", "0.05", "--threads", "2",
+                "--only", "RSA-2048 verify", "HMAC-SHA256 64 B",
+            ])
         XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
         let rows = try XCTUnwrap(try json(result.stdout)["results"] as? [[String: Any]])
         XCTAssertEqual(rows.compactMap { $0["name"] as? String }, ["HMAC-SHA256 64 B", "RSA-2048 verify"])
         XCTAssertEqual(rows.compactMap { $0["threads"] as? Int }, [2, 2])
         XCTAssertTrue(rows.allSatisfy { ($0["opsPerSecond"] as? Double ?? 0) > 0 && $0["scalingEfficiency"] == nil })
-        let all = try json(Subprocess.run(try sigil(), ["bench", "--json", "--iterations", "3", "--threads", "all",
-                                                        "--only", "certificate decode"]).stdout)
+        let all = try json(
+            Subprocess.run(
+                try sigil(),
+                [
+                    "bench", "--json", "--iterations", "3", "--threads", "all",
+                    "--only", "certificate decode",
+                ]
+            ).stdout)
         let allRows = try XCTUnwrap(all["results"] as? [[String: Any]])
         XCTAssertEqual(allRows.count, 1)
         XCTAssertEqual(allRows.first?["threads"] as? Int, ProcessInfo.processInfo.activeProcessorCount)
-        for (arguments, code) in [(["--only", "P-256 verify"], "bench.only"), (["--threads", "0"], "bench.threads"),
-                                  (["--threads", "many"], "bench.threads"), (["--iterations", "0"], "bench.iterations")] {
+        for (arguments, code) in [
+            (["--only", "P-256 verify"], "bench.only"), (["--threads", "0"], "bench.threads"),
+            (["--threads", "many"], "bench.threads"), (["--iterations", "0"], "bench.iterations"),
+        ] {
             let failed = try Subprocess.run(try sigil(), ["bench", "--json"] + arguments)
             XCTAssertEqual(failed.status, 1, "\(arguments)")
             XCTAssertEqual(try json(failed.stderr)["error"] as? String, code, "\(arguments)")
@@ -183,11 +213,21 @@ final class CLITests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         XCTAssertEqual(try Subprocess.run(try sigil(), ["key", "generate", "--curve", "p384", "--out", path("p384.p8")]).status, 0)
-        XCTAssertEqual(try Subprocess.run(try sigil(), ["key", "generate", "--curve", "p256", "--format", "sec1", "--der",
-                                                       "--out", path("p256.der")]).status, 0)
+        XCTAssertEqual(
+            try Subprocess.run(
+                try sigil(),
+                [
+                    "key", "generate", "--curve", "p256", "--format", "sec1", "--der",
+                    "--out", path("p256.der"),
+                ]
+            ).status, 0)
         for (file, curve) in [("p384.p8", "P-384"), ("p256.der", "P-256")] {
-            let result = try Subprocess.run(try sigil(), ["bench", "--json", "--iterations", "3", "--key", path(file),
-                                                          "--only", "\(curve) sign", "\(curve) verify (cold key)", "\(curve) verify (repeated key)"])
+            let result = try Subprocess.run(
+                try sigil(),
+                [
+                    "bench", "--json", "--iterations", "3", "--key", path(file),
+                    "--only", "\(curve) sign", "\(curve) verify (cold key)", "\(curve) verify (repeated key)",
+                ])
             XCTAssertEqual(result.status, 0, String(decoding: result.stderr, as: UTF8.self))
             let report = try json(result.stdout)
             XCTAssertEqual(report["key"] as? [String: String], ["curve": curve, "file": path(file)])

@@ -36,8 +36,11 @@ final class CRLCLITests: XCTestCase {
         let der = try Data(contentsOf: URL(fileURLWithPath: pkits("crls/deltaCRLCA1deltaCRL.crl")))
         let pemFile = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-crl-\(UUID().uuidString).pem")
         defer { try? FileManager.default.removeItem(at: pemFile) }
-        try Data("-----BEGIN X509 CRL-----\n\(der.base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed]))\n-----END X509 CRL-----\n".utf8)
-            .write(to: pemFile)
+        try Data(
+            "-----BEGIN X509 CRL-----\n\(der.base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed]))\n-----END X509 CRL-----\n"
+                .utf8
+        )
+        .write(to: pemFile)
         let human = try Subprocess.run(try sigil(), ["crl", "show", pemFile.path])
         XCTAssertEqual(human.status, 0, String(decoding: human.stderr, as: UTF8.self))
         XCTAssertTrue(human.stdoutString.contains("deltaCRLIndicator: "), human.stdoutString)
@@ -49,8 +52,10 @@ final class CRLCLITests: XCTestCase {
     }
 
     func testVerifyWithCRLs() throws {
-        let base = ["x509", "verify", "--root", pkits("certs/TrustAnchorRootCertificate.crt"), "--intermediate", pkits("certs/GoodCACert.crt"),
-                    "--at", "2020-01-01T00:00:00Z", "--minimum-rsa-bits", "1024"]
+        let base = [
+            "x509", "verify", "--root", pkits("certs/TrustAnchorRootCertificate.crt"), "--intermediate", pkits("certs/GoodCACert.crt"),
+            "--at", "2020-01-01T00:00:00Z", "--minimum-rsa-bits", "1024",
+        ]
         let crls = ["--crl", pkits("crls/GoodCACRL.crl"), "--crl", pkits("crls/TrustAnchorRootCRL.crl")]
         // PKITS 4.1.1 path: valid with and without CRLs; 4.4.3: valid without, revoked with.
         XCTAssertEqual(try Subprocess.run(try sigil(), base + crls + [pkits("certs/ValidCertificatePathTest1EE.crt")]).status, 0)
@@ -61,14 +66,16 @@ final class CRLCLITests: XCTestCase {
         XCTAssertEqual(result["valid"] as? Bool, false)
         XCTAssertTrue((result["failures"] as? [String] ?? []).contains { $0.contains("is revoked") }, revoked.stdoutString)
         // Without the root's CRL, the intermediate's status is undetermined: fails.
-        let missing = try Subprocess.run(try sigil(), base + ["--crl", pkits("crls/GoodCACRL.crl"), pkits("certs/ValidCertificatePathTest1EE.crt")])
+        let missing = try Subprocess.run(
+            try sigil(), base + ["--crl", pkits("crls/GoodCACRL.crl"), pkits("certs/ValidCertificatePathTest1EE.crt")])
         XCTAssertEqual(missing.status, 1, missing.stdoutString)
     }
 
     func testShowOnMixedPEMAndUnknownHashOCSP() throws {
         let der = try Data(contentsOf: URL(fileURLWithPath: pkits("certs/GoodCACert.crt")))
         let body = der.base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
-        let mixed = "-----BEGIN CERTIFICATE-----\n\(body)\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\nMAMCAQA=\n-----END PRIVATE KEY-----\n"
+        let mixed =
+            "-----BEGIN CERTIFICATE-----\n\(body)\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\nMAMCAQA=\n-----END PRIVATE KEY-----\n"
             + "-----BEGIN X509 CERTIFICATE-----\n\(body)\n-----END X509 CERTIFICATE-----\n"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-mixed-\(UUID().uuidString).pem")
         defer { try? FileManager.default.removeItem(at: file) }

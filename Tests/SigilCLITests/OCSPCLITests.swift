@@ -18,29 +18,46 @@ final class OCSPCLITests: XCTestCase {
             let result = try Subprocess.run(openssl, arguments)
             XCTAssertEqual(result.status, 0, "openssl \(arguments): \(String(decoding: result.stderr, as: UTF8.self))")
         }
-        try Data("[ext]\nbasicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign\n".utf8).write(to: URL(fileURLWithPath: path("ca.cnf")))
-        try run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("ca.key"),
-                 "-subj", "/CN=CLI CA", "-days", "5", "-config", path("ca.cnf"), "-extensions", "ext", "-out", path("ca.pem")])
-        try run(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("leaf.key"), "-subj", "/CN=leaf",
-                 "-out", path("leaf.csr")])
-        try run(["x509", "-req", "-in", path("leaf.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-set_serial", "77",
-                 "-days", "5", "-out", path("leaf.pem")])
+        try Data("[ext]\nbasicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign\n".utf8).write(
+            to: URL(fileURLWithPath: path("ca.cnf")))
+        try run([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("ca.key"),
+            "-subj", "/CN=CLI CA", "-days", "5", "-config", path("ca.cnf"), "-extensions", "ext", "-out", path("ca.pem"),
+        ])
+        try run([
+            "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("leaf.key"), "-subj", "/CN=leaf",
+            "-out", path("leaf.csr"),
+        ])
+        try run([
+            "x509", "-req", "-in", path("leaf.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-set_serial", "77",
+            "-days", "5", "-out", path("leaf.pem"),
+        ])
 
         // request: the same bytes as openssl for SHA-1 and SHA-256 without a nonce.
         for (flag, name) in [([String](), "sha1"), (["--sha256"], "sha256")] {
-            let ours = try Subprocess.run(try sigil(), ["ocsp", "request", "--cert", path("leaf.pem"), "--issuer", path("ca.pem"),
-                                                        "--no-nonce", "--out", path("ours-\(name).der")] + flag)
+            let ours = try Subprocess.run(
+                try sigil(),
+                [
+                    "ocsp", "request", "--cert", path("leaf.pem"), "--issuer", path("ca.pem"),
+                    "--no-nonce", "--out", path("ours-\(name).der"),
+                ] + flag)
             XCTAssertEqual(ours.status, 0, ours.stdoutString)
-            try run(["ocsp", "-issuer", path("ca.pem")] + (name == "sha256" ? ["-sha256"] : []) +
-                    ["-cert", path("leaf.pem"), "-no_nonce", "-reqout", path("theirs-\(name).der")])
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("ours-\(name).der"))),
-                           try Data(contentsOf: URL(fileURLWithPath: path("theirs-\(name).der"))), name)
+            try run(
+                ["ocsp", "-issuer", path("ca.pem")] + (name == "sha256" ? ["-sha256"] : []) + [
+                    "-cert", path("leaf.pem"), "-no_nonce", "-reqout", path("theirs-\(name).der"),
+                ])
+            XCTAssertEqual(
+                try Data(contentsOf: URL(fileURLWithPath: path("ours-\(name).der"))),
+                try Data(contentsOf: URL(fileURLWithPath: path("theirs-\(name).der"))), name)
         }
 
         // show: openssl answers our request (leaf revoked in its index).
-        try Data("R\t351231235959Z\t260101120000Z,superseded\t4D\tunknown\t/CN=leaf\n".utf8).write(to: URL(fileURLWithPath: path("index.txt")))
-        try run(["ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("ca.pem"), "-rkey", path("ca.key"),
-                 "-reqin", path("ours-sha1.der"), "-respout", path("resp.der"), "-ndays", "1"])
+        try Data("R\t351231235959Z\t260101120000Z,superseded\t4D\tunknown\t/CN=leaf\n".utf8).write(
+            to: URL(fileURLWithPath: path("index.txt")))
+        try run([
+            "ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("ca.pem"), "-rkey", path("ca.key"),
+            "-reqin", path("ours-sha1.der"), "-respout", path("resp.der"), "-ndays", "1",
+        ])
         let shown = try Subprocess.run(try sigil(), ["ocsp", "show", "--json", path("resp.der")])
         XCTAssertEqual(shown.status, 0)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])
@@ -52,8 +69,12 @@ final class OCSPCLITests: XCTestCase {
         XCTAssertEqual((single["certID"] as? [String: Any])?["serialNumber"] as? String, "4d")
 
         // check: a responder that is not there is a retryable error, exit 2.
-        let check = try Subprocess.run(try sigil(), ["ocsp", "check", "--cert", path("leaf.pem"), "--issuer", path("ca.pem"),
-                                                     "--url", "http://127.0.0.1:9/", "--timeout", "2"])
+        let check = try Subprocess.run(
+            try sigil(),
+            [
+                "ocsp", "check", "--cert", path("leaf.pem"), "--issuer", path("ca.pem"),
+                "--url", "http://127.0.0.1:9/", "--timeout", "2",
+            ])
         XCTAssertEqual(check.status, 2, check.stdoutString)
         let verdict = try XCTUnwrap(JSONSerialization.jsonObject(with: check.stdout) as? [String: Any])
         XCTAssertEqual(verdict["retryable"] as? Bool, true)

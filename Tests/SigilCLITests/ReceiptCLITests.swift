@@ -39,8 +39,15 @@ final class ReceiptCLITests: XCTestCase {
         XCTAssertEqual(guid.status, 1)
         XCTAssertEqual(try json(guid)["deviceHashMatches"] as? Bool, false)
 
-        let legacy = try json(try Subprocess.run(try sigil(), ["receipt", "legacy", "--json",
-            shared.appendingPathComponent("real/receipts/voltrue2-in-app-purchase/legacy-transaction-receipt-sandbox-2012-mindmob.b64").path]))
+        let legacy = try json(
+            try Subprocess.run(
+                try sigil(),
+                [
+                    "receipt", "legacy", "--json",
+                    shared.appendingPathComponent(
+                        "real/receipts/voltrue2-in-app-purchase/legacy-transaction-receipt-sandbox-2012-mindmob.b64"
+                    ).path,
+                ]))
         XCTAssertEqual(legacy["transactionId"] as? String, "1000000046178817")
         XCTAssertEqual(legacy["environment"] as? String, "Sandbox")
     }
@@ -54,7 +61,10 @@ final class ReceiptCLITests: XCTestCase {
         let ok = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root, "--apple-policy", "--explain", production])
         XCTAssertEqual(ok.status, 0)
         let trace = String(decoding: ok.stderr, as: UTF8.self)
-        for clause in ["Apple: receipt fields", "RFC 5280 §6.1.1", "RFC 5652 §5.1", "RFC 5652 §5.3", "RFC 5652 §5.4", "RFC 5652 §5.6", "RFC 5280 §6.1 (RFC5280Policy + AppleReceiptPolicy)"] {
+        for clause in [
+            "Apple: receipt fields", "RFC 5280 §6.1.1", "RFC 5652 §5.1", "RFC 5652 §5.3", "RFC 5652 §5.4", "RFC 5652 §5.6",
+            "RFC 5280 §6.1 (RFC5280Policy + AppleReceiptPolicy)",
+        ] {
             XCTAssertTrue(trace.contains(clause), "\(clause) missing from:\n\(trace)")
         }
         XCTAssertTrue(trace.hasSuffix("verdict: VALID\n"), trace)

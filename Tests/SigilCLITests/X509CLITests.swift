@@ -19,7 +19,9 @@ final class X509CLITests: XCTestCase {
         let objects = try XCTUnwrap(JSONSerialization.jsonObject(with: shown.stdout) as? [[String: Any]])
         XCTAssertEqual(objects.count, 2)
         let first = objects[0]
-        for key in ["version", "serial", "signatureAlgorithm", "issuer", "subject", "notBefore", "notAfter", "publicKey", "extensions", "sha256"] {
+        for key in [
+            "version", "serial", "signatureAlgorithm", "issuer", "subject", "notBefore", "notAfter", "publicKey", "extensions", "sha256",
+        ] {
             XCTAssertNotNil(first[key], key)
         }
         XCTAssertEqual(first["notBefore"] as? String, "2021-03-17T20:37:10Z")

@@ -14,10 +14,14 @@ final class X509PolicyCLITests: XCTestCase {
     private func pkits(_ name: String) -> String { TestPaths.vectors("pkits/certs/\(name).crt").path }
 
     /// Runs `x509 verify` on a PKITS path (intermediates from the anchor down, then the leaf).
-    private func verify(_ path: [String], _ leaf: String, _ options: [String] = [],
-                        extraCandidates: [String] = []) throws -> (status: Int32, json: [String: Any]) {
-        var arguments = ["x509", "verify", "--root", pkits("TrustAnchorRootCertificate"), "--at", "2020-01-01T00:00:00Z",
-                         "--minimum-rsa-bits", "1024"]
+    private func verify(
+        _ path: [String], _ leaf: String, _ options: [String] = [],
+        extraCandidates: [String] = []
+    ) throws -> (status: Int32, json: [String: Any]) {
+        var arguments = [
+            "x509", "verify", "--root", pkits("TrustAnchorRootCertificate"), "--at", "2020-01-01T00:00:00Z",
+            "--minimum-rsa-bits", "1024",
+        ]
         for name in path { arguments += ["--intermediate", pkits(name)] }
         for file in extraCandidates { arguments += ["--intermediate", file] }
         let result = try Subprocess.run(try sigil(), arguments + options + [pkits(leaf)])
@@ -49,8 +53,14 @@ final class X509PolicyCLITests: XCTestCase {
         XCTAssertEqual(try verify(path, "inhibitAnyPolicyTest3EE").status, 0)
         XCTAssertEqual(try verify(path, "inhibitAnyPolicyTest3EE", ["--inhibit-any-policy"]).status, 1)
         // A malformed OID is a usage error.
-        XCTAssertNotEqual(try Subprocess.run(try sigil(), ["x509", "verify", "--root", pkits("TrustAnchorRootCertificate"),
-                                                            "--initial-policy", "not-an-oid", pkits("ValidCertificatePathTest1EE")]).status, 0)
+        XCTAssertNotEqual(
+            try Subprocess.run(
+                try sigil(),
+                [
+                    "x509", "verify", "--root", pkits("TrustAnchorRootCertificate"),
+                    "--initial-policy", "not-an-oid", pkits("ValidCertificatePathTest1EE"),
+                ]
+            ).status, 0)
     }
 
     func testNameConstraintFailuresNameTheirRule() throws {
@@ -72,7 +82,8 @@ final class X509PolicyCLITests: XCTestCase {
         // A PEM bundle: a key block, a certificate block holding junk, and the real CA.
         let ca = try Data(contentsOf: URL(fileURLWithPath: pkits("GoodCACert")))
         let bundle = directory.appendingPathComponent("bundle.pem")
-        let pem = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n"
+        let pem =
+            "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n"
             + "-----BEGIN CERTIFICATE-----\n" + ca.base64EncodedString(options: .lineLength64Characters) + "\n-----END CERTIFICATE-----\n"
         try Data(pem.utf8).write(to: bundle)
         let result = try verify([], "ValidCertificatePathTest1EE", extraCandidates: [garbage.path, bundle.path])

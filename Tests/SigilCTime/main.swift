@@ -1,5 +1,5 @@
-import SigilAppStore
 import SigilASN1
+import SigilAppStore
 import SigilCTimeShim
 import SigilCore
 import SigilKeys
@@ -111,13 +111,20 @@ do {
     tokens.append(try AppleTokens.externalPurchaseServerAPI(key: key, issuerID: "issuer", bundleID: "com.example", issuedAt: t))
     tokens.append(try AppleTokens.signInWithAppleClientSecret(key: key, teamID: "TEAM", clientID: "com.example.web", issuedAt: t))
     tokens.append(try AppleTokens.proximityReaderToken(key: key, brandID: "brand", readerID: "reader", issuedAt: t))
-    tokens.append(try AppleTokens.promotionalOfferV2(key: key, issuerID: "issuer", bundleID: "com.example", productID: "p", offerIdentifier: "o",
-                                                     transactionID: "1", nonce: "n", issuedAt: t))
-    tokens.append(try AppleTokens.introductoryOfferEligibility(key: key, issuerID: "issuer", bundleID: "com.example", productID: "p",
-                                                               allowIntroductoryOffer: true, transactionID: "1", issuedAt: t))
-    tokens.append(try AppleTokens.advancedCommerceInAppRequest(key: key, issuerID: "issuer", bundleID: "com.example",
-                                                               requestJSON: Array(#"{"operation":"CREATE_SUBSCRIPTION","version":"1"}"#.utf8), issuedAt: t))
-    tokens.append(AppleTokens.promotionalOfferV1(key: key, bundleID: "com.example", productID: "p", offerID: "o", nonce: "n", timestamp: t * 1000))
+    tokens.append(
+        try AppleTokens.promotionalOfferV2(
+            key: key, issuerID: "issuer", bundleID: "com.example", productID: "p", offerIdentifier: "o",
+            transactionID: "1", nonce: "n", issuedAt: t))
+    tokens.append(
+        try AppleTokens.introductoryOfferEligibility(
+            key: key, issuerID: "issuer", bundleID: "com.example", productID: "p",
+            allowIntroductoryOffer: true, transactionID: "1", issuedAt: t))
+    tokens.append(
+        try AppleTokens.advancedCommerceInAppRequest(
+            key: key, issuerID: "issuer", bundleID: "com.example",
+            requestJSON: Array(#"{"operation":"CREATE_SUBSCRIPTION","version":"1"}"#.utf8), issuedAt: t))
+    tokens.append(
+        AppleTokens.promotionalOfferV1(key: key, bundleID: "com.example", productID: "p", offerID: "o", nonce: "n", timestamp: t * 1000))
     for token in tokens { sink &+= token.utf8.last ?? 0 }
     print("token builders: \(tokens.count) tokens")
 }

@@ -12,7 +12,8 @@ final class BigNumTests: XCTestCase {
             let a = Int64(bitPattern: rng.next()) >> Int64.random(in: 0...62, using: &rng)
             var b = Int64(bitPattern: rng.next()) >> Int64.random(in: 0...62, using: &rng)
             if b == 0 { b = 1 }
-            let x = BigNum(Int(a)), y = BigNum(Int(b))
+            let x = BigNum(Int(a))
+            let y = BigNum(Int(b))
             let (sum, sumOverflow) = a.addingReportingOverflow(b)
             if !sumOverflow { XCTAssertEqual((x + y).intValue, Int(sum)) }
             let (difference, differenceOverflow) = a.subtractingReportingOverflow(b)
@@ -58,7 +59,9 @@ final class BigNumTests: XCTestCase {
         XCTAssertEqual(BigNum(magnitude: [UInt8]()), BigNum(0))
         XCTAssertEqual(BigNum(Int.min).decimalString, String(Int.min))
         XCTAssertNil((BigNum(Int.max) + BigNum(1)).intValue)
-        XCTAssertThrowsError(try BigNum(256).bytes(width: 1)) { XCTAssertEqual($0 as? SigilCoreError, SigilCoreError(.valueDoesNotFit, "")) }
+        XCTAssertThrowsError(try BigNum(256).bytes(width: 1)) {
+            XCTAssertEqual($0 as? SigilCoreError, SigilCoreError(.valueDoesNotFit, ""))
+        }
         XCTAssertThrowsError(try BigNum(-1).bytes(width: 8)) { XCTAssertEqual($0 as? SigilCoreError, SigilCoreError(.negativeValue, "")) }
         for bad in ["", "-", "0x10", " 1", "1 ", "+1", "1_000", "--1", "g", "12\u{0}3", "١٢"] {
             XCTAssertThrowsError(try BigNum(hexString: bad), "hex \(bad)")
@@ -68,7 +71,9 @@ final class BigNumTests: XCTestCase {
         XCTAssertThrowsError(try BigNum(5).mod(BigNum(0)))
         XCTAssertThrowsError(try BigNum(5).mod(BigNum(-3)))
         XCTAssertThrowsError(try BigNum(5).quotientAndRemainder(dividingBy: BigNum(0)))
-        XCTAssertThrowsError(try BigNum(6).inverse(modulo: BigNum(9))) { XCTAssertEqual($0 as? SigilCoreError, SigilCoreError(.notInvertible, "")) }
+        XCTAssertThrowsError(try BigNum(6).inverse(modulo: BigNum(9))) {
+            XCTAssertEqual($0 as? SigilCoreError, SigilCoreError(.notInvertible, ""))
+        }
         XCTAssertThrowsError(try BigNum(1).inverse(modulo: BigNum(1)))
         XCTAssertThrowsError(try BigNum(2).power(BigNum(-1), modulo: BigNum(7)))
         XCTAssertEqual(try BigNum(-3).mod(BigNum(7)), BigNum(4))
@@ -97,10 +102,12 @@ final class BigNumTests: XCTestCase {
                 XCTAssertTrue(inverse < modulus && !inverse.isNegative)
             }
             // a^(b+c) = a^b · a^c and (a^b)^c = a^(b·c), mod m.
-            XCTAssertEqual(try a.power(b + c, modulo: modulus),
-                           try (a.power(b, modulo: modulus) * a.power(c, modulo: modulus)).mod(modulus))
-            XCTAssertEqual(try a.power(b, modulo: modulus).power(c, modulo: modulus),
-                           try a.power(b * c, modulo: modulus))
+            XCTAssertEqual(
+                try a.power(b + c, modulo: modulus),
+                try (a.power(b, modulo: modulus) * a.power(c, modulo: modulus)).mod(modulus))
+            XCTAssertEqual(
+                try a.power(b, modulo: modulus).power(c, modulo: modulus),
+                try a.power(b * c, modulo: modulus))
             // Fermat: x^(p−1) ≡ 1 (mod p) for p prime and x not divisible by p.
             let x = try BigNum(magnitude: rng.bytes(100)).mod(prime)
             if !x.isZero { XCTAssertEqual(try x.power(prime - one, modulo: prime), one) }
@@ -123,19 +130,20 @@ final class BigNumTests: XCTestCase {
         var ours: [String] = []
         for _ in 0..<30 {
             let m = BigNum(magnitude: [0xC0] + rng.bytes(255)) + BigNum(1)
-            let a = BigNum(magnitude: rng.bytes(256)), e = BigNum(magnitude: rng.bytes(256))
+            let a = BigNum(magnitude: rng.bytes(256))
+            let e = BigNum(magnitude: rng.bytes(256))
             lines.append("\(a.hexString) \(e.hexString) \(m.hexString)")
             let inverse = (try? a.inverse(modulo: m))?.hexString ?? "none"
             ours.append("\(try a.power(e, modulo: m).hexString) \(inverse) \((a * e).hexString) \(try a.mod(m).hexString)")
         }
         let script = """
-        import sys
-        for line in sys.stdin:
-            a, e, m = (int(x, 16) for x in line.split())
-            try: inv = format(pow(a, -1, m), 'x')
-            except ValueError: inv = 'none'
-            print(format(pow(a, e, m), 'x'), inv, format(a * e, 'x'), format(a % m, 'x'))
-        """
+            import sys
+            for line in sys.stdin:
+                a, e, m = (int(x, 16) for x in line.split())
+                try: inv = format(pow(a, -1, m), 'x')
+                except ValueError: inv = 'none'
+                print(format(pow(a, e, m), 'x'), inv, format(a * e, 'x'), format(a % m, 'x'))
+            """
         let result = try Subprocess.run(python, ["-c", script], stdin: Data(lines.joined(separator: "\n").utf8))
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(result.stdoutString.split(separator: "\n").map(String.init), ours)

@@ -13,7 +13,10 @@ struct CAVPFile {
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty {
-                if !current.isEmpty { records.append(current); current = [:] }
+                if !current.isEmpty {
+                    records.append(current)
+                    current = [:]
+                }
                 continue
             }
             if line.hasPrefix("#") || line.hasPrefix("[") { continue }

@@ -19,8 +19,9 @@ final class ConstantTimeTests: XCTestCase {
     }
 
     private func valgrind(_ binary: String, _ arguments: [String]) throws -> Subprocess.Result {
-        try Subprocess.run(try Subprocess.require("valgrind"),
-                           ["--error-exitcode=42", "--track-origins=yes", "-q", binary] + arguments)
+        try Subprocess.run(
+            try Subprocess.require("valgrind"),
+            ["--error-exitcode=42", "--track-origins=yes", "-q", binary] + arguments)
     }
 
     func testSigningPathIsConstantTimeUnderValgrind() throws {
@@ -28,15 +29,17 @@ final class ConstantTimeTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: binary) }
         let clean = try valgrind(binary, [])
         let report = String(decoding: clean.stderr, as: UTF8.self)
-        XCTAssertTrue(clean.stdoutString.contains("valgrind: 1, shim: 1"),
-                      "the harness must run under valgrind with the memcheck shim: \(clean.stdoutString)")
+        XCTAssertTrue(
+            clean.stdoutString.contains("valgrind: 1, shim: 1"),
+            "the harness must run under valgrind with the memcheck shim: \(clean.stdoutString)")
         XCTAssertEqual(clean.status, 0, "memcheck found a secret-dependent branch or index:\n\(report)")
         XCTAssertFalse(report.contains("uninitialised"), report)
         XCTAssertTrue(clean.stdoutString.contains("PEM key loading: done"), clean.stdoutString)
         // valgrind hides the SHA extensions from CPUID, so the portable SHA-256 (and HMAC) ran under memcheck.
         XCTAssertTrue(clean.stdoutString.contains("SHA-256 backend: portable Swift"), clean.stdoutString)
-        XCTAssertTrue(clean.stdoutString.contains("token builders: 8 tokens"),
-                      "PKCS#8/SEC 1 key loading and every token builder ran under memcheck: \(clean.stdoutString)")
+        XCTAssertTrue(
+            clean.stdoutString.contains("token builders: 8 tokens"),
+            "PKCS#8/SEC 1 key loading and every token builder ran under memcheck: \(clean.stdoutString)")
 
         let leaky = try valgrind(binary, ["--leaky"])
         XCTAssertEqual(leaky.status, 42, "the deliberate leak must be reported")

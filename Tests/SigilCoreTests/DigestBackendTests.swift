@@ -20,7 +20,8 @@ final class DigestBackendTests: XCTestCase {
     /// The accelerated backend, or a skip naming what the CPU lacks.
     private func accelerated() throws -> DigestBackend {
         guard let backend = DigestBackend.accelerated else {
-            throw XCTSkip("""
+            throw XCTSkip(
+                """
                 This CPU has no SHA extensions (CPUID.(EAX=7,ECX=0):EBX bit 29, `sha_ni` in /proc/cpuinfo, \
                 with SSSE3 and SSE4.1): the accelerated SHA-256 path was NOT tested here, only the portable one.
                 """)
@@ -42,7 +43,8 @@ final class DigestBackendTests: XCTestCase {
         try on(backend) {
             for record in vectors.records {
                 guard let key = CAVPFile.hex(record, "Key"), let message = CAVPFile.hex(record, "Msg"),
-                      let expected = CAVPFile.hex(record, "MD") else { continue }
+                    let expected = CAVPFile.hex(record, "MD")
+                else { continue }
                 XCTAssertEqual(HMAC<SHA256>.authenticationCode(key: key, message: message), expected)
                 XCTAssertEqual(HMACKey<SHA256>(key).authenticationCode(for: message), expected)
                 checked += 1
@@ -136,13 +138,16 @@ final class DigestBackendTests: XCTestCase {
         var rng = SeededGenerator(seed: 0x5AA5_0019)
         for keyLength in [0, 1, 32, 63, 64, 65, 127, 128, 129, 300] {
             let key = rng.bytes(keyLength)
-            let schedule256 = HMACKey<SHA256>(key), schedule384 = HMACKey<SHA384>(key)
+            let schedule256 = HMACKey<SHA256>(key)
+            let schedule384 = HMACKey<SHA384>(key)
             for _ in 0..<5 {
                 let message = rng.bytes(Int.random(in: 0...300, using: &rng))
-                XCTAssertEqual(schedule256.authenticationCode(for: message),
-                               HMAC<SHA256>.authenticationCode(key: key, message: message), "key \(keyLength)")
-                XCTAssertEqual(schedule384.authenticationCode(for: message),
-                               HMAC<SHA384>.authenticationCode(key: key, message: message), "key \(keyLength)")
+                XCTAssertEqual(
+                    schedule256.authenticationCode(for: message),
+                    HMAC<SHA256>.authenticationCode(key: key, message: message), "key \(keyLength)")
+                XCTAssertEqual(
+                    schedule384.authenticationCode(for: message),
+                    HMAC<SHA384>.authenticationCode(key: key, message: message), "key \(keyLength)")
                 var streamed = HMAC(key: schedule256)
                 streamed.update(message.prefix(7))
                 streamed.update(message.dropFirst(7))

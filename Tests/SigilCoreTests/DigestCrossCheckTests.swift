@@ -7,24 +7,26 @@ import XCTest
 /// OpenSSL) on every message length 0…1000 and on multi-MiB inputs.
 final class DigestCrossCheckTests: XCTestCase {
     private static let script = """
-    import sys, hashlib, hmac
-    data = open(sys.argv[1], 'rb').read()
-    mode = sys.argv[2]
-    lengths = range(0, 1001) if mode == 'all' else [int(x) for x in sys.argv[3:]]
-    for n in lengths:
-        m = data[:n]
-        key = data[:n % 200]
-        row = [hashlib.new(a, m).hexdigest() for a in ('sha1', 'sha256', 'sha384', 'sha512')]
-        row += [hmac.new(key, m, a).hexdigest() for a in ('sha1', 'sha256', 'sha384', 'sha512')]
-        print(n, ' '.join(row))
-    """
+        import sys, hashlib, hmac
+        data = open(sys.argv[1], 'rb').read()
+        mode = sys.argv[2]
+        lengths = range(0, 1001) if mode == 'all' else [int(x) for x in sys.argv[3:]]
+        for n in lengths:
+            m = data[:n]
+            key = data[:n % 200]
+            row = [hashlib.new(a, m).hexdigest() for a in ('sha1', 'sha256', 'sha384', 'sha512')]
+            row += [hmac.new(key, m, a).hexdigest() for a in ('sha1', 'sha256', 'sha384', 'sha512')]
+            print(n, ' '.join(row))
+        """
 
     private func ours(_ message: ArraySlice<UInt8>, key: ArraySlice<UInt8>) -> [String] {
-        [SHA1.hash(message), SHA256.hash(message), SHA384.hash(message), SHA512.hash(message),
-         HMAC<SHA1>.authenticationCode(key: key, message: message),
-         HMAC<SHA256>.authenticationCode(key: key, message: message),
-         HMAC<SHA384>.authenticationCode(key: key, message: message),
-         HMAC<SHA512>.authenticationCode(key: key, message: message)].map { Hex.encode($0) }
+        [
+            SHA1.hash(message), SHA256.hash(message), SHA384.hash(message), SHA512.hash(message),
+            HMAC<SHA1>.authenticationCode(key: key, message: message),
+            HMAC<SHA256>.authenticationCode(key: key, message: message),
+            HMAC<SHA384>.authenticationCode(key: key, message: message),
+            HMAC<SHA512>.authenticationCode(key: key, message: message),
+        ].map { Hex.encode($0) }
     }
 
     private func compare(data: [UInt8], mode: String, lengths: [Int]) throws -> Int {
@@ -41,7 +43,10 @@ final class DigestCrossCheckTests: XCTestCase {
         var compared = 0
         for line in result.stdoutString.split(separator: "\n") {
             let fields = line.split(separator: " ").map(String.init)
-            guard fields.count == 9, let n = Int(fields[0]) else { XCTFail("bad line \(line)"); continue }
+            guard fields.count == 9, let n = Int(fields[0]) else {
+                XCTFail("bad line \(line)")
+                continue
+            }
             XCTAssertEqual(ours(data[..<n], key: data[..<(n % 200)]), Array(fields[1...]), "length \(n)")
             compared += 1
         }

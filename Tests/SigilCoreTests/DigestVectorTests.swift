@@ -12,7 +12,7 @@ final class DigestVectorTests: XCTestCase {
         var checked = 0
         for record in vectors.records {
             guard let lenText = record["Len"], let bits = Int(lenText),
-                  let message = CAVPFile.hex(record, "Msg"), let expected = CAVPFile.hex(record, "MD")
+                let message = CAVPFile.hex(record, "Msg"), let expected = CAVPFile.hex(record, "MD")
             else { continue }
             XCTAssertEqual(bits % 8, 0, "\(file): byte-oriented files only")
             let input = Array(message.prefix(bits / 8))
@@ -31,10 +31,14 @@ final class DigestVectorTests: XCTestCase {
         let expected = vectors.records.filter { $0["COUNT"] != nil }.compactMap { CAVPFile.hex($0, "MD") }
         XCTAssertEqual(expected.count, 100, "\(file) has 100 checkpoints")
         for (j, checkpoint) in expected.enumerated() {
-            var md0 = seed, md1 = seed, md2 = seed
+            var md0 = seed
+            var md1 = seed
+            var md2 = seed
             for _ in 3...1002 {
                 var h = H()
-                h.update(md0); h.update(md1); h.update(md2)
+                h.update(md0)
+                h.update(md1)
+                h.update(md2)
                 (md0, md1, md2) = (md1, md2, h.finalize())
             }
             XCTAssertEqual(md2, checkpoint, "\(file) COUNT=\(j)")
@@ -67,10 +71,12 @@ final class DigestVectorTests: XCTestCase {
     }
 
     func testDigestSizes() {
-        XCTAssertEqual([SHA1.digestByteCount, SHA256.digestByteCount, SHA384.digestByteCount, SHA512.digestByteCount],
-                       [20, 32, 48, 64])
-        XCTAssertEqual([SHA1.blockByteCount, SHA256.blockByteCount, SHA384.blockByteCount, SHA512.blockByteCount],
-                       [64, 64, 128, 128])
+        XCTAssertEqual(
+            [SHA1.digestByteCount, SHA256.digestByteCount, SHA384.digestByteCount, SHA512.digestByteCount],
+            [20, 32, 48, 64])
+        XCTAssertEqual(
+            [SHA1.blockByteCount, SHA256.blockByteCount, SHA384.blockByteCount, SHA512.blockByteCount],
+            [64, 64, 128, 128])
     }
 }
 

@@ -5,7 +5,8 @@ import XCTest
 final class ECDSASmokeTests: XCTestCase {
     /// RFC 6979 A.2.5: P-256, SHA-256, message "sample".
     func testRFC6979P256SHA256Sample() throws {
-        let key = try ECDSAPrivateKey(rawRepresentation: Hex.decode("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721")!, curve: .p256)
+        let key = try ECDSAPrivateKey(
+            rawRepresentation: Hex.decode("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721")!, curve: .p256)
         XCTAssertEqual(Hex.encode(key.publicKey.x), "60fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6")
         XCTAssertEqual(Hex.encode(key.publicKey.y), "7903fe1008b8bc99a41ae9e95628bc64f2f1b20c2d7e9f5177a3c294d4462299")
         let signature = key.signature(for: Array("sample".utf8), hash: .sha256)

@@ -1,8 +1,9 @@
 import Foundation
 import SigilASN1
-@testable import SigilCore
 import SigilTestSupport
 import XCTest
+
+@testable import SigilCore
 
 /// Published ECDSA vectors for P-256 and P-384: RFC 6979 A.2.5/A.2.6, NIST CAVP FIPS 186-4
 /// SigVer and SigGen, and the Wycheproof P1363 groups. (SHA-224 cases are skipped and counted:
@@ -21,7 +22,8 @@ final class ECDSAVectorTests: XCTestCase {
     /// ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER } (strict DER) → (r, s) magnitudes.
     static func decodeDERSignature(_ der: [UInt8]) throws -> ([UInt8], [UInt8]) {
         try ASN1.sequence(DER.parse(der)) { reader in
-            let r = try ASN1Integer(node: reader.next()), s = try ASN1Integer(node: reader.next())
+            let r = try ASN1Integer(node: reader.next())
+            let s = try ASN1Integer(node: reader.next())
             guard let rm = r.unsignedMagnitude, let sm = s.unsignedMagnitude else { throw ASN1Error(.invalidInteger, "negative") }
             return (rm, sm)
         }
@@ -45,10 +47,13 @@ final class ECDSAVectorTests: XCTestCase {
 
     func testRFC6979Examples() throws {
         let text = try String(contentsOf: TestPaths.vectors("rfc6979/evppkey_ecdsa_rfc6979.txt"), encoding: .utf8)
-        var checkedSign = 0, checkedVerify = 0, skippedSHA224 = 0
+        var checkedSign = 0
+        var checkedVerify = 0
+        var skippedSHA224 = 0
         for (title, curve) in [("P-256", ECCurve.p256), ("P-384", .p384)] {
             guard let start = text.range(of: "Title = RFC 6979 \(title) deterministic"),
-                  let end = text.range(of: "Title = ", range: start.upperBound..<text.endIndex) else {
+                let end = text.range(of: "Title = ", range: start.upperBound..<text.endIndex)
+            else {
                 return XCTFail("no \(title) section")
             }
             let section = String(text[start.upperBound..<end.lowerBound])
@@ -63,7 +68,10 @@ final class ECDSAVectorTests: XCTestCase {
                 guard let input = fields["Input"], let output = fields["Output"].flatMap(Hex.decode) else { continue }
                 let message = Array(input.trimmingCharacters(in: CharacterSet(charactersIn: "\"")).utf8)
                 let hashName = fields["DigestSign"] ?? fields["DigestVerify"] ?? ""
-                guard let hash = Self.hashAlgorithm(hashName) else { skippedSHA224 += 1; continue }
+                guard let hash = Self.hashAlgorithm(hashName) else {
+                    skippedSHA224 += 1
+                    continue
+                }
                 let (r, s) = try Self.decodeDERSignature(output)
                 let expected = try ECDSASignature(r: r, s: s, curve: curve)
                 if fields["DigestSign"] != nil {
@@ -89,7 +97,10 @@ final class ECDSAVectorTests: XCTestCase {
         var records: [[String: String]] = []
         var record: [String: String] = [:]
         func flush() {
-            if !record.isEmpty { records.append(record); record = [:] }
+            if !record.isEmpty {
+                records.append(record)
+                record = [:]
+            }
         }
         func close() {
             flush()
@@ -106,7 +117,8 @@ final class ECDSAVectorTests: XCTestCase {
             } else if line.isEmpty {
                 flush()
             } else if let eq = line.firstIndex(of: "="), !line.hasPrefix("#") {
-                record[line[..<eq].trimmingCharacters(in: .whitespaces)] = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+                record[line[..<eq].trimmingCharacters(in: .whitespaces)] = line[line.index(after: eq)...].trimmingCharacters(
+                    in: .whitespaces)
             }
         }
         close()
@@ -123,11 +135,13 @@ final class ECDSAVectorTests: XCTestCase {
         for (curve, hash, records) in try cavpSections("SigVer.rsp") {
             for record in records {
                 guard let msg = record["Msg"].flatMap(Hex.decode), let qx = record["Qx"], let qy = record["Qy"],
-                      let r = record["R"], let s = record["S"], let result = record["Result"] else { continue }
+                    let r = record["R"], let s = record["S"], let result = record["Result"]
+                else { continue }
                 let expected = result.hasPrefix("P")
                 let valid: Bool
                 if let key = try? ECDSAPublicKey(x: padded(qx, curve), y: padded(qy, curve), curve: curve),
-                   let signature = try? ECDSASignature(r: padded(r, curve), s: padded(s, curve), curve: curve) {
+                    let signature = try? ECDSASignature(r: padded(r, curve), s: padded(s, curve), curve: curve)
+                {
                     valid = key.isValidSignatureVartime(signature, for: msg, hash: hash)
                 } else {
                     valid = false
@@ -145,7 +159,8 @@ final class ECDSAVectorTests: XCTestCase {
         for (curve, hash, records) in try cavpSections("SigGen.txt") {
             for record in records {
                 guard let msg = record["Msg"].flatMap(Hex.decode), let d = record["d"], let k = record["k"],
-                      let qx = record["Qx"], let qy = record["Qy"], let r = record["R"], let s = record["S"] else { continue }
+                    let qx = record["Qx"], let qy = record["Qy"], let r = record["R"], let s = record["S"]
+                else { continue }
                 let key = try ECDSAPrivateKey(rawRepresentation: padded(d, curve), curve: curve)
                 XCTAssertEqual(key.publicKey.x, padded(qx, curve))
                 XCTAssertEqual(key.publicKey.y, padded(qy, curve))
@@ -165,15 +180,18 @@ final class ECDSAVectorTests: XCTestCase {
         XCTAssertEqual(checked, 90)  // 15 records × P-256, P-384 × SHA-256, SHA-384, SHA-512
     }
 
-    static func signWithNonce<C>(_ engine: ECDSAEngine<C>.Type, _ d: [UInt8], _ k: [UInt8], _ digest: [UInt8]) -> (r: [UInt8], s: [UInt8])? {
+    static func signWithNonce<C>(_ engine: ECDSAEngine<C>.Type, _ d: [UInt8], _ k: [UInt8], _ digest: [UInt8]) -> (r: [UInt8], s: [UInt8])?
+    {
         let (scalar, _) = C.Scalar.fromBigEndian(d)
         let (nonce, _) = C.Scalar.fromBigEndian(k)
         return engine.sign(privateKey: scalar, nonce: nonce, digestScalar: engine.digestScalar(digest))
     }
 
     func testWycheproofP1363() throws {
-        for (file, curve, hash) in [("ecdsa_secp256r1_sha256_p1363_test", ECCurve.p256, HashAlgorithm.sha256),
-                                    ("ecdsa_secp384r1_sha384_p1363_test", .p384, .sha384)] {
+        for (file, curve, hash) in [
+            ("ecdsa_secp256r1_sha256_p1363_test", ECCurve.p256, HashAlgorithm.sha256),
+            ("ecdsa_secp384r1_sha384_p1363_test", .p384, .sha384),
+        ] {
             let counts = try WycheproofECDSA.run(file: file, curve: curve, hash: hash) { raw, _ in
                 try? ECDSASignature(rawRepresentation: raw, curve: curve)
             }
@@ -189,8 +207,10 @@ final class ECDSAVectorTests: XCTestCase {
 enum WycheproofECDSA {
     struct Counts { var valid = 0, invalid = 0, acceptable = 0 }
 
-    static func run(file: String, curve: ECCurve, hash: HashAlgorithm,
-                    decode: ([UInt8], ECCurve) -> ECDSASignature?) throws -> Counts {
+    static func run(
+        file: String, curve: ECCurve, hash: HashAlgorithm,
+        decode: ([UInt8], ECCurve) -> ECDSASignature?
+    ) throws -> Counts {
         let data = try Data(contentsOf: TestPaths.vectors("wycheproof/\(file).json"))
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         let groups = try XCTUnwrap(json["testGroups"] as? [[String: Any]])

@@ -1,6 +1,7 @@
-@testable import SigilCore
 import SigilTestSupport
 import XCTest
+
+@testable import SigilCore
 
 /// Every fast-path field, point and ECDSA operation against the GMP reference, on seeded random
 /// inputs and edge values, for both curves.
@@ -11,8 +12,10 @@ final class ECReferenceTests: XCTestCase {
     }
 
     private func edges(_ m: BigNum) -> [BigNum] {
-        [BigNum(0), BigNum(1), BigNum(2), m - BigNum(1), m - BigNum(2), (m - BigNum(1)) >> 1, BigNum(1) << 64,
-         (BigNum(1) << (m.bitLength - 1)), m - (BigNum(1) << 64)]
+        [
+            BigNum(0), BigNum(1), BigNum(2), m - BigNum(1), m - BigNum(2), (m - BigNum(1)) >> 1, BigNum(1) << 64,
+            (BigNum(1) << (m.bitLength - 1)), m - (BigNum(1) << 64),
+        ]
     }
 
     private func checkField<F: MontgomeryFieldElement>(_ type: F.Type, modulus m: BigNum, seed: UInt64, squareRoots: Bool) {
@@ -51,7 +54,8 @@ final class ECReferenceTests: XCTestCase {
     }
 
     func testFieldsAgainstGMP() {
-        let p256 = ECReference(P256Curve.self), p384 = ECReference(P384Curve.self)
+        let p256 = ECReference(P256Curve.self)
+        let p384 = ECReference(P384Curve.self)
         checkField(P256Field.self, modulus: p256.p, seed: 1, squareRoots: true)
         checkField(P256Scalar.self, modulus: p256.n, seed: 2, squareRoots: false)
         checkField(P384Field.self, modulus: p384.p, seed: 3, squareRoots: true)
@@ -76,8 +80,9 @@ final class ECReferenceTests: XCTestCase {
         // A Jacobian representative with Z ≠ 1: (x·Z², y·Z³, Z) for Z = 7.
         let z = C.Field.constant(7)
         let z2 = z.squared
-        return JacobianPoint(x: ECReference.element(x, as: C.Field.self) * z2,
-                             y: ECReference.element(y, as: C.Field.self) * z2 * z, z: z)
+        return JacobianPoint(
+            x: ECReference.element(x, as: C.Field.self) * z2,
+            y: ECReference.element(y, as: C.Field.self) * z2 * z, z: z)
     }
 
     private func equal(_ a: ECReference.Point, _ b: ECReference.Point) -> Bool {
@@ -92,12 +97,14 @@ final class ECReferenceTests: XCTestCase {
         let ref = ECReference(curve)
         var rng = SeededGenerator(seed: seed)
         XCTAssertTrue(ref.isOnCurve(ref.g))
-        let scalars = [BigNum(0), BigNum(1), BigNum(2), ref.n - BigNum(1), ref.n - BigNum(2)] +
-            (0..<count).map { _ in randomBelow(ref.n, &rng) }
+        let scalars =
+            [BigNum(0), BigNum(1), BigNum(2), ref.n - BigNum(1), ref.n - BigNum(2)] + (0..<count).map { _ in randomBelow(ref.n, &rng) }
         for (i, k1) in scalars.enumerated() {
             let k2 = scalars[(i * 5 + 1) % scalars.count]
-            let p1 = ref.multiply(k1, ref.g), p2 = ref.multiply(k2, ref.g)
-            let q1 = projective(p1, curve), q2 = projective(p2, curve)
+            let p1 = ref.multiply(k1, ref.g)
+            let p2 = ref.multiply(k2, ref.g)
+            let q1 = projective(p1, curve)
+            let q2 = projective(p2, curve)
             // Constant-time scalar multiplication against double-and-add.
             let scalar = ECReference.element(k1, as: C.Scalar.self).canonical
             XCTAssertTrue(equal(affine(C.generator.multiplied(byCanonicalSecret: scalar)), p1), "k·G for \(k1)")
@@ -112,30 +119,40 @@ final class ECReferenceTests: XCTestCase {
             XCTAssertTrue(equal(affine(q1 + .identity), p1), "P + O")
             XCTAssertTrue(equal(affine(ProjectivePoint<C>.identity + q1), p1), "O + P")
             if let (x, y) = p1 {
-                XCTAssertTrue(ProjectivePoint<C>.isOnCurve(x: ECReference.element(x, as: C.Field.self),
-                                                           y: ECReference.element(y, as: C.Field.self)).isTrueVartime)
+                XCTAssertTrue(
+                    ProjectivePoint<C>.isOnCurve(
+                        x: ECReference.element(x, as: C.Field.self),
+                        y: ECReference.element(y, as: C.Field.self)
+                    ).isTrueVartime)
             }
             // Variable-time Jacobian formulas and the wNAF double multiplication (verification).
             if let (x2, y2) = p2 {
                 let a2 = AffinePoint<C>(x: ECReference.element(x2, as: C.Field.self), y: ECReference.element(y2, as: C.Field.self))
-                let j1 = jacobian(p1, curve), j2 = JacobianPoint<C>(a2)
+                let j1 = jacobian(p1, curve)
+                let j2 = JacobianPoint<C>(a2)
                 XCTAssertTrue(equal(affine(j1.addingVartime(a2)), ref.add(p1, p2)), "mixed add")
-                XCTAssertTrue(equal(affine(j1.doubledVartime.addingVartime(j2.doubledVartime)), ref.add(ref.double(p1), ref.double(p2))), "Jacobian add")
+                XCTAssertTrue(
+                    equal(affine(j1.doubledVartime.addingVartime(j2.doubledVartime)), ref.add(ref.double(p1), ref.double(p2))),
+                    "Jacobian add")
                 XCTAssertTrue(equal(affine(j2.doubledVartime.addingVartime(a2)), ref.multiply(BigNum(3), p2)), "2P + P mixed")
                 XCTAssertTrue(equal(affine(j2.doubledVartime.addingVartime(a2.negated)), p2), "2P − P mixed")
                 XCTAssertTrue(equal(affine(j2.addingVartime(a2)), ref.double(p2)), "P + P through mixed add")
-                XCTAssertTrue(equal(affine(j2.doubledVartime.addingVartime(j2.doubledVartime)), ref.multiply(BigNum(4), p2)), "P + P through add")
+                XCTAssertTrue(
+                    equal(affine(j2.doubledVartime.addingVartime(j2.doubledVartime)), ref.multiply(BigNum(4), p2)), "P + P through add")
                 XCTAssertTrue(equal(affine(j2.addingVartime(a2.negated)), nil), "P + (−P) mixed")
                 XCTAssertTrue(equal(affine(j2.doubledVartime.addingVartime(j2.doubledVartime.negated)), nil), "P + (−P)")
                 XCTAssertTrue(equal(affine(JacobianPoint<C>.identity.addingVartime(a2)), p2), "O + A")
                 XCTAssertTrue(equal(affine(j2.addingVartime(JacobianPoint<C>.identity)), p2), "P + O")
-                for (u1Value, u2Value) in [(k2, k1), (BigNum(0), k1), (k2, BigNum(0)), (BigNum(0), BigNum(0)),
-                                           (ref.n - BigNum(1), BigNum(1)), (k2, ref.n - BigNum(1))] {
+                for (u1Value, u2Value) in [
+                    (k2, k1), (BigNum(0), k1), (k2, BigNum(0)), (BigNum(0), BigNum(0)),
+                    (ref.n - BigNum(1), BigNum(1)), (k2, ref.n - BigNum(1)),
+                ] {
                     let u1 = ECReference.element(u1Value, as: C.Scalar.self).canonical
                     let u2 = ECReference.element(u2Value, as: C.Scalar.self).canonical
                     let combined = JacobianPoint<C>.doubleMultiplyVartime(u1, u2, a2)
-                    XCTAssertTrue(equal(affine(combined), ref.add(ref.multiply(u1Value, ref.g), ref.multiply(u2Value, p2))),
-                                  "u1·G + u2·Q for \(u1Value), \(u2Value)")
+                    XCTAssertTrue(
+                        equal(affine(combined), ref.add(ref.multiply(u1Value, ref.g), ref.multiply(u2Value, p2))),
+                        "u1·G + u2·Q for \(u1Value), \(u2Value)")
                 }
                 // Q = G: u1 = −u2 gives the identity, u1 = u2 passes through P + P in the additions.
                 let gAffine = C.generatorOddMultiples[0]
@@ -163,14 +180,18 @@ final class ECReferenceTests: XCTestCase {
         func check<F: MontgomeryFieldElement>(_ type: F.Type, modulus m: BigNum, seed: UInt64) {
             var rng = SeededGenerator(seed: seed)
             let bits = 64 * F.limbCount
-            var values = edges(m) + [BigNum(3), m - BigNum(3), (m + BigNum(1)) >> 1, m >> 2, (BigNum(1) << (bits - 2)) - BigNum(1),
-                                     (BigNum(1) << 128) - BigNum(1), (BigNum(1) << 62), (BigNum(1) << 124)]
+            var values =
+                edges(m) + [
+                    BigNum(3), m - BigNum(3), (m + BigNum(1)) >> 1, m >> 2, (BigNum(1) << (bits - 2)) - BigNum(1),
+                    (BigNum(1) << 128) - BigNum(1), (BigNum(1) << 62), (BigNum(1) << 124),
+                ]
             values += (0..<150).map { _ in randomBelow(m, &rng) }
             for a in values {
                 let expected = a.isZero ? BigNum(0) : ((try? a.inverse(modulo: m)) ?? BigNum(-1))
                 let element = ECReference.element(a, as: F.self)
                 XCTAssertEqual(ECReference.value(element.invertedConstantTime), expected, "constant-time inverse of \(a) mod \(m)")
-                XCTAssertEqual(ECReference.value(element.invertedSafeGCDVartime), expected, "variable-time safegcd inverse of \(a) mod \(m)")
+                XCTAssertEqual(
+                    ECReference.value(element.invertedSafeGCDVartime), expected, "variable-time safegcd inverse of \(a) mod \(m)")
                 XCTAssertEqual(ECReference.value(element.invertedVartime), expected, "GMP inverse of \(a) mod \(m)")
             }
             // x·x⁻¹ = 1 through the field's own multiplication, on random elements.
@@ -181,7 +202,8 @@ final class ECReferenceTests: XCTestCase {
                 XCTAssertTrue(F.equal(element.inverted, element.invertedSafeGCDVartime).isTrueVartime)
             }
         }
-        let p256 = ECReference(P256Curve.self), p384 = ECReference(P384Curve.self)
+        let p256 = ECReference(P256Curve.self)
+        let p384 = ECReference(P384Curve.self)
         check(P256Field.self, modulus: p256.p, seed: 11)
         check(P256Scalar.self, modulus: p256.n, seed: 12)
         check(P384Field.self, modulus: p384.p, seed: 13)
@@ -203,12 +225,15 @@ final class ECReferenceTests: XCTestCase {
                 return ref.mod(v, ref.n)
             }
             for width in [4, 5, 6, 7, VerificationTableWidth.signingGenerator] {
-                let table = width == VerificationTableWidth.signingGenerator
+                let table =
+                    width == VerificationTableWidth.signingGenerator
                     ? C.signingGeneratorTable : FixedBaseTable<C>(base: C.generatorOddMultiples[0], width: width)
                 let half = 1 << (width - 1)
-                var scalars = [BigNum(0), BigNum(1), BigNum(2), ref.n - BigNum(1), ref.n - BigNum(2), (ref.n - BigNum(1)) >> 1,
-                               BigNum(half), BigNum(half + 1), BigNum(1) << (C.orderBits - 1), (BigNum(1) << 128) - BigNum(1),
-                               pattern(half, width: width), pattern(half + 1, width: width), pattern((1 << width) - 1, width: width)]
+                var scalars = [
+                    BigNum(0), BigNum(1), BigNum(2), ref.n - BigNum(1), ref.n - BigNum(2), (ref.n - BigNum(1)) >> 1,
+                    BigNum(half), BigNum(half + 1), BigNum(1) << (C.orderBits - 1), (BigNum(1) << 128) - BigNum(1),
+                    pattern(half, width: width), pattern(half + 1, width: width), pattern((1 << width) - 1, width: width),
+                ]
                 scalars += (0..<(width == VerificationTableWidth.signingGenerator ? 24 : 4)).map { _ in randomBelow(ref.n, &rng) }
                 for k in scalars {
                     let scalar = ECReference.element(k, as: C.Scalar.self).canonical
@@ -240,8 +265,9 @@ final class ECReferenceTests: XCTestCase {
                 XCTAssertTrue(equal((ECReference.value(entry.x), ECReference.value(entry.y)), expected), "table entry \(i)")
             }
             var rng = SeededGenerator(seed: 41)
-            let values = [BigNum(0), BigNum(1), ref.n - BigNum(1), (BigNum(1) << C.orderBits) - BigNum(1)] +
-                (0..<500).map { _ in randomBelow(ref.n, &rng) }
+            let values =
+                [BigNum(0), BigNum(1), ref.n - BigNum(1), (BigNum(1) << C.orderBits) - BigNum(1)]
+                + (0..<500).map { _ in randomBelow(ref.n, &rng) }
             for width in [2, 4, 5, 8] {
                 for v in values {
                     let bytes = (try? v.bytes(width: C.Scalar.byteCount)) ?? []
@@ -293,9 +319,11 @@ final class ECReferenceTests: XCTestCase {
             }
             // Scalars: edges (top bits all ones, alternating digits around the carry threshold) and random.
             let top = BigNum(1) << (C.orderBits - 1)
-            let scalars = [BigNum(0), BigNum(1), BigNum(2), ref.n - BigNum(1), ref.n - BigNum(2), top, top - BigNum(1),
-                           ref.n - top, BigNum(32), BigNum(33), BigNum(31), (BigNum(1) << 70) - BigNum(1)] +
-                (0..<60).map { _ in randomBelow(ref.n, &rng) }
+            let scalars =
+                [
+                    BigNum(0), BigNum(1), BigNum(2), ref.n - BigNum(1), ref.n - BigNum(2), top, top - BigNum(1),
+                    ref.n - top, BigNum(32), BigNum(33), BigNum(31), (BigNum(1) << 70) - BigNum(1),
+                ] + (0..<60).map { _ in randomBelow(ref.n, &rng) }
             for width in 2...8 {
                 let table = FixedBaseTable<C>(base: q, width: width)
                 for (i, u2) in scalars.enumerated() where width == 6 || i % 6 == 0 {
@@ -304,11 +332,13 @@ final class ECReferenceTests: XCTestCase {
                     table.accumulate(ECReference.element(u2, as: C.Scalar.self).canonical, into: &sum)
                     XCTAssertTrue(equal(affine(sum), ref.multiply(u2, (qx, qy))), "w = \(width): \(u2)·Q")
                     if width == 6 {
-                        let combined = JacobianPoint<C>.doubleMultiplyVartime(ECReference.element(u1, as: C.Scalar.self).canonical,
-                                                                              ECReference.element(u2, as: C.Scalar.self).canonical,
-                                                                              table: table)
-                        XCTAssertTrue(equal(affine(combined), ref.add(ref.multiply(u1, ref.g), ref.multiply(u2, (qx, qy)))),
-                                      "u1·G + u2·Q for \(u1), \(u2)")
+                        let combined = JacobianPoint<C>.doubleMultiplyVartime(
+                            ECReference.element(u1, as: C.Scalar.self).canonical,
+                            ECReference.element(u2, as: C.Scalar.self).canonical,
+                            table: table)
+                        XCTAssertTrue(
+                            equal(affine(combined), ref.add(ref.multiply(u1, ref.g), ref.multiply(u2, (qx, qy)))),
+                            "u1·G + u2·Q for \(u1), \(u2)")
                     }
                 }
             }
@@ -316,8 +346,10 @@ final class ECReferenceTests: XCTestCase {
             let gTable = FixedBaseTable<C>(base: C.generatorOddMultiples[0], width: 6)
             let u = ECReference.element(k, as: C.Scalar.self)
             XCTAssertNil(affine(JacobianPoint<C>.doubleMultiplyVartime(u.canonical, u.negated.canonical, table: gTable)))
-            XCTAssertTrue(equal(affine(JacobianPoint<C>.doubleMultiplyVartime(u.canonical, u.canonical, table: gTable)),
-                                ref.multiply(ref.mod(BigNum(2) * k, ref.n), ref.g)), "u·G + u·G")
+            XCTAssertTrue(
+                equal(
+                    affine(JacobianPoint<C>.doubleMultiplyVartime(u.canonical, u.canonical, table: gTable)),
+                    ref.multiply(ref.mod(BigNum(2) * k, ref.n), ref.g)), "u·G + u·G")
             // Variable-time inversion agrees with Fermat's.
             for v in [BigNum(0), BigNum(1), ref.n - BigNum(1), k] {
                 let element = ECReference.element(v, as: C.Scalar.self)
@@ -406,7 +438,8 @@ final class ECReferenceTests: XCTestCase {
             let digest = rng.bytes(ecCurve.byteCount)
             let e = ref.mod(BigNum(magnitude: digest), ref.n)
             let w = ref.inverse(s, ref.n)
-            let u1 = ref.mod(e * w, ref.n), u2 = ref.mod(r * w, ref.n)
+            let u1 = ref.mod(e * w, ref.n)
+            let u2 = ref.mod(r * w, ref.n)
             // Q = u2⁻¹·(R − u1·G), so that u1·G + u2·Q = R.
             let q = ref.multiply(ref.inverse(u2, ref.n), ref.add(point, ref.negate(ref.multiply(u1, ref.g))))
             guard let (qx, qy) = q else { return XCTFail("degenerate key") }
@@ -439,7 +472,8 @@ final class ECReferenceTests: XCTestCase {
             let width = ecCurve.byteCount
             let leftmost = BigNum(magnitude: digest.prefix(width))
             XCTAssertEqual(e, (try? leftmost.mod(ref.n)) ?? BigNum(-1))
-            let dBytes = try d.bytes(width: width), kBytes = try k.bytes(width: width)
+            let dBytes = try d.bytes(width: width)
+            let kBytes = try k.bytes(width: width)
             let ours = ECDSAVectorTests.signWithNonce(ECDSAEngine<C>.self, dBytes, kBytes, digest)
             let theirs = ref.sign(d: d, k: k, e: e)
             XCTAssertEqual(ours.map { BigNum(magnitude: $0.r) }, theirs?.0)
@@ -462,8 +496,10 @@ final class ECReferenceTests: XCTestCase {
             XCTAssertTrue(key.publicKey.isValidSignatureVartime(highS, digest: digest))
             for bad in [BigNum(0), ref.n, ref.n + BigNum(1)] {
                 let badBytes = try bad.bytes(width: width)
-                XCTAssertFalse(key.publicKey.isValidSignatureVartime(try ECDSASignature(r: badBytes, s: signature.s, curve: ecCurve), digest: digest))
-                XCTAssertFalse(key.publicKey.isValidSignatureVartime(try ECDSASignature(r: signature.r, s: badBytes, curve: ecCurve), digest: digest))
+                XCTAssertFalse(
+                    key.publicKey.isValidSignatureVartime(try ECDSASignature(r: badBytes, s: signature.s, curve: ecCurve), digest: digest))
+                XCTAssertFalse(
+                    key.publicKey.isValidSignatureVartime(try ECDSASignature(r: signature.r, s: badBytes, curve: ecCurve), digest: digest))
             }
         }
         // Private keys 0 and n are refused; n − 1 is accepted.
@@ -490,7 +526,8 @@ final class ECReferenceTests: XCTestCase {
             }
             XCTAssertThrowsError(try ECDSAPublicKey(sec1Representation: [0x00], curve: curve))
             XCTAssertThrowsError(try ECDSAPublicKey(sec1Representation: [UInt8](), curve: curve))
-            XCTAssertThrowsError(try ECDSAPublicKey(sec1Representation: [0x05] + [UInt8](repeating: 1, count: curve.byteCount), curve: curve))
+            XCTAssertThrowsError(
+                try ECDSAPublicKey(sec1Representation: [0x05] + [UInt8](repeating: 1, count: curve.byteCount), curve: curve))
             // x = p (out of range) is refused, even compressed.
             let p = curve == .p256 ? ECReference(P256Curve.self).p : ECReference(P384Curve.self).p
             XCTAssertThrowsError(try ECDSAPublicKey(sec1Representation: [0x02] + p.bytes(width: curve.byteCount), curve: curve))

@@ -10,7 +10,8 @@ final class HMACTests: XCTestCase {
         var checked = 0
         for record in vectors.records {
             guard let key = CAVPFile.hex(record, "Key"), let message = CAVPFile.hex(record, "Msg"),
-                  let expected = CAVPFile.hex(record, "MD") else { continue }
+                let expected = CAVPFile.hex(record, "MD")
+            else { continue }
             XCTAssertEqual(HMAC<H>.authenticationCode(key: key, message: message), expected, "\(file) #\(checked)")
             XCTAssertTrue(HMAC<H>.isValidAuthenticationCode(expected, key: key, message: message))
             var wrong = expected

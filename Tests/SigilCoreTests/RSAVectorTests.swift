@@ -1,7 +1,8 @@
 import Foundation
-@testable import SigilCore
 import SigilTestSupport
 import XCTest
+
+@testable import SigilCore
 
 /// RSA PKCS#1 v1.5 and PSS verification against Wycheproof (Vectors/wycheproof, see its
 /// PROVENANCE.md for the decisions on `acceptable`), and the key rules of RSAPublicKey.
@@ -14,9 +15,11 @@ final class RSAVectorTests: XCTestCase {
 
     /// Runs one file; `verify` returns whether the signature is accepted. Every valid case must be
     /// accepted, every invalid one rejected; acceptable ones go through `acceptable(flags, accepted)`.
-    private func run(_ file: String, minimumBits: Int = 2048,
-                     verify: (RSAPublicKey, [String: Any], [UInt8], [UInt8]) -> Bool,
-                     acceptable: ([String], Bool, String) -> Void) throws -> Counts {
+    private func run(
+        _ file: String, minimumBits: Int = 2048,
+        verify: (RSAPublicKey, [String: Any], [UInt8], [UInt8]) -> Bool,
+        acceptable: ([String], Bool, String) -> Void
+    ) throws -> Counts {
         let data = try Data(contentsOf: TestPaths.vectors("wycheproof/\(file).json"))
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         var counts = Counts()
@@ -57,19 +60,24 @@ final class RSAVectorTests: XCTestCase {
     }
 
     func testWycheproofPKCS1v15() throws {
-        let files = ["rsa_signature_2048_sha256_test", "rsa_signature_2048_sha384_test", "rsa_signature_2048_sha512_test",
-                     "rsa_signature_3072_sha256_test", "rsa_signature_3072_sha384_test", "rsa_signature_3072_sha512_test",
-                     "rsa_signature_4096_sha256_test", "rsa_signature_4096_sha384_test", "rsa_signature_4096_sha512_test",
-                     "rsa_signature_8192_sha256_test", "rsa_signature_8192_sha384_test", "rsa_signature_8192_sha512_test"]
+        let files = [
+            "rsa_signature_2048_sha256_test", "rsa_signature_2048_sha384_test", "rsa_signature_2048_sha512_test",
+            "rsa_signature_3072_sha256_test", "rsa_signature_3072_sha384_test", "rsa_signature_3072_sha512_test",
+            "rsa_signature_4096_sha256_test", "rsa_signature_4096_sha384_test", "rsa_signature_4096_sha512_test",
+            "rsa_signature_8192_sha256_test", "rsa_signature_8192_sha384_test", "rsa_signature_8192_sha512_test",
+        ]
         for file in files {
-            let counts = try run(file, verify: { key, group, message, signature in
-                guard let hash = self.hash(group["sha"] as? String ?? "") else { return false }
-                return key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: hash)
-            }, acceptable: { flags, accepted, label in
-                // MissingNull: rejected by design (strict DigestInfo).
-                XCTAssertEqual(flags, ["MissingNull"], "\(label): unexpected acceptable case")
-                XCTAssertFalse(accepted, "\(label): a DigestInfo without NULL must be rejected")
-            })
+            let counts = try run(
+                file,
+                verify: { key, group, message, signature in
+                    guard let hash = self.hash(group["sha"] as? String ?? "") else { return false }
+                    return key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: hash)
+                },
+                acceptable: { flags, accepted, label in
+                    // MissingNull: rejected by design (strict DigestInfo).
+                    XCTAssertEqual(flags, ["MissingNull"], "\(label): unexpected acceptable case")
+                    XCTAssertFalse(accepted, "\(label): a DigestInfo without NULL must be rejected")
+                })
             XCTAssertGreaterThan(counts.valid, 0, file)
             XCTAssertGreaterThan(counts.invalid, 0, file)
         }
@@ -80,13 +88,16 @@ final class RSAVectorTests: XCTestCase {
         let expectedSkips = [1024: 1, 1536: 1, 2048: 1, 3072: 0, 4096: 0]
         for bits in [1024, 1536, 2048, 3072, 4096] {
             let file = "rsa_pkcs1_\(bits)_sig_gen_test"
-            let counts = try run(file, minimumBits: 1024, verify: { key, group, message, signature in
-                guard let hash = self.hash(group["sha"] as? String ?? "") else { return false }
-                return key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: hash)
-            }, acceptable: { flags, accepted, label in
-                XCTAssertTrue(Set(flags).isSubset(of: ["SmallModulus", "WeakHash", "SmallPublicKey"]), "\(label): \(flags)")
-                XCTAssertTrue(accepted, "\(label): valid signature under an allowed key")
-            })
+            let counts = try run(
+                file, minimumBits: 1024,
+                verify: { key, group, message, signature in
+                    guard let hash = self.hash(group["sha"] as? String ?? "") else { return false }
+                    return key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: hash)
+                },
+                acceptable: { flags, accepted, label in
+                    XCTAssertTrue(Set(flags).isSubset(of: ["SmallModulus", "WeakHash", "SmallPublicKey"]), "\(label): \(flags)")
+                    XCTAssertTrue(accepted, "\(label): valid signature under an allowed key")
+                })
             XCTAssertGreaterThan(counts.valid + counts.acceptable, 0, file)
             XCTAssertEqual(counts.skippedGroups, expectedSkips[bits], "\(file): only SHA-224 groups are skipped")
         }
@@ -102,18 +113,23 @@ final class RSAVectorTests: XCTestCase {
     }
 
     func testWycheproofPSS() throws {
-        let files = ["rsa_pss_2048_sha1_mgf1_20_test", "rsa_pss_2048_sha256_mgf1_0_test", "rsa_pss_2048_sha256_mgf1_32_test",
-                     "rsa_pss_2048_sha256_mgf1sha1_20_test", "rsa_pss_2048_sha384_mgf1_48_test",
-                     "rsa_pss_3072_sha256_mgf1_32_test", "rsa_pss_4096_sha256_mgf1_32_test",
-                     "rsa_pss_4096_sha512_mgf1_64_test", "rsa_pss_misc_test", "rsa_pss_2048_sha256_mgf1_32_params_test"]
+        let files = [
+            "rsa_pss_2048_sha1_mgf1_20_test", "rsa_pss_2048_sha256_mgf1_0_test", "rsa_pss_2048_sha256_mgf1_32_test",
+            "rsa_pss_2048_sha256_mgf1sha1_20_test", "rsa_pss_2048_sha384_mgf1_48_test",
+            "rsa_pss_3072_sha256_mgf1_32_test", "rsa_pss_4096_sha256_mgf1_32_test",
+            "rsa_pss_4096_sha512_mgf1_64_test", "rsa_pss_misc_test", "rsa_pss_2048_sha256_mgf1_32_params_test",
+        ]
         for file in files {
-            let counts = try run(file, verify: { key, group, message, signature in
-                guard let hash = self.hash(group["sha"] as? String ?? ""),
-                      let mgfHash = self.hash(group["mgfSha"] as? String ?? ""),
-                      let saltLength = group["sLen"] as? Int else { return false }
-                let parameters = RSAPublicKey.PSSParameters(hash: hash, maskGenerationHash: mgfHash, saltLength: saltLength)
-                return key.isValidPSSSignatureVartime(signature, for: message, parameters: parameters)
-            }, acceptable: { _, _, label in XCTFail("\(label): no acceptable PSS cases expected") })
+            let counts = try run(
+                file,
+                verify: { key, group, message, signature in
+                    guard let hash = self.hash(group["sha"] as? String ?? ""),
+                        let mgfHash = self.hash(group["mgfSha"] as? String ?? ""),
+                        let saltLength = group["sLen"] as? Int
+                    else { return false }
+                    let parameters = RSAPublicKey.PSSParameters(hash: hash, maskGenerationHash: mgfHash, saltLength: saltLength)
+                    return key.isValidPSSSignatureVartime(signature, for: message, parameters: parameters)
+                }, acceptable: { _, _, label in XCTFail("\(label): no acceptable PSS cases expected") })
             XCTAssertGreaterThan(counts.valid, 0, file)
             // rsa_pss_misc_test holds only valid cases, over every pair of message and MGF1
             // hashes; its 54 groups that use SHA-224 are skipped (16 pairs × 6 groups remain).
@@ -136,7 +152,10 @@ final class RSAVectorTests: XCTestCase {
         XCTAssertNoThrow(try RSAPublicKey(modulus: [0, 0] + modulus, exponent: [0, 3]), "leading zeros are dropped")
         XCTAssertEqual(try RSAPublicKey(modulus: [0] + modulus, exponent: [0, 1, 0, 1]).modulus, modulus)
         func code(_ body: () throws -> RSAPublicKey) -> SigilCoreError.Code? {
-            do { _ = try body(); return nil } catch { return (error as? SigilCoreError)?.code }
+            do {
+                _ = try body()
+                return nil
+            } catch { return (error as? SigilCoreError)?.code }
         }
         var even = modulus
         even[255] &= 0xFE
@@ -146,8 +165,9 @@ final class RSAVectorTests: XCTestCase {
         XCTAssertEqual(code { try RSAPublicKey(modulus: modulus, exponent: []) }, .invalidKey, "e = 0")
         XCTAssertEqual(code { try RSAPublicKey(modulus: modulus, exponent: modulus) }, .invalidKey, "e = n")
         XCTAssertEqual(code { try RSAPublicKey(modulus: Array(modulus.dropFirst()), exponent: [3]) }, .invalidKey, "2040 bits")
-        XCTAssertEqual(code { try RSAPublicKey(modulus: [0x80] + [UInt8](repeating: 0, count: 1024) + [1], exponent: [3]) },
-                       .invalidKey, "over 8192 bits")
+        XCTAssertEqual(
+            code { try RSAPublicKey(modulus: [0x80] + [UInt8](repeating: 0, count: 1024) + [1], exponent: [3]) },
+            .invalidKey, "over 8192 bits")
         XCTAssertEqual(code { try RSAPublicKey(modulus: modulus, exponent: [3], minimumModulusBits: 512) }, .invalidLength)
         // Signature lengths other than k, and s ≥ n, are invalid without any exponentiation result.
         let key = try RSAPublicKey(modulus: modulus, exponent: [1, 0, 1])
@@ -183,7 +203,9 @@ final class RSAVectorTests: XCTestCase {
                 for s in inputs {
                     let sBytes = try s.bytes(width: byteCount)
                     let expected = try s.power(e, modulo: n).bytes(width: byteCount)
-                    XCTAssertEqual(key.verificationPrimitiveVartime(sBytes, outputByteCount: byteCount), expected, "\(bits) bits, e \(exponent.count) bytes")
+                    XCTAssertEqual(
+                        key.verificationPrimitiveVartime(sBytes, outputByteCount: byteCount), expected,
+                        "\(bits) bits, e \(exponent.count) bytes")
                     // A width too small for m is I2OSP's "integer too large" exactly when m needs it.
                     let fitsShorter = expected[0] == 0
                     XCTAssertEqual(key.verificationPrimitiveVartime(sBytes, outputByteCount: byteCount - 1) != nil, fitsShorter)
@@ -202,16 +224,17 @@ final class RSAVectorTests: XCTestCase {
             let name = ["SHA-1": "sha1", "SHA-256": "sha256", "SHA-384": "sha384", "SHA-512": "sha512"][hash.rawValue]!
             let seed = Array("mgf1 seed".utf8)
             let script = """
-            import hashlib,sys
-            seed=b'mgf1 seed'; out=b''; c=0
-            while len(out) < 300:
-                out += hashlib.\(name)(seed + c.to_bytes(4,'big')).digest(); c += 1
-            sys.stdout.write(out[:300].hex())
-            """
+                import hashlib,sys
+                seed=b'mgf1 seed'; out=b''; c=0
+                while len(out) < 300:
+                    out += hashlib.\(name)(seed + c.to_bytes(4,'big')).digest(); c += 1
+                sys.stdout.write(out[:300].hex())
+                """
             let result = try Subprocess.run(python, ["-c", script])
             XCTAssertEqual(Hex.encode(RSAPublicKey.mgf1(seed: seed, length: 300, hash: hash)), result.stdoutString)
-            XCTAssertEqual(RSAPublicKey.mgf1(seed: seed, length: 7, hash: hash),
-                           Array(RSAPublicKey.mgf1(seed: seed, length: 300, hash: hash).prefix(7)))
+            XCTAssertEqual(
+                RSAPublicKey.mgf1(seed: seed, length: 7, hash: hash),
+                Array(RSAPublicKey.mgf1(seed: seed, length: 300, hash: hash).prefix(7)))
         }
     }
 }

@@ -17,7 +17,8 @@ final class FuzzRegressionTests: XCTestCase {
     }
 
     func testEveryTargetHasRegressionInputsAndSurvivesThem() throws {
-        XCTAssertEqual(FuzzHarness.targets.map(\.name), ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"])
+        XCTAssertEqual(
+            FuzzHarness.targets.map(\.name), ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"])
         for (name, run) in FuzzHarness.targets {
             let files = try inputs(name)
             XCTAssertFalse(files.isEmpty, "Fuzz/Regressions/\(name) is empty")
@@ -35,7 +36,8 @@ final class FuzzRegressionTests: XCTestCase {
                 var bytes = files.randomElement(using: &rng) ?? []
                 for _ in 0..<Int.random(in: 1...4, using: &rng) {
                     switch Int.random(in: 0..<4, using: &rng) {
-                    case 0 where !bytes.isEmpty: bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                    case 0 where !bytes.isEmpty:
+                        bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
                     case 1 where !bytes.isEmpty: bytes.removeLast(Int.random(in: 0...bytes.count, using: &rng))
                     case 2: bytes.insert(UInt8.random(in: 0...255, using: &rng), at: Int.random(in: 0...bytes.count, using: &rng))
                     default:

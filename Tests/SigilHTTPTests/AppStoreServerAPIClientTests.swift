@@ -23,15 +23,21 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         var port: Int { script.port }
 
         /// `signInWithApple`: the JWKS file, team id and client id of the Sign in with Apple routes.
-        init(publicKeyPEM: String, issuer: String, bundle: String, signInWithApple: (jwksFile: String, team: String, client: String)? = nil) throws {
+        init(publicKeyPEM: String, issuer: String, bundle: String, signInWithApple: (jwksFile: String, team: String, client: String)? = nil)
+            throws
+        {
             // No skip: the loopback server is how issue 8's requirements are shown, so a missing
             // tool is a failure.
-            guard Subprocess.which("openssl") != nil else { throw ServerError("openssl is not installed; the server checks every token with it") }
+            guard Subprocess.which("openssl") != nil else {
+                throw ServerError("openssl is not installed; the server checks every token with it")
+            }
             keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-api-\(UUID().uuidString).pem")
             try Data(publicKeyPEM.utf8).write(to: keyFile)
             let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/apple_api_server.py")
-            script = try LoopbackScript(script: path, arguments: [keyFile.path, issuer, bundle]
-                                            + (signInWithApple.map { [$0.jwksFile, $0.team, $0.client] } ?? []))
+            script = try LoopbackScript(
+                script: path,
+                arguments: [keyFile.path, issuer, bundle]
+                    + (signInWithApple.map { [$0.jwksFile, $0.team, $0.client] } ?? []))
         }
 
         func stop() {
@@ -41,8 +47,9 @@ final class AppStoreServerAPIClientTests: XCTestCase {
 
         /// The server's request log.
         func log() async throws -> [[String: Any]] {
-            let response = try await URLSessionHTTPTransport().send(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/__log"),
-                                                                    timeout: 5, maximumResponseSize: 1 << 20)
+            let response = try await URLSessionHTTPTransport().send(
+                HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/__log"),
+                timeout: 5, maximumResponseSize: 1 << 20)
             return (try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]]) ?? []
         }
     }
@@ -71,17 +78,22 @@ final class AppStoreServerAPIClientTests: XCTestCase {
     func client(timeout: Double = 5, maximumResponseSize: Int = 1 << 20) throws -> AppStoreServerAPIClient {
         let server = try LoopbackServer(publicKeyPEM: key.publicKey.pemRepresentation, issuer: "issuer-1", bundle: "com.example")
         self.server = server
-        return AppStoreServerAPIClient(signingKey: try AppleSigningKey(privateKey: key, keyID: "KEY123"), issuerID: "issuer-1",
-                                       bundleID: "com.example", environment: .custom(baseURL: "http://127.0.0.1:\(server.port)"),
-                                       transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize)
+        return AppStoreServerAPIClient(
+            signingKey: try AppleSigningKey(privateKey: key, keyID: "KEY123"), issuerID: "issuer-1",
+            bundleID: "com.example", environment: .custom(baseURL: "http://127.0.0.1:\(server.port)"),
+            transport: transport, timeout: timeout, maximumResponseSize: maximumResponseSize)
     }
 
     /// The last logged request, with the token verdict asserted.
-    func lastRequest(file: StaticString = #filePath, line: UInt = #line) async throws -> (method: String, path: String, query: [[String]], body: String?) {
+    func lastRequest(file: StaticString = #filePath, line: UInt = #line) async throws -> (
+        method: String, path: String, query: [[String]], body: String?
+    ) {
         let last = try await server?.log().last
         let entry = try XCTUnwrap(last, file: file, line: line)
         XCTAssertEqual(entry["token"] as? String, "ok", "the server refused the bearer token", file: file, line: line)
-        return (entry["method"] as? String ?? "", entry["path"] as? String ?? "", entry["query"] as? [[String]] ?? [], entry["body"] as? String)
+        return (
+            entry["method"] as? String ?? "", entry["path"] as? String ?? "", entry["query"] as? [[String]] ?? [], entry["body"] as? String
+        )
     }
 
     func testEveryCallSendsTheDocumentedRequest() async throws {
@@ -101,17 +113,22 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         r = try await lastRequest()
         XCTAssertEqual(r.path, "/inApps/v1/transactions/appTransactions/77")
 
-        let filters = TransactionHistoryRequest(startDate: 1_698_148_900_000, endDate: 1_698_148_950_000, productIds: ["a", "b c"],
-                                                productTypes: [.autoRenewable, .consumable], sort: .descending,
-                                                subscriptionGroupIdentifiers: ["g"], inAppOwnershipType: .purchased, revoked: false)
+        let filters = TransactionHistoryRequest(
+            startDate: 1_698_148_900_000, endDate: 1_698_148_950_000, productIds: ["a", "b c"],
+            productTypes: [.autoRenewable, .consumable], sort: .descending,
+            subscriptionGroupIdentifiers: ["g"], inAppOwnershipType: .purchased, revoked: false)
         let page = try await api.getTransactionHistory(transactionId: "1000", revision: nil, filters: filters, version: .v1)
         XCTAssertEqual(page.signedTransactions, ["t1", "t2"])
         XCTAssertEqual(page.environment, .sandbox)
         r = try await lastRequest()
         XCTAssertEqual(r.path, "/inApps/v1/history/1000")
-        XCTAssertEqual(r.query, [["startDate", "1698148900000"], ["endDate", "1698148950000"], ["productId", "a"], ["productId", "b c"],
-                                 ["productType", "AUTO_RENEWABLE"], ["productType", "CONSUMABLE"], ["sort", "DESCENDING"],
-                                 ["subscriptionGroupIdentifier", "g"], ["inAppOwnershipType", "PURCHASED"], ["revoked", "false"]])
+        XCTAssertEqual(
+            r.query,
+            [
+                ["startDate", "1698148900000"], ["endDate", "1698148950000"], ["productId", "a"], ["productId", "b c"],
+                ["productType", "AUTO_RENEWABLE"], ["productType", "CONSUMABLE"], ["sort", "DESCENDING"],
+                ["subscriptionGroupIdentifier", "g"], ["inAppOwnershipType", "PURCHASED"], ["revoked", "false"],
+            ])
 
         // Pagination to the end through revision.
         var all: [String] = []
@@ -131,16 +148,19 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         r = try await lastRequest()
         XCTAssertEqual(r.query, [["status", "1"], ["status", "2"]])
 
-        let extended = try await api.extendSubscriptionRenewalDate(originalTransactionId: "9",
-                                                                   request: ExtendRenewalDateRequest(extendByDays: 45, extendReasonCode: 1, requestIdentifier: "rid"))
+        let extended = try await api.extendSubscriptionRenewalDate(
+            originalTransactionId: "9",
+            request: ExtendRenewalDateRequest(extendByDays: 45, extendReasonCode: 1, requestIdentifier: "rid"))
         XCTAssertEqual(extended.effectiveDate?.millisecondsSince1970, 1_698_148_900_000)
         r = try await lastRequest()
         XCTAssertEqual([r.method, r.path], ["PUT", "/inApps/v1/subscriptions/extend/9"])
-        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data((r.body ?? "").utf8)) as? NSDictionary,
-                       ["extendByDays": 45, "extendReasonCode": 1, "requestIdentifier": "rid"])
+        XCTAssertEqual(
+            try JSONSerialization.jsonObject(with: Data((r.body ?? "").utf8)) as? NSDictionary,
+            ["extendByDays": 45, "extendReasonCode": 1, "requestIdentifier": "rid"])
 
-        let mass = try await api.extendRenewalDateForAllActiveSubscribers(request: MassExtendRenewalDateRequest(
-            extendByDays: 3, extendReasonCode: 3, requestIdentifier: "mass-1", storefrontCountryCodes: ["USA"], productId: "p"))
+        let mass = try await api.extendRenewalDateForAllActiveSubscribers(
+            request: MassExtendRenewalDateRequest(
+                extendByDays: 3, extendReasonCode: 3, requestIdentifier: "mass-1", storefrontCountryCodes: ["USA"], productId: "p"))
         XCTAssertEqual(mass.requestIdentifier, "mass-1")
         let awaited4 = try await lastRequest().method
         XCTAssertEqual(awaited4, "POST")
@@ -170,24 +190,33 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         r = try await lastRequest()
         XCTAssertEqual([r.method, r.path], ["POST", "/inApps/v1/notifications/history"])
         XCTAssertEqual(r.query, [["paginationToken", "p2"]])
-        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data((r.body ?? "").utf8)) as? NSDictionary,
-                       ["startDate": 1, "endDate": 2, "notificationType": "SUBSCRIBED", "onlyFailures": true])
+        XCTAssertEqual(
+            try JSONSerialization.jsonObject(with: Data((r.body ?? "").utf8)) as? NSDictionary,
+            ["startDate": 1, "endDate": 2, "notificationType": "SUBSCRIBED", "onlyFailures": true])
 
-        try await api.sendConsumptionInformation(transactionId: "3", request: ConsumptionRequest(customerConsented: true, deliveryStatus: "DELIVERED",
-                                                                                                 sampleContentProvided: false, consumptionPercentage: 50))
+        try await api.sendConsumptionInformation(
+            transactionId: "3",
+            request: ConsumptionRequest(
+                customerConsented: true, deliveryStatus: "DELIVERED",
+                sampleContentProvided: false, consumptionPercentage: 50))
         r = try await lastRequest()
         XCTAssertEqual([r.method, r.path], ["PUT", "/inApps/v2/transactions/consumption/3"])
         try await api.sendConsumptionData(transactionId: "3", request: ConsumptionRequestV1(customerConsented: true))
         r = try await lastRequest()
         XCTAssertEqual(r.path, "/inApps/v1/transactions/consumption/3")
-        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data((r.body ?? "").utf8)) as? NSDictionary,
-                       ["customerConsented": true, "appAccountToken": ""], "v1 always sends appAccountToken")
+        XCTAssertEqual(
+            try JSONSerialization.jsonObject(with: Data((r.body ?? "").utf8)) as? NSDictionary,
+            ["customerConsented": true, "appAccountToken": ""], "v1 always sends appAccountToken")
 
         let token = UUID(uuidString: "7E3FB20B-4CDB-47CC-936D-99D65F608138") ?? UUID()
         try await api.setAppAccountToken(originalTransactionId: "8", appAccountToken: token)
         r = try await lastRequest()
-        XCTAssertEqual([r.method, r.path, r.body ?? ""], ["PUT", "/inApps/v1/transactions/8/appAccountToken",
-                                                          #"{"appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138"}"#])
+        XCTAssertEqual(
+            [r.method, r.path, r.body ?? ""],
+            [
+                "PUT", "/inApps/v1/transactions/8/appAccountToken",
+                #"{"appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138"}"#,
+            ])
         try await api.finishTransaction(transactionId: "8")
         let awaited11 = try await lastRequest().path
         XCTAssertEqual(awaited11, "/inApps/v1/transactions/8/finish")
@@ -241,28 +270,46 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["GET", "/inApps/v1/messaging/image/list"])
 
         let message = UUID(uuidString: "11111111-2222-3333-4444-555555555555") ?? UUID()
-        let body = UploadMessageRequestBody(header: "Stay with us", body: "Here is what you keep.",
-                                            image: UploadMessageImage(imageIdentifier: image, altText: "A star"), headerPosition: .aboveImage,
-                                            bulletPoints: [BulletPoint(text: "Offline mode", imageIdentifier: image, altText: "dot")])
+        let body = UploadMessageRequestBody(
+            header: "Stay with us", body: "Here is what you keep.",
+            image: UploadMessageImage(imageIdentifier: image, altText: "A star"), headerPosition: .aboveImage,
+            bulletPoints: [BulletPoint(text: "Offline mode", imageIdentifier: image, altText: "dot")])
         try await api.uploadMessage(messageIdentifier: message, body: body)
         entry = try await lastEntry()
-        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["PUT", "/inApps/v1/messaging/message/11111111-2222-3333-4444-555555555555"])
-        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(((entry["body"] as? String) ?? "").utf8)) as? NSDictionary, [
-            "header": "Stay with us", "body": "Here is what you keep.", "headerPosition": "ABOVE_IMAGE",
-            "image": ["imageIdentifier": "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890", "altText": "A star"],
-            "bulletPoints": [["text": "Offline mode", "imageIdentifier": "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890", "altText": "dot"]],
-        ])
+        XCTAssertEqual(
+            [entry["method"] as? String, entry["path"] as? String],
+            ["PUT", "/inApps/v1/messaging/message/11111111-2222-3333-4444-555555555555"])
+        XCTAssertEqual(
+            try JSONSerialization.jsonObject(with: Data(((entry["body"] as? String) ?? "").utf8)) as? NSDictionary,
+            [
+                "header": "Stay with us", "body": "Here is what you keep.", "headerPosition": "ABOVE_IMAGE",
+                "image": ["imageIdentifier": "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890", "altText": "A star"],
+                "bulletPoints": [["text": "Offline mode", "imageIdentifier": "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890", "altText": "dot"]],
+            ])
         // Apple's limits, each refused with the field named, nothing sent.
         let tooLong = [
             (UploadMessageRequestBody(header: String(repeating: "h", count: 67), body: "b"), "header"),
             (UploadMessageRequestBody(header: "h", body: String(repeating: "b", count: 145)), "body"),
-            (UploadMessageRequestBody(header: "h", body: "b", image: UploadMessageImage(imageIdentifier: image, altText: String(repeating: "a", count: 151))),
-             "image.altText"),
-            (UploadMessageRequestBody(header: "h", body: "b", bulletPoints: Array(repeating: BulletPoint(text: "t", imageIdentifier: image, altText: "a"), count: 6)),
-             "bulletPoints"),
-            (UploadMessageRequestBody(header: "h", body: "b", bulletPoints: [BulletPoint(text: "t", imageIdentifier: image, altText: "a"),
-                                                                           BulletPoint(text: String(repeating: "t", count: 67), imageIdentifier: image, altText: "a")]),
-             "bulletPoints[1].text"),
+            (
+                UploadMessageRequestBody(
+                    header: "h", body: "b", image: UploadMessageImage(imageIdentifier: image, altText: String(repeating: "a", count: 151))),
+                "image.altText"
+            ),
+            (
+                UploadMessageRequestBody(
+                    header: "h", body: "b",
+                    bulletPoints: Array(repeating: BulletPoint(text: "t", imageIdentifier: image, altText: "a"), count: 6)),
+                "bulletPoints"
+            ),
+            (
+                UploadMessageRequestBody(
+                    header: "h", body: "b",
+                    bulletPoints: [
+                        BulletPoint(text: "t", imageIdentifier: image, altText: "a"),
+                        BulletPoint(text: String(repeating: "t", count: 67), imageIdentifier: image, altText: "a"),
+                    ]),
+                "bulletPoints[1].text"
+            ),
             (UploadMessageRequestBody(header: "h", body: "b", headerPosition: .aboveImage), "headerPosition"),
         ]
         for (bad, field) in tooLong {
@@ -274,14 +321,17 @@ final class AppStoreServerAPIClientTests: XCTestCase {
             }
         }
         // The limits are inclusive: exactly 66 / 144 characters (counted as Unicode scalars) pass.
-        XCTAssertNoThrow(try UploadMessageRequestBody(header: String(repeating: "é", count: 66), body: String(repeating: "b", count: 144)).validate())
+        XCTAssertNoThrow(
+            try UploadMessageRequestBody(header: String(repeating: "é", count: 66), body: String(repeating: "b", count: 144)).validate())
 
         let messages = try await api.getMessageList()
         XCTAssertEqual(messages.messageIdentifiers?.map(\.messageIdentifier), ["11111111-2222-3333-4444-555555555555"])
 
-        try await api.configureDefaultMessage(productId: "com.example.monthly", locale: "en-US", request: DefaultConfigurationRequest(messageIdentifier: message))
+        try await api.configureDefaultMessage(
+            productId: "com.example.monthly", locale: "en-US", request: DefaultConfigurationRequest(messageIdentifier: message))
         entry = try await lastEntry()
-        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["PUT", "/inApps/v1/messaging/default/com.example.monthly/en-US"])
+        XCTAssertEqual(
+            [entry["method"] as? String, entry["path"] as? String], ["PUT", "/inApps/v1/messaging/default/com.example.monthly/en-US"])
         XCTAssertEqual(entry["body"] as? String, #"{"messageIdentifier":"11111111-2222-3333-4444-555555555555"}"#)
         let configured = try await api.getDefaultMessage(productId: "com.example.monthly", locale: "en-US")
         XCTAssertEqual(configured.messageIdentifier, "11111111-2222-3333-4444-555555555555")
@@ -297,8 +347,9 @@ final class AppStoreServerAPIClientTests: XCTestCase {
 
         try await api.configureRealtimeURL(request: RealtimeUrlRequest(realtimeURL: "https://example.com/realtime"))
         entry = try await lastEntry()
-        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String, entry["body"] as? String],
-                       ["PUT", "/inApps/v1/messaging/realtime/url", #"{"realtimeURL":"https://example.com/realtime"}"#])
+        XCTAssertEqual(
+            [entry["method"] as? String, entry["path"] as? String, entry["body"] as? String],
+            ["PUT", "/inApps/v1/messaging/realtime/url", #"{"realtimeURL":"https://example.com/realtime"}"#])
         do {
             try await api.configureRealtimeURL(request: RealtimeUrlRequest(realtimeURL: "http://example.com/plain"))
             XCTFail("a plain-http realtime URL was sent")
@@ -312,8 +363,9 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         XCTAssertEqual(test.requestId, "perf-2000")
         XCTAssertEqual(test.config?.successRateThreshold, 95)
         entry = try await lastEntry()
-        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String, entry["body"] as? String],
-                       ["POST", "/inApps/v1/messaging/performanceTest", #"{"originalTransactionId":"2000"}"#])
+        XCTAssertEqual(
+            [entry["method"] as? String, entry["path"] as? String, entry["body"] as? String],
+            ["POST", "/inApps/v1/messaging/performanceTest", #"{"originalTransactionId":"2000"}"#])
         let result = try await api.getPerformanceTestResults(requestId: "perf-2000")
         XCTAssertEqual(result.result, .fail)
         XCTAssertEqual(result.target, "https://example.com/realtime")
@@ -325,7 +377,9 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         try await api.deleteRealtimeURL()
         try await api.deleteMessage(messageIdentifier: message)
         entry = try await lastEntry()
-        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["DELETE", "/inApps/v1/messaging/message/11111111-2222-3333-4444-555555555555"])
+        XCTAssertEqual(
+            [entry["method"] as? String, entry["path"] as? String],
+            ["DELETE", "/inApps/v1/messaging/message/11111111-2222-3333-4444-555555555555"])
         try await api.deleteImage(imageIdentifier: image)
         do {
             try await api.deleteImage(imageIdentifier: image)

@@ -17,14 +17,17 @@ final class AppleAPIFixtureTests: XCTestCase {
     }
 
     func fixture(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: try TestPaths.requireAppleVectors()
-            .appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/models/\(name).json")))
+        Array(
+            try Data(
+                contentsOf: try TestPaths.requireAppleVectors()
+                    .appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/models/\(name).json")))
     }
 
     func client(_ name: String, status: Int = 200) throws -> AppStoreServerAPIClient {
-        AppStoreServerAPIClient(signingKey: try AppleSigningKey(privateKey: ECDSAPrivateKey.generate(curve: .p256), keyID: "K"),
-                                issuerID: "i", bundleID: "com.example", environment: .localTesting,
-                                transport: FixtureTransport(status: status, body: try fixture(name)))
+        AppStoreServerAPIClient(
+            signingKey: try AppleSigningKey(privateKey: ECDSAPrivateKey.generate(curve: .p256), keyID: "K"),
+            issuerID: "i", bundleID: "com.example", environment: .localTesting,
+            transport: FixtureTransport(status: status, body: try fixture(name)))
     }
 
     func testResponsesDecode() async throws {
@@ -65,11 +68,13 @@ final class AppleAPIFixtureTests: XCTestCase {
         let order = try await client("lookupOrderIdResponse").lookUpOrderId(orderId: "o")
         XCTAssertEqual(order.status, 1)
         let extend = try await client("extendSubscriptionRenewalDateResponse")
-            .extendSubscriptionRenewalDate(originalTransactionId: "1", request: ExtendRenewalDateRequest(extendByDays: 1, extendReasonCode: 1, requestIdentifier: "r"))
+            .extendSubscriptionRenewalDate(
+                originalTransactionId: "1", request: ExtendRenewalDateRequest(extendByDays: 1, extendReasonCode: 1, requestIdentifier: "r"))
         XCTAssertEqual(extend.webOrderLineItemId, "9993")
         XCTAssertEqual(extend.success, true)
         let massStart = try await client("extendRenewalDateForAllActiveSubscribersResponse")
-            .extendRenewalDateForAllActiveSubscribers(request: MassExtendRenewalDateRequest(extendByDays: 1, extendReasonCode: 1, requestIdentifier: "r", productId: "p"))
+            .extendRenewalDateForAllActiveSubscribers(
+                request: MassExtendRenewalDateRequest(extendByDays: 1, extendReasonCode: 1, requestIdentifier: "r", productId: "p"))
         XCTAssertEqual(massStart.requestIdentifier, "758883e8-151b-47b7-abd0-60c4d804c2f5")
         let sent = try await client("requestTestNotificationResponse").requestTestNotification()
         XCTAssertEqual(sent.testNotificationToken, "ce3af791-365e-4c60-841b-1674b43c1609")
@@ -92,19 +97,23 @@ final class AppleAPIFixtureTests: XCTestCase {
         XCTAssertEqual(messages.messageIdentifiers?.map(\.messageIdentifier), ["a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890"])
         XCTAssertEqual(messages.messageIdentifiers?.first?.messageState, .approved)
 
-        let defaultMessage = try await client("getDefaultMessageResponse").getDefaultMessage(productId: "com.example.product", locale: "en-US")
+        let defaultMessage = try await client("getDefaultMessageResponse").getDefaultMessage(
+            productId: "com.example.product", locale: "en-US")
         XCTAssertEqual(defaultMessage.messageIdentifier, "a1b2c3d4-e5f6-7890-a1b2-c3d4e5f67890")
 
         let realtime = try await client("getRealtimeUrlResponse").getRealtimeURL()
         XCTAssertEqual(realtime.realtimeURL, "https://example.com/realtime")
 
-        let expectedConfig = PerformanceTestConfig(maxConcurrentRequests: 10, totalRequests: 100, totalDuration: 60000,
-                                                   responseTimeThreshold: 500, successRateThreshold: 95)
-        let started = try await client("performanceTestResponse").initiatePerformanceTest(request: PerformanceTestRequest(originalTransactionId: "1"))
+        let expectedConfig = PerformanceTestConfig(
+            maxConcurrentRequests: 10, totalRequests: 100, totalDuration: 60000,
+            responseTimeThreshold: 500, successRateThreshold: 95)
+        let started = try await client("performanceTestResponse").initiatePerformanceTest(
+            request: PerformanceTestRequest(originalTransactionId: "1"))
         XCTAssertEqual(started.config, expectedConfig)
         XCTAssertEqual(started.requestId, "c4b87a1d-2e3f-4a5b-9c6d-7e8f9a0b1c2d")
 
-        let result = try await client("performanceTestResultResponse").getPerformanceTestResults(requestId: "c4b87a1d-2e3f-4a5b-9c6d-7e8f9a0b1c2d")
+        let result = try await client("performanceTestResultResponse").getPerformanceTestResults(
+            requestId: "c4b87a1d-2e3f-4a5b-9c6d-7e8f9a0b1c2d")
         XCTAssertEqual(result.config, expectedConfig)
         XCTAssertEqual(result.target, "https://example.com/retention")
         XCTAssertEqual(result.result, .pass)
@@ -115,10 +124,13 @@ final class AppleAPIFixtureTests: XCTestCase {
         XCTAssertEqual(result.failureCounts, [.timedOut: 1, .noResponse: 1])
 
         // Each decoded value re-encodes to the fixture's JSON (nothing dropped or renamed).
-        for (name, value) in [("getImageListResponse", try JSONEncoder().encode(images)), ("getMessageListResponse", try JSONEncoder().encode(messages)),
-                              ("getDefaultMessageResponse", try JSONEncoder().encode(defaultMessage)), ("getRealtimeUrlResponse", try JSONEncoder().encode(realtime)),
-                              ("performanceTestResponse", try JSONEncoder().encode(started)),
-                              ("performanceTestResultResponse", try JSONEncoder().encode(result))] {
+        for (name, value) in [
+            ("getImageListResponse", try JSONEncoder().encode(images)), ("getMessageListResponse", try JSONEncoder().encode(messages)),
+            ("getDefaultMessageResponse", try JSONEncoder().encode(defaultMessage)),
+            ("getRealtimeUrlResponse", try JSONEncoder().encode(realtime)),
+            ("performanceTestResponse", try JSONEncoder().encode(started)),
+            ("performanceTestResultResponse", try JSONEncoder().encode(result)),
+        ] {
             let original = try JSONSerialization.jsonObject(with: Data(try fixture(name))) as? NSDictionary
             let again = try JSONSerialization.jsonObject(with: value) as? NSDictionary
             XCTAssertEqual(original, again, name)
@@ -144,7 +156,11 @@ final class AppleAPIFixtureTests: XCTestCase {
             } catch let error as AppStoreServerAPIError {
                 XCTAssertEqual(error.httpStatus, status, name)
                 XCTAssertEqual(error.apiError?.rawValue, raw, name)
-                if let named { XCTAssertEqual(error.apiError, named, name) } else { XCTAssertEqual(error.apiError?.isDocumented, false, name) }
+                if let named {
+                    XCTAssertEqual(error.apiError, named, name)
+                } else {
+                    XCTAssertEqual(error.apiError?.isDocumented, false, name)
+                }
                 XCTAssertEqual(error.isRetryable, retryable, name)
                 XCTAssertNotNil(error.errorMessage, name)
             }

@@ -3,6 +3,7 @@ import SigilHTTP
 import SigilTestSupport
 import SigilX509
 import XCTest
+
 @testable import SigilCRL
 
 /// `HTTPCRLSource` against a loopback distribution point (Fixtures/crl_server.py, started on
@@ -37,47 +38,55 @@ final class HTTPCRLSourceTests: XCTestCase {
     /// A CA whose leaves 1–2 point at /a.crl and leaf 3 at /b.crl on `port`; leaf 2 revoked.
     private func makePKI(port: Int) throws {
         let config = """
-        [ ca ]
-        default_ca = CA_default
-        [ CA_default ]
-        dir = \(directory.path)
-        database = $dir/index.txt
-        new_certs_dir = $dir/newcerts
-        certificate = $dir/ca.pem
-        private_key = $dir/ca.key
-        serial = $dir/serial
-        crlnumber = $dir/crlnumber
-        default_md = sha256
-        default_days = 365
-        policy = policy_any
-        unique_subject = no
-        [ policy_any ]
-        commonName = supplied
-        [ a ]
-        basicConstraints = critical,CA:FALSE
-        crlDistributionPoints = URI:http://127.0.0.1:\(port)/a.crl
-        [ b ]
-        basicConstraints = critical,CA:FALSE
-        crlDistributionPoints = URI:http://127.0.0.1:\(port)/b.crl
+            [ ca ]
+            default_ca = CA_default
+            [ CA_default ]
+            dir = \(directory.path)
+            database = $dir/index.txt
+            new_certs_dir = $dir/newcerts
+            certificate = $dir/ca.pem
+            private_key = $dir/ca.key
+            serial = $dir/serial
+            crlnumber = $dir/crlnumber
+            default_md = sha256
+            default_days = 365
+            policy = policy_any
+            unique_subject = no
+            [ policy_any ]
+            commonName = supplied
+            [ a ]
+            basicConstraints = critical,CA:FALSE
+            crlDistributionPoints = URI:http://127.0.0.1:\(port)/a.crl
+            [ b ]
+            basicConstraints = critical,CA:FALSE
+            crlDistributionPoints = URI:http://127.0.0.1:\(port)/b.crl
 
-        """
+            """
         try Data(config.utf8).write(to: URL(fileURLWithPath: path("ca.cnf")))
         try FileManager.default.createDirectory(atPath: path("newcerts"), withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: path("index.txt")))
         try Data("2000\n".utf8).write(to: URL(fileURLWithPath: path("serial")))
         try Data("01\n".utf8).write(to: URL(fileURLWithPath: path("crlnumber")))
-        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("ca.key"),
-                     "-out", path("ca.pem"), "-subj", "/CN=Sigil HTTP CRL CA", "-days", "365",
-                     "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try openssl([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("ca.key"),
+            "-out", path("ca.pem"), "-subj", "/CN=Sigil HTTP CRL CA", "-days", "365",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
         for (i, section) in [(1, "a"), (2, "a"), (3, "b")] {
-            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("l\(i).key"),
-                         "-out", path("l\(i).csr"), "-subj", "/CN=leaf \(i)"])
-            try openssl(["ca", "-batch", "-config", path("ca.cnf"), "-extensions", section, "-in", path("l\(i).csr"), "-out", path("l\(i).pem")])
+            try openssl([
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("l\(i).key"),
+                "-out", path("l\(i).csr"), "-subj", "/CN=leaf \(i)",
+            ])
+            try openssl([
+                "ca", "-batch", "-config", path("ca.cnf"), "-extensions", section, "-in", path("l\(i).csr"), "-out", path("l\(i).pem"),
+            ])
         }
         try openssl(["ca", "-config", path("ca.cnf"), "-revoke", path("l2.pem"), "-crl_reason", "keyCompromise"])
         for name in ["a", "b"] {
-            try openssl(["ca", "-config", path("ca.cnf"), "-gencrl", "-crl_lastupdate", "20250101000000Z",
-                         "-crl_nextupdate", "20350101000000Z", "-out", path("\(name).pem")])
+            try openssl([
+                "ca", "-config", path("ca.cnf"), "-gencrl", "-crl_lastupdate", "20250101000000Z",
+                "-crl_nextupdate", "20350101000000Z", "-out", path("\(name).pem"),
+            ])
             try openssl(["crl", "-in", path("\(name).pem"), "-outform", "der", "-out", path("served/\(name).crl")])
         }
     }
@@ -88,7 +97,10 @@ final class HTTPCRLSourceTests: XCTestCase {
         let server = try LoopbackScript(script: script, arguments: [path("served")])
         defer { server.stop() }
         try makePKI(port: server.port)
-        let ca = try certificate("ca.pem"), l1 = try certificate("l1.pem"), l2 = try certificate("l2.pem"), l3 = try certificate("l3.pem")
+        let ca = try certificate("ca.pem")
+        let l1 = try certificate("l1.pem")
+        let l2 = try certificate("l2.pem")
+        let l3 = try certificate("l3.pem")
         let time = Int64(Date().timeIntervalSince1970) + 60
         let verifier = CertificateVerifier(trustedRoots: [ca], policies: [RFC5280Policy()])
 
@@ -127,8 +139,10 @@ final class HTTPCRLSourceTests: XCTestCase {
 
         // A distribution point that answers 404: the check fails as retryable.
         try FileManager.default.removeItem(atPath: path("served/b.crl"))
-        let missing = await verifier.verify(leaf: l3, at: time, checkingRevocationWith: CRLRevocationChecker(source: HTTPCRLSource(timeout: 5)))
-        XCTAssertTrue(missing.failures.contains { if case .revocationCheckFailed(_, _, true) = $0 { true } else { false } }, "\(missing.failures)")
+        let missing = await verifier.verify(
+            leaf: l3, at: time, checkingRevocationWith: CRLRevocationChecker(source: HTTPCRLSource(timeout: 5)))
+        XCTAssertTrue(
+            missing.failures.contains { if case .revocationCheckFailed(_, _, true) = $0 { true } else { false } }, "\(missing.failures)")
 
         // Composition: CRL or an offline set that knows nothing → the CRL answer stands; a revoked
         // certificate stays revoked whatever the other checker says.
@@ -140,8 +154,9 @@ final class HTTPCRLSourceTests: XCTestCase {
         XCTAssertNil(eitherRevoked.chain)
         let both = await verifier.verify(leaf: l1, at: time, checkingRevocationWith: RevocationPolicy.allOf([checker, nothing]))
         XCTAssertNil(both.chain, "allOf needs every checker to decide")
-        let count = try await URLSessionHTTPTransport().send(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(server.port)/__count"),
-                                                            timeout: 5, maximumResponseSize: 64)
+        let count = try await URLSessionHTTPTransport().send(
+            HTTPRequest(method: "GET", url: "http://127.0.0.1:\(server.port)/__count"),
+            timeout: 5, maximumResponseSize: 64)
         XCTAssertGreaterThanOrEqual(Int(String(decoding: count.body, as: UTF8.self)) ?? 0, 7)
     }
 }

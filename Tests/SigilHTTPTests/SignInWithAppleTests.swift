@@ -28,11 +28,15 @@ final class SignInWithAppleTests: XCTestCase {
     /// the key of a different JWKS), "C" is a later, rotated-in key with kid k2.
     func key(_ name: String) throws -> RSAKey {
         if let key = Self.keys[name] { return key }
-        guard let openssl = Subprocess.which("openssl") else { throw Failure(description: "openssl is not installed; it signs the test tokens") }
+        guard let openssl = Subprocess.which("openssl") else {
+            throw Failure(description: "openssl is not installed; it signs the test tokens")
+        }
         try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
         let file = Self.directory.appendingPathComponent("\(name).pem").path
         let made = try Subprocess.run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", file])
-        guard made.status == 0 else { throw Failure(description: "openssl genpkey failed: \(String(decoding: made.stderr, as: UTF8.self))") }
+        guard made.status == 0 else {
+            throw Failure(description: "openssl genpkey failed: \(String(decoding: made.stderr, as: UTF8.self))")
+        }
         let spki = try Subprocess.run(openssl, ["pkey", "-in", file, "-pubout", "-outform", "DER"])
         let kid = name == "C" ? "k2" : "k1"
         let key = RSAKey(file: file, jwk: JWK(rsa: try RSAPublicKey(spkiDER: Array(spki.stdout)), algorithm: .rs256, keyID: kid))
@@ -52,20 +56,27 @@ final class SignInWithAppleTests: XCTestCase {
 
     let now: Int64 = 1_790_000_000
 
-    func claims(aud: String = "com.example.web", iss: String = "https://appleid.apple.com", exp: Int64? = nil, iat: Int64? = nil,
-                extra: [(String, JSONValue)] = []) -> JSONValue {
-        .object([("iss", .string(iss)), ("aud", .string(aud)), ("exp", .int(exp ?? now + 600)), ("iat", .int(iat ?? now - 10)),
-                 ("sub", .string("001234.abcdef.0042"))] + extra)
+    func claims(
+        aud: String = "com.example.web", iss: String = "https://appleid.apple.com", exp: Int64? = nil, iat: Int64? = nil,
+        extra: [(String, JSONValue)] = []
+    ) -> JSONValue {
+        .object(
+            [
+                ("iss", .string(iss)), ("aud", .string(aud)), ("exp", .int(exp ?? now + 600)), ("iat", .int(iat ?? now - 10)),
+                ("sub", .string("001234.abcdef.0042")),
+            ] + extra)
     }
 
     /// A compact JWS signed by openssl with `key` (RS256), or unsigned / HMAC for the refusal cases.
     func token(_ payload: JSONValue, key: RSAKey?, alg: String = "RS256", kid: String? = nil) throws -> String {
         var header: [(String, JSONValue)] = [("alg", .string(alg))]
         if let kid = kid ?? key?.jwk.keyID { header.append(("kid", .string(kid))) }
-        let input = Base64URL.encode(Array(JSONValue.object(header).serialized.utf8)) + "." + Base64URL.encode(Array(payload.serialized.utf8))
+        let input =
+            Base64URL.encode(Array(JSONValue.object(header).serialized.utf8)) + "." + Base64URL.encode(Array(payload.serialized.utf8))
         switch (alg, key) {
         case ("RS256", let key?):
-            let signed = try Subprocess.run(try Subprocess.require("openssl"), ["dgst", "-sha256", "-sign", key.file], stdin: Data(input.utf8))
+            let signed = try Subprocess.run(
+                try Subprocess.require("openssl"), ["dgst", "-sha256", "-sign", key.file], stdin: Data(input.utf8))
             guard signed.status == 0 else { throw Failure(description: "openssl dgst -sign failed") }
             return input + "." + Base64URL.encode(Array(signed.stdout))
         case ("none", _):
@@ -76,15 +87,19 @@ final class SignInWithAppleTests: XCTestCase {
     }
 
     func testIdentityTokenVerificationAndEachRefusal() throws {
-        let a = try key("A"), b = try key("B")
+        let a = try key("A")
+        let b = try key("B")
         let keys = try JWKS(parsing: Array(Self.jwks([a]).utf8))
         let verifier = AppleIdentityTokenVerifier(clientIDs: ["com.example.app", "com.example.web"], leeway: 30)
         let t = Double(now)
 
-        let good = try token(claims(extra: [("nonce", .string("n-123")), ("email", .string("x@privaterelay.appleid.com")),
-                                            ("email_verified", .string("true")), ("is_private_email", .bool(true)),
-                                            ("real_user_status", .int(2)), ("transfer_sub", .string("old.sub")), ("auth_time", .int(now - 20)),
-                                            ("nonce_supported", .bool(true))]), key: a)
+        let good = try token(
+            claims(extra: [
+                ("nonce", .string("n-123")), ("email", .string("x@privaterelay.appleid.com")),
+                ("email_verified", .string("true")), ("is_private_email", .bool(true)),
+                ("real_user_status", .int(2)), ("transfer_sub", .string("old.sub")), ("auth_time", .int(now - 20)),
+                ("nonce_supported", .bool(true)),
+            ]), key: a)
         let verified = try verifier.verify(good, keys: keys, now: t, nonce: "n-123")
         XCTAssertEqual(verified.subject, "001234.abcdef.0042")
         XCTAssertEqual(verified.keyID, "k1")
@@ -141,18 +156,21 @@ final class SignInWithAppleTests: XCTestCase {
     }
 
     func clientAgainstLoopbackServer(transport: any HTTPTransport) async throws {
-        let a = try key("A"), c = try key("C")
+        let a = try key("A")
+        let c = try key("C")
         let jwksFile = Self.directory.appendingPathComponent("jwks-\(UUID().uuidString).json").path
         try Data(Self.jwks([a]).utf8).write(to: URL(fileURLWithPath: jwksFile))
         let signing = ECDSAPrivateKey.generate(curve: .p256)
-        let server = try AppStoreServerAPIClientTests.LoopbackServer(publicKeyPEM: signing.publicKey.pemRepresentation, issuer: "-", bundle: "-",
-                                                                     signInWithApple: (jwksFile, "TEAM123456", "com.example.web"))
+        let server = try AppStoreServerAPIClientTests.LoopbackServer(
+            publicKeyPEM: signing.publicKey.pemRepresentation, issuer: "-", bundle: "-",
+            signInWithApple: (jwksFile, "TEAM123456", "com.example.web"))
         defer { server.stop() }
         let appleKey = try AppleSigningKey(privateKey: signing, keyID: "SIWAKEY1")
         let now = self.now
-        let client = SignInWithAppleClient(signingKey: appleKey, teamID: "TEAM123456", clientID: "com.example.web",
-                                           baseURL: "http://127.0.0.1:\(server.port)", transport: transport, timeout: 5, minimumKeyRefetchInterval: 0,
-                                           clock: { now })
+        let client = SignInWithAppleClient(
+            signingKey: appleKey, teamID: "TEAM123456", clientID: "com.example.web",
+            baseURL: "http://127.0.0.1:\(server.port)", transport: transport, timeout: 5, minimumKeyRefetchInterval: 0,
+            clock: { now })
 
         // The code exchange returns an identity token (served by the test server), which verifies.
         let idToken = try token(claims(), key: a)
@@ -204,16 +222,18 @@ final class SignInWithAppleTests: XCTestCase {
             XCTAssertEqual(error.error?.rawValue, "brand_new_error")
             XCTAssertEqual(error.error?.isDocumented, false)
         }
-        let stranger = SignInWithAppleClient(signingKey: appleKey, teamID: "TEAM123456", clientID: "com.other",
-                                             baseURL: "http://127.0.0.1:\(server.port)", timeout: 5, clock: { now })
+        let stranger = SignInWithAppleClient(
+            signingKey: appleKey, teamID: "TEAM123456", clientID: "com.other",
+            baseURL: "http://127.0.0.1:\(server.port)", timeout: 5, clock: { now })
         do {
             _ = try await stranger.exchangeCode("code-1")
             XCTFail("wrong client accepted")
         } catch let error as SignInWithAppleError {
             XCTAssertEqual(error.error, .invalidClient)
         }
-        let wrongKey = SignInWithAppleClient(signingKey: try AppleSigningKey(privateKey: .generate(curve: .p256), keyID: "X"), teamID: "TEAM123456",
-                                             clientID: "com.example.web", baseURL: "http://127.0.0.1:\(server.port)", timeout: 5, clock: { now })
+        let wrongKey = SignInWithAppleClient(
+            signingKey: try AppleSigningKey(privateKey: .generate(curve: .p256), keyID: "X"), teamID: "TEAM123456",
+            clientID: "com.example.web", baseURL: "http://127.0.0.1:\(server.port)", timeout: 5, clock: { now })
         do {
             _ = try await wrongKey.exchangeCode("code-1")
             XCTFail("a client secret signed by another key accepted")
@@ -247,8 +267,9 @@ final class SignInWithAppleTests: XCTestCase {
         XCTAssertEqual(keyFetches, 3, "the server saw exactly the fetches the cache counted")
 
         // With a refetch interval, made-up kids cannot make the client hammer Apple.
-        let guarded = SignInWithAppleClient(signingKey: appleKey, teamID: "TEAM123456", clientID: "com.example.web",
-                                            baseURL: "http://127.0.0.1:\(server.port)", timeout: 5, minimumKeyRefetchInterval: 600, clock: { now })
+        let guarded = SignInWithAppleClient(
+            signingKey: appleKey, teamID: "TEAM123456", clientID: "com.example.web",
+            baseURL: "http://127.0.0.1:\(server.port)", timeout: 5, minimumKeyRefetchInterval: 600, clock: { now })
         _ = try await guarded.verifyIdentityToken(try token(claims(), key: a))
         for kid in ["z1", "z2", "z3"] {
             do {
@@ -264,7 +285,9 @@ final class SignInWithAppleTests: XCTestCase {
         XCTAssertEqual(fetched.keys.compactMap(\.keyID), ["k1", "k2"])
     }
 
-    func lastForm(_ server: AppStoreServerAPIClientTests.LoopbackServer) async throws -> (path: String, contentType: String?, form: [String: String]) {
+    func lastForm(_ server: AppStoreServerAPIClientTests.LoopbackServer) async throws -> (
+        path: String, contentType: String?, form: [String: String]
+    ) {
         let last = try await server.log().last
         let entry = try XCTUnwrap(last)
         return (entry["path"] as? String ?? "", entry["contentType"] as? String, entry["form"] as? [String: String] ?? [:])

@@ -1,7 +1,8 @@
+import SigilHTTP
+
 #if AsyncHTTPClient
 import AsyncHTTPClient
 #endif
-import SigilHTTP
 
 /// The transports every client test runs over against its loopback server: URLSession always,
 /// and AsyncHTTPClient (both `HTTPClient.shared` and a client the test creates) when the package

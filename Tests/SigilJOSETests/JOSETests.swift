@@ -1,10 +1,11 @@
 import Foundation
 import SigilASN1
 import SigilCore
-@testable import SigilJOSE
 import SigilKeys
 import SigilTestSupport
 import XCTest
+
+@testable import SigilJOSE
 
 final class Base64URLTests: XCTestCase {
     func testRoundTripAndNoPadding() throws {
@@ -18,20 +19,21 @@ final class Base64URLTests: XCTestCase {
     }
 
     func testStrictByDefaultLenientOnRequest() throws {
-        XCTAssertThrowsError(try Base64URL.decode("eyJ9fQ=="))          // padding
-        XCTAssertThrowsError(try Base64URL.decode("eyJ9fQ\n"))          // newline
-        XCTAssertThrowsError(try Base64URL.decode("ey+9"))              // standard alphabet
-        XCTAssertThrowsError(try Base64URL.decode("e"))                 // impossible length
-        XCTAssertThrowsError(try Base64URL.decode("eR"))                // non-canonical final bits
+        XCTAssertThrowsError(try Base64URL.decode("eyJ9fQ=="))  // padding
+        XCTAssertThrowsError(try Base64URL.decode("eyJ9fQ\n"))  // newline
+        XCTAssertThrowsError(try Base64URL.decode("ey+9"))  // standard alphabet
+        XCTAssertThrowsError(try Base64URL.decode("e"))  // impossible length
+        XCTAssertThrowsError(try Base64URL.decode("eR"))  // non-canonical final bits
         XCTAssertEqual(try Base64URL.decode("eyJ9fQ==", lenient: true), Array("{\"}}".utf8))
         XCTAssertEqual(try Base64URL.decode("eyJ9fQ==\n", lenient: true), Array("{\"}}".utf8))
-        XCTAssertThrowsError(try Base64URL.decode("ey J9", lenient: true)) // inner whitespace never
+        XCTAssertThrowsError(try Base64URL.decode("ey J9", lenient: true))  // inner whitespace never
     }
 }
 
 final class JSONValueTests: XCTestCase {
     func testParsesAndKeepsNumbersExactly() throws {
-        let value = try JSONValue(parsing: Array(#" {"a": 1697680122257.447, "b": [true, false, null, -0, 1e5], "c": "\u00e9\ud83d\ude00\n"} "#.utf8))
+        let value = try JSONValue(
+            parsing: Array(#" {"a": 1697680122257.447, "b": [true, false, null, -0, 1e5], "c": "\u00e9\ud83d\ude00\n"} "#.utf8))
         XCTAssertEqual(value["a"], .number("1697680122257.447"))
         XCTAssertEqual(value["b"], .array([.bool(true), .bool(false), .null, .number("-0"), .number("1e5")]))
         XCTAssertEqual(value["c"]?.stringValue, "é😀\n")
@@ -39,8 +41,10 @@ final class JSONValueTests: XCTestCase {
     }
 
     func testRejections() {
-        let bad = [#"{"a":1,"a":2}"#, #"{"a":1,}"#, "[1,]", "01", "1.", "-", "+1", #""\x""#, "\"\u{01}\"", #""\ud800""#,
-                   #""\udc00x""#, "tru", "{} {}", "{", #"{"a" 1}"#, "[1 2]", "NaN", "'a'", "", "  ", #"{"a":1}x"#]
+        let bad = [
+            #"{"a":1,"a":2}"#, #"{"a":1,}"#, "[1,]", "01", "1.", "-", "+1", #""\x""#, "\"\u{01}\"", #""\ud800""#,
+            #""\udc00x""#, "tru", "{} {}", "{", #"{"a" 1}"#, "[1 2]", "NaN", "'a'", "", "  ", #"{"a":1}x"#,
+        ]
         for text in bad {
             XCTAssertThrowsError(try JSONValue(parsing: Array(text.utf8)), text)
         }
@@ -86,7 +90,8 @@ final class JSONValueDecoderTests: XCTestCase {
         let map: [String: Int]
     }
 
-    let json = #"{"id":-9007199254740993,"ratio":1697680122257.447,"small":255,"text":"caf\u00e9 \ud83d\ude00","nullOptional":null,"#
+    let json =
+        #"{"id":-9007199254740993,"ratio":1697680122257.447,"small":255,"text":"caf\u00e9 \ud83d\ude00","nullOptional":null,"#
         + #""inner":{"name":"n","flags":[true,false]},"matrix":[[1,2],[],[3]],"map":{"a":1,"b":2},"extra":{"ignored":[1,2,3]}}"#
 
     func testAgreesWithFoundation() throws {
@@ -119,12 +124,15 @@ final class JSONValueDecoderTests: XCTestCase {
         // Missing and null non-optionals, wrong types deep inside.
         guard case .keyNotFound(let key, _)? = failure(replacing(#""text":"#, #""txt":"#)) else { return XCTFail("missing text") }
         XCTAssertEqual(key.stringValue, "text")
-        guard case .valueNotFound? = failure(replacing(#""ratio":1697680122257.447"#, #""ratio":null"#)) else { return XCTFail("null ratio") }
+        guard case .valueNotFound? = failure(replacing(#""ratio":1697680122257.447"#, #""ratio":null"#)) else {
+            return XCTFail("null ratio")
+        }
         guard case .typeMismatch(_, let c2)? = failure(replacing("[true,false]", "[true,0]")) else { return XCTFail("0 as Bool") }
         XCTAssertEqual(c2.codingPath.map(\.stringValue), ["inner", "flags", "Index 1"])
         guard case .typeMismatch? = failure(replacing(#""map":{"a":1,"b":2}"#, #""map":[1]"#)) else { return XCTFail("array as map") }
         // The strict parser's refusals surface as errors too: duplicate names, trailing data.
-        XCTAssertThrowsError(try JSONValueDecoder().decode(Sample.self, fromJSON: Array(replacing(#""text":"#, #""text":"x","text":"#).utf8)))
+        XCTAssertThrowsError(
+            try JSONValueDecoder().decode(Sample.self, fromJSON: Array(replacing(#""text":"#, #""text":"x","text":"#).utf8)))
         XCTAssertThrowsError(try JSONValueDecoder().decode(Sample.self, fromJSON: Array((json + "x").utf8)))
     }
 }
@@ -192,9 +200,11 @@ final class JWSTests: XCTestCase {
     func testStructureRejections() throws {
         let good = token(#"{"alg":"ES256"}"#, "{}", key: p256)
         let parts = good.split(separator: ".").map(String.init)
-        let cases = [parts[0] + "." + parts[1], good + ".", good + ".x", "." + parts[1] + "." + parts[2],
-                     parts[0] + "=." + parts[1] + "." + parts[2], Base64URL.encode(Array("[1]".utf8)) + "." + parts[1] + "." + parts[2],
-                     Base64URL.encode(Array(#"{"alg":"ES256","alg":"none"}"#.utf8)) + "." + parts[1] + "." + parts[2], ""]
+        let cases = [
+            parts[0] + "." + parts[1], good + ".", good + ".x", "." + parts[1] + "." + parts[2],
+            parts[0] + "=." + parts[1] + "." + parts[2], Base64URL.encode(Array("[1]".utf8)) + "." + parts[1] + "." + parts[2],
+            Base64URL.encode(Array(#"{"alg":"ES256","alg":"none"}"#.utf8)) + "." + parts[1] + "." + parts[2], "",
+        ]
         for text in cases {
             XCTAssertEqual(try expectError { _ = try JWS(compact: text) }, .malformed, text)
         }
@@ -242,12 +252,14 @@ final class JWTClaimsTests: XCTestCase {
         let c = try claims(#"{"iss":"https://appleid.apple.com","aud":["com.example"],"exp":1000,"nbf":500,"iat":500}"#)
         let rules = JWTValidation(issuer: "https://appleid.apple.com", audience: "com.example", leeway: 5)
         XCTAssertNoThrow(try rules.validate(c, now: 600))
-        XCTAssertNoThrow(try rules.validate(c, now: 1004))     // inside the leeway
+        XCTAssertNoThrow(try rules.validate(c, now: 1004))  // inside the leeway
         XCTAssertEqual(try expectError { try rules.validate(c, now: 1005) }, .expired)
         XCTAssertEqual(try expectError { try rules.validate(c, now: 494) }, .notYetValid)
-        var other = rules; other.issuer = "x"
+        var other = rules
+        other.issuer = "x"
         XCTAssertEqual(try expectError { try other.validate(c, now: 600) }, .issuerMismatch)
-        other = rules; other.audience = "com.other"
+        other = rules
+        other.audience = "com.other"
         XCTAssertEqual(try expectError { try other.validate(c, now: 600) }, .audienceMismatch)
         let noExp = try claims(#"{"iss":"https://appleid.apple.com","aud":"com.example"}"#)
         XCTAssertEqual(try expectError { try rules.validate(noExp, now: 600) }, .invalidClaim)
@@ -272,9 +284,11 @@ final class JWKTests: XCTestCase {
             return try JWK(json: .object(members))
         }
         let base = JWK(ecdsa: p256)
-        let broken: [(String, JSONValue?)] = [("alg", .string("ES384")), ("crv", .string("P-521")), ("x", nil),
-                                              ("x", .string(Base64URL.encode([0] + p256.x))), ("y", .string(Base64URL.encode(p256.x))),
-                                              ("use", .string("enc")), ("key_ops", .array([.string("sign")]))]
+        let broken: [(String, JSONValue?)] = [
+            ("alg", .string("ES384")), ("crv", .string("P-521")), ("x", nil),
+            ("x", .string(Base64URL.encode([0] + p256.x))), ("y", .string(Base64URL.encode(p256.x))),
+            ("use", .string("enc")), ("key_ops", .array([.string("sign")])),
+        ]
         for (name, value) in broken {
             XCTAssertThrowsError(try member(base, replacing: name, with: value).verificationKey(), "\(name)")
         }
@@ -287,27 +301,37 @@ final class JWKTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let keyPath = dir.appendingPathComponent("k.pem").path
-        XCTAssertEqual(try Subprocess.run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", keyPath]).status, 0)
+        XCTAssertEqual(
+            try Subprocess.run(openssl, ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", keyPath]).status, 0)
         let pub = try Subprocess.run(openssl, ["pkey", "-in", keyPath, "-pubout"])
         let rsa = try RSAPublicKey(loading: Array(pub.stdout))
         let input = Base64URL.encode(Array(#"{"alg":"RS256","kid":"r1"}"#.utf8)) + "." + Base64URL.encode(Array(#"{"sub":"1"}"#.utf8))
         let inputPath = dir.appendingPathComponent("in").path
         try Data(input.utf8).write(to: URL(fileURLWithPath: inputPath))
         let rsSig = try Subprocess.run(openssl, ["dgst", "-sha256", "-sign", keyPath, inputPath]).stdout
-        let jwks = try JWKS(parsing: Array(#"{"keys":[{"kty":"EC","crv":"P-256","x":"\#(Base64URL.encode(ECDSAPrivateKey.generate(curve: .p256).publicKey.x))","y":"x","kid":"other"},"#.utf8)
-                            + Array(JWK(rsa: rsa, algorithm: .rs256, keyID: "r1").json.serialized.utf8) + Array("]}".utf8))
+        let jwks = try JWKS(
+            parsing: Array(
+                #"{"keys":[{"kty":"EC","crv":"P-256","x":"\#(Base64URL.encode(ECDSAPrivateKey.generate(curve: .p256).publicKey.x))","y":"x","kid":"other"},"#
+                    .utf8)
+                + Array(JWK(rsa: rsa, algorithm: .rs256, keyID: "r1").json.serialized.utf8) + Array("]}".utf8))
         let rsToken = try JWS(compact: input + "." + Base64URL.encode(Array(rsSig)))
         XCTAssertEqual(try jwks.verify(rsToken).keyID, "r1")
         // The same key used as PS256 is refused: the key is bound to RS256.
         let psInput = Base64URL.encode(Array(#"{"alg":"PS256","kid":"r1"}"#.utf8)) + "." + Base64URL.encode(Array(#"{"sub":"1"}"#.utf8))
         try Data(psInput.utf8).write(to: URL(fileURLWithPath: inputPath))
-        let psSig = try Subprocess.run(openssl, ["dgst", "-sha256", "-sign", keyPath, "-sigopt", "rsa_padding_mode:pss",
-                                           "-sigopt", "rsa_pss_saltlen:32", "-sigopt", "rsa_mgf1_md:sha256", inputPath]).stdout
+        let psSig = try Subprocess.run(
+            openssl,
+            [
+                "dgst", "-sha256", "-sign", keyPath, "-sigopt", "rsa_padding_mode:pss",
+                "-sigopt", "rsa_pss_saltlen:32", "-sigopt", "rsa_mgf1_md:sha256", inputPath,
+            ]
+        ).stdout
         let psToken = try JWS(compact: psInput + "." + Base64URL.encode(Array(psSig)))
         XCTAssertEqual(try expectError { _ = try jwks.verify(psToken) }, .algorithmMismatch)
         XCTAssertNoThrow(try psToken.verify(with: .rsa(rsa, .ps256)))
         // Unknown kid, missing kid.
-        let unknown = try JWS(compact: Base64URL.encode(Array(#"{"alg":"RS256","kid":"zz"}"#.utf8)) + ".e30." + Base64URL.encode(Array(rsSig)))
+        let unknown = try JWS(
+            compact: Base64URL.encode(Array(#"{"alg":"RS256","kid":"zz"}"#.utf8)) + ".e30." + Base64URL.encode(Array(rsSig)))
         XCTAssertEqual(try expectError { _ = try jwks.verify(unknown) }, .unknownKeyID)
         let noKid = try JWS(compact: Base64URL.encode(Array(#"{"alg":"RS256"}"#.utf8)) + ".e30." + Base64URL.encode(Array(rsSig)))
         XCTAssertEqual(try expectError { _ = try jwks.verify(noKid) }, .unknownKeyID)

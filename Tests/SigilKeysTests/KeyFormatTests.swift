@@ -13,8 +13,10 @@ final class KeyFormatTests: XCTestCase {
     /// The committed openssl-made keys: PKCS#8 and SEC 1 of the same P-256 key agree, re-encode
     /// byte for byte, and the SPKI of the P-384 key round-trips.
     func testOpenSSLFixtures() throws {
-        let pkcs8 = try fixture("ec-p256-pkcs8.der"), sec1 = try fixture("ec-p256-sec1.der")
-        let a = try ECDSAPrivateKey(pkcs8DER: pkcs8), b = try ECDSAPrivateKey(sec1DER: sec1)
+        let pkcs8 = try fixture("ec-p256-pkcs8.der")
+        let sec1 = try fixture("ec-p256-sec1.der")
+        let a = try ECDSAPrivateKey(pkcs8DER: pkcs8)
+        let b = try ECDSAPrivateKey(sec1DER: sec1)
         XCTAssertEqual(a.rawRepresentation, b.rawRepresentation)
         XCTAssertEqual(a.publicKey, b.publicKey)
         XCTAssertEqual(a.pkcs8DER, pkcs8)
@@ -26,13 +28,19 @@ final class KeyFormatTests: XCTestCase {
         XCTAssertEqual(try PEMDocument(pemString: publicKey.pemRepresentation).derBytes, spki)
         if case .privateKey(let loaded) = try ECKey(loading: Array(a.pkcs8PEM.utf8)) {
             XCTAssertEqual(loaded.publicKey, a.publicKey)
-        } else { XCTFail("PKCS#8 PEM should load as a private key") }
+        } else {
+            XCTFail("PKCS#8 PEM should load as a private key")
+        }
         if case .privateKey(let loaded) = try ECKey(loading: sec1) {
             XCTAssertEqual(loaded.publicKey, a.publicKey)
-        } else { XCTFail("SEC 1 DER should load as a private key") }
+        } else {
+            XCTFail("SEC 1 DER should load as a private key")
+        }
         if case .publicKey(let loaded) = try ECKey(loading: spki) {
             XCTAssertEqual(loaded, publicKey)
-        } else { XCTFail("SPKI DER should load as a public key") }
+        } else {
+            XCTFail("SPKI DER should load as a public key")
+        }
     }
 
     func testRejections() throws {

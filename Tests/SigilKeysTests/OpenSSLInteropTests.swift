@@ -35,7 +35,8 @@ final class OpenSSLInteropTests: XCTestCase {
         var rng = SeededGenerator(seed: 99)
         for (index, (curve, name, hash, digestName)) in cases.enumerated() {
             // PKCS#8 from genpkey, and SEC 1 from ecparam -genkey (with its EC PARAMETERS block).
-            let pkcs8 = path("k\(index).pem"), sec1 = path("s\(index).pem")
+            let pkcs8 = path("k\(index).pem")
+            let sec1 = path("s\(index).pem")
             XCTAssertEqual(try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(name)", "-out", pkcs8]).status, 0)
             XCTAssertEqual(try openssl(["ecparam", "-name", name, "-genkey", "-out", sec1]).status, 0)
             for keyFile in [pkcs8, sec1] {
@@ -64,7 +65,9 @@ final class OpenSSLInteropTests: XCTestCase {
         var rng = SeededGenerator(seed: 100)
         for (index, (curve, _, hash, digestName)) in cases.enumerated() {
             let key = ECDSAPrivateKey.generate(curve: curve, using: &rng)
-            let pkcs8 = path("ours\(index).p8"), sec1 = path("ours\(index).sec1"), pub = path("ours\(index).pub")
+            let pkcs8 = path("ours\(index).p8")
+            let sec1 = path("ours\(index).sec1")
+            let pub = path("ours\(index).pub")
             try key.pkcs8PEM.write(toFile: pkcs8, atomically: true, encoding: .utf8)
             try key.sec1PEM.write(toFile: sec1, atomically: true, encoding: .utf8)
             try key.publicKey.pemRepresentation.write(toFile: pub, atomically: true, encoding: .utf8)
@@ -85,8 +88,9 @@ final class OpenSSLInteropTests: XCTestCase {
                 try Data(signature.derRepresentation).write(to: URL(fileURLWithPath: signatureFile))
                 let verified = try openssl(["dgst", "-\(digestName)", "-verify", pub, "-signature", signatureFile, messageFile])
                 XCTAssertEqual(verified.status, 0, "\(curve) \(digestName): \(verified.stdoutString)")
-                let tampered = try openssl(["dgst", "-\(digestName)", "-verify", pub, "-signature", signatureFile],
-                                           stdin: message + Data([1]))
+                let tampered = try openssl(
+                    ["dgst", "-\(digestName)", "-verify", pub, "-signature", signatureFile],
+                    stdin: message + Data([1]))
                 XCTAssertNotEqual(tampered.status, 0)
             }
         }

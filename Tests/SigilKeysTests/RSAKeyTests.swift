@@ -35,8 +35,10 @@ final class RSAKeyTests: XCTestCase {
 
     func testWycheproofKeysInEveryEncoding() throws {
         var checked = 0
-        for file in ["rsa_signature_2048_sha256_test", "rsa_signature_3072_sha384_test", "rsa_signature_4096_sha512_test",
-                     "rsa_signature_8192_sha256_test", "rsa_pss_2048_sha256_mgf1_32_test"] {
+        for file in [
+            "rsa_signature_2048_sha256_test", "rsa_signature_3072_sha384_test", "rsa_signature_4096_sha512_test",
+            "rsa_signature_8192_sha256_test", "rsa_pss_2048_sha256_mgf1_32_test",
+        ] {
             for group in try groups(file) {
                 let publicKey = try XCTUnwrap(group["publicKey"] as? [String: Any])
                 let modulus = Array(try XCTUnwrap((publicKey["modulus"] as? String).flatMap(Hex.decode)).drop { $0 == 0 })
@@ -87,8 +89,10 @@ final class RSAKeyTests: XCTestCase {
         XCTAssertThrowsError(try RSASSAPSSParameters(derEncoded: trailer2))
         let empty: [UInt8] = [0x30, 0x00]
         XCTAssertEqual(try RSASSAPSSParameters(derEncoded: empty).parameters, .init(hash: .sha1, maskGenerationHash: .sha1, saltLength: 20))
-        for parameters in [RSAPublicKey.PSSParameters(hash: .sha256), .init(hash: .sha384, maskGenerationHash: .sha1, saltLength: 0),
-                           .init(hash: .sha512, saltLength: 20)] {
+        for parameters in [
+            RSAPublicKey.PSSParameters(hash: .sha256), .init(hash: .sha384, maskGenerationHash: .sha1, saltLength: 0),
+            .init(hash: .sha512, saltLength: 20),
+        ] {
             XCTAssertEqual(try RSASSAPSSParameters(derEncoded: RSASSAPSSParameters(parameters).derRepresentation).parameters, parameters)
         }
     }
@@ -149,19 +153,25 @@ final class RSAKeyTests: XCTestCase {
                 XCTAssertFalse(key.isValidPKCS1v15SignatureVartime(pkcs1Signature, for: message + [1], hash: hash))
                 XCTAssertFalse(key.isValidPSSSignatureVartime(pkcs1Signature, for: message, parameters: .init(hash: hash)))
                 for saltOption in ["digest", "max", "0"] {
-                    let pss = Array(try openssl(["dgst", "-\(name)", "-sign", keyFile, "-sigopt", "rsa_padding_mode:pss",
-                                                 "-sigopt", "rsa_pss_saltlen:\(saltOption)", messageFile]).stdout)
-                    let salt = switch saltOption {
-                    case "digest": hash.digestByteCount
-                    case "max": (bits - 1 + 7) / 8 - hash.digestByteCount - 2
-                    default: 0
-                    }
+                    let pss = Array(
+                        try openssl([
+                            "dgst", "-\(name)", "-sign", keyFile, "-sigopt", "rsa_padding_mode:pss",
+                            "-sigopt", "rsa_pss_saltlen:\(saltOption)", messageFile,
+                        ]).stdout)
+                    let salt =
+                        switch saltOption {
+                        case "digest": hash.digestByteCount
+                        case "max": (bits - 1 + 7) / 8 - hash.digestByteCount - 2
+                        default: 0
+                        }
                     let parameters = RSAPublicKey.PSSParameters(hash: hash, maskGenerationHash: hash, saltLength: salt)
-                    XCTAssertTrue(key.isValidPSSSignatureVartime(pss, for: message, parameters: parameters), "PSS \(name) salt \(saltOption)")
+                    XCTAssertTrue(
+                        key.isValidPSSSignatureVartime(pss, for: message, parameters: parameters), "PSS \(name) salt \(saltOption)")
                     XCTAssertFalse(key.isValidPSSSignatureVartime(pss, for: message + [1], parameters: parameters))
                     XCTAssertFalse(key.isValidPKCS1v15SignatureVartime(pss, for: message, hash: hash))
                     if salt > 0 {
-                        XCTAssertFalse(key.isValidPSSSignatureVartime(pss, for: message, parameters: .init(hash: hash, saltLength: salt - 1)))
+                        XCTAssertFalse(
+                            key.isValidPSSSignatureVartime(pss, for: message, parameters: .init(hash: hash, saltLength: salt - 1)))
                     }
                 }
             }

@@ -27,7 +27,8 @@ final class SecretPEMTests: XCTestCase {
             XCTAssertEqual(try der(blanks), key.pkcs8DER)
             let explained = "Subject: test key\nanother line\n" + pem
             XCTAssertEqual(try der(explained), key.pkcs8DER)
-            let loaded = try ECKey(loading: Array(("-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n" + pem).utf8))
+            let loaded = try ECKey(
+                loading: Array(("-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n" + pem).utf8))
             guard case .privateKey(let back) = loaded else { return XCTFail("not a private key") }
             XCTAssertEqual(back.rawRepresentation, key.rawRepresentation)
             // SEC 1 "EC PRIVATE KEY" too.
@@ -65,7 +66,8 @@ final class SecretPEMTests: XCTestCase {
         let key = ECDSAPrivateKey.generate(curve: .p256)
         let lines = key.pkcs8PEM.split(separator: "\n").map(String.init)
         let body = lines[1..<(lines.count - 1)].joined(separator: "\n\n")
-        let flood = String(repeating: "text\n\n", count: 5_000) + lines[0] + "\n" + String(repeating: " \r\n", count: 5_000)
+        let flood =
+            String(repeating: "text\n\n", count: 5_000) + lines[0] + "\n" + String(repeating: " \r\n", count: 5_000)
             + body + "\n" + lines[lines.count - 1] + "\n" + String(repeating: "\n", count: 5_000)
         XCTAssertEqual(try der(flood), key.pkcs8DER)
         XCTAssertEqual(try PEMDocument.parseAll(flood).map(\.derBytes), [key.pkcs8DER])
@@ -77,7 +79,8 @@ final class SecretPEMTests: XCTestCase {
         var rng = SeededGenerator(seed: 0x9E3_7795)
         let pem = Array(ECDSAPrivateKey.generate(curve: .p256).pkcs8PEM.utf8)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-* \r\n\t:".utf8)
-        var agreed = 0, accepted = 0
+        var agreed = 0
+        var accepted = 0
         for _ in 0..<3000 {
             var text = pem
             for _ in 0..<Int.random(in: 1...3, using: &rng) {

@@ -13,7 +13,9 @@ final class WycheproofDERTests: XCTestCase {
     private func run(_ file: String, _ curve: ECCurve, _ hash: HashAlgorithm) throws {
         let data = try Data(contentsOf: TestPaths.vectors("wycheproof/\(file).json"))
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        var valid = 0, invalid = 0, acceptable = 0
+        var valid = 0
+        var invalid = 0
+        var acceptable = 0
         for group in try XCTUnwrap(json["testGroups"] as? [[String: Any]]) {
             // The key both ways: from the raw point and from the SPKI DER, which must agree.
             let publicKey = try XCTUnwrap(group["publicKey"] as? [String: Any])

@@ -1,13 +1,15 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import SigilCore
 import SigilHTTP
-@testable import SigilOCSP
 import SigilTestSupport
 import SigilX509
 import XCTest
+
+@testable import SigilOCSP
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Online revocation checks against a real `openssl ocsp` responder on loopback (started here,
 /// always stopped in tearDown), through every transport (URLSession; AsyncHTTPClient with the trait): good, revoked (time and
@@ -64,7 +66,9 @@ final class OCSPOnlineTests: XCTestCase {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else {
             let code = errno
@@ -91,15 +95,22 @@ final class OCSPOnlineTests: XCTestCase {
         for name in ["ca", "good", "revoked", "unknown", "resp"] {
             try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path("\(name).key")])
         }
-        try openssl(["req", "-x509", "-new", "-key", path("ca.key"), "-subj", "/CN=Online CA", "-days", "30", "-config", path("ca.cnf"),
-                     "-extensions", "ext", "-out", path("ca.pem")])
-        for (name, serial, config) in [("good", "1001", "leaf"), ("revoked", "1002", "leaf"), ("unknown", "1003", "leaf"), ("resp", "2001", "resp")] {
+        try openssl([
+            "req", "-x509", "-new", "-key", path("ca.key"), "-subj", "/CN=Online CA", "-days", "30", "-config", path("ca.cnf"),
+            "-extensions", "ext", "-out", path("ca.pem"),
+        ])
+        for (name, serial, config) in [
+            ("good", "1001", "leaf"), ("revoked", "1002", "leaf"), ("unknown", "1003", "leaf"), ("resp", "2001", "resp"),
+        ] {
             try openssl(["req", "-new", "-key", path("\(name).key"), "-subj", "/CN=\(name)", "-out", path("\(name).csr")])
-            try openssl(["x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-set_serial", "0x\(serial)",
-                         "-days", "30", "-extfile", path("\(config).cnf"), "-extensions", "ext", "-out", path("\(name).pem")])
+            try openssl([
+                "x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-set_serial", "0x\(serial)",
+                "-days", "30", "-extfile", path("\(config).cnf"), "-extensions", "ext", "-out", path("\(name).pem"),
+            ])
         }
         let expiry = "351231235959Z"
-        try write("index.txt", "V\t\(expiry)\t\t1001\tunknown\t/CN=good\nR\t\(expiry)\t260101120000Z,keyCompromise\t1002\tunknown\t/CN=revoked\n")
+        try write(
+            "index.txt", "V\t\(expiry)\t\t1001\tunknown\t/CN=good\nR\t\(expiry)\t260101120000Z,keyCompromise\t1002\tunknown\t/CN=revoked\n")
     }
 
     private func startResponder(port: UInt16) throws {
@@ -107,8 +118,10 @@ final class OCSPOnlineTests: XCTestCase {
         process.executableURL = URL(fileURLWithPath: try Subprocess.require("openssl"))
         // openssl 3.0's -port takes a number only (it listens on every interface); the tests talk
         // to it on 127.0.0.1.
-        process.arguments = ["ocsp", "-index", path("index.txt"), "-port", "\(port)", "-CA", path("ca.pem"),
-                             "-rsigner", path("resp.pem"), "-rkey", path("resp.key"), "-ndays", "1"]
+        process.arguments = [
+            "ocsp", "-index", path("index.txt"), "-port", "\(port)", "-CA", path("ca.pem"),
+            "-rsigner", path("resp.pem"), "-rkey", path("resp.key"), "-ndays", "1",
+        ]
         // Readiness is read from openssl's own message, never probed with a bare connection:
         // openssl 3.0's responder spins at full CPU after a client connects and closes without a request.
         let log = path("responder.log")
@@ -120,7 +133,8 @@ final class OCSPOnlineTests: XCTestCase {
         let deadline = Date().addingTimeInterval(10)
         while !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("waiting for OCSP client connections") ?? false) {
             guard Date() < deadline, process.isRunning else {
-                throw NSError(domain: "OCSPOnlineTests", code: 1, userInfo: [NSLocalizedDescriptionKey: "the openssl OCSP responder did not start"])
+                throw NSError(
+                    domain: "OCSPOnlineTests", code: 1, userInfo: [NSLocalizedDescriptionKey: "the openssl OCSP responder did not start"])
             }
             usleep(50_000)
         }
@@ -138,7 +152,10 @@ final class OCSPOnlineTests: XCTestCase {
         let port = try freePort()
         try makePKI(port: port)
         try startResponder(port: port)
-        let ca = try load("ca.pem"), good = try load("good.pem"), revoked = try load("revoked.pem"), unknown = try load("unknown.pem")
+        let ca = try load("ca.pem")
+        let good = try load("good.pem")
+        let revoked = try load("revoked.pem")
+        let unknown = try load("unknown.pem")
         XCTAssertEqual(good.ocspURLs, ["http://127.0.0.1:\(port)/"])
         let now = Int64(Date().timeIntervalSince1970)
         let checker = OCSPRevocationChecker(transport: transport, timeout: 5)
@@ -162,7 +179,9 @@ final class OCSPOnlineTests: XCTestCase {
         let goodChain = await verifier.verify(leaf: good, at: now, revocation: fresh)
         XCTAssertEqual(goodChain.chain, [good, ca], "\(goodChain.failures)")
         let revokedChain = await verifier.verify(leaf: revoked, at: now, revocation: fresh)
-        XCTAssertTrue(revokedChain.failures.contains { if case .revoked(_, 1_767_268_800, 1) = $0 { true } else { false } }, "\(revokedChain.failures)")
+        XCTAssertTrue(
+            revokedChain.failures.contains { if case .revoked(_, 1_767_268_800, 1) = $0 { true } else { false } },
+            "\(revokedChain.failures)")
         let unknownChain = await verifier.verify(leaf: unknown, at: now, revocation: fresh)
         XCTAssertTrue(unknownChain.failures.contains { if case .revocationStatusUnknown = $0 { true } else { false } })
 
@@ -172,7 +191,8 @@ final class OCSPOnlineTests: XCTestCase {
         let start = Date()
         let down = await verifier.verify(leaf: good, at: now, revocation: hard)
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
-        XCTAssertTrue(down.failures.contains { if case .revocationCheckFailed(_, _, true) = $0 { true } else { false } }, "\(down.failures)")
+        XCTAssertTrue(
+            down.failures.contains { if case .revocationCheckFailed(_, _, true) = $0 { true } else { false } }, "\(down.failures)")
         let soft = OCSPRevocationChecker(transport: transport, mode: .softFail, timeout: 2)
         let tolerated = await verifier.verify(leaf: good, at: now, revocation: soft)
         XCTAssertNotNil(tolerated.chain, "\(tolerated.failures)")
@@ -199,7 +219,8 @@ final class OCSPOnlineTests: XCTestCase {
         let (fd, port) = try listeningSocket()
         silentSocket = fd
         try makePKI(port: port)
-        let ca = try load("ca.pem"), good = try load("good.pem")
+        let ca = try load("ca.pem")
+        let good = try load("good.pem")
         let checker = OCSPRevocationChecker(transport: transport, timeout: 1)
         let start = Date()
         do {

@@ -1,8 +1,9 @@
+import SigilHTTP
+import SigilOCSP
+
 #if AsyncHTTPClient
 import AsyncHTTPClient
 #endif
-import SigilHTTP
-import SigilOCSP
 
 /// The OCSP transports every online test runs over against its loopback responder: URLSession always,
 /// and AsyncHTTPClient (both `HTTPClient.shared` and a client the test creates) when the package

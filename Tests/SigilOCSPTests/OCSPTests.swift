@@ -2,10 +2,11 @@ import Foundation
 import SigilASN1
 import SigilCore
 import SigilKeys
-@testable import SigilOCSP
 import SigilTestSupport
 import SigilX509
 import XCTest
+
+@testable import SigilOCSP
 
 /// OCSP against the openssl CLI as the peer: request bytes identical to `openssl ocsp -reqout`,
 /// and responses made by `openssl ocsp -index … -respout` (issuer-signed and delegated, good,
@@ -44,33 +45,48 @@ final class OCSPTests: XCTestCase {
         func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: path(name))) }
         try write("ca.cnf", "[ext]\nbasicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n")
         try write("leaf.cnf", "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n")
-        try write("resp.cnf", "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=OCSPSigning\n")
+        try write(
+            "resp.cnf", "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=OCSPSigning\n")
         for name in ["ca", "good", "revoked", "unknown", "resp", "noeku", "rogue"] {
             try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path("\(name).key")])
         }
-        try openssl(["req", "-x509", "-new", "-key", path("ca.key"), "-subj", "/CN=OCSP Test CA", "-days", "30", "-config", path("ca.cnf"),
-                     "-extensions", "ext", "-out", path("ca.pem")])
-        for (name, serial, config) in [("good", "1001", "leaf"), ("revoked", "1002", "leaf"), ("unknown", "1003", "leaf"),
-                                       ("resp", "2001", "resp"), ("noeku", "2002", "leaf")] {
+        try openssl([
+            "req", "-x509", "-new", "-key", path("ca.key"), "-subj", "/CN=OCSP Test CA", "-days", "30", "-config", path("ca.cnf"),
+            "-extensions", "ext", "-out", path("ca.pem"),
+        ])
+        for (name, serial, config) in [
+            ("good", "1001", "leaf"), ("revoked", "1002", "leaf"), ("unknown", "1003", "leaf"),
+            ("resp", "2001", "resp"), ("noeku", "2002", "leaf"),
+        ] {
             try openssl(["req", "-new", "-key", path("\(name).key"), "-subj", "/CN=\(name)", "-out", path("\(name).csr")])
-            try openssl(["x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-set_serial",
-                         "0x\(serial)", "-days", "30", "-extfile", path("\(config).cnf"), "-extensions", "ext", "-out", path("\(name).pem")])
+            try openssl([
+                "x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-set_serial",
+                "0x\(serial)", "-days", "30", "-extfile", path("\(config).cnf"), "-extensions", "ext", "-out", path("\(name).pem"),
+            ])
         }
-        try openssl(["req", "-x509", "-new", "-key", path("rogue.key"), "-subj", "/CN=OCSP Test CA", "-days", "30", "-out", path("rogue.pem")])
+        try openssl([
+            "req", "-x509", "-new", "-key", path("rogue.key"), "-subj", "/CN=OCSP Test CA", "-days", "30", "-out", path("rogue.pem"),
+        ])
         // index.txt: V (valid) / R (revoked, with revocation date and reason) lines, tab-separated.
-        let good = try load("good.pem"), revoked = try load("revoked.pem")
+        let good = try load("good.pem")
+        let revoked = try load("revoked.pem")
         func expiry(_ c: Certificate) -> String {
             let t = c.validity.notAfterComponents
             return String(format: "%02d%02d%02d%02d%02d%02dZ", t.year % 100, t.month, t.day, t.hour, t.minute, t.second)
         }
-        try write("index.txt", "V\t\(expiry(good))\t\t1001\tunknown\t/CN=good\n"
-                  + "R\t\(expiry(revoked))\t260101120000Z,keyCompromise\t1002\tunknown\t/CN=revoked\n")
+        try write(
+            "index.txt",
+            "V\t\(expiry(good))\t\t1001\tunknown\t/CN=good\n"
+                + "R\t\(expiry(revoked))\t260101120000Z,keyCompromise\t1002\tunknown\t/CN=revoked\n")
     }
 
     /// openssl's response to a request file, signed by `signer` (the CA or a delegated responder).
     private func respond(_ request: String, signer: String, out: String, extra: [String] = []) throws -> [UInt8] {
-        try openssl(["ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("\(signer).pem"),
-                     "-rkey", path("\(signer).key"), "-reqin", path(request), "-respout", path(out), "-ndays", "1"] + extra)
+        try openssl(
+            [
+                "ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("\(signer).pem"),
+                "-rkey", path("\(signer).key"), "-reqin", path(request), "-respout", path(out), "-ndays", "1",
+            ] + extra)
         return try bytes(out)
     }
 
@@ -81,14 +97,20 @@ final class OCSPTests: XCTestCase {
             let certificate = try load("\(name).pem")
             for (hash, flag) in [(HashAlgorithm.sha1, [String]()), (.sha256, ["-sha256"])] {
                 // openssl wants the digest option before -cert.
-                try openssl(["ocsp", "-issuer", path("ca.pem")] + flag + ["-cert", path("\(name).pem"), "-no_nonce", "-reqout", path("req.der")])
+                try openssl(
+                    ["ocsp", "-issuer", path("ca.pem")] + flag + ["-cert", path("\(name).pem"), "-no_nonce", "-reqout", path("req.der")])
                 let ours = try OCSPRequest(certIDs: [CertID(certificate: certificate, issuer: ca, hash: hash)]).derRepresentation
                 XCTAssertEqual(Hex.encode(ours), Hex.encode(try bytes("req.der")), "\(name) \(hash)")
             }
         }
         // Two certificates in one request, as openssl writes them.
-        try openssl(["ocsp", "-issuer", path("ca.pem"), "-cert", path("good.pem"), "-cert", path("revoked.pem"), "-no_nonce", "-reqout", path("req2.der")])
-        let two = try OCSPRequest(certIDs: [CertID(certificate: try load("good.pem"), issuer: ca), CertID(certificate: try load("revoked.pem"), issuer: ca)])
+        try openssl([
+            "ocsp", "-issuer", path("ca.pem"), "-cert", path("good.pem"), "-cert", path("revoked.pem"), "-no_nonce", "-reqout",
+            path("req2.der"),
+        ])
+        let two = try OCSPRequest(certIDs: [
+            CertID(certificate: try load("good.pem"), issuer: ca), CertID(certificate: try load("revoked.pem"), issuer: ca),
+        ])
         XCTAssertEqual(two.derRepresentation, try bytes("req2.der"))
         // With a nonce: openssl parses our request and shows the nonce we chose.
         let nonce = Array(0..<32).map { UInt8($0) }
@@ -132,19 +154,25 @@ final class OCSPTests: XCTestCase {
 
                     // Rejections, each with its own code.
                     func code(_ body: () throws -> OCSPVerifiedStatus) -> OCSPError.Code? {
-                        do { _ = try body(); return nil } catch { return (error as? OCSPError)?.code }
+                        do {
+                            _ = try body()
+                            return nil
+                        } catch { return (error as? OCSPError)?.code }
                     }
                     // A wrong CertID: ask about another certificate.
                     let other = try load(name == "good" ? "revoked.pem" : "good.pem")
                     XCTAssertEqual(code { try verifier.verify(response, certificate: other, issuer: ca, at: now) }, .certIDMismatch, label)
                     // A mismatched nonce.
-                    XCTAssertEqual(code { try verifier.verify(response, certificate: certificate, issuer: ca, requestNonce: [1, 2, 3], at: now) },
-                                   .nonceMismatch, label)
+                    XCTAssertEqual(
+                        code { try verifier.verify(response, certificate: certificate, issuer: ca, requestNonce: [1, 2, 3], at: now) },
+                        .nonceMismatch, label)
                     // Stale: two days later nextUpdate (one day) has passed; a day earlier thisUpdate is in the future.
-                    XCTAssertEqual(code { try verifier.verify(response, certificate: certificate, issuer: ca, at: now + 2 * 86_400) }, .stale, label)
+                    XCTAssertEqual(
+                        code { try verifier.verify(response, certificate: certificate, issuer: ca, at: now + 2 * 86_400) }, .stale, label)
                     // (A day earlier the delegated responder's own certificate is not yet valid, which is checked first.)
-                    XCTAssertEqual(code { try verifier.verify(response, certificate: certificate, issuer: ca, at: now - 86_400) },
-                                   signer == "ca" ? .stale : .unauthorizedResponder, label)
+                    XCTAssertEqual(
+                        code { try verifier.verify(response, certificate: certificate, issuer: ca, at: now - 86_400) },
+                        signer == "ca" ? .stale : .unauthorizedResponder, label)
                     // A tampered byte inside the signed ResponseData (the last byte of the nonce
                     // extension, so it still parses).
                     var tampered = responseBytes
@@ -153,8 +181,9 @@ final class OCSPTests: XCTestCase {
                         let bad = try OCSPResponse(derEncoded: tampered)
                         var changedNonce = nonce
                         changedNonce[nonce.count - 1] ^= 0x01
-                        XCTAssertEqual(code { try verifier.verify(bad, certificate: certificate, issuer: ca, requestNonce: changedNonce, at: now) },
-                                       .invalidSignature, label)
+                        XCTAssertEqual(
+                            code { try verifier.verify(bad, certificate: certificate, issuer: ca, requestNonce: changedNonce, at: now) },
+                            .invalidSignature, label)
                     }
                     // Verified against an unrelated issuer (same name, other key): not the signer.
                     let rogue = try load("rogue.pem")
@@ -166,16 +195,21 @@ final class OCSPTests: XCTestCase {
         let good = try load("good.pem")
         let request = OCSPRequest.forCertificate(good, issuer: ca, withNonce: false, using: &rng)
         try Data(request.derRepresentation).write(to: URL(fileURLWithPath: path("q.der")))
-        try openssl(["ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("rogue.pem"), "-rkey", path("rogue.key"),
-                     "-reqin", path("q.der"), "-respout", path("rogue.der"), "-ndays", "1"])
+        try openssl([
+            "ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("rogue.pem"), "-rkey", path("rogue.key"),
+            "-reqin", path("q.der"), "-respout", path("rogue.der"), "-ndays", "1",
+        ])
         let rogueResponse = try OCSPResponse(derEncoded: try bytes("rogue.der"))
         XCTAssertThrowsError(try verifier.verify(rogueResponse, certificate: good, issuer: ca, at: now)) {
             XCTAssertEqual(($0 as? OCSPError)?.code, .invalidSignature, "\($0)")
         }
         // responderID byKey (openssl -resp_key_id), issuer-signed and delegated.
         for signer in ["ca", "resp"] {
-            try openssl(["ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("\(signer).pem"), "-rkey", path("\(signer).key"),
-                         "-reqin", path("q.der"), "-respout", path("bykey-\(signer).der"), "-ndays", "1", "-resp_key_id"])
+            try openssl([
+                "ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("\(signer).pem"), "-rkey",
+                path("\(signer).key"),
+                "-reqin", path("q.der"), "-respout", path("bykey-\(signer).der"), "-ndays", "1", "-resp_key_id",
+            ])
             let byKey = try OCSPResponse(derEncoded: try bytes("bykey-\(signer).der"))
             guard case .byKey(let hash)? = byKey.basic?.responderID else { return XCTFail("expected a byKey responderID") }
             let signerCertificate = try load("\(signer).pem")
@@ -183,8 +217,10 @@ final class OCSPTests: XCTestCase {
             XCTAssertEqual(try verifier.verify(byKey, certificate: good, issuer: ca, at: now).signer, signerCertificate)
         }
         // A delegated responder without id-kp-OCSPSigning is not authorized.
-        try openssl(["ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("noeku.pem"), "-rkey", path("noeku.key"),
-                     "-reqin", path("q.der"), "-respout", path("noeku.der"), "-ndays", "1"])
+        try openssl([
+            "ocsp", "-index", path("index.txt"), "-CA", path("ca.pem"), "-rsigner", path("noeku.pem"), "-rkey", path("noeku.key"),
+            "-reqin", path("q.der"), "-respout", path("noeku.der"), "-ndays", "1",
+        ])
         let noEKU = try OCSPResponse(derEncoded: try bytes("noeku.der"))
         XCTAssertThrowsError(try verifier.verify(noEKU, certificate: good, issuer: ca, at: now)) {
             XCTAssertEqual(($0 as? OCSPError)?.code, .unauthorizedResponder, "\($0)")
@@ -196,7 +232,9 @@ final class OCSPTests: XCTestCase {
     /// original said unless its signed bytes are unchanged.
     func testTwentyThousandResponseMutants() throws {
         try makePKI()
-        let ca = try load("ca.pem"), good = try load("good.pem"), revoked = try load("revoked.pem")
+        let ca = try load("ca.pem")
+        let good = try load("good.pem")
+        let revoked = try load("revoked.pem")
         var rng = SeededGenerator(seed: 91)
         var originals: [([UInt8], Certificate, [UInt8]?)] = []
         for (signer, certificate) in [("ca", good), ("resp", revoked)] {
@@ -206,7 +244,8 @@ final class OCSPTests: XCTestCase {
         }
         let now = Int64(Date().timeIntervalSince1970)
         let verifier = OCSPResponseVerifier()
-        var parsed = 0, verified = 0
+        var parsed = 0
+        var verified = 0
         for i in 0..<20_000 {
             let (original, certificate, nonce) = originals[i % originals.count]
             var bytes = original
@@ -237,12 +276,17 @@ final class OCSPTests: XCTestCase {
         let directory: URL
         func post(_ request: [UInt8], to url: String, timeout: Double, maximumResponseSize: Int) async throws -> [UInt8] {
             let name = UUID().uuidString
-            let requestFile = directory.appendingPathComponent("\(name).req"), responseFile = directory.appendingPathComponent("\(name).resp")
+            let requestFile = directory.appendingPathComponent("\(name).req")
+            let responseFile = directory.appendingPathComponent("\(name).resp")
             try Data(request).write(to: requestFile)
-            let result = try Subprocess.run(try Subprocess.require("openssl"), [
-                "ocsp", "-index", directory.appendingPathComponent("index.txt").path, "-CA", directory.appendingPathComponent("ca.pem").path,
-                "-rsigner", directory.appendingPathComponent("ca.pem").path, "-rkey", directory.appendingPathComponent("ca.key").path,
-                "-reqin", requestFile.path, "-respout", responseFile.path, "-ndays", "1"])
+            let result = try Subprocess.run(
+                try Subprocess.require("openssl"),
+                [
+                    "ocsp", "-index", directory.appendingPathComponent("index.txt").path, "-CA",
+                    directory.appendingPathComponent("ca.pem").path,
+                    "-rsigner", directory.appendingPathComponent("ca.pem").path, "-rkey", directory.appendingPathComponent("ca.key").path,
+                    "-reqin", requestFile.path, "-respout", responseFile.path, "-ndays", "1",
+                ])
             guard result.status == 0 else { throw OCSPError(.retryable, "openssl failed") }
             return Array(try Data(contentsOf: responseFile))
         }
@@ -251,7 +295,9 @@ final class OCSPTests: XCTestCase {
     /// The cache answers until nextUpdate and holds at most `cacheLimit` entries (oldest evicted).
     func testCacheIsBounded() async throws {
         try makePKI()
-        let ca = try load("ca.pem"), good = try load("good.pem"), revoked = try load("revoked.pem")
+        let ca = try load("ca.pem")
+        let good = try load("good.pem")
+        let revoked = try load("revoked.pem")
         let now = Int64(Date().timeIntervalSince1970)
         for (limit, expectedFetches) in [(1, 3), (2, 2)] {
             let checker = OCSPRevocationChecker(transport: OpenSSLTransport(directory: directory), cacheLimit: limit)
@@ -274,7 +320,8 @@ final class OCSPTests: XCTestCase {
 
     private func findLast(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard needle.count <= haystack.count else { return nil }
-        for start in stride(from: haystack.count - needle.count, through: 0, by: -1) where Array(haystack[start..<(start + needle.count)]) == needle {
+        for start in stride(from: haystack.count - needle.count, through: 0, by: -1)
+        where Array(haystack[start..<(start + needle.count)]) == needle {
             return start
         }
         return nil
@@ -293,11 +340,15 @@ final class OCSPParsingFindingsTests: XCTestCase {
         XCTAssertEqual(basic.responses.count, 20)
         // The responder's own certificate, carried in the response, verifies the signature.
         let responder = try XCTUnwrap(basic.certificates.first)
-        XCTAssertNoThrow(try responder.publicKey.verifySignatureVartime(basic.signature, over: basic.tbsResponseData,
-                                                                         algorithm: basic.signatureAlgorithm).get())
+        XCTAssertNoThrow(
+            try responder.publicKey.verifySignatureVartime(
+                basic.signature, over: basic.tbsResponseData,
+                algorithm: basic.signatureAlgorithm
+            ).get())
         var tampered = basic.tbsResponseData
         tampered[tampered.count - 1] ^= 1
-        XCTAssertThrowsError(try responder.publicKey.verifySignatureVartime(basic.signature, over: tampered, algorithm: basic.signatureAlgorithm).get())
+        XCTAssertThrowsError(
+            try responder.publicKey.verifySignatureVartime(basic.signature, over: tampered, algorithm: basic.signatureAlgorithm).get())
     }
 
     func testCertIDWithUnknownHashIsShownAndNeverMatched() throws {

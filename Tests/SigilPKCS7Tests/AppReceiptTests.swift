@@ -1,9 +1,10 @@
 import Foundation
 import SigilASN1
 import SigilCore
-@testable import SigilPKCS7
 import SigilTestSupport
 import XCTest
+
+@testable import SigilPKCS7
 
 /// The payloads of the real receipts and of Apple's library test receipts, every field the
 /// PROVENANCE files list.
@@ -25,8 +26,9 @@ final class AppReceiptTests: XCTestCase {
         XCTAssertEqual(production.appVersion, "15741")
         XCTAssertEqual(production.creationDate, date("2024-02-23T17:27:16Z"))
         XCTAssertEqual(production.inAppPurchases.count, 4)
-        XCTAssertEqual(production.inAppPurchases.map(\.transactionID),
-                       ["340001196262039", "340001237736590", "340001264290434", "340001311555626"])
+        XCTAssertEqual(
+            production.inAppPurchases.map(\.transactionID),
+            ["340001196262039", "340001237736590", "340001264290434", "340001311555626"])
         XCTAssertEqual(production.transactionID(), "340001196262039", "Apple's Python/Java/Node libraries")
         XCTAssertEqual(production.transactionID(.last), "340001311555626")
         XCTAssertEqual(production.sha1Hash?.count, 20)
@@ -57,7 +59,8 @@ final class AppReceiptTests: XCTestCase {
     /// Apple's library test receipts: one with a purchase gives "0"; the empty one has no
     /// transaction id, which is not an error.
     func testAppleLibraryXcodeReceipts() throws {
-        let base = try TestPaths.requireAppleVectors().appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/xcode")
+        let base = try TestPaths.requireAppleVectors().appendingPathComponent(
+            "library/swift/Tests/AppStoreServerLibraryTests/resources/xcode")
         let (_, withTransaction) = try receipt(base.appendingPathComponent("xcode-app-receipt-with-transaction"))
         XCTAssertEqual(withTransaction.transactionID(), "0")
         XCTAssertEqual(withTransaction.transactionID(.last), "0")

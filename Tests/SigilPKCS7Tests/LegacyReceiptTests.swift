@@ -1,7 +1,8 @@
 import Foundation
-@testable import SigilPKCS7
 import SigilTestSupport
 import XCTest
+
+@testable import SigilPKCS7
 
 /// iOS 6-era transaction receipts: the real 2012 sandbox receipt and Apple's library fixture.
 final class LegacyReceiptTests: XCTestCase {
@@ -18,7 +19,8 @@ final class LegacyReceiptTests: XCTestCase {
         XCTAssertTrue([2, 3].contains(blob.version))
         XCTAssertEqual(blob.signature.count, blob.version == 2 ? 128 : 256)
         XCTAssertNil(blob.certificateError)
-        XCTAssertTrue(blob.certificate?.subject.rfc4514String.contains("iTunes Store") ?? false, "\(String(describing: blob.certificate?.subject))")
+        XCTAssertTrue(
+            blob.certificate?.subject.rfc4514String.contains("iTunes Store") ?? false, "\(String(describing: blob.certificate?.subject))")
     }
 
     func testAppleLibraryFixture() throws {
@@ -43,7 +45,8 @@ final class LegacyReceiptTests: XCTestCase {
         refused("{ \"purchase-info\" = \"e30=\"; \"signature\" = \"AQ==\"; }")
         XCTAssertThrowsError(try LegacyTransactionReceipt(base64: Array("not base64 ***".utf8)))
         // Escapes and bare strings.
-        let text = "{ \"purchase-info\" = \"\(Data("{ \"transaction-id\" = 12345; \"note\" = \"a\\\"b\\\\c\\u0041\"; }".utf8).base64EncodedString())\"; environment = Sandbox; }"
+        let text =
+            "{ \"purchase-info\" = \"\(Data("{ \"transaction-id\" = 12345; \"note\" = \"a\\\"b\\\\c\\u0041\"; }".utf8).base64EncodedString())\"; environment = Sandbox; }"
         let receipt = try? LegacyTransactionReceipt(base64: Array(Data(text.utf8).base64EncodedString().utf8))
         XCTAssertEqual(receipt?.transactionID, "12345")
         XCTAssertEqual(receipt?.purchaseValue("note"), "a\"b\\cA")

@@ -1,10 +1,11 @@
 import Foundation
 import SigilASN1
 import SigilCore
-@testable import SigilPKCS7
 import SigilTestSupport
 import SigilX509
 import XCTest
+
+@testable import SigilPKCS7
 
 /// Receipts made here: a payload encoded by the test, signed with `openssl cms -sign` (RSA and
 /// ECDSA signers; DER and streamed BER; with and without signed attributes; SHA-1 and SHA-256),
@@ -46,13 +47,17 @@ final class OpenSSLCMSTests: XCTestCase {
         func utf8(_ text: String) throws -> [UInt8] { DER.encode(try ASN1UTF8String(text)) }
         func ia5(_ text: String) throws -> [UInt8] { DER.encode(try ASN1IA5String(text)) }
         var inApp = DERWriter()
-        inApp.appendSetOf([attribute(1701, DER.encode(ASN1Integer(1))), attribute(1702, try utf8("com.example.coins")),
-                           attribute(1703, try utf8(transactionID)), attribute(1704, try ia5("2025-03-04T05:06:07Z")),
-                           attribute(1719, DER.encode(ASN1Integer(1)))])
+        inApp.appendSetOf([
+            attribute(1701, DER.encode(ASN1Integer(1))), attribute(1702, try utf8("com.example.coins")),
+            attribute(1703, try utf8(transactionID)), attribute(1704, try ia5("2025-03-04T05:06:07Z")),
+            attribute(1719, DER.encode(ASN1Integer(1))),
+        ])
         var payload = DERWriter()
-        payload.appendSetOf([attribute(0, try utf8("ProductionSandbox")), attribute(2, try utf8(bundleID)), attribute(3, try utf8("42")),
-                             attribute(4, [1, 2, 3, 4]), attribute(5, [UInt8](repeating: 7, count: 20)),
-                             attribute(12, try ia5("2025-03-04T05:06:08+0100")), attribute(17, inApp.bytes), attribute(9999, [0xAB])])
+        payload.appendSetOf([
+            attribute(0, try utf8("ProductionSandbox")), attribute(2, try utf8(bundleID)), attribute(3, try utf8("42")),
+            attribute(4, [1, 2, 3, 4]), attribute(5, [UInt8](repeating: 7, count: 20)),
+            attribute(12, try ia5("2025-03-04T05:06:08+0100")), attribute(17, inApp.bytes), attribute(9999, [0xAB]),
+        ])
         return payload.bytes
     }
 
@@ -64,26 +69,41 @@ final class OpenSSLCMSTests: XCTestCase {
         try Data(payload).write(to: URL(fileURLWithPath: path("payload.bin")))
         // A minute after the certificates below are made (their notBefore is the moment of signing).
         let now = Int64(Date().timeIntervalSince1970) + 60
-        for (kind, keyArguments) in [("rsa", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]),
-                                     ("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])] {
+        for (kind, keyArguments) in [
+            ("rsa", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]),
+            ("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]),
+        ] {
             for name in ["root", "signer", "other"] { try openssl(["genpkey"] + keyArguments + ["-out", path("\(kind)-\(name).key")]) }
-            try openssl(["req", "-x509", "-new", "-key", path("\(kind)-root.key"), "-subj", "/CN=CMS Root \(kind)", "-days", "10",
-                         "-config", path("ca.cnf"), "-extensions", "ext", "-out", path("\(kind)-root.pem")])
-            try openssl(["req", "-x509", "-new", "-key", path("\(kind)-other.key"), "-subj", "/CN=CMS Root \(kind)", "-days", "10",
-                         "-config", path("ca.cnf"), "-extensions", "ext", "-out", path("\(kind)-other.pem")])
-            try openssl(["req", "-new", "-key", path("\(kind)-signer.key"), "-subj", "/CN=Receipt Signer \(kind)", "-out", path("\(kind).csr")])
-            try openssl(["x509", "-req", "-in", path("\(kind).csr"), "-CA", path("\(kind)-root.pem"), "-CAkey", path("\(kind)-root.key"),
-                         "-set_serial", "5", "-days", "3", "-extfile", path("leaf.cnf"), "-extensions", "ext", "-out", path("\(kind)-signer.pem")])
-            let root = try load("\(kind)-root.pem"), other = try load("\(kind)-other.pem"), signer = try load("\(kind)-signer.pem")
+            try openssl([
+                "req", "-x509", "-new", "-key", path("\(kind)-root.key"), "-subj", "/CN=CMS Root \(kind)", "-days", "10",
+                "-config", path("ca.cnf"), "-extensions", "ext", "-out", path("\(kind)-root.pem"),
+            ])
+            try openssl([
+                "req", "-x509", "-new", "-key", path("\(kind)-other.key"), "-subj", "/CN=CMS Root \(kind)", "-days", "10",
+                "-config", path("ca.cnf"), "-extensions", "ext", "-out", path("\(kind)-other.pem"),
+            ])
+            try openssl([
+                "req", "-new", "-key", path("\(kind)-signer.key"), "-subj", "/CN=Receipt Signer \(kind)", "-out", path("\(kind).csr"),
+            ])
+            try openssl([
+                "x509", "-req", "-in", path("\(kind).csr"), "-CA", path("\(kind)-root.pem"), "-CAkey", path("\(kind)-root.key"),
+                "-set_serial", "5", "-days", "3", "-extfile", path("leaf.cnf"), "-extensions", "ext", "-out", path("\(kind)-signer.pem"),
+            ])
+            let root = try load("\(kind)-root.pem")
+            let other = try load("\(kind)-other.pem")
+            let signer = try load("\(kind)-signer.pem")
             let verifier = SignedDataVerifier(trustedRoots: [root])
             for digest in ["sha1", "sha256"] {
                 for stream in [false, true] {
                     for attributes in [true, false] {
                         let label = "\(kind) \(digest) \(stream ? "BER stream" : "DER") \(attributes ? "with" : "without") attributes"
                         let out = path("signed.der")
-                        try openssl(["cms", "-sign", "-binary", "-nodetach", "-in", path("payload.bin"), "-signer", path("\(kind)-signer.pem"),
-                                     "-inkey", path("\(kind)-signer.key"), "-md", digest, "-outform", "DER", "-out", out]
-                                    + (stream ? ["-stream"] : []) + (attributes ? [] : ["-noattr"]))
+                        try openssl(
+                            [
+                                "cms", "-sign", "-binary", "-nodetach", "-in", path("payload.bin"), "-signer", path("\(kind)-signer.pem"),
+                                "-inkey", path("\(kind)-signer.key"), "-md", digest, "-outform", "DER", "-out", out,
+                            ]
+                                + (stream ? ["-stream"] : []) + (attributes ? [] : ["-noattr"]))
                         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: out)))
                         if stream { XCTAssertThrowsError(try DER.parse(bytes), "\(label): -stream writes indefinite lengths") }
                         let signed = try SignedData(berEncoded: bytes)
@@ -103,28 +123,39 @@ final class OpenSSLCMSTests: XCTestCase {
                         XCTAssertEqual(receipt.attributes.first { $0.type == 9999 }?.value, [0xAB], "unknown attributes kept")
 
                         func code(_ body: () throws -> SignedDataVerifier.Verified) -> PKCS7Error.Code? {
-                            do { _ = try body(); return nil } catch { return (error as? PKCS7Error)?.code }
+                            do {
+                                _ = try body()
+                                return nil
+                            } catch { return (error as? PKCS7Error)?.code }
                         }
                         // A changed payload byte.
                         var tampered = bytes
                         if let at = find(Array(payload.suffix(8)), in: bytes) {
                             tampered[at] ^= 0x01
-                            XCTAssertEqual(code { try verifier.verify(try SignedData(berEncoded: tampered), at: now) },
-                                           attributes ? .contentDigestMismatch : .invalidSignature, "\(label): payload byte")
+                            XCTAssertEqual(
+                                code { try verifier.verify(try SignedData(berEncoded: tampered), at: now) },
+                                attributes ? .contentDigestMismatch : .invalidSignature, "\(label): payload byte")
                         } else if !stream {
                             XCTFail("\(label): payload not found in the message")
                         }
                         // A changed signed attribute (the signing time's last digit).
-                        if attributes, let at = find(Array("Z".utf8), in: bytes, after: find([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x05], in: bytes) ?? 0) {
+                        if attributes,
+                            let at = find(
+                                Array("Z".utf8), in: bytes,
+                                after: find([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x05], in: bytes) ?? 0)
+                        {
                             var changed = bytes
                             changed[at - 1] = changed[at - 1] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
-                            XCTAssertEqual(code { try verifier.verify(try SignedData(berEncoded: changed), at: now) }, .invalidSignature,
-                                           "\(label): signed attribute")
+                            XCTAssertEqual(
+                                code { try verifier.verify(try SignedData(berEncoded: changed), at: now) }, .invalidSignature,
+                                "\(label): signed attribute")
                         }
                         // A signer not chained to the trusted root (same-name root, another key).
-                        XCTAssertEqual(code { try SignedDataVerifier(trustedRoots: [other]).verify(signed, at: now) }, .untrustedSigner, label)
+                        XCTAssertEqual(
+                            code { try SignedDataVerifier(trustedRoots: [other]).verify(signed, at: now) }, .untrustedSigner, label)
                         // An expired signer at the chosen time.
-                        XCTAssertEqual(code { try verifier.verify(signed, at: signer.validity.notAfter + 60) }, .signerNotValidAtTime, label)
+                        XCTAssertEqual(
+                            code { try verifier.verify(signed, at: signer.validity.notAfter + 60) }, .signerNotValidAtTime, label)
                     }
                 }
             }

@@ -1,10 +1,11 @@
 import Foundation
 import SigilASN1
 import SigilCore
-@testable import SigilPKCS7
 import SigilTestSupport
 import SigilX509
 import XCTest
+
+@testable import SigilPKCS7
 
 /// Hostile receipts: 50,000 seeded mutations of every real receipt, nesting bombs, huge declared
 /// lengths and indefinite-length structures without an end: never a crash, always a typed error
@@ -12,11 +13,13 @@ import XCTest
 final class ReceiptHostileInputTests: XCTestCase {
     private func receipts() throws -> [[UInt8]] {
         let shared = try TestPaths.requireAppleVectors()
-        let files = ["real/receipts/tikhop-TPInAppReceipt/receipt-production",
-                     "real/receipts/tikhop-TPInAppReceipt/receipt-sandbox-g5",
-                     "real/receipts/tikhop-TPInAppReceipt/xcode-local/receipt-xcode",
-                     "library/swift/Tests/AppStoreServerLibraryTests/resources/xcode/xcode-app-receipt-with-transaction",
-                     "library/swift/Tests/AppStoreServerLibraryTests/resources/xcode/xcode-app-receipt-empty"]
+        let files = [
+            "real/receipts/tikhop-TPInAppReceipt/receipt-production",
+            "real/receipts/tikhop-TPInAppReceipt/receipt-sandbox-g5",
+            "real/receipts/tikhop-TPInAppReceipt/xcode-local/receipt-xcode",
+            "library/swift/Tests/AppStoreServerLibraryTests/resources/xcode/xcode-app-receipt-with-transaction",
+            "library/swift/Tests/AppStoreServerLibraryTests/resources/xcode/xcode-app-receipt-empty",
+        ]
         return try files.map { file in
             let text = try String(contentsOf: shared.appendingPathComponent(file), encoding: .utf8)
             return Array(try XCTUnwrap(Data(base64Encoded: text, options: .ignoreUnknownCharacters)))
@@ -25,11 +28,16 @@ final class ReceiptHostileInputTests: XCTestCase {
 
     func testFiftyThousandMutants() throws {
         let originals = try receipts()
-        let incRoot = try Certificate(derEncoded: Array(try Data(contentsOf: TestPaths.requireAppleVectors()
-            .appendingPathComponent("real/apple-pki/AppleIncRootCertificate.cer"))))
+        let incRoot = try Certificate(
+            derEncoded: Array(
+                try Data(
+                    contentsOf: TestPaths.requireAppleVectors()
+                        .appendingPathComponent("real/apple-pki/AppleIncRootCertificate.cer"))))
         let verifier = SignedDataVerifier(trustedRoots: [incRoot])
         var rng = SeededGenerator(seed: 0x7EC3_1F7)
-        var parsed = 0, payloads = 0, verified = 0
+        var parsed = 0
+        var payloads = 0
+        var verified = 0
         for i in 0..<50_000 {
             let original = originals[i % originals.count]
             var bytes = original
@@ -73,7 +81,8 @@ final class ReceiptHostileInputTests: XCTestCase {
         refused([0x30, 0x88, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], "2^64 declared")
         refused([0x04, 0x84, 0x10, 0x00, 0x00, 0x00], "OCTET STRING of 256 MiB declared")
         // Indefinite lengths that never end.
-        refused([0x30, 0x80, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02, 0xA0, 0x80, 0x30, 0x80], "no end-of-contents")
+        refused(
+            [0x30, 0x80, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02, 0xA0, 0x80, 0x30, 0x80], "no end-of-contents")
         refused([0x24, 0x80] + Array([UInt8]([0x04, 0x01, 0x41]).repeated(1000)), "constructed OCTET STRING without end")
         refused([], "empty")
     }
@@ -88,7 +97,10 @@ private extension DERWriter {
         if length < 128 { return [UInt8(length)] }
         var bytes: [UInt8] = []
         var value = length
-        while value > 0 { bytes.insert(UInt8(value & 0xFF), at: 0); value >>= 8 }
+        while value > 0 {
+            bytes.insert(UInt8(value & 0xFF), at: 0)
+            value >>= 8
+        }
         return [0x80 | UInt8(bytes.count)] + bytes
     }
 }
@@ -118,9 +130,16 @@ final class ReceiptMemoryBoundTests: XCTestCase {
         for size in [64 << 10, 1 << 20, 4 << 20] {
             let inputs: [(String, [UInt8])] = [
                 ("nested indefinite SEQUENCEs", Array([UInt8]([0x30, 0x80]).repeating(size / 2))),
-                ("SET OF empty SEQUENCEs", [0x31, 0x84] + withUnsafeBytes(of: UInt32(size).bigEndian, Array.init) + Array([UInt8]([0x30, 0x00]).repeating(size / 2))),
+                (
+                    "SET OF empty SEQUENCEs",
+                    [0x31, 0x84] + withUnsafeBytes(of: UInt32(size).bigEndian, Array.init)
+                        + Array([UInt8]([0x30, 0x00]).repeating(size / 2))
+                ),
                 ("declared 2 GiB, short content", [0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0x04, count: size)),
-                ("constructed OCTET STRING segments", [0x24, 0x80] + Array([UInt8]([0x04, 0x01, 0x41]).repeating(size / 3)) + [0x00, 0x00]),
+                (
+                    "constructed OCTET STRING segments",
+                    [0x24, 0x80] + Array([UInt8]([0x04, 0x01, 0x41]).repeating(size / 3)) + [0x00, 0x00]
+                ),
             ]
             for (label, input) in inputs {
                 try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)

@@ -1,10 +1,11 @@
 import Foundation
 import SigilASN1
 import SigilCore
-@testable import SigilPKCS7
 import SigilTestSupport
 import SigilX509
 import XCTest
+
+@testable import SigilPKCS7
 
 /// The real receipts from Vectors/apple: CMS parsed through the BER entry point and the signature
 /// chain verified at the creation date (production and sandbox against Apple Root CA (Inc.); the
@@ -22,7 +23,8 @@ final class ReceiptSignatureTests: XCTestCase {
     func testRealReceiptsVerify() throws {
         let base = try TestPaths.requireAppleVectors().appendingPathComponent("real/receipts/tikhop-TPInAppReceipt")
         let incRoot = try certificate(base.appendingPathComponent("AppleIncRootCertificate.cer"))
-        let g3Root = try certificate(base.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("apple-pki/AppleRootCA-G3.cer"))
+        let g3Root = try certificate(
+            base.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("apple-pki/AppleRootCA-G3.cer"))
         for (file, created) in [("receipt-production", "2024-02-23T17:27:16Z"), ("receipt-sandbox-g5", "2025-12-26T18:39:47Z")] {
             let signed = try SignedData(berEncoded: try base64File(base.appendingPathComponent(file)))
             XCTAssertEqual(signed.contentType, CMSOIDs.data, file)
@@ -62,6 +64,8 @@ final class ReceiptSignatureTests: XCTestCase {
     private func rfc3339(_ text: String) -> Int64? {
         let digits = text.split(whereSeparator: { "-T:Z".contains($0) }).compactMap { Int($0) }
         guard digits.count == 6 else { return nil }
-        return try? ASN1TimeComponents(year: digits[0], month: digits[1], day: digits[2], hour: digits[3], minute: digits[4], second: digits[5]).secondsSinceEpoch
+        return try? ASN1TimeComponents(
+            year: digits[0], month: digits[1], day: digits[2], hour: digits[3], minute: digits[4], second: digits[5]
+        ).secondsSinceEpoch
     }
 }

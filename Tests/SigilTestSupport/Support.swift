@@ -126,7 +126,9 @@ public enum Subprocess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        let inPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
         process.standardInput = inPipe
         process.standardOutput = outPipe
         process.standardError = errPipe
@@ -136,9 +138,15 @@ public enum Subprocess {
         nonisolated(unsafe) var out = Data()
         nonisolated(unsafe) var err = Data()
         group.enter()
-        DispatchQueue.global().async { out = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            out = outPipe.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
         group.enter()
-        DispatchQueue.global().async { err = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            err = errPipe.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
         inPipe.fileHandleForWriting.write(stdin)
         try inPipe.fileHandleForWriting.close()
         process.waitUntilExit()
@@ -166,7 +174,9 @@ public final class LoopbackScript {
     public let port: Int
 
     public init(script: URL, arguments: [String]) throws {
-        guard let python = Subprocess.which("python3") else { throw StartError(description: "python3 is not installed; the loopback server needs it") }
+        guard let python = Subprocess.which("python3") else {
+            throw StartError(description: "python3 is not installed; the loopback server needs it")
+        }
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [script.path] + arguments
         let output = Pipe()
@@ -177,7 +187,9 @@ public final class LoopbackScript {
         while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
             process.terminate()
-            throw StartError(description: "\(script.lastPathComponent) did not start: it printed \"\(String(decoding: line, as: UTF8.self))\" instead of a port")
+            throw StartError(
+                description:
+                    "\(script.lastPathComponent) did not start: it printed \"\(String(decoding: line, as: UTF8.self))\" instead of a port")
         }
         self.port = port
     }

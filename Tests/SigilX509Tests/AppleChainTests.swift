@@ -1,8 +1,9 @@
 import Foundation
 import SigilCore
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
+@testable import SigilX509
 
 /// Apple's chains: the real JWS x5c chains under the Apple signed-data policy at each payload's
 /// signedDate (and failing after the leaf's notAfter), the App Store Server Library's test chains
@@ -23,8 +24,11 @@ final class AppleChainTests: XCTestCase {
             let data = try XCTUnwrap(Data(base64Encoded: base64))
             return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         }
-        let header = try json(parts[0]), payload = try json(parts[1])
-        let x5c = try XCTUnwrap(header["x5c"] as? [String]).map { try Certificate(derEncoded: Array(try XCTUnwrap(Data(base64Encoded: $0)))) }
+        let header = try json(parts[0])
+        let payload = try json(parts[1])
+        let x5c = try XCTUnwrap(header["x5c"] as? [String]).map {
+            try Certificate(derEncoded: Array(try XCTUnwrap(Data(base64Encoded: $0))))
+        }
         let signedDate = try XCTUnwrap((payload["signedDate"] as? NSNumber)?.int64Value)
         return (x5c, signedDate / 1000)
     }
@@ -62,13 +66,15 @@ final class AppleChainTests: XCTestCase {
     func testAppleLibraryTestChains() throws {
         let shared = try TestPaths.requireAppleVectors()
         let extracted = shared.appendingPathComponent("library/extracted-from-test-code/swift-SignedDataVerifierTests")
-        let testCA = try loadCertificate(shared.appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/certs/testCA.der"))
+        let testCA = try loadCertificate(
+            shared.appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/certs/testCA.der"))
         let root = try loadCertificate(extracted.appendingPathComponent("root_ca_base64_encoded.der"))
         XCTAssertEqual(root, testCA)
         let intermediate = try loadCertificate(extracted.appendingPathComponent("intermediate_ca_base64_encoded.der"))
         let leaf = try loadCertificate(extracted.appendingPathComponent("leaf_cert_base64_encoded.der"))
         let badIntermediate = try loadCertificate(extracted.appendingPathComponent("intermediate_ca_invalid_oid_base64_encoded.der"))
-        let leafUnderBad = try loadCertificate(extracted.appendingPathComponent("leaf_cert_for_intermediate_ca_invalid_oid_base64_encoded.der"))
+        let leafUnderBad = try loadCertificate(
+            extracted.appendingPathComponent("leaf_cert_for_intermediate_ca_invalid_oid_base64_encoded.der"))
         let badLeaf = try loadCertificate(extracted.appendingPathComponent("leaf_cert_invalid_oid_base64_encoded.der"))
         let verifier = appleVerifier([testCA])
         let time: Int64 = 1_761_962_975  // testValidChainWithoutOCSP
@@ -76,7 +82,8 @@ final class AppleChainTests: XCTestCase {
         func policyFailure(_ result: CertificateVerifier.Result) -> Bool {
             result.chain == nil && result.failures.contains { if case .policy = $0 { true } else { false } }
         }
-        XCTAssertTrue(policyFailure(verifier.verify(leaf: leafUnderBad, intermediates: [badIntermediate, root], at: time)), "wrong intermediate OID")
+        XCTAssertTrue(
+            policyFailure(verifier.verify(leaf: leafUnderBad, intermediates: [badIntermediate, root], at: time)), "wrong intermediate OID")
         XCTAssertTrue(policyFailure(verifier.verify(leaf: badLeaf, intermediates: [intermediate, root], at: time)), "wrong leaf OID")
         let expired = verifier.verify(leaf: badLeaf, intermediates: [intermediate, root], at: 2_280_946_846)
         XCTAssertNil(expired.chain)

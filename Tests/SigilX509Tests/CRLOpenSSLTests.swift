@@ -2,9 +2,10 @@ import Foundation
 import SigilASN1
 import SigilKeys
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
 @testable import SigilCRL
+@testable import SigilX509
 
 /// CRLs made by the openssl CLI (`openssl ca -gencrl`, `openssl crl -gendelta`): revoked
 /// entries with reasons, an invalidity date and a hold instruction, a delta CRL over a base;
@@ -39,46 +40,52 @@ final class CRLOpenSSLTests: XCTestCase {
     /// An `openssl ca` directory with a P-256 CA (keyCertSign, cRLSign) and `count` leaves.
     private func makeCA(leaves count: Int) throws {
         let config = """
-        [ ca ]
-        default_ca = CA_default
-        [ CA_default ]
-        dir = \(directory.path)
-        database = $dir/index.txt
-        new_certs_dir = $dir/newcerts
-        certificate = $dir/ca.pem
-        private_key = $dir/ca.key
-        serial = $dir/serial
-        crlnumber = $dir/crlnumber
-        default_md = sha256
-        default_days = 365
-        default_crl_days = 30
-        policy = policy_any
-        unique_subject = no
-        crl_extensions = crl_ext
-        [ policy_any ]
-        commonName = supplied
-        [ crl_ext ]
-        authorityKeyIdentifier = keyid:always
-        [ leaf ]
-        basicConstraints = critical,CA:FALSE
-        keyUsage = critical,digitalSignature
-        subjectKeyIdentifier = hash
-        authorityKeyIdentifier = keyid
+            [ ca ]
+            default_ca = CA_default
+            [ CA_default ]
+            dir = \(directory.path)
+            database = $dir/index.txt
+            new_certs_dir = $dir/newcerts
+            certificate = $dir/ca.pem
+            private_key = $dir/ca.key
+            serial = $dir/serial
+            crlnumber = $dir/crlnumber
+            default_md = sha256
+            default_days = 365
+            default_crl_days = 30
+            policy = policy_any
+            unique_subject = no
+            crl_extensions = crl_ext
+            [ policy_any ]
+            commonName = supplied
+            [ crl_ext ]
+            authorityKeyIdentifier = keyid:always
+            [ leaf ]
+            basicConstraints = critical,CA:FALSE
+            keyUsage = critical,digitalSignature
+            subjectKeyIdentifier = hash
+            authorityKeyIdentifier = keyid
 
-        """
+            """
         try Data(config.utf8).write(to: URL(fileURLWithPath: path("ca.cnf")))
         try FileManager.default.createDirectory(atPath: path("newcerts"), withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: path("index.txt")))
         try Data("1000\n".utf8).write(to: URL(fileURLWithPath: path("serial")))
         try Data("01\n".utf8).write(to: URL(fileURLWithPath: path("crlnumber")))
-        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("ca.key"),
-                     "-out", path("ca.pem"), "-subj", "/CN=Sigil CRL Test CA", "-days", "365",
-                     "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-                     "-addext", "subjectKeyIdentifier=hash"])
+        try openssl([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("ca.key"),
+            "-out", path("ca.pem"), "-subj", "/CN=Sigil CRL Test CA", "-days", "365",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            "-addext", "subjectKeyIdentifier=hash",
+        ])
         for i in 1...count {
-            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("l\(i).key"),
-                         "-out", path("l\(i).csr"), "-subj", "/CN=leaf \(i)"])
-            try openssl(["ca", "-batch", "-config", path("ca.cnf"), "-extensions", "leaf", "-in", path("l\(i).csr"), "-out", path("l\(i).pem")])
+            try openssl([
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path("l\(i).key"),
+                "-out", path("l\(i).csr"), "-subj", "/CN=leaf \(i)",
+            ])
+            try openssl([
+                "ca", "-batch", "-config", path("ca.cnf"), "-extensions", "leaf", "-in", path("l\(i).csr"), "-out", path("l\(i).pem"),
+            ])
         }
     }
 
@@ -88,15 +95,23 @@ final class CRLOpenSSLTests: XCTestCase {
         let leaves = try (1...4).map { try certificate("l\($0).pem") }
         try openssl(["ca", "-config", path("ca.cnf"), "-revoke", path("l1.pem"), "-crl_compromise", "20250101000000Z"])
         try openssl(["ca", "-config", path("ca.cnf"), "-revoke", path("l2.pem"), "-crl_reason", "superseded"])
-        try openssl(["ca", "-config", path("ca.cnf"), "-gencrl", "-crl_lastupdate", "20250101000000Z", "-crl_nextupdate", "20350101000000Z",
-                     "-out", path("base.pem")])
+        try openssl([
+            "ca", "-config", path("ca.cnf"), "-gencrl", "-crl_lastupdate", "20250101000000Z", "-crl_nextupdate", "20350101000000Z",
+            "-out", path("base.pem"),
+        ])
         try openssl(["ca", "-config", path("ca.cnf"), "-revoke", path("l3.pem"), "-crl_hold", "holdInstructionReject"])
-        try openssl(["ca", "-config", path("ca.cnf"), "-gencrl", "-crl_lastupdate", "20250102000000Z", "-crl_nextupdate", "20350101000000Z",
-                     "-out", path("next.pem")])
+        try openssl([
+            "ca", "-config", path("ca.cnf"), "-gencrl", "-crl_lastupdate", "20250102000000Z", "-crl_nextupdate", "20350101000000Z",
+            "-out", path("next.pem"),
+        ])
         // The delta: what changed from base to next, its deltaCRLIndicator naming base's number.
-        try openssl(["crl", "-in", path("base.pem"), "-gendelta", path("next.pem"), "-key", path("ca.key"), "-sha256", "-out", path("delta.pem")])
+        try openssl([
+            "crl", "-in", path("base.pem"), "-gendelta", path("next.pem"), "-key", path("ca.key"), "-sha256", "-out", path("delta.pem"),
+        ])
 
-        let base = try crl("base.pem"), next = try crl("next.pem"), delta = try crl("delta.pem")
+        let base = try crl("base.pem")
+        let next = try crl("next.pem")
+        let delta = try crl("delta.pem")
         XCTAssertEqual(base.issuer, ca.subject)
         XCTAssertEqual(base.thisUpdateComponents.description, "2025-01-01T00:00:00Z")
         XCTAssertEqual(base.nextUpdateComponents?.description, "2035-01-01T00:00:00Z")
@@ -121,8 +136,11 @@ final class CRLOpenSSLTests: XCTestCase {
             return CertificateVerifier(trustedRoots: [ca], policies: [RFC5280Policy(), policy]).verify(leaf: leaf, at: time)
         }
         XCTAssertNil(decide(leaves[0], [base]).chain)
-        XCTAssertTrue(decide(leaves[0], [base]).failures.contains(.revoked(subject: leaves[0].subject.rfc4514String,
-                                                                           time: entries[0].revocationDate, reason: 1)))
+        XCTAssertTrue(
+            decide(leaves[0], [base]).failures.contains(
+                .revoked(
+                    subject: leaves[0].subject.rfc4514String,
+                    time: entries[0].revocationDate, reason: 1)))
         XCTAssertNil(decide(leaves[1], [base]).chain)
         XCTAssertNotNil(decide(leaves[2], [base]).chain)
         XCTAssertNil(decide(leaves[2], [base, delta]).chain)
@@ -134,8 +152,9 @@ final class CRLOpenSSLTests: XCTestCase {
         let soft = CRLRevocationPolicy(crls: [delta], options: .init(allowUndetermined: true))
         XCTAssertNotNil(CertificateVerifier(trustedRoots: [ca], policies: [RFC5280Policy(), soft]).verify(leaf: leaves[3], at: time).chain)
         // Past nextUpdate the CRL is not current: undetermined.
-        XCTAssertNil(CertificateVerifier(trustedRoots: [ca], policies: [CRLRevocationPolicy(crls: [base])])
-            .verify(leaf: leaves[3], at: base.nextUpdate! + 1).chain)
+        XCTAssertNil(
+            CertificateVerifier(trustedRoots: [ca], policies: [CRLRevocationPolicy(crls: [base])])
+                .verify(leaf: leaves[3], at: base.nextUpdate! + 1).chain)
         // A CRL whose signature does not verify is not used.
         var forged = next.derBytes
         forged[forged.count - 5] ^= 1
@@ -143,8 +162,10 @@ final class CRLOpenSSLTests: XCTestCase {
     }
 
     func testRSACRLWithAbsentParametersSignedByOpenSSL() throws {
-        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("rsa.key"), "-out", path("rsa.pem"),
-                     "-subj", "/CN=Sigil RSA CRL CA", "-days", "365", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("rsa.key"), "-out", path("rsa.pem"),
+            "-subj", "/CN=Sigil RSA CRL CA", "-days", "365", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
         let ca = try certificate("rsa.pem")
         // TBSCertList with sha256WithRSAEncryption and no parameters.
         var algorithm = DERWriter()
@@ -179,8 +200,9 @@ final class CRLOpenSSLTests: XCTestCase {
         XCTAssertNil(parsed.signatureAlgorithmIdentifier.parameters)
         XCTAssertEqual(parsed.signatureAlgorithm, .rsaPKCS1v15(.sha256))
         XCTAssertNoThrow(try parsed.isSignedVartime(by: ca).get())
-        XCTAssertEqual(parsed.revokedEntry(serialNumber: ASN1Integer(4242).twosComplementBytes, certificateIssuer: ca.subject)?.revocationDate,
-                       1_735_689_600)
+        XCTAssertEqual(
+            parsed.revokedEntry(serialNumber: ASN1Integer(4242).twosComplementBytes, certificateIssuer: ca.subject)?.revocationDate,
+            1_735_689_600)
     }
 
     /// pyca/cryptography writes an indirect CRL (issuingDistributionPoint indirectCRL, an entry
@@ -188,15 +210,19 @@ final class CRLOpenSSLTests: XCTestCase {
     /// names as cRLIssuer (RFC 5280 §5.2.5, §5.3.3, §6.3.3 (b)(1)); Sigil decides from it.
     func testIndirectCRLMadeByPycaCryptography() throws {
         guard let python = Subprocess.which("python3"),
-              (try? Subprocess.run(python, ["-c", "import cryptography"]))?.status == 0 else {
+            (try? Subprocess.run(python, ["-c", "import cryptography"]))?.status == 0
+        else {
             throw XCTSkip("python3 with pyca/cryptography is not installed (.ci/run installs it); the indirect-CRL peer needs it")
         }
         try Data(CRLOpenSSLTests.indirectScript.utf8).write(to: URL(fileURLWithPath: path("gen.py")))
         let made = try Subprocess.run(python, [path("gen.py"), directory.path])
         XCTAssertEqual(made.status, 0, String(decoding: made.stderr, as: UTF8.self))
-        let root = try Certificate(derEncoded: try bytes("root.der")), signer = try Certificate(derEncoded: try bytes("signer.der"))
-        let leaf1 = try Certificate(derEncoded: try bytes("leaf1.der")), leaf2 = try Certificate(derEncoded: try bytes("leaf2.der"))
-        let crl = try CRL(derEncoded: try bytes("indirect.crl")), rootCRL = try CRL(derEncoded: try bytes("root.crl"))
+        let root = try Certificate(derEncoded: try bytes("root.der"))
+        let signer = try Certificate(derEncoded: try bytes("signer.der"))
+        let leaf1 = try Certificate(derEncoded: try bytes("leaf1.der"))
+        let leaf2 = try Certificate(derEncoded: try bytes("leaf2.der"))
+        let crl = try CRL(derEncoded: try bytes("indirect.crl"))
+        let rootCRL = try CRL(derEncoded: try bytes("root.crl"))
         XCTAssertEqual(crl.issuingDistributionPoint?.indirectCRL, true)
         XCTAssertEqual(crl.crlNumber?.description, "7")
         XCTAssertEqual(crl.entry(at: 0)?.effectiveCertificateIssuer, [.directoryName(root.subject)])
@@ -212,7 +238,8 @@ final class CRLOpenSSLTests: XCTestCase {
         // Without the CRL issuer's certificate, nothing can verify the indirect CRL: undetermined,
         // refused. (With the root's CRL in the set the leaf is decided by it instead: a CRL its
         // own issuer issued, with no issuingDistributionPoint, covers it — §6.3.3 last paragraph.)
-        XCTAssertTrue(decide(leaf1, candidates: [], crls: [crl]).failures.contains { if case .revocationCheckFailed = $0 { true } else { false } })
+        XCTAssertTrue(
+            decide(leaf1, candidates: [], crls: [crl]).failures.contains { if case .revocationCheckFailed = $0 { true } else { false } })
         XCTAssertNotNil(decide(leaf1, candidates: []).chain)
         // The CRL issuer's own certificate is checked too: without the root's CRL its status is
         // undetermined, so it may not vouch for anything (fail closed).
@@ -221,48 +248,48 @@ final class CRLOpenSSLTests: XCTestCase {
 
     /// Writes the indirect-CRL PKI with pyca/cryptography (run by the test above).
     static let indirectScript = #"""
-import sys, datetime
-from cryptography import x509
-from cryptography.x509.oid import NameOID
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+        import sys, datetime
+        from cryptography import x509
+        from cryptography.x509.oid import NameOID
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
 
-out = sys.argv[1]
-def name(cn): return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
-def key(): return ec.generate_private_key(ec.SECP256R1())
-now = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
-later = datetime.datetime(2035, 1, 1, tzinfo=datetime.timezone.utc)
-root_key, crl_key, leaf_key = key(), key(), key()
-root_name, crl_name = name("Indirect Root"), name("Indirect CRL Issuer")
-def cert(subject, issuer, public, signer, serial, ca, ku, extra=()):
-    b = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer).public_key(public)
-         .serial_number(serial).not_valid_before(now).not_valid_after(later)
-         .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
-         .add_extension(ku, critical=True))
-    for e in extra: b = b.add_extension(e, critical=False)
-    return b.sign(signer, hashes.SHA256())
-ku_ca = x509.KeyUsage(False, False, False, False, False, True, True, False, False)
-ku_crl = x509.KeyUsage(False, False, False, False, False, False, True, False, False)
-ku_leaf = x509.KeyUsage(True, False, False, False, False, False, False, False, False)
-root = cert(root_name, root_name, root_key.public_key(), root_key, 1, True, ku_ca)
-crl_signer = cert(crl_name, root_name, crl_key.public_key(), root_key, 2, False, ku_crl)
-dp = x509.CRLDistributionPoints([x509.DistributionPoint(full_name=[x509.UniformResourceIdentifier("http://crl.example/indirect.crl")],
-                                                        relative_name=None, reasons=None, crl_issuer=[x509.DirectoryName(crl_name)])])
-leaves = [cert(name("Leaf %d" % i), root_name, leaf_key.public_key(), root_key, 100 + i, False, ku_leaf, [dp]) for i in (1, 2)]
-idp = x509.IssuingDistributionPoint(full_name=[x509.UniformResourceIdentifier("http://crl.example/indirect.crl")], relative_name=None,
-                                    only_contains_user_certs=False, only_contains_ca_certs=False, only_some_reasons=None,
-                                    indirect_crl=True, only_contains_attribute_certs=False)
-entry = (x509.RevokedCertificateBuilder().serial_number(102).revocation_date(now)
-         .add_extension(x509.CRLReason(x509.ReasonFlags.key_compromise), critical=False)
-         .add_extension(x509.CertificateIssuer([x509.DirectoryName(root_name)]), critical=True).build())
-crl = (x509.CertificateRevocationListBuilder().issuer_name(crl_name).last_update(now).next_update(later)
-       .add_extension(idp, critical=True).add_extension(x509.CRLNumber(7), critical=False)
-       .add_revoked_certificate(entry).sign(crl_key, hashes.SHA256()))
-for n, c in [("root", root), ("signer", crl_signer), ("leaf1", leaves[0]), ("leaf2", leaves[1])]:
-    open("%s/%s.der" % (out, n), "wb").write(c.public_bytes(serialization.Encoding.DER))
-open("%s/indirect.crl" % out, "wb").write(crl.public_bytes(serialization.Encoding.DER))
-root_crl = (x509.CertificateRevocationListBuilder().issuer_name(root_name).last_update(now).next_update(later)
-            .add_extension(x509.CRLNumber(1), critical=False).sign(root_key, hashes.SHA256()))
-open("%s/root.crl" % out, "wb").write(root_crl.public_bytes(serialization.Encoding.DER))
-"""#
+        out = sys.argv[1]
+        def name(cn): return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
+        def key(): return ec.generate_private_key(ec.SECP256R1())
+        now = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
+        later = datetime.datetime(2035, 1, 1, tzinfo=datetime.timezone.utc)
+        root_key, crl_key, leaf_key = key(), key(), key()
+        root_name, crl_name = name("Indirect Root"), name("Indirect CRL Issuer")
+        def cert(subject, issuer, public, signer, serial, ca, ku, extra=()):
+            b = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer).public_key(public)
+                 .serial_number(serial).not_valid_before(now).not_valid_after(later)
+                 .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+                 .add_extension(ku, critical=True))
+            for e in extra: b = b.add_extension(e, critical=False)
+            return b.sign(signer, hashes.SHA256())
+        ku_ca = x509.KeyUsage(False, False, False, False, False, True, True, False, False)
+        ku_crl = x509.KeyUsage(False, False, False, False, False, False, True, False, False)
+        ku_leaf = x509.KeyUsage(True, False, False, False, False, False, False, False, False)
+        root = cert(root_name, root_name, root_key.public_key(), root_key, 1, True, ku_ca)
+        crl_signer = cert(crl_name, root_name, crl_key.public_key(), root_key, 2, False, ku_crl)
+        dp = x509.CRLDistributionPoints([x509.DistributionPoint(full_name=[x509.UniformResourceIdentifier("http://crl.example/indirect.crl")],
+                                                                relative_name=None, reasons=None, crl_issuer=[x509.DirectoryName(crl_name)])])
+        leaves = [cert(name("Leaf %d" % i), root_name, leaf_key.public_key(), root_key, 100 + i, False, ku_leaf, [dp]) for i in (1, 2)]
+        idp = x509.IssuingDistributionPoint(full_name=[x509.UniformResourceIdentifier("http://crl.example/indirect.crl")], relative_name=None,
+                                            only_contains_user_certs=False, only_contains_ca_certs=False, only_some_reasons=None,
+                                            indirect_crl=True, only_contains_attribute_certs=False)
+        entry = (x509.RevokedCertificateBuilder().serial_number(102).revocation_date(now)
+                 .add_extension(x509.CRLReason(x509.ReasonFlags.key_compromise), critical=False)
+                 .add_extension(x509.CertificateIssuer([x509.DirectoryName(root_name)]), critical=True).build())
+        crl = (x509.CertificateRevocationListBuilder().issuer_name(crl_name).last_update(now).next_update(later)
+               .add_extension(idp, critical=True).add_extension(x509.CRLNumber(7), critical=False)
+               .add_revoked_certificate(entry).sign(crl_key, hashes.SHA256()))
+        for n, c in [("root", root), ("signer", crl_signer), ("leaf1", leaves[0]), ("leaf2", leaves[1])]:
+            open("%s/%s.der" % (out, n), "wb").write(c.public_bytes(serialization.Encoding.DER))
+        open("%s/indirect.crl" % out, "wb").write(crl.public_bytes(serialization.Encoding.DER))
+        root_crl = (x509.CertificateRevocationListBuilder().issuer_name(root_name).last_update(now).next_update(later)
+                    .add_extension(x509.CRLNumber(1), critical=False).sign(root_key, hashes.SHA256()))
+        open("%s/root.crl" % out, "wb").write(root_crl.public_bytes(serialization.Encoding.DER))
+        """#
 }

@@ -1,9 +1,10 @@
 import Foundation
 import SigilASN1
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
 @testable import SigilCRL
+@testable import SigilX509
 
 /// The CRL parser against the `openssl crl` CLI on every PKITS CRL (times, number, delta base,
 /// issuing distribution point flags, every entry's serial and reason), strictness (truncations,
@@ -70,7 +71,8 @@ final class CRLParsingTests: XCTestCase {
             }
             if line.hasPrefix("X509v3 CRL Reason Code:") { view.reasons[view.reasons.count - 1] = next }
             // openssl ends the full-name list and each flag on the same line.
-            for flag in ["Only User Certificates", "Only CA Certificates", "Only Attribute Certificates", "Indirect CRL"] where line.hasSuffix(flag) {
+            for flag in ["Only User Certificates", "Only CA Certificates", "Only Attribute Certificates", "Indirect CRL"]
+            where line.hasSuffix(flag) {
                 view.idpFlags.append(flag)
             }
         }
@@ -106,7 +108,10 @@ final class CRLParsingTests: XCTestCase {
         let openssl = try Subprocess.require("openssl")
         let files = try CRLParsingTests.pkitsCRLFiles()
         XCTAssertGreaterThanOrEqual(files.count, 170)
-        var entries = 0, withReasons = 0, deltas = 0, idps = 0
+        var entries = 0
+        var withReasons = 0
+        var deltas = 0
+        var idps = 0
         for file in files {
             let crl = try CRL(derEncoded: Array(try Data(contentsOf: file)))
             let result = try Subprocess.run(openssl, ["crl", "-inform", "der", "-in", file.path, "-noout", "-text"])
@@ -119,9 +124,12 @@ final class CRLParsingTests: XCTestCase {
             if crl.issuingDistributionPoint != nil { idps += 1 }
             // Every entry is found by its serial under its issuer.
             for entry in crl.entries {
-                let issuer = entry.effectiveCertificateIssuer?.compactMap { if case .directoryName(let n) = $0 { n } else { nil } }.first ?? crl.issuer
-                XCTAssertEqual(crl.revokedEntry(serialNumber: entry.serialNumber, certificateIssuer: issuer)?.serialNumber,
-                               entry.serialNumber, file.lastPathComponent)
+                let issuer =
+                    entry.effectiveCertificateIssuer?.compactMap { if case .directoryName(let n) = $0 { n } else { nil } }.first
+                    ?? crl.issuer
+                XCTAssertEqual(
+                    crl.revokedEntry(serialNumber: entry.serialNumber, certificateIssuer: issuer)?.serialNumber,
+                    entry.serialNumber, file.lastPathComponent)
             }
         }
         // The set exercises what the parser decodes.
@@ -176,8 +184,10 @@ final class CRLParsingTests: XCTestCase {
     // MARK: - Synthetic CRLs
 
     /// A CRL's DER from parts (not signed: parsing never verifies). Entries are written raw.
-    static func syntheticCRL(version: Int? = 1, entries: [UInt8]?, entryCount: Int = 0, extensions: [UInt8]? = nil,
-                             thisUpdate: String = "250101000000Z", nextUpdate: String? = "350101000000Z") -> [UInt8] {
+    static func syntheticCRL(
+        version: Int? = 1, entries: [UInt8]?, entryCount: Int = 0, extensions: [UInt8]? = nil,
+        thisUpdate: String = "250101000000Z", nextUpdate: String? = "350101000000Z"
+    ) -> [UInt8] {
         var tbs = DERWriter()
         tbs.appendSequence { t in
             if let version { t.append(ASN1Integer(version)) }
@@ -206,8 +216,10 @@ final class CRLParsingTests: XCTestCase {
 
     /// One entry: serial `serial` (big-endian, positive), revoked 2025-01-01.
     static func entry(_ serial: UInt32, into out: inout [UInt8]) {
-        let s: [UInt8] = [0, UInt8(serial >> 24), UInt8(truncatingIfNeeded: serial >> 16), UInt8(truncatingIfNeeded: serial >> 8),
-                          UInt8(truncatingIfNeeded: serial)]
+        let s: [UInt8] = [
+            0, UInt8(serial >> 24), UInt8(truncatingIfNeeded: serial >> 16), UInt8(truncatingIfNeeded: serial >> 8),
+            UInt8(truncatingIfNeeded: serial),
+        ]
         var magnitude = Array(s.drop { $0 == 0 })
         if magnitude.isEmpty { magnitude = [0] }
         if magnitude[0] & 0x80 != 0 { magnitude.insert(0, at: 0) }
@@ -248,8 +260,9 @@ final class CRLParsingTests: XCTestCase {
         }
         // An unknown critical CRL extension parses and is reported (the CRL is then unusable, §5.2).
         let unknownCritical: [UInt8] = [0x30, 0x0C, 0x06, 0x03, 0x2A, 0x03, 0x04, 0x01, 0x01, 0xFF, 0x04, 0x02, 0x05, 0x00]
-        XCTAssertEqual(try CRL(derEncoded: CRLParsingTests.syntheticCRL(entries: one, extensions: unknownCritical)).unhandledCriticalExtensions,
-                       [[1, 2, 3, 4]])
+        XCTAssertEqual(
+            try CRL(derEncoded: CRLParsingTests.syntheticCRL(entries: one, extensions: unknownCritical)).unhandledCriticalExtensions,
+            [[1, 2, 3, 4]])
         // A UTCTime without seconds is not the DER form.
         XCTAssertThrowsError(try CRL(derEncoded: CRLParsingTests.syntheticCRL(entries: one, thisUpdate: "2501010000Z")))
     }

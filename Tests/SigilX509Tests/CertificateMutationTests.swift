@@ -2,8 +2,9 @@ import Foundation
 import SigilASN1
 import SigilCore
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
+@testable import SigilX509
 
 /// Seeded mutations of valid certificates (bit flips, byte changes, truncations, insertions and
 /// deletions, length-octet edits): the parser never crashes or traps, and no mutant whose signed
@@ -28,7 +29,9 @@ final class CertificateMutationTests: XCTestCase {
     func testFiftyThousandMutants() throws {
         let pairs = try pairs()
         var rng = SeededGenerator(seed: 0x5167_0509)
-        var parsed = 0, verified = 0, total = 0
+        var parsed = 0
+        var verified = 0
+        var total = 0
         let perPair = 12_500
         for (certificate, issuer) in pairs {
             let original = certificate.derBytes
@@ -44,14 +47,17 @@ final class CertificateMutationTests: XCTestCase {
                 case 4: bytes.remove(at: position)  // deletion
                 default:
                     // Length edits: bump a byte that follows a tag-like byte (0x30, 0x02, 0x03, 0x04, 0x06, 0xA0…).
-                    let candidates = (0..<(bytes.count - 1)).filter { [0x30, 0x31, 0x02, 0x03, 0x04, 0x06, 0xA0, 0xA3].contains(bytes[$0]) }
+                    let candidates = (0..<(bytes.count - 1)).filter {
+                        [0x30, 0x31, 0x02, 0x03, 0x04, 0x06, 0xA0, 0xA3].contains(bytes[$0])
+                    }
                     let at = candidates[Int(rng.next() % UInt64(candidates.count))] + 1
                     bytes[at] = bytes[at] &+ UInt8(truncatingIfNeeded: rng.next() % 5) &- 2
                 }
                 total += 1
                 guard bytes != original, let mutant = try? Certificate(derEncoded: bytes) else { continue }
                 parsed += 1
-                let signedBytesChanged = mutant.tbsBytes != certificate.tbsBytes || mutant.signature != certificate.signature
+                let signedBytesChanged =
+                    mutant.tbsBytes != certificate.tbsBytes || mutant.signature != certificate.signature
                     || mutant.signatureAlgorithmIdentifier != certificate.signatureAlgorithmIdentifier
                 if (try? mutant.isSignedVartime(by: issuer).get()) != nil {
                     verified += 1

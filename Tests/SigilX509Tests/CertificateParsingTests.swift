@@ -3,8 +3,9 @@ import SigilASN1
 import SigilCore
 import SigilKeys
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
+@testable import SigilX509
 
 /// Every certificate in Vectors/apple (Apple's real PKI, the leaves from Apple's library
 /// tests, the library's test CA chains) parsed here and compared field by field with what
@@ -13,12 +14,16 @@ final class CertificateParsingTests: XCTestCase {
     static func sharedCertificates() throws -> [URL] {
         let shared = try TestPaths.requireAppleVectors()
         var files: [URL] = []
-        for folder in ["real/apple-pki", "real/from-apple-library-tests", "real/receipts/tikhop-TPInAppReceipt",
-                       "library"] {
+        for folder in [
+            "real/apple-pki", "real/from-apple-library-tests", "real/receipts/tikhop-TPInAppReceipt",
+            "library",
+        ] {
             let base = shared.appendingPathComponent(folder)
             guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
-            for case let url as URL in walker where ["cer", "der", "pem"].contains(url.pathExtension)
-                && !url.lastPathComponent.hasSuffix(".spki.der") {
+            for case let url as URL in walker
+            where ["cer", "der", "pem"].contains(url.pathExtension)
+                && !url.lastPathComponent.hasSuffix(".spki.der")
+            {
                 files.append(url)
             }
         }
@@ -36,10 +41,12 @@ final class CertificateParsingTests: XCTestCase {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 5, let month = months.firstIndex(of: String(parts[0])), let day = Int(parts[1]),
-              let year = Int(parts[3]) else { return nil }
+            let year = Int(parts[3])
+        else { return nil }
         let hms = parts[2].split(separator: ":").compactMap { Int($0) }
         guard hms.count == 3 else { return nil }
-        return try? ASN1TimeComponents(year: year, month: month + 1, day: day, hour: hms[0], minute: hms[1], second: hms[2]).secondsSinceEpoch
+        return try? ASN1TimeComponents(year: year, month: month + 1, day: day, hour: hms[0], minute: hms[1], second: hms[2])
+            .secondsSinceEpoch
     }
 
     func testEverySharedCertificateMatchesOpenSSL() throws {
@@ -65,10 +72,12 @@ final class CertificateParsingTests: XCTestCase {
             XCTAssertEqual(certificate.validity.notBefore, opensslDate(dates[0].replacingOccurrences(of: "notBefore=", with: "")), name)
             XCTAssertEqual(certificate.validity.notAfter, opensslDate(dates[1].replacingOccurrences(of: "notAfter=", with: "")), name)
             let fingerprint = try field("-fingerprint", "-sha256").split(separator: "=").last.map(String.init) ?? ""
-            XCTAssertEqual(Hex.encode(certificate.sha256Fingerprint).uppercased(), fingerprint.replacingOccurrences(of: ":", with: ""), name)
+            XCTAssertEqual(
+                Hex.encode(certificate.sha256Fingerprint).uppercased(), fingerprint.replacingOccurrences(of: ":", with: ""), name)
             let text = try field("-text")
             XCTAssertTrue(text.contains("Version: \(certificate.version) (0x\(certificate.version - 1))"), name)
-            XCTAssertTrue(text.contains("Signature Algorithm: \(certificate.signatureAlgorithm)"), "\(name): \(certificate.signatureAlgorithm)")
+            XCTAssertTrue(
+                text.contains("Signature Algorithm: \(certificate.signatureAlgorithm)"), "\(name): \(certificate.signatureAlgorithm)")
             switch certificate.publicKey {
             case .ec(let key):
                 XCTAssertTrue(text.contains("Public-Key: (\(key.curve == .p256 ? 256 : 384) bit)"), name)
@@ -82,8 +91,10 @@ final class CertificateParsingTests: XCTestCase {
             let known: [(String, ASN1ObjectIdentifier)] = [
                 ("X509v3 Basic Constraints", X509OIDs.basicConstraints), ("X509v3 Key Usage", X509OIDs.keyUsage),
                 ("X509v3 Extended Key Usage", X509OIDs.extKeyUsage), ("X509v3 Subject Key Identifier", X509OIDs.subjectKeyIdentifier),
-                ("X509v3 Authority Key Identifier", X509OIDs.authorityKeyIdentifier), ("Authority Information Access", X509OIDs.authorityInfoAccess),
-                ("X509v3 CRL Distribution Points", X509OIDs.cRLDistributionPoints), ("X509v3 Certificate Policies", X509OIDs.certificatePolicies),
+                ("X509v3 Authority Key Identifier", X509OIDs.authorityKeyIdentifier),
+                ("Authority Information Access", X509OIDs.authorityInfoAccess),
+                ("X509v3 CRL Distribution Points", X509OIDs.cRLDistributionPoints),
+                ("X509v3 Certificate Policies", X509OIDs.certificatePolicies),
                 ("X509v3 Subject Alternative Name", X509OIDs.subjectAltName),
             ]
             for (label, oid) in known {
@@ -97,10 +108,12 @@ final class CertificateParsingTests: XCTestCase {
             let ocsp = try field("-ocsp_uri")
             XCTAssertEqual(certificate.ocspURLs.joined(separator: "\n"), ocsp, name)
             if let usage = certificate.keyUsage {
-                let opensslNames = ["digitalSignature": "Digital Signature", "nonRepudiation": "Non Repudiation",
-                                    "keyEncipherment": "Key Encipherment", "dataEncipherment": "Data Encipherment",
-                                    "keyAgreement": "Key Agreement", "keyCertSign": "Certificate Sign", "cRLSign": "CRL Sign",
-                                    "encipherOnly": "Encipher Only", "decipherOnly": "Decipher Only"]
+                let opensslNames = [
+                    "digitalSignature": "Digital Signature", "nonRepudiation": "Non Repudiation",
+                    "keyEncipherment": "Key Encipherment", "dataEncipherment": "Data Encipherment",
+                    "keyAgreement": "Key Agreement", "keyCertSign": "Certificate Sign", "cRLSign": "CRL Sign",
+                    "encipherOnly": "Encipher Only", "decipherOnly": "Decipher Only",
+                ]
                 XCTAssertTrue(text.contains(usage.setNames.compactMap { opensslNames[$0] }.joined(separator: ", ")), "\(name): key usage")
             }
             if let constraints = certificate.basicConstraints {
@@ -119,22 +132,27 @@ final class CertificateParsingTests: XCTestCase {
         XCTAssertEqual(g6.ocspURLs, ["http://ocsp.apple.com/ocsp03-applerootcag3"])
         XCTAssertEqual(g6.basicConstraints?.isCA, true)
         XCTAssertEqual(g6.subject.commonName, "Apple Worldwide Developer Relations Certification Authority")
-        let leaf = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent(
-            "real/from-apple-library-tests/receipt-signing-leaf-2025-serial-47c287cd.der"))))
+        let leaf = try Certificate(
+            derEncoded: Array(
+                try Data(
+                    contentsOf: shared.appendingPathComponent(
+                        "real/from-apple-library-tests/receipt-signing-leaf-2025-serial-47c287cd.der"))))
         XCTAssertNotNil(leaf.extension(X509OIDs.appleAppStoreReceiptSigning))
         XCTAssertEqual(leaf.ocspURLs, ["http://ocsp.apple.com/ocsp03-wwdrg602"])
         guard case .ec(let key) = leaf.publicKey else { return XCTFail("P-256 leaf") }
         XCTAssertEqual(key.curve, .p256)
         XCTAssertTrue(leaf.authorityKeyIdentifier?.keyIdentifier == g6.subjectKeyIdentifier)
         // The leaf is signed by G6 (ECDSA P-384, SHA-384), and G6 by Apple Root CA - G3.
-        let root = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer"))))
+        let root = try Certificate(
+            derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer"))))
         XCTAssertNoThrow(try leaf.isSignedVartime(by: g6).get())
         XCTAssertNoThrow(try g6.isSignedVartime(by: root).get())
         XCTAssertNoThrow(try root.isSignedVartime(by: root).get())
         XCTAssertThrowsError(try leaf.isSignedVartime(by: root).get())
         // RSA chain: WWDR G5 by Apple Root CA (Inc.), sha256WithRSAEncryption.
         let g5 = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("real/apple-pki/AppleWWDRCAG5.cer"))))
-        let incRoot = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("real/apple-pki/AppleIncRootCertificate.cer"))))
+        let incRoot = try Certificate(
+            derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("real/apple-pki/AppleIncRootCertificate.cer"))))
         XCTAssertNoThrow(try g5.isSignedVartime(by: incRoot).get())
         XCTAssertNoThrow(try incRoot.isSignedVartime(by: incRoot).get(), "sha1WithRSAEncryption self-signature")
     }

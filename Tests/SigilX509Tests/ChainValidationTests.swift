@@ -3,8 +3,9 @@ import SigilASN1
 import SigilCore
 import SigilKeys
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
+@testable import SigilX509
 
 /// Chains built with the openssl CLI for each rule (P-256, P-384 and RSA keys; SHA-256/384 and
 /// PSS signatures; expired, not yet valid, wrong issuer, CA flag missing, pathLen exceeded, unknown
@@ -45,8 +46,10 @@ final class ChainValidationTests: XCTestCase {
 
     /// A certificate for `subject` with `keyFile`, signed by `issuer` (nil: self-signed), with the
     /// extensions given as openssl config lines.
-    private func certificate(_ name: String, subject: String, key keyFile: String, issuer: (cert: String, key: String)?,
-                             extensions: [String], digest: String = "sha256", pss: Bool = false, days: Int = 30) throws -> Certificate {
+    private func certificate(
+        _ name: String, subject: String, key keyFile: String, issuer: (cert: String, key: String)?,
+        extensions: [String], digest: String = "sha256", pss: Bool = false, days: Int = 30
+    ) throws -> Certificate {
         let config = path("\(name).cnf")
         try Data(("[ext]\n" + extensions.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: config))
         let out = path("\(name).pem")
@@ -54,24 +57,36 @@ final class ChainValidationTests: XCTestCase {
         if let issuer {
             let csr = path("\(name).csr")
             try openssl(["req", "-new", "-key", keyFile, "-subj", subject, "-out", csr])
-            try openssl(["x509", "-req", "-in", csr, "-CA", issuer.cert, "-CAkey", issuer.key, "-CAcreateserial",
-                         "-days", "\(days)", "-\(digest)", "-extfile", config, "-extensions", "ext", "-out", out] + pssOptions)
+            try openssl(
+                [
+                    "x509", "-req", "-in", csr, "-CA", issuer.cert, "-CAkey", issuer.key, "-CAcreateserial",
+                    "-days", "\(days)", "-\(digest)", "-extfile", config, "-extensions", "ext", "-out", out,
+                ] + pssOptions)
         } else {
-            try openssl(["req", "-x509", "-new", "-key", keyFile, "-subj", subject, "-days", "\(days)", "-\(digest)",
-                         "-config", config, "-extensions", "ext", "-out", out] + pssOptions)
+            try openssl(
+                [
+                    "req", "-x509", "-new", "-key", keyFile, "-subj", subject, "-days", "\(days)", "-\(digest)",
+                    "-config", config, "-extensions", "ext", "-out", out,
+                ] + pssOptions)
         }
         return try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: URL(fileURLWithPath: out)))).first)
     }
 
-    private let caExtensions = ["basicConstraints=critical,CA:TRUE", "keyUsage=critical,keyCertSign,cRLSign",
-                                "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid"]
-    private let leafExtensions = ["basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature",
-                                  "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid"]
+    private let caExtensions = [
+        "basicConstraints=critical,CA:TRUE", "keyUsage=critical,keyCertSign,cRLSign",
+        "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid",
+    ]
+    private let leafExtensions = [
+        "basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature",
+        "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid",
+    ]
 
     private var now: Int64 { Int64(Date().timeIntervalSince1970) }
 
-    private func expectFailure(_ result: CertificateVerifier.Result, _ matches: (ValidationFailure) -> Bool,
-                               _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func expectFailure(
+        _ result: CertificateVerifier.Result, _ matches: (ValidationFailure) -> Bool,
+        _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertNil(result.chain, "\(message): should not validate", file: file, line: line)
         XCTAssertTrue(result.failures.contains(where: matches), "\(message): got \(result.failures)", file: file, line: line)
     }
@@ -83,34 +98,46 @@ final class ChainValidationTests: XCTestCase {
             ("RSA-PSS", "rsa:2048", "rsa:2048", "ec:P-256", "sha256", true),
             ("mixed", "rsa:2048", "ec:P-256", "ec:P-384", "sha512", false),
         ] {
-            let rootKey = try key("\(label)-root", rootKind), interKey = try key("\(label)-inter", intermediateKind)
+            let rootKey = try key("\(label)-root", rootKind)
+            let interKey = try key("\(label)-inter", intermediateKind)
             let leafKey = try key("\(label)-leaf", leafKind)
-            let root = try certificate("\(label)-root", subject: "/CN=\(label) Root", key: rootKey, issuer: nil,
-                                       extensions: caExtensions, digest: digest, pss: pss)
-            let inter = try certificate("\(label)-inter", subject: "/CN=\(label) Intermediate", key: interKey,
-                                        issuer: (path("\(label)-root.pem"), rootKey), extensions: caExtensions, digest: digest, pss: pss)
-            let leaf = try certificate("\(label)-leaf", subject: "/CN=\(label) Leaf", key: leafKey,
-                                       issuer: (path("\(label)-inter.pem"), interKey), extensions: leafExtensions, digest: digest, pss: pss)
+            let root = try certificate(
+                "\(label)-root", subject: "/CN=\(label) Root", key: rootKey, issuer: nil,
+                extensions: caExtensions, digest: digest, pss: pss)
+            let inter = try certificate(
+                "\(label)-inter", subject: "/CN=\(label) Intermediate", key: interKey,
+                issuer: (path("\(label)-root.pem"), rootKey), extensions: caExtensions, digest: digest, pss: pss)
+            let leaf = try certificate(
+                "\(label)-leaf", subject: "/CN=\(label) Leaf", key: leafKey,
+                issuer: (path("\(label)-inter.pem"), interKey), extensions: leafExtensions, digest: digest, pss: pss)
             let verifier = CertificateVerifier(trustedRoots: [root])
             let result = verifier.verify(leaf: leaf, intermediates: [inter], at: now)
             XCTAssertEqual(result.chain, [leaf, inter, root], "\(label): \(result.failures)")
             // Validity: before notBefore and after notAfter.
-            expectFailure(verifier.verify(leaf: leaf, intermediates: [inter], at: leaf.validity.notBefore - 1),
-                          { if case .notYetValid = $0 { true } else { false } }, "\(label) not yet valid")
-            expectFailure(verifier.verify(leaf: leaf, intermediates: [inter], at: leaf.validity.notAfter + 1),
-                          { if case .expired = $0 { true } else { false } }, "\(label) expired")
+            expectFailure(
+                verifier.verify(leaf: leaf, intermediates: [inter], at: leaf.validity.notBefore - 1),
+                { if case .notYetValid = $0 { true } else { false } }, "\(label) not yet valid")
+            expectFailure(
+                verifier.verify(leaf: leaf, intermediates: [inter], at: leaf.validity.notAfter + 1),
+                { if case .expired = $0 { true } else { false } }, "\(label) expired")
             // Missing intermediate; a root that is not trusted.
-            expectFailure(verifier.verify(leaf: leaf, at: now), { if case .noPathToTrustedRoot = $0 { true } else { false } }, "\(label) no intermediate")
+            expectFailure(
+                verifier.verify(leaf: leaf, at: now), { if case .noPathToTrustedRoot = $0 { true } else { false } },
+                "\(label) no intermediate")
             let otherRootKey = try key("\(label)-other", rootKind)
-            let otherRoot = try certificate("\(label)-other", subject: "/CN=\(label) Root", key: otherRootKey, issuer: nil,
-                                            extensions: caExtensions, digest: digest, pss: pss)
-            XCTAssertNil(CertificateVerifier(trustedRoots: [otherRoot]).verify(leaf: leaf, intermediates: [inter, root], at: now).chain,
-                         "\(label): a same-name root with another key, and the real root only as an intermediate")
+            let otherRoot = try certificate(
+                "\(label)-other", subject: "/CN=\(label) Root", key: otherRootKey, issuer: nil,
+                extensions: caExtensions, digest: digest, pss: pss)
+            XCTAssertNil(
+                CertificateVerifier(trustedRoots: [otherRoot]).verify(leaf: leaf, intermediates: [inter, root], at: now).chain,
+                "\(label): a same-name root with another key, and the real root only as an intermediate")
         }
     }
 
     func testEachRuleFails() throws {
-        let rootKey = try key("root", "ec:P-384"), interKey = try key("inter", "ec:P-256"), leafKey = try key("leaf", "ec:P-256")
+        let rootKey = try key("root", "ec:P-384")
+        let interKey = try key("inter", "ec:P-256")
+        let leafKey = try key("leaf", "ec:P-256")
         let root = try certificate("root", subject: "/CN=Rule Root", key: rootKey, issuer: nil, extensions: caExtensions)
         let rootIssuer = (path("root.pem"), rootKey)
         let verifier = CertificateVerifier(trustedRoots: [root])
@@ -118,55 +145,74 @@ final class ChainValidationTests: XCTestCase {
         // Wrong issuer: the leaf names the intermediate but another key signed it.
         let inter = try certificate("inter", subject: "/CN=Rule Intermediate", key: interKey, issuer: rootIssuer, extensions: caExtensions)
         let impostorKey = try key("impostor", "ec:P-256")
-        let impostor = try certificate("impostor", subject: "/CN=Rule Intermediate", key: impostorKey, issuer: rootIssuer, extensions: caExtensions)
+        let impostor = try certificate(
+            "impostor", subject: "/CN=Rule Intermediate", key: impostorKey, issuer: rootIssuer, extensions: caExtensions)
         // With key identifiers the mismatch is seen before any signature check (AKI ≠ SKI); without
         // them the name matches and the signature check fails.
-        let wrongLeaf = try certificate("wrongleaf", subject: "/CN=Wrong", key: leafKey, issuer: (path("impostor.pem"), impostorKey),
-                                        extensions: ["basicConstraints=critical,CA:FALSE"])
-        expectFailure(verifier.verify(leaf: wrongLeaf, intermediates: [inter], at: now),
-                      { if case .noPathToTrustedRoot = $0 { true } else { false } }, "wrong issuer (AKI mismatch)")
-        let wrongLeafNoAKI = try certificate("wrongleaf2", subject: "/CN=Wrong", key: leafKey, issuer: (path("impostor.pem"), impostorKey),
-                                             extensions: ["basicConstraints=critical,CA:FALSE", "authorityKeyIdentifier=none"])
+        let wrongLeaf = try certificate(
+            "wrongleaf", subject: "/CN=Wrong", key: leafKey, issuer: (path("impostor.pem"), impostorKey),
+            extensions: ["basicConstraints=critical,CA:FALSE"])
+        expectFailure(
+            verifier.verify(leaf: wrongLeaf, intermediates: [inter], at: now),
+            { if case .noPathToTrustedRoot = $0 { true } else { false } }, "wrong issuer (AKI mismatch)")
+        let wrongLeafNoAKI = try certificate(
+            "wrongleaf2", subject: "/CN=Wrong", key: leafKey, issuer: (path("impostor.pem"), impostorKey),
+            extensions: ["basicConstraints=critical,CA:FALSE", "authorityKeyIdentifier=none"])
         XCTAssertNil(wrongLeafNoAKI.authorityKeyIdentifier)
-        expectFailure(verifier.verify(leaf: wrongLeafNoAKI, intermediates: [inter], at: now),
-                      { if case .invalidSignature = $0 { true } else { false } }, "wrong issuer (signature)")
-        XCTAssertNotNil(verifier.verify(leaf: wrongLeaf, intermediates: [inter, impostor], at: now).chain, "the right issuer among candidates")
+        expectFailure(
+            verifier.verify(leaf: wrongLeafNoAKI, intermediates: [inter], at: now),
+            { if case .invalidSignature = $0 { true } else { false } }, "wrong issuer (signature)")
+        XCTAssertNotNil(
+            verifier.verify(leaf: wrongLeaf, intermediates: [inter, impostor], at: now).chain, "the right issuer among candidates")
 
         // CA flag missing on the intermediate.
-        let notCA = try certificate("notca", subject: "/CN=Not A CA", key: interKey, issuer: rootIssuer,
-                                    extensions: ["basicConstraints=critical,CA:FALSE"])
-        let underNotCA = try certificate("undernotca", subject: "/CN=Under", key: leafKey, issuer: (path("notca.pem"), interKey),
-                                         extensions: ["basicConstraints=critical,CA:FALSE"])
-        expectFailure(verifier.verify(leaf: underNotCA, intermediates: [notCA], at: now),
-                      { if case .notACA = $0 { true } else { false } }, "CA flag missing")
+        let notCA = try certificate(
+            "notca", subject: "/CN=Not A CA", key: interKey, issuer: rootIssuer,
+            extensions: ["basicConstraints=critical,CA:FALSE"])
+        let underNotCA = try certificate(
+            "undernotca", subject: "/CN=Under", key: leafKey, issuer: (path("notca.pem"), interKey),
+            extensions: ["basicConstraints=critical,CA:FALSE"])
+        expectFailure(
+            verifier.verify(leaf: underNotCA, intermediates: [notCA], at: now),
+            { if case .notACA = $0 { true } else { false } }, "CA flag missing")
 
         // pathLenConstraint 0 on the intermediate, with another intermediate below it.
-        let limited = try certificate("limited", subject: "/CN=Limited", key: interKey, issuer: rootIssuer,
-                                      extensions: ["basicConstraints=critical,CA:TRUE,pathlen:0", "keyUsage=critical,keyCertSign"])
+        let limited = try certificate(
+            "limited", subject: "/CN=Limited", key: interKey, issuer: rootIssuer,
+            extensions: ["basicConstraints=critical,CA:TRUE,pathlen:0", "keyUsage=critical,keyCertSign"])
         let subKey = try key("sub", "ec:P-256")
-        let sub = try certificate("sub", subject: "/CN=Sub CA", key: subKey, issuer: (path("limited.pem"), interKey), extensions: caExtensions)
-        let deep = try certificate("deep", subject: "/CN=Deep", key: leafKey, issuer: (path("sub.pem"), subKey),
-                                   extensions: ["basicConstraints=critical,CA:FALSE"])
-        expectFailure(verifier.verify(leaf: deep, intermediates: [limited, sub], at: now),
-                      { if case .pathLengthExceeded(_, 0, 1) = $0 { true } else { false } }, "pathLen exceeded")
+        let sub = try certificate(
+            "sub", subject: "/CN=Sub CA", key: subKey, issuer: (path("limited.pem"), interKey), extensions: caExtensions)
+        let deep = try certificate(
+            "deep", subject: "/CN=Deep", key: leafKey, issuer: (path("sub.pem"), subKey),
+            extensions: ["basicConstraints=critical,CA:FALSE"])
+        expectFailure(
+            verifier.verify(leaf: deep, intermediates: [limited, sub], at: now),
+            { if case .pathLengthExceeded(_, 0, 1) = $0 { true } else { false } }, "pathLen exceeded")
 
         // keyUsage without keyCertSign on the intermediate.
-        let noSign = try certificate("nosign", subject: "/CN=No Sign", key: interKey, issuer: rootIssuer,
-                                     extensions: ["basicConstraints=critical,CA:TRUE", "keyUsage=critical,digitalSignature"])
-        let underNoSign = try certificate("undernosign", subject: "/CN=Under No Sign", key: leafKey, issuer: (path("nosign.pem"), interKey),
-                                          extensions: ["basicConstraints=critical,CA:FALSE"])
-        expectFailure(verifier.verify(leaf: underNoSign, intermediates: [noSign], at: now),
-                      { if case .missingKeyCertSign = $0 { true } else { false } }, "keyCertSign missing")
+        let noSign = try certificate(
+            "nosign", subject: "/CN=No Sign", key: interKey, issuer: rootIssuer,
+            extensions: ["basicConstraints=critical,CA:TRUE", "keyUsage=critical,digitalSignature"])
+        let underNoSign = try certificate(
+            "undernosign", subject: "/CN=Under No Sign", key: leafKey, issuer: (path("nosign.pem"), interKey),
+            extensions: ["basicConstraints=critical,CA:FALSE"])
+        expectFailure(
+            verifier.verify(leaf: underNoSign, intermediates: [noSign], at: now),
+            { if case .missingKeyCertSign = $0 { true } else { false } }, "keyCertSign missing")
 
         // An unknown critical extension on the leaf; the same extension non-critical is fine.
-        let critical = try certificate("critical", subject: "/CN=Critical", key: leafKey, issuer: (path("inter.pem"), interKey),
-                                       extensions: ["basicConstraints=critical,CA:FALSE", "1.3.6.1.4.1.55555.1=critical,ASN1:UTF8String:unknown"])
-        expectFailure(verifier.verify(leaf: critical, intermediates: [inter], at: now),
-                      { if case .unhandledCriticalExtension = $0 { true } else { false } }, "unknown critical extension")
+        let critical = try certificate(
+            "critical", subject: "/CN=Critical", key: leafKey, issuer: (path("inter.pem"), interKey),
+            extensions: ["basicConstraints=critical,CA:FALSE", "1.3.6.1.4.1.55555.1=critical,ASN1:UTF8String:unknown"])
+        expectFailure(
+            verifier.verify(leaf: critical, intermediates: [inter], at: now),
+            { if case .unhandledCriticalExtension = $0 { true } else { false } }, "unknown critical extension")
         let handled = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(alsoHandled: [[1, 3, 6, 1, 4, 1, 55555, 1]])])
         XCTAssertNotNil(handled.verify(leaf: critical, intermediates: [inter], at: now).chain, "a policy that handles it")
-        let nonCritical = try certificate("noncritical", subject: "/CN=Non Critical", key: leafKey, issuer: (path("inter.pem"), interKey),
-                                          extensions: ["basicConstraints=critical,CA:FALSE", "1.3.6.1.4.1.55555.1=ASN1:UTF8String:unknown"])
+        let nonCritical = try certificate(
+            "noncritical", subject: "/CN=Non Critical", key: leafKey, issuer: (path("inter.pem"), interKey),
+            extensions: ["basicConstraints=critical,CA:FALSE", "1.3.6.1.4.1.55555.1=ASN1:UTF8String:unknown"])
         XCTAssertNotNil(verifier.verify(leaf: nonCritical, intermediates: [inter], at: now).chain)
 
         // Swapped signature: the leaf's TBS with another certificate's signature (same algorithm).
@@ -177,8 +223,9 @@ final class ChainValidationTests: XCTestCase {
             seq.append(ASN1BitString(wholeBytes: critical.signature))
         }
         let swapped = try Certificate(derEncoded: writer.bytes)
-        expectFailure(verifier.verify(leaf: swapped, intermediates: [inter], at: now),
-                      { if case .invalidSignature = $0 { true } else { false } }, "swapped signature")
+        expectFailure(
+            verifier.verify(leaf: swapped, intermediates: [inter], at: now),
+            { if case .invalidSignature = $0 { true } else { false } }, "swapped signature")
     }
 
     /// Unknown key and signature algorithms are kept (not fatal to parsing) and reported as
@@ -196,30 +243,37 @@ final class ChainValidationTests: XCTestCase {
         guard case .unknown = ed.signatureAlgorithm else { return XCTFail("Ed25519 signatures are unknown here") }
         let result = CertificateVerifier(trustedRoots: [ed]).verify(leaf: ed, at: now)
         XCTAssertNil(result.chain)
-        XCTAssertTrue(result.failures.contains { if case .invalidSignature(_, let reason) = $0 { reason.contains("unsupported") } else { false } },
-                      "\(result.failures)")
+        XCTAssertTrue(
+            result.failures.contains { if case .invalidSignature(_, let reason) = $0 { reason.contains("unsupported") } else { false } },
+            "\(result.failures)")
 
         // A v1 self-signed root (no extensions at all) issuing a leaf.
-        let rootKey = try key("v1root", "ec:P-256"), leafKey = try key("v1leaf", "ec:P-256")
+        let rootKey = try key("v1root", "ec:P-256")
+        let leafKey = try key("v1leaf", "ec:P-256")
         try openssl(["req", "-new", "-key", rootKey, "-subj", "/CN=V1 Root", "-out", path("v1root.csr")])
         try openssl(["x509", "-req", "-in", path("v1root.csr"), "-signkey", rootKey, "-days", "2", "-out", path("v1root.pem")])
         let root = try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: URL(fileURLWithPath: path("v1root.pem"))))).first)
         XCTAssertEqual(root.version, 1)
         XCTAssertTrue(root.extensions.isEmpty)
-        let leaf = try certificate("v1leaf", subject: "/CN=Under V1", key: leafKey, issuer: (path("v1root.pem"), rootKey),
-                                   extensions: ["basicConstraints=critical,CA:FALSE"])
+        let leaf = try certificate(
+            "v1leaf", subject: "/CN=Under V1", key: leafKey, issuer: (path("v1root.pem"), rootKey),
+            extensions: ["basicConstraints=critical,CA:FALSE"])
         XCTAssertEqual(CertificateVerifier(trustedRoots: [root]).verify(leaf: leaf, at: now).chain, [leaf, root])
     }
 
     /// 1,000 intermediates with the issuer's name and key but altered serials (so none is validly
     /// signed): path building stops at its bound, quickly, with an error.
     func testThousandSameNameIntermediatesAreBounded() throws {
-        let rootKey = try key("root", "ec:P-256"), interKey = try key("inter", "ec:P-256"), leafKey = try key("leaf", "ec:P-256")
+        let rootKey = try key("root", "ec:P-256")
+        let interKey = try key("inter", "ec:P-256")
+        let leafKey = try key("leaf", "ec:P-256")
         let root = try certificate("root", subject: "/CN=Bound Root", key: rootKey, issuer: nil, extensions: caExtensions)
-        let inter = try certificate("inter", subject: "/CN=Bound Intermediate", key: interKey, issuer: (path("root.pem"), rootKey),
-                                    extensions: caExtensions)
-        let leaf = try certificate("leaf", subject: "/CN=Bound Leaf", key: leafKey, issuer: (path("inter.pem"), interKey),
-                                   extensions: leafExtensions)
+        let inter = try certificate(
+            "inter", subject: "/CN=Bound Intermediate", key: interKey, issuer: (path("root.pem"), rootKey),
+            extensions: caExtensions)
+        let leaf = try certificate(
+            "leaf", subject: "/CN=Bound Leaf", key: leafKey, issuer: (path("inter.pem"), interKey),
+            extensions: leafExtensions)
         // Altered copies: change one serial byte in the DER (the TBS's first INTEGER).
         let der = inter.derBytes
         let tbs = try DER.parse(der).children.first { _ in true }
@@ -238,9 +292,14 @@ final class ChainValidationTests: XCTestCase {
         XCTAssertNil(result.chain)
         // Bounded by count, not by luck: the search stops at the verifier's signature-check budget
         // (64 by default), not after trying a thousand candidates.
-        XCTAssertTrue(result.failures.contains { failure in
-            if case .workLimitExceeded(let why) = failure { why.contains("\(verifier.maximumSignatureChecks) signature checks") } else { false }
-        }, "\(result.failures.prefix(3))")
+        XCTAssertTrue(
+            result.failures.contains { failure in
+                if case .workLimitExceeded(let why) = failure {
+                    why.contains("\(verifier.maximumSignatureChecks) signature checks")
+                } else {
+                    false
+                }
+            }, "\(result.failures.prefix(3))")
         // With the real intermediate among them, a path is still found within the bound when it comes first.
         XCTAssertNotNil(verifier.verify(leaf: leaf, intermediates: [inter] + hostile, at: now).chain)
     }

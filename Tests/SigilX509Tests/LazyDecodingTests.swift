@@ -3,8 +3,9 @@ import SigilASN1
 import SigilCore
 import SigilKeys
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
+@testable import SigilX509
 
 /// Parsing validates everything and builds some values only on first access (names' RDNs and
 /// strings): here the values read lazily equal a full eager decoding on every certificate fixture
@@ -33,17 +34,22 @@ final class LazyDecodingTests: XCTestCase {
     func testLazyNamesEqualEagerDecodingOnEveryFixture() throws {
         let files = try LazyDecodingTests.repositoryCertificates()
         XCTAssertGreaterThan(files.count, 400)
-        var parsed = 0, attributes = 0
+        var parsed = 0
+        var attributes = 0
         for (name, der) in files {
             guard let certificate = try? Certificate(derEncoded: der) else { continue }
             parsed += 1
             // The byte views kept as ranges are the tree's TBSCertificate and SubjectPublicKeyInfo.
             let tbs = try XCTUnwrap(DER.parse(der).children.first { _ in true })
             XCTAssertEqual(certificate.tbsBytes, Array(tbs.encodedBytes), name)
-            let spkiNode = try XCTUnwrap(tbs.children.first { $0.identifier == .sequence && $0.children.first { _ in true }?.identifier == .sequence
-                && $0.children.dropFirst().first { _ in true }?.identifier == .bitString })
+            let spkiNode = try XCTUnwrap(
+                tbs.children.first {
+                    $0.identifier == .sequence && $0.children.first { _ in true }?.identifier == .sequence
+                        && $0.children.dropFirst().first { _ in true }?.identifier == .bitString
+                })
             XCTAssertEqual(certificate.subjectPublicKeyInfoBytes, Array(spkiNode.encodedBytes), name)
-            XCTAssertEqual(try SubjectPublicKeyInfo(derEncoded: certificate.subjectPublicKeyInfoBytes), certificate.subjectPublicKeyInfo, name)
+            XCTAssertEqual(
+                try SubjectPublicKeyInfo(derEncoded: certificate.subjectPublicKeyInfoBytes), certificate.subjectPublicKeyInfo, name)
             for dn in [certificate.issuer, certificate.subject] {
                 let eager = try eagerRDNs(dn)
                 XCTAssertEqual(dn.rdns, eager, name)
@@ -55,7 +61,8 @@ final class LazyDecodingTests: XCTestCase {
             }
             // Names inside extensions (directoryName in SAN, AKI, CRL distribution points) too.
             for general in certificate.subjectAlternativeNames + (certificate.authorityKeyIdentifier?.authorityCertIssuer ?? [])
-                + certificate.crlDistributionPoints.flatMap({ ($0.fullName ?? []) + ($0.cRLIssuer ?? []) }) {
+                + certificate.crlDistributionPoints.flatMap({ ($0.fullName ?? []) + ($0.cRLIssuer ?? []) })
+            {
                 if case .directoryName(let dn) = general { XCTAssertEqual(dn.rdns, try eagerRDNs(dn), name) }
             }
         }
@@ -80,7 +87,9 @@ final class LazyDecodingTests: XCTestCase {
         names.append(Self.name([(0x0C, [0xC3, 0x28])]))  // invalid UTF-8
         names.append(Self.name([(0x13, [0x41, 0x2A])]))  // PrintableString with '*'
         var rng = SeededGenerator(seed: 0x4E41_4D45)
-        var compared = 0, accepted = 0, refused = 0
+        var compared = 0
+        var accepted = 0
+        var refused = 0
         for round in 0..<20_000 {
             var bytes = names[round % names.count]
             let position = Int(rng.next() % UInt64(bytes.count))

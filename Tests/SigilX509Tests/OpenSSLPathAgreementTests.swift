@@ -1,8 +1,9 @@
 import Foundation
 import SigilASN1
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
+@testable import SigilX509
 
 /// Name constraints and certificate-policy processing against the `openssl verify` CLI, on
 /// chains openssl itself issues from a seeded random description: root → CA → (CA →) leaf, with
@@ -44,19 +45,27 @@ final class OpenSSLPathAgreementTests: XCTestCase {
     /// Issues `spec` with the shared key, signed by `issuer` (nil: self-signed).
     private func issue(_ spec: Spec, issuer: String?) throws -> Certificate {
         let config = path("\(spec.name).cnf")
-        let text = "[req]\ndistinguished_name=dn\n[dn]\n[ext]\n" + spec.extensions.joined(separator: "\n") + "\n" + spec.sections.joined(separator: "\n") + "\n"
+        let text =
+            "[req]\ndistinguished_name=dn\n[dn]\n[ext]\n" + spec.extensions.joined(separator: "\n") + "\n"
+            + spec.sections.joined(separator: "\n") + "\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: config))
-        var arguments = ["req", "-x509", "-new", "-key", path("key.pem"), "-subj", spec.subject, "-days", "3", "-config", config,
-                         "-extensions", "ext", "-out", path("\(spec.name).pem")]
+        var arguments = [
+            "req", "-x509", "-new", "-key", path("key.pem"), "-subj", spec.subject, "-days", "3", "-config", config,
+            "-extensions", "ext", "-out", path("\(spec.name).pem"),
+        ]
         if let issuer { arguments += ["-CA", path("\(issuer).pem"), "-CAkey", path("key.pem")] }
         try openssl(arguments)
         return try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: URL(fileURLWithPath: path("\(spec.name).pem"))))).first)
     }
 
-    private let caBase = ["basicConstraints=critical,CA:TRUE", "keyUsage=critical,keyCertSign,cRLSign",
-                          "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid"]
-    private let leafBase = ["basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature",
-                            "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid"]
+    private let caBase = [
+        "basicConstraints=critical,CA:TRUE", "keyUsage=critical,keyCertSign,cRLSign",
+        "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid",
+    ]
+    private let leafBase = [
+        "basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature",
+        "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid",
+    ]
 
     // Vocabularies small enough that random names and subtrees often meet.
     private let dnsBases = ["example.com", "a.example.com", ".example.com", "example.org"]
@@ -78,7 +87,8 @@ final class OpenSSLPathAgreementTests: XCTestCase {
 
     /// A random nameConstraints line (and its dirName sections) for CA `name`.
     private func nameConstraints(_ name: String, _ rng: inout SeededGenerator) -> (String, [String]) {
-        var parts: [String] = [], sections: [String] = []
+        var parts: [String] = []
+        var sections: [String] = []
         for k in 0..<(1 + Int(rng.next() % 4)) {
             let kind = chance(65, &rng) ? "permitted" : "excluded"
             switch rng.next() % 5 {
@@ -112,7 +122,9 @@ final class OpenSSLPathAgreementTests: XCTestCase {
         var lines: [String] = []
         if chance(85, &rng) {
             let chosen = (OpenSSLPathAgreementTests.policies + [OpenSSLPathAgreementTests.any]).filter { _ in chance(45, &rng) }
-            lines.append("certificatePolicies=" + (chosen.isEmpty ? [pick(OpenSSLPathAgreementTests.policies, &rng)] : chosen).joined(separator: ","))
+            lines.append(
+                "certificatePolicies=" + (chosen.isEmpty ? [pick(OpenSSLPathAgreementTests.policies, &rng)] : chosen).joined(separator: ",")
+            )
         }
         guard ca else {
             if chance(10, &rng) { lines.append("policyConstraints=requireExplicitPolicy:0") }
@@ -121,7 +133,8 @@ final class OpenSSLPathAgreementTests: XCTestCase {
         if chance(45, &rng) {
             var pairs: [String] = []
             for _ in 0..<(1 + Int(rng.next() % 3)) {
-                let from = pick(OpenSSLPathAgreementTests.policies, &rng), to = pick(OpenSSLPathAgreementTests.policies, &rng)
+                let from = pick(OpenSSLPathAgreementTests.policies, &rng)
+                let to = pick(OpenSSLPathAgreementTests.policies, &rng)
                 if from != to && !pairs.contains("\(from):\(to)") { pairs.append("\(from):\(to)") }
             }
             if !pairs.isEmpty { lines.append("policyMappings=" + pairs.joined(separator: ",")) }
@@ -146,8 +159,9 @@ final class OpenSSLPathAgreementTests: XCTestCase {
     /// Runs `openssl verify` once on every leaf of `chains` with `options`; the leaf files it accepts.
     private func opensslAccepts(_ chains: [Chain], options: [String]) throws -> Set<String> {
         let bag = path("untrusted.pem")
-        let result = try Subprocess.run(try Subprocess.require("openssl"),
-                                        ["verify", "-policy_check", "-CAfile", path("root.pem"), "-untrusted", bag] + options + chains.map(\.leafFile))
+        let result = try Subprocess.run(
+            try Subprocess.require("openssl"),
+            ["verify", "-policy_check", "-CAfile", path("root.pem"), "-untrusted", bag] + options + chains.map(\.leafFile))
         let out = result.stdoutString
         return Set(chains.map(\.leafFile).filter { out.contains("\($0): OK") })
     }
@@ -157,7 +171,8 @@ final class OpenSSLPathAgreementTests: XCTestCase {
     /// round of signature checks.
     private func sigilAccepts(_ chain: Chain, root: Certificate, settings: [PolicySettings]) throws -> [Bool] {
         let now = Int64(Date().timeIntervalSince1970)
-        let built = CertificateVerifier(trustedRoots: [root], policies: []).verify(leaf: chain.leaf, intermediates: chain.intermediates, at: now)
+        let built = CertificateVerifier(trustedRoots: [root], policies: []).verify(
+            leaf: chain.leaf, intermediates: chain.intermediates, at: now)
         let path = try XCTUnwrap(built.chain, "\(chain.description): \(built.failures)")
         XCTAssertEqual(path, [chain.leaf] + chain.intermediates.reversed() + [root])
         return settings.map { RFC5280Policy(policySettings: $0).evaluate(path, at: now).failures.isEmpty }
@@ -167,7 +182,8 @@ final class OpenSSLPathAgreementTests: XCTestCase {
         var rng = SeededGenerator(seed: 0x5167_0018)
         try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path("key.pem")])
         let root = try issue(Spec(name: "root", subject: "/CN=Agreement Root", extensions: caBase), issuer: nil)
-        var nameChains: [Chain] = [], policyChains: [Chain] = []
+        var nameChains: [Chain] = []
+        var policyChains: [Chain] = []
         var untrusted = ""
         for index in 0..<48 {
             let namesOnly = index % 2 == 0
@@ -196,7 +212,8 @@ final class OpenSSLPathAgreementTests: XCTestCase {
                 leafSpec.extensions += policyLines(ca: false, &rng)
             }
             specs.append(leafSpec)
-            var issuer = "root", issued: [Certificate] = []
+            var issuer = "root"
+            var issued: [Certificate] = []
             for spec in specs {
                 issued.append(try issue(spec, issuer: issuer))
                 issuer = spec.name
@@ -205,8 +222,9 @@ final class OpenSSLPathAgreementTests: XCTestCase {
                     untrusted += try String(contentsOf: URL(fileURLWithPath: path("\(spec.name).pem")), encoding: .utf8)
                 }
             }
-            let chain = Chain(leafFile: path("\(leafSpec.name).pem"), leaf: issued.last!, intermediates: Array(issued.dropLast()),
-                              description: described.joined(separator: " → "))
+            let chain = Chain(
+                leafFile: path("\(leafSpec.name).pem"), leaf: issued.last!, intermediates: Array(issued.dropLast()),
+                description: described.joined(separator: " → "))
             if namesOnly { nameChains.append(chain) } else { policyChains.append(chain) }
         }
         try Data(untrusted.utf8).write(to: URL(fileURLWithPath: path("untrusted.pem")))
@@ -222,16 +240,23 @@ final class OpenSSLPathAgreementTests: XCTestCase {
             if ours != theirs { disagreements.append("names: sigil \(ours), openssl \(theirs): \(chain.description)") }
         }
         // Policies: each option set of `openssl verify` and the same RFC 5280 §6.1.1 inputs.
-        let p1: ASN1ObjectIdentifier = [1, 2, 3, 1], p2: ASN1ObjectIdentifier = [1, 2, 3, 2], p3: ASN1ObjectIdentifier = [1, 2, 3, 3]
+        let p1: ASN1ObjectIdentifier = [1, 2, 3, 1]
+        let p2: ASN1ObjectIdentifier = [1, 2, 3, 2]
+        let p3: ASN1ObjectIdentifier = [1, 2, 3, 3]
         let optionSets: [([String], PolicySettings)] = [
             ([], PolicySettings()),
             (["-explicit_policy"], PolicySettings(requireExplicitPolicy: true)),
             (["-policy", "1.2.3.1"], PolicySettings(initialPolicySet: [p1])),
-            (["-policy", "1.2.3.1", "-policy", "1.2.3.3", "-explicit_policy"], PolicySettings(initialPolicySet: [p1, p3], requireExplicitPolicy: true)),
+            (
+                ["-policy", "1.2.3.1", "-policy", "1.2.3.3", "-explicit_policy"],
+                PolicySettings(initialPolicySet: [p1, p3], requireExplicitPolicy: true)
+            ),
             (["-inhibit_map", "-explicit_policy"], PolicySettings(requireExplicitPolicy: true, inhibitPolicyMapping: true)),
             (["-inhibit_any", "-explicit_policy"], PolicySettings(requireExplicitPolicy: true, inhibitAnyPolicy: true)),
-            (["-inhibit_map", "-inhibit_any", "-explicit_policy", "-policy", "1.2.3.2"],
-             PolicySettings(initialPolicySet: [p2], requireExplicitPolicy: true, inhibitPolicyMapping: true, inhibitAnyPolicy: true)),
+            (
+                ["-inhibit_map", "-inhibit_any", "-explicit_policy", "-policy", "1.2.3.2"],
+                PolicySettings(initialPolicySet: [p2], requireExplicitPolicy: true, inhibitPolicyMapping: true, inhibitAnyPolicy: true)
+            ),
         ]
         var policyOutcomes = (valid: 0, invalid: 0)
         let ourPolicyOutcomes = try policyChains.map { try sigilAccepts($0, root: root, settings: optionSets.map(\.1)) }
@@ -245,7 +270,8 @@ final class OpenSSLPathAgreementTests: XCTestCase {
                 let theirs = accepted.contains(chain.leafFile)
                 if ours { policyOutcomes.valid += 1 } else { policyOutcomes.invalid += 1 }
                 if ours != theirs {
-                    disagreements.append("policies \(options.joined(separator: " ")): sigil \(ours), openssl \(theirs): \(chain.description)")
+                    disagreements.append(
+                        "policies \(options.joined(separator: " ")): sigil \(ours), openssl \(theirs): \(chain.description)")
                 }
             }
         }

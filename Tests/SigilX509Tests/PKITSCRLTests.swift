@@ -1,9 +1,10 @@
 import Foundation
 import SigilASN1
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
 @testable import SigilCRL
+@testable import SigilX509
 
 /// The PKITS sections about CRLs (NIST PKITS, Vectors/pkits): 4.4 Basic CRL, 4.5 self-issued
 /// CRL signing keys, 4.14 distribution points, 4.15 delta CRLs — every test, decided by
@@ -25,12 +26,16 @@ final class PKITSCRLTests: XCTestCase {
     }
 
     static func load() throws -> Data {
-        let certs = TestPaths.vectors("pkits/certs"), crlFolder = TestPaths.vectors("pkits/crls")
-        var anchor: Certificate?, intermediates: [Certificate] = [], endEntities: [String: Certificate] = [:]
+        let certs = TestPaths.vectors("pkits/certs")
+        let crlFolder = TestPaths.vectors("pkits/crls")
+        var anchor: Certificate?
+        var intermediates: [Certificate] = []
+        var endEntities: [String: Certificate] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: certs.path).sorted() where file.hasSuffix(".crt") {
             // A certificate Sigil refuses to parse (a signature BIT STRING with unused bits, in the
             // §4.1 bad-signature tests) is simply not a candidate.
-            guard let certificate = try? Certificate(derEncoded: Array(try Foundation.Data(contentsOf: certs.appendingPathComponent(file)))) else {
+            guard let certificate = try? Certificate(derEncoded: Array(try Foundation.Data(contentsOf: certs.appendingPathComponent(file))))
+            else {
                 continue
             }
             let name = String(file.dropLast(4))
@@ -53,41 +58,63 @@ final class PKITSCRLTests: XCTestCase {
     /// The decision for one PKITS test: whether the path validates, and the failures if not.
     static func decide(_ name: String, _ data: Data) -> CertificateVerifier.Result? {
         guard let leaf = data.endEntities[name + "EE"] else { return nil }
-        let crlPolicy = CRLRevocationPolicy(crls: data.crls, candidateCertificates: data.intermediates + [data.anchor],
-                                            options: .init(minimumRSABits: 1024),
-                                            signerPolicies: [RFC5280Policy()])
-        let verifier = CertificateVerifier(trustedRoots: [data.anchor],
-                                           policies: [RFC5280Policy(alsoHandled: crlPolicy.handledCriticalExtensions), crlPolicy],
-                                           minimumRSABits: 1024)
+        let crlPolicy = CRLRevocationPolicy(
+            crls: data.crls, candidateCertificates: data.intermediates + [data.anchor],
+            options: .init(minimumRSABits: 1024),
+            signerPolicies: [RFC5280Policy()])
+        let verifier = CertificateVerifier(
+            trustedRoots: [data.anchor],
+            policies: [RFC5280Policy(alsoHandled: crlPolicy.handledCriticalExtensions), crlPolicy],
+            minimumRSABits: 1024)
         return verifier.verify(leaf: leaf, intermediates: data.intermediates, at: validationTime)
     }
 
     /// PKITS §4.4, §4.5, §4.14, §4.15: each section's tests by number and name.
     static let sections: [(String, [String])] = [
-        ("4.4", ["InvalidMissingCRLTest1", "InvalidRevokedCATest2", "InvalidRevokedEETest3", "InvalidBadCRLSignatureTest4",
-                 "InvalidBadCRLIssuerNameTest5", "InvalidWrongCRLTest6", "ValidTwoCRLsTest7", "InvalidUnknownCRLEntryExtensionTest8",
-                 "InvalidUnknownCRLExtensionTest9", "InvalidUnknownCRLExtensionTest10", "InvalidOldCRLnextUpdateTest11",
-                 "Invalidpre2000CRLnextUpdateTest12", "ValidGeneralizedTimeCRLnextUpdateTest13", "ValidNegativeSerialNumberTest14",
-                 "InvalidNegativeSerialNumberTest15", "ValidLongSerialNumberTest16", "ValidLongSerialNumberTest17",
-                 "InvalidLongSerialNumberTest18", "ValidSeparateCertificateandCRLKeysTest19",
-                 "InvalidSeparateCertificateandCRLKeysTest20", "InvalidSeparateCertificateandCRLKeysTest21"]),
-        ("4.5", ["ValidBasicSelfIssuedOldWithNewTest1", "InvalidBasicSelfIssuedOldWithNewTest2", "ValidBasicSelfIssuedNewWithOldTest3",
-                 "ValidBasicSelfIssuedNewWithOldTest4", "InvalidBasicSelfIssuedNewWithOldTest5", "ValidBasicSelfIssuedCRLSigningKeyTest6",
-                 "InvalidBasicSelfIssuedCRLSigningKeyTest7", "InvalidBasicSelfIssuedCRLSigningKeyTest8"]),
-        ("4.14", ["ValiddistributionPointTest1", "InvaliddistributionPointTest2", "InvaliddistributionPointTest3",
-                  "ValiddistributionPointTest4", "ValiddistributionPointTest5", "InvaliddistributionPointTest6",
-                  "ValiddistributionPointTest7", "InvaliddistributionPointTest8", "InvaliddistributionPointTest9",
-                  "ValidNoissuingDistributionPointTest10", "InvalidonlyContainsUserCertsTest11", "InvalidonlyContainsCACertsTest12",
-                  "ValidonlyContainsCACertsTest13", "InvalidonlyContainsAttributeCertsTest14", "InvalidonlySomeReasonsTest15",
-                  "InvalidonlySomeReasonsTest16", "InvalidonlySomeReasonsTest17", "ValidonlySomeReasonsTest18",
-                  "ValidonlySomeReasonsTest19", "InvalidonlySomeReasonsTest20", "InvalidonlySomeReasonsTest21",
-                  "ValidIDPwithindirectCRLTest22", "InvalidIDPwithindirectCRLTest23", "ValidIDPwithindirectCRLTest24",
-                  "ValidIDPwithindirectCRLTest25", "InvalidIDPwithindirectCRLTest26", "InvalidcRLIssuerTest27", "ValidcRLIssuerTest28",
-                  "ValidcRLIssuerTest29", "ValidcRLIssuerTest30", "InvalidcRLIssuerTest31", "InvalidcRLIssuerTest32",
-                  "ValidcRLIssuerTest33", "InvalidcRLIssuerTest34", "InvalidcRLIssuerTest35"]),
-        ("4.15", ["InvaliddeltaCRLIndicatorNoBaseTest1", "ValiddeltaCRLTest2", "InvaliddeltaCRLTest3", "InvaliddeltaCRLTest4",
-                  "ValiddeltaCRLTest5", "InvaliddeltaCRLTest6", "ValiddeltaCRLTest7", "ValiddeltaCRLTest8", "InvaliddeltaCRLTest9",
-                  "InvaliddeltaCRLTest10"]),
+        (
+            "4.4",
+            [
+                "InvalidMissingCRLTest1", "InvalidRevokedCATest2", "InvalidRevokedEETest3", "InvalidBadCRLSignatureTest4",
+                "InvalidBadCRLIssuerNameTest5", "InvalidWrongCRLTest6", "ValidTwoCRLsTest7", "InvalidUnknownCRLEntryExtensionTest8",
+                "InvalidUnknownCRLExtensionTest9", "InvalidUnknownCRLExtensionTest10", "InvalidOldCRLnextUpdateTest11",
+                "Invalidpre2000CRLnextUpdateTest12", "ValidGeneralizedTimeCRLnextUpdateTest13", "ValidNegativeSerialNumberTest14",
+                "InvalidNegativeSerialNumberTest15", "ValidLongSerialNumberTest16", "ValidLongSerialNumberTest17",
+                "InvalidLongSerialNumberTest18", "ValidSeparateCertificateandCRLKeysTest19",
+                "InvalidSeparateCertificateandCRLKeysTest20", "InvalidSeparateCertificateandCRLKeysTest21",
+            ]
+        ),
+        (
+            "4.5",
+            [
+                "ValidBasicSelfIssuedOldWithNewTest1", "InvalidBasicSelfIssuedOldWithNewTest2", "ValidBasicSelfIssuedNewWithOldTest3",
+                "ValidBasicSelfIssuedNewWithOldTest4", "InvalidBasicSelfIssuedNewWithOldTest5", "ValidBasicSelfIssuedCRLSigningKeyTest6",
+                "InvalidBasicSelfIssuedCRLSigningKeyTest7", "InvalidBasicSelfIssuedCRLSigningKeyTest8",
+            ]
+        ),
+        (
+            "4.14",
+            [
+                "ValiddistributionPointTest1", "InvaliddistributionPointTest2", "InvaliddistributionPointTest3",
+                "ValiddistributionPointTest4", "ValiddistributionPointTest5", "InvaliddistributionPointTest6",
+                "ValiddistributionPointTest7", "InvaliddistributionPointTest8", "InvaliddistributionPointTest9",
+                "ValidNoissuingDistributionPointTest10", "InvalidonlyContainsUserCertsTest11", "InvalidonlyContainsCACertsTest12",
+                "ValidonlyContainsCACertsTest13", "InvalidonlyContainsAttributeCertsTest14", "InvalidonlySomeReasonsTest15",
+                "InvalidonlySomeReasonsTest16", "InvalidonlySomeReasonsTest17", "ValidonlySomeReasonsTest18",
+                "ValidonlySomeReasonsTest19", "InvalidonlySomeReasonsTest20", "InvalidonlySomeReasonsTest21",
+                "ValidIDPwithindirectCRLTest22", "InvalidIDPwithindirectCRLTest23", "ValidIDPwithindirectCRLTest24",
+                "ValidIDPwithindirectCRLTest25", "InvalidIDPwithindirectCRLTest26", "InvalidcRLIssuerTest27", "ValidcRLIssuerTest28",
+                "ValidcRLIssuerTest29", "ValidcRLIssuerTest30", "InvalidcRLIssuerTest31", "InvalidcRLIssuerTest32",
+                "ValidcRLIssuerTest33", "InvalidcRLIssuerTest34", "InvalidcRLIssuerTest35",
+            ]
+        ),
+        (
+            "4.15",
+            [
+                "InvaliddeltaCRLIndicatorNoBaseTest1", "ValiddeltaCRLTest2", "InvaliddeltaCRLTest3", "InvaliddeltaCRLTest4",
+                "ValiddeltaCRLTest5", "InvaliddeltaCRLTest6", "ValiddeltaCRLTest7", "ValiddeltaCRLTest8", "InvaliddeltaCRLTest9",
+                "InvaliddeltaCRLTest10",
+            ]
+        ),
     ]
 
     func testEveryCRLSectionTestIsDecidedAsPKITSSays() throws {
@@ -116,12 +143,16 @@ final class PKITSCRLTests: XCTestCase {
     /// The invalid tests about revocation fail for a revocation reason, not by accident.
     func testRevokedPathsFailAsRevoked() throws {
         let data = try PKITSCRLTests.load()
-        for name in ["InvalidRevokedCATest2", "InvalidRevokedEETest3", "InvaliddeltaCRLTest3", "InvalidLongSerialNumberTest18",
-                     "InvalidNegativeSerialNumberTest15", "InvalidBasicSelfIssuedCRLSigningKeyTest7"] {
+        for name in [
+            "InvalidRevokedCATest2", "InvalidRevokedEETest3", "InvaliddeltaCRLTest3", "InvalidLongSerialNumberTest18",
+            "InvalidNegativeSerialNumberTest15", "InvalidBasicSelfIssuedCRLSigningKeyTest7",
+        ] {
             let failures = PKITSCRLTests.decide(name, data)?.failures ?? []
             XCTAssertTrue(failures.contains { if case .revoked = $0 { true } else { false } }, "\(name): \(failures)")
         }
-        for name in ["InvalidMissingCRLTest1", "InvalidBadCRLSignatureTest4", "InvalidUnknownCRLExtensionTest9", "InvalidOldCRLnextUpdateTest11"] {
+        for name in [
+            "InvalidMissingCRLTest1", "InvalidBadCRLSignatureTest4", "InvalidUnknownCRLExtensionTest9", "InvalidOldCRLnextUpdateTest11",
+        ] {
             let failures = PKITSCRLTests.decide(name, data)?.failures ?? []
             XCTAssertTrue(failures.contains { if case .revocationCheckFailed = $0 { true } else { false } }, "\(name): \(failures)")
         }

@@ -1,8 +1,9 @@
 import Foundation
 import SigilASN1
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
+@testable import SigilX509
 
 // NIST PKITS policy identifiers (PKITS §3: NIST-test-policy-1 … -6).
 private let p1: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 2, 1, 48, 1]
@@ -29,15 +30,18 @@ struct PKITSCase {
     /// (outside §4.8–§4.12 every PKITS certificate asserts NIST-test-policy-1 and the runner expects {policy-1}).
     let policies: Set<ASN1ObjectIdentifier>?
 
-    init(_ id: String, _ path: [String], _ leaf: String, _ outcome: Outcome, explicit: Bool = false,
-         initial: Set<ASN1ObjectIdentifier> = [X509OIDs.anyPolicy], mappingInhibit: Bool = false, anyInhibit: Bool = false,
-         revocation: Bool = false, policies: Set<ASN1ObjectIdentifier>? = nil) {
+    init(
+        _ id: String, _ path: [String], _ leaf: String, _ outcome: Outcome, explicit: Bool = false,
+        initial: Set<ASN1ObjectIdentifier> = [X509OIDs.anyPolicy], mappingInhibit: Bool = false, anyInhibit: Bool = false,
+        revocation: Bool = false, policies: Set<ASN1ObjectIdentifier>? = nil
+    ) {
         self.id = id
         self.path = path
         self.leaf = leaf
         self.outcome = outcome
-        self.settings = PolicySettings(initialPolicySet: initial, requireExplicitPolicy: explicit,
-                                       inhibitPolicyMapping: mappingInhibit, inhibitAnyPolicy: anyInhibit)
+        self.settings = PolicySettings(
+            initialPolicySet: initial, requireExplicitPolicy: explicit,
+            inhibitPolicyMapping: mappingInhibit, inhibitAnyPolicy: anyInhibit)
         self.revocation = revocation
         self.policies = policies
     }
@@ -91,17 +95,31 @@ let pkitsCases: [PKITSCase] = [
     PKITSCase("4.4.16", ["LongSerialNumberCACert"], "ValidLongSerialNumberTest16EE", .valid, revocation: true),
     PKITSCase("4.4.17", ["LongSerialNumberCACert"], "ValidLongSerialNumberTest17EE", .valid, revocation: true),
     PKITSCase("4.4.18", ["LongSerialNumberCACert"], "InvalidLongSerialNumberTest18EE", .invalid, revocation: true),
-    PKITSCase("4.4.19", ["SeparateCertificateandCRLKeysCertificateSigningCACert"], "ValidSeparateCertificateandCRLKeysTest19EE", .valid, revocation: true),
-    PKITSCase("4.4.20", ["SeparateCertificateandCRLKeysCertificateSigningCACert"], "InvalidSeparateCertificateandCRLKeysTest20EE", .invalid, revocation: true),
-    PKITSCase("4.4.21", ["SeparateCertificateandCRLKeysCA2CertificateSigningCACert"], "InvalidSeparateCertificateandCRLKeysTest21EE", .invalid, revocation: true),
-    PKITSCase("4.5.1", ["BasicSelfIssuedNewKeyCACert", "BasicSelfIssuedNewKeyOldWithNewCACert"], "ValidBasicSelfIssuedOldWithNewTest1EE", .valid, revocation: true),
-    PKITSCase("4.5.2", ["BasicSelfIssuedNewKeyCACert", "BasicSelfIssuedNewKeyOldWithNewCACert"], "InvalidBasicSelfIssuedOldWithNewTest2EE", .invalid, revocation: true),
-    PKITSCase("4.5.3", ["BasicSelfIssuedOldKeyCACert", "BasicSelfIssuedOldKeyNewWithOldCACert"], "ValidBasicSelfIssuedNewWithOldTest3EE", .valid, revocation: true),
+    PKITSCase(
+        "4.4.19", ["SeparateCertificateandCRLKeysCertificateSigningCACert"], "ValidSeparateCertificateandCRLKeysTest19EE", .valid,
+        revocation: true),
+    PKITSCase(
+        "4.4.20", ["SeparateCertificateandCRLKeysCertificateSigningCACert"], "InvalidSeparateCertificateandCRLKeysTest20EE", .invalid,
+        revocation: true),
+    PKITSCase(
+        "4.4.21", ["SeparateCertificateandCRLKeysCA2CertificateSigningCACert"], "InvalidSeparateCertificateandCRLKeysTest21EE", .invalid,
+        revocation: true),
+    PKITSCase(
+        "4.5.1", ["BasicSelfIssuedNewKeyCACert", "BasicSelfIssuedNewKeyOldWithNewCACert"], "ValidBasicSelfIssuedOldWithNewTest1EE", .valid,
+        revocation: true),
+    PKITSCase(
+        "4.5.2", ["BasicSelfIssuedNewKeyCACert", "BasicSelfIssuedNewKeyOldWithNewCACert"], "InvalidBasicSelfIssuedOldWithNewTest2EE",
+        .invalid, revocation: true),
+    PKITSCase(
+        "4.5.3", ["BasicSelfIssuedOldKeyCACert", "BasicSelfIssuedOldKeyNewWithOldCACert"], "ValidBasicSelfIssuedNewWithOldTest3EE", .valid,
+        revocation: true),
     PKITSCase("4.5.4", ["BasicSelfIssuedOldKeyCACert"], "ValidBasicSelfIssuedNewWithOldTest4EE", .valid, revocation: true),
     PKITSCase("4.5.5", ["BasicSelfIssuedOldKeyCACert"], "InvalidBasicSelfIssuedNewWithOldTest5EE", .invalid, revocation: true),
     PKITSCase("4.5.6", ["BasicSelfIssuedCRLSigningKeyCACert"], "ValidBasicSelfIssuedCRLSigningKeyTest6EE", .valid, revocation: true),
     PKITSCase("4.5.7", ["BasicSelfIssuedCRLSigningKeyCACert"], "InvalidBasicSelfIssuedCRLSigningKeyTest7EE", .invalid, revocation: true),
-    PKITSCase("4.5.8", ["BasicSelfIssuedCRLSigningKeyCACert", "BasicSelfIssuedCRLSigningKeyCRLCert"], "InvalidBasicSelfIssuedCRLSigningKeyTest8EE", .invalid, revocation: true),
+    PKITSCase(
+        "4.5.8", ["BasicSelfIssuedCRLSigningKeyCACert", "BasicSelfIssuedCRLSigningKeyCRLCert"],
+        "InvalidBasicSelfIssuedCRLSigningKeyTest8EE", .invalid, revocation: true),
     PKITSCase("4.6.1", ["MissingbasicConstraintsCACert"], "InvalidMissingbasicConstraintsTest1EE", .invalid),
     PKITSCase("4.6.2", ["basicConstraintsCriticalcAFalseCACert"], "InvalidcAFalseTest2EE", .invalid),
     PKITSCase("4.6.3", ["basicConstraintsNotCriticalcAFalseCACert"], "InvalidcAFalseTest3EE", .invalid),
@@ -110,20 +128,53 @@ let pkitsCases: [PKITSCase] = [
     PKITSCase("4.6.6", ["pathLenConstraint0CACert", "pathLenConstraint0subCACert"], "InvalidpathLenConstraintTest6EE", .invalid),
     PKITSCase("4.6.7", ["pathLenConstraint0CACert"], "ValidpathLenConstraintTest7EE", .valid),
     PKITSCase("4.6.8", ["pathLenConstraint0CACert"], "ValidpathLenConstraintTest8EE", .valid),
-    PKITSCase("4.6.9", ["pathLenConstraint6CACert", "pathLenConstraint6subCA0Cert", "pathLenConstraint6subsubCA00Cert"], "InvalidpathLenConstraintTest9EE", .invalid),
-    PKITSCase("4.6.10", ["pathLenConstraint6CACert", "pathLenConstraint6subCA0Cert", "pathLenConstraint6subsubCA00Cert"], "InvalidpathLenConstraintTest10EE", .invalid),
-    PKITSCase("4.6.11", ["pathLenConstraint6CACert", "pathLenConstraint6subCA1Cert", "pathLenConstraint6subsubCA11Cert", "pathLenConstraint6subsubsubCA11XCert"], "InvalidpathLenConstraintTest11EE", .invalid),
-    PKITSCase("4.6.12", ["pathLenConstraint6CACert", "pathLenConstraint6subCA1Cert", "pathLenConstraint6subsubCA11Cert", "pathLenConstraint6subsubsubCA11XCert"], "InvalidpathLenConstraintTest12EE", .invalid),
-    PKITSCase("4.6.13", ["pathLenConstraint6CACert", "pathLenConstraint6subCA4Cert", "pathLenConstraint6subsubCA41Cert", "pathLenConstraint6subsubsubCA41XCert"], "ValidpathLenConstraintTest13EE", .valid),
-    PKITSCase("4.6.14", ["pathLenConstraint6CACert", "pathLenConstraint6subCA4Cert", "pathLenConstraint6subsubCA41Cert", "pathLenConstraint6subsubsubCA41XCert"], "ValidpathLenConstraintTest14EE", .valid),
-    PKITSCase("4.6.15", ["pathLenConstraint0CACert", "pathLenConstraint0SelfIssuedCACert"], "ValidSelfIssuedpathLenConstraintTest15EE", .valid),
-    PKITSCase("4.6.16", ["pathLenConstraint0CACert", "pathLenConstraint0SelfIssuedCACert", "pathLenConstraint0subCA2Cert"], "InvalidSelfIssuedpathLenConstraintTest16EE", .invalid),
-    PKITSCase("4.6.17", ["pathLenConstraint1CACert", "pathLenConstraint1SelfIssuedCACert", "pathLenConstraint1subCACert", "pathLenConstraint1SelfIssuedsubCACert"], "ValidSelfIssuedpathLenConstraintTest17EE", .valid),
+    PKITSCase(
+        "4.6.9", ["pathLenConstraint6CACert", "pathLenConstraint6subCA0Cert", "pathLenConstraint6subsubCA00Cert"],
+        "InvalidpathLenConstraintTest9EE", .invalid),
+    PKITSCase(
+        "4.6.10", ["pathLenConstraint6CACert", "pathLenConstraint6subCA0Cert", "pathLenConstraint6subsubCA00Cert"],
+        "InvalidpathLenConstraintTest10EE", .invalid),
+    PKITSCase(
+        "4.6.11",
+        [
+            "pathLenConstraint6CACert", "pathLenConstraint6subCA1Cert", "pathLenConstraint6subsubCA11Cert",
+            "pathLenConstraint6subsubsubCA11XCert",
+        ], "InvalidpathLenConstraintTest11EE", .invalid),
+    PKITSCase(
+        "4.6.12",
+        [
+            "pathLenConstraint6CACert", "pathLenConstraint6subCA1Cert", "pathLenConstraint6subsubCA11Cert",
+            "pathLenConstraint6subsubsubCA11XCert",
+        ], "InvalidpathLenConstraintTest12EE", .invalid),
+    PKITSCase(
+        "4.6.13",
+        [
+            "pathLenConstraint6CACert", "pathLenConstraint6subCA4Cert", "pathLenConstraint6subsubCA41Cert",
+            "pathLenConstraint6subsubsubCA41XCert",
+        ], "ValidpathLenConstraintTest13EE", .valid),
+    PKITSCase(
+        "4.6.14",
+        [
+            "pathLenConstraint6CACert", "pathLenConstraint6subCA4Cert", "pathLenConstraint6subsubCA41Cert",
+            "pathLenConstraint6subsubsubCA41XCert",
+        ], "ValidpathLenConstraintTest14EE", .valid),
+    PKITSCase(
+        "4.6.15", ["pathLenConstraint0CACert", "pathLenConstraint0SelfIssuedCACert"], "ValidSelfIssuedpathLenConstraintTest15EE", .valid),
+    PKITSCase(
+        "4.6.16", ["pathLenConstraint0CACert", "pathLenConstraint0SelfIssuedCACert", "pathLenConstraint0subCA2Cert"],
+        "InvalidSelfIssuedpathLenConstraintTest16EE", .invalid),
+    PKITSCase(
+        "4.6.17",
+        [
+            "pathLenConstraint1CACert", "pathLenConstraint1SelfIssuedCACert", "pathLenConstraint1subCACert",
+            "pathLenConstraint1SelfIssuedsubCACert",
+        ], "ValidSelfIssuedpathLenConstraintTest17EE", .valid),
     PKITSCase("4.7.1", ["keyUsageCriticalkeyCertSignFalseCACert"], "InvalidkeyUsageCriticalkeyCertSignFalseTest1EE", .invalid),
     PKITSCase("4.7.2", ["keyUsageNotCriticalkeyCertSignFalseCACert"], "InvalidkeyUsageNotCriticalkeyCertSignFalseTest2EE", .invalid),
     PKITSCase("4.7.3", ["keyUsageNotCriticalCACert"], "ValidkeyUsageNotCriticalTest3EE", .valid),
     PKITSCase("4.7.4", ["keyUsageCriticalcRLSignFalseCACert"], "InvalidkeyUsageCriticalcRLSignFalseTest4EE", .invalid, revocation: true),
-    PKITSCase("4.7.5", ["keyUsageNotCriticalcRLSignFalseCACert"], "InvalidkeyUsageNotCriticalcRLSignFalseTest5EE", .invalid, revocation: true),
+    PKITSCase(
+        "4.7.5", ["keyUsageNotCriticalcRLSignFalseCACert"], "InvalidkeyUsageNotCriticalcRLSignFalseTest5EE", .invalid, revocation: true),
     PKITSCase("4.8.1.1", ["GoodCACert"], "ValidCertificatePathTest1EE", .valid, explicit: true, policies: [p1]),
     PKITSCase("4.8.1.2", ["GoodCACert"], "ValidCertificatePathTest1EE", .valid, explicit: true, initial: [p1], policies: [p1]),
     PKITSCase("4.8.1.3", ["GoodCACert"], "ValidCertificatePathTest1EE", .invalid, explicit: true, initial: [p2]),
@@ -135,12 +186,22 @@ let pkitsCases: [PKITSCase] = [
     PKITSCase("4.8.3.3", ["GoodCACert", "PoliciesP2subCACert"], "DifferentPoliciesTest3EE", .invalid, explicit: true, initial: [p1, p2]),
     PKITSCase("4.8.4", ["GoodCACert", "GoodsubCACert"], "DifferentPoliciesTest4EE", .invalid),
     PKITSCase("4.8.5", ["GoodCACert", "PoliciesP2subCA2Cert"], "DifferentPoliciesTest5EE", .invalid),
-    PKITSCase("4.8.6.1", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE", .valid, policies: [p1]),
-    PKITSCase("4.8.6.2", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE", .valid, initial: [p1], policies: [p1]),
-    PKITSCase("4.8.6.3", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE", .invalid, initial: [p2]),
-    PKITSCase("4.8.7", ["PoliciesP123CACert", "PoliciesP123subCAP12Cert", "PoliciesP123subsubCAP12P1Cert"], "DifferentPoliciesTest7EE", .invalid),
-    PKITSCase("4.8.8", ["PoliciesP12CACert", "PoliciesP12subCAP1Cert", "PoliciesP12subsubCAP1P2Cert"], "DifferentPoliciesTest8EE", .invalid),
-    PKITSCase("4.8.9", ["PoliciesP123CACert", "PoliciesP123subCAP12Cert", "PoliciesP123subsubCAP12P2Cert", "PoliciesP123subsubsubCAP12P2P1Cert"], "DifferentPoliciesTest9EE", .invalid),
+    PKITSCase(
+        "4.8.6.1", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE",
+        .valid, policies: [p1]),
+    PKITSCase(
+        "4.8.6.2", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE",
+        .valid, initial: [p1], policies: [p1]),
+    PKITSCase(
+        "4.8.6.3", ["PoliciesP1234CACert", "PoliciesP1234subCAP123Cert", "PoliciesP1234subsubCAP123P12Cert"], "OverlappingPoliciesTest6EE",
+        .invalid, initial: [p2]),
+    PKITSCase(
+        "4.8.7", ["PoliciesP123CACert", "PoliciesP123subCAP12Cert", "PoliciesP123subsubCAP12P1Cert"], "DifferentPoliciesTest7EE", .invalid),
+    PKITSCase(
+        "4.8.8", ["PoliciesP12CACert", "PoliciesP12subCAP1Cert", "PoliciesP12subsubCAP1P2Cert"], "DifferentPoliciesTest8EE", .invalid),
+    PKITSCase(
+        "4.8.9", ["PoliciesP123CACert", "PoliciesP123subCAP12Cert", "PoliciesP123subsubCAP12P2Cert", "PoliciesP123subsubsubCAP12P2P1Cert"],
+        "DifferentPoliciesTest9EE", .invalid),
     PKITSCase("4.8.10.1", ["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", .valid, policies: [p1, p2]),
     PKITSCase("4.8.10.2", ["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", .valid, initial: [p1], policies: [p1]),
     PKITSCase("4.8.10.3", ["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", .valid, initial: [p2], policies: [p2]),
@@ -159,25 +220,67 @@ let pkitsCases: [PKITSCase] = [
     PKITSCase("4.8.18.2", ["PoliciesP12CACert"], "UserNoticeQualifierTest18EE", .valid, initial: [p2], policies: [p2]),
     PKITSCase("4.8.19", [], "UserNoticeQualifierTest19EE", .valid, policies: [p1]),
     PKITSCase("4.8.20", ["GoodCACert"], "CPSPointerQualifierTest20EE", .valid, policies: [p1]),
-    PKITSCase("4.9.1", ["requireExplicitPolicy10CACert", "requireExplicitPolicy10subCACert", "requireExplicitPolicy10subsubCACert", "requireExplicitPolicy10subsubsubCACert"], "ValidrequireExplicitPolicyTest1EE", .valid, policies: []),
-    PKITSCase("4.9.2", ["requireExplicitPolicy5CACert", "requireExplicitPolicy5subCACert", "requireExplicitPolicy5subsubCACert", "requireExplicitPolicy5subsubsubCACert"], "ValidrequireExplicitPolicyTest2EE", .valid, policies: []),
-    PKITSCase("4.9.3", ["requireExplicitPolicy4CACert", "requireExplicitPolicy4subCACert", "requireExplicitPolicy4subsubCACert", "requireExplicitPolicy4subsubsubCACert"], "InvalidrequireExplicitPolicyTest3EE", .invalid),
-    PKITSCase("4.9.4", ["requireExplicitPolicy0CACert", "requireExplicitPolicy0subCACert", "requireExplicitPolicy0subsubCACert", "requireExplicitPolicy0subsubsubCACert"], "ValidrequireExplicitPolicyTest4EE", .valid, policies: [p1]),
-    PKITSCase("4.9.5", ["requireExplicitPolicy7CACert", "requireExplicitPolicy7subCARE2Cert", "requireExplicitPolicy7subsubCARE2RE4Cert", "requireExplicitPolicy7subsubsubCARE2RE4Cert"], "InvalidrequireExplicitPolicyTest5EE", .invalid),
-    PKITSCase("4.9.6", ["requireExplicitPolicy2CACert", "requireExplicitPolicy2SelfIssuedCACert"], "ValidSelfIssuedrequireExplicitPolicyTest6EE", .valid, policies: []),
-    PKITSCase("4.9.7", ["requireExplicitPolicy2CACert", "requireExplicitPolicy2SelfIssuedCACert", "requireExplicitPolicy2subCACert"], "InvalidSelfIssuedrequireExplicitPolicyTest7EE", .invalid),
-    PKITSCase("4.9.8", ["requireExplicitPolicy2CACert", "requireExplicitPolicy2SelfIssuedCACert", "requireExplicitPolicy2subCACert", "requireExplicitPolicy2SelfIssuedsubCACert"], "InvalidSelfIssuedrequireExplicitPolicyTest8EE", .invalid),
+    PKITSCase(
+        "4.9.1",
+        [
+            "requireExplicitPolicy10CACert", "requireExplicitPolicy10subCACert", "requireExplicitPolicy10subsubCACert",
+            "requireExplicitPolicy10subsubsubCACert",
+        ], "ValidrequireExplicitPolicyTest1EE", .valid, policies: []),
+    PKITSCase(
+        "4.9.2",
+        [
+            "requireExplicitPolicy5CACert", "requireExplicitPolicy5subCACert", "requireExplicitPolicy5subsubCACert",
+            "requireExplicitPolicy5subsubsubCACert",
+        ], "ValidrequireExplicitPolicyTest2EE", .valid, policies: []),
+    PKITSCase(
+        "4.9.3",
+        [
+            "requireExplicitPolicy4CACert", "requireExplicitPolicy4subCACert", "requireExplicitPolicy4subsubCACert",
+            "requireExplicitPolicy4subsubsubCACert",
+        ], "InvalidrequireExplicitPolicyTest3EE", .invalid),
+    PKITSCase(
+        "4.9.4",
+        [
+            "requireExplicitPolicy0CACert", "requireExplicitPolicy0subCACert", "requireExplicitPolicy0subsubCACert",
+            "requireExplicitPolicy0subsubsubCACert",
+        ], "ValidrequireExplicitPolicyTest4EE", .valid, policies: [p1]),
+    PKITSCase(
+        "4.9.5",
+        [
+            "requireExplicitPolicy7CACert", "requireExplicitPolicy7subCARE2Cert", "requireExplicitPolicy7subsubCARE2RE4Cert",
+            "requireExplicitPolicy7subsubsubCARE2RE4Cert",
+        ], "InvalidrequireExplicitPolicyTest5EE", .invalid),
+    PKITSCase(
+        "4.9.6", ["requireExplicitPolicy2CACert", "requireExplicitPolicy2SelfIssuedCACert"], "ValidSelfIssuedrequireExplicitPolicyTest6EE",
+        .valid, policies: []),
+    PKITSCase(
+        "4.9.7", ["requireExplicitPolicy2CACert", "requireExplicitPolicy2SelfIssuedCACert", "requireExplicitPolicy2subCACert"],
+        "InvalidSelfIssuedrequireExplicitPolicyTest7EE", .invalid),
+    PKITSCase(
+        "4.9.8",
+        [
+            "requireExplicitPolicy2CACert", "requireExplicitPolicy2SelfIssuedCACert", "requireExplicitPolicy2subCACert",
+            "requireExplicitPolicy2SelfIssuedsubCACert",
+        ], "InvalidSelfIssuedrequireExplicitPolicyTest8EE", .invalid),
     PKITSCase("4.10.1.1", ["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", .valid, initial: [p1], policies: [p1]),
     PKITSCase("4.10.1.2", ["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", .invalid, initial: [p2]),
     PKITSCase("4.10.1.3", ["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", .invalid, mappingInhibit: true),
     PKITSCase("4.10.2.1", ["Mapping1to2CACert"], "InvalidPolicyMappingTest2EE", .invalid),
     PKITSCase("4.10.2.2", ["Mapping1to2CACert"], "InvalidPolicyMappingTest2EE", .invalid, mappingInhibit: true),
-    PKITSCase("4.10.3.1", ["P12Mapping1to3CACert", "P12Mapping1to3subCACert", "P12Mapping1to3subsubCACert"], "ValidPolicyMappingTest3EE", .invalid, initial: [p1]),
-    PKITSCase("4.10.3.2", ["P12Mapping1to3CACert", "P12Mapping1to3subCACert", "P12Mapping1to3subsubCACert"], "ValidPolicyMappingTest3EE", .valid, initial: [p2]),
-    PKITSCase("4.10.4", ["P12Mapping1to3CACert", "P12Mapping1to3subCACert", "P12Mapping1to3subsubCACert"], "InvalidPolicyMappingTest4EE", .invalid),
+    PKITSCase(
+        "4.10.3.1", ["P12Mapping1to3CACert", "P12Mapping1to3subCACert", "P12Mapping1to3subsubCACert"], "ValidPolicyMappingTest3EE",
+        .invalid, initial: [p1]),
+    PKITSCase(
+        "4.10.3.2", ["P12Mapping1to3CACert", "P12Mapping1to3subCACert", "P12Mapping1to3subsubCACert"], "ValidPolicyMappingTest3EE", .valid,
+        initial: [p2]),
+    PKITSCase(
+        "4.10.4", ["P12Mapping1to3CACert", "P12Mapping1to3subCACert", "P12Mapping1to3subsubCACert"], "InvalidPolicyMappingTest4EE", .invalid
+    ),
     PKITSCase("4.10.5.1", ["P1Mapping1to234CACert", "P1Mapping1to234subCACert"], "ValidPolicyMappingTest5EE", .valid, initial: [p1]),
     PKITSCase("4.10.5.2", ["P1Mapping1to234CACert", "P1Mapping1to234subCACert"], "ValidPolicyMappingTest5EE", .invalid, initial: [p6]),
-    PKITSCase("4.10.6.1", ["P1Mapping1to234CACert", "P1Mapping1to234subCACert"], "ValidPolicyMappingTest6EE", .valid, initial: [p1], policies: [p1]),
+    PKITSCase(
+        "4.10.6.1", ["P1Mapping1to234CACert", "P1Mapping1to234subCACert"], "ValidPolicyMappingTest6EE", .valid, initial: [p1],
+        policies: [p1]),
     PKITSCase("4.10.6.2", ["P1Mapping1to234CACert", "P1Mapping1to234subCACert"], "ValidPolicyMappingTest6EE", .invalid, initial: [p6]),
     PKITSCase("4.10.7", ["MappingFromanyPolicyCACert"], "InvalidMappingFromanyPolicyTest7EE", .invalid),
     PKITSCase("4.10.8", ["MappingToanyPolicyCACert"], "InvalidMappingToanyPolicyTest8EE", .invalid),
@@ -189,27 +292,76 @@ let pkitsCases: [PKITSCase] = [
     PKITSCase("4.10.13", ["P1anyPolicyMapping1to2CACert"], "ValidPolicyMappingTest13EE", .valid),
     PKITSCase("4.10.14", ["P1anyPolicyMapping1to2CACert"], "ValidPolicyMappingTest14EE", .valid),
     PKITSCase("4.11.1", ["inhibitPolicyMapping0CACert", "inhibitPolicyMapping0subCACert"], "InvalidinhibitPolicyMappingTest1EE", .invalid),
-    PKITSCase("4.11.2", ["inhibitPolicyMapping1P12CACert", "inhibitPolicyMapping1P12subCACert"], "ValidinhibitPolicyMappingTest2EE", .valid),
-    PKITSCase("4.11.3", ["inhibitPolicyMapping1P12CACert", "inhibitPolicyMapping1P12subCACert", "inhibitPolicyMapping1P12subsubCACert"], "InvalidinhibitPolicyMappingTest3EE", .invalid),
-    PKITSCase("4.11.4", ["inhibitPolicyMapping1P12CACert", "inhibitPolicyMapping1P12subCACert", "inhibitPolicyMapping1P12subsubCACert"], "ValidinhibitPolicyMappingTest4EE", .valid),
-    PKITSCase("4.11.5", ["inhibitPolicyMapping5CACert", "inhibitPolicyMapping5subCACert", "inhibitPolicyMapping5subsubCACert", "inhibitPolicyMapping5subsubsubCACert"], "InvalidinhibitPolicyMappingTest5EE", .invalid),
-    PKITSCase("4.11.6", ["inhibitPolicyMapping1P12CACert", "inhibitPolicyMapping1P12subCAIPM5Cert", "inhibitPolicyMapping1P12subsubCAIPM5Cert"], "InvalidinhibitPolicyMappingTest6EE", .invalid),
-    PKITSCase("4.11.7", ["inhibitPolicyMapping1P1CACert", "inhibitPolicyMapping1P1SelfIssuedCACert", "inhibitPolicyMapping1P1subCACert"], "ValidSelfIssuedinhibitPolicyMappingTest7EE", .valid),
-    PKITSCase("4.11.8", ["inhibitPolicyMapping1P1CACert", "inhibitPolicyMapping1P1SelfIssuedCACert", "inhibitPolicyMapping1P1subCACert", "inhibitPolicyMapping1P1subsubCACert"], "InvalidSelfIssuedinhibitPolicyMappingTest8EE", .invalid),
-    PKITSCase("4.11.9", ["inhibitPolicyMapping1P1CACert", "inhibitPolicyMapping1P1SelfIssuedCACert", "inhibitPolicyMapping1P1subCACert", "inhibitPolicyMapping1P1subsubCACert"], "InvalidSelfIssuedinhibitPolicyMappingTest9EE", .invalid),
-    PKITSCase("4.11.10", ["inhibitPolicyMapping1P1CACert", "inhibitPolicyMapping1P1SelfIssuedCACert", "inhibitPolicyMapping1P1subCACert", "inhibitPolicyMapping1P1SelfIssuedsubCACert"], "InvalidSelfIssuedinhibitPolicyMappingTest10EE", .invalid),
-    PKITSCase("4.11.11", ["inhibitPolicyMapping1P1CACert", "inhibitPolicyMapping1P1SelfIssuedCACert", "inhibitPolicyMapping1P1subCACert", "inhibitPolicyMapping1P1SelfIssuedsubCACert"], "InvalidSelfIssuedinhibitPolicyMappingTest11EE", .invalid),
+    PKITSCase(
+        "4.11.2", ["inhibitPolicyMapping1P12CACert", "inhibitPolicyMapping1P12subCACert"], "ValidinhibitPolicyMappingTest2EE", .valid),
+    PKITSCase(
+        "4.11.3", ["inhibitPolicyMapping1P12CACert", "inhibitPolicyMapping1P12subCACert", "inhibitPolicyMapping1P12subsubCACert"],
+        "InvalidinhibitPolicyMappingTest3EE", .invalid),
+    PKITSCase(
+        "4.11.4", ["inhibitPolicyMapping1P12CACert", "inhibitPolicyMapping1P12subCACert", "inhibitPolicyMapping1P12subsubCACert"],
+        "ValidinhibitPolicyMappingTest4EE", .valid),
+    PKITSCase(
+        "4.11.5",
+        [
+            "inhibitPolicyMapping5CACert", "inhibitPolicyMapping5subCACert", "inhibitPolicyMapping5subsubCACert",
+            "inhibitPolicyMapping5subsubsubCACert",
+        ], "InvalidinhibitPolicyMappingTest5EE", .invalid),
+    PKITSCase(
+        "4.11.6", ["inhibitPolicyMapping1P12CACert", "inhibitPolicyMapping1P12subCAIPM5Cert", "inhibitPolicyMapping1P12subsubCAIPM5Cert"],
+        "InvalidinhibitPolicyMappingTest6EE", .invalid),
+    PKITSCase(
+        "4.11.7", ["inhibitPolicyMapping1P1CACert", "inhibitPolicyMapping1P1SelfIssuedCACert", "inhibitPolicyMapping1P1subCACert"],
+        "ValidSelfIssuedinhibitPolicyMappingTest7EE", .valid),
+    PKITSCase(
+        "4.11.8",
+        [
+            "inhibitPolicyMapping1P1CACert", "inhibitPolicyMapping1P1SelfIssuedCACert", "inhibitPolicyMapping1P1subCACert",
+            "inhibitPolicyMapping1P1subsubCACert",
+        ], "InvalidSelfIssuedinhibitPolicyMappingTest8EE", .invalid),
+    PKITSCase(
+        "4.11.9",
+        [
+            "inhibitPolicyMapping1P1CACert", "inhibitPolicyMapping1P1SelfIssuedCACert", "inhibitPolicyMapping1P1subCACert",
+            "inhibitPolicyMapping1P1subsubCACert",
+        ], "InvalidSelfIssuedinhibitPolicyMappingTest9EE", .invalid),
+    PKITSCase(
+        "4.11.10",
+        [
+            "inhibitPolicyMapping1P1CACert", "inhibitPolicyMapping1P1SelfIssuedCACert", "inhibitPolicyMapping1P1subCACert",
+            "inhibitPolicyMapping1P1SelfIssuedsubCACert",
+        ], "InvalidSelfIssuedinhibitPolicyMappingTest10EE", .invalid),
+    PKITSCase(
+        "4.11.11",
+        [
+            "inhibitPolicyMapping1P1CACert", "inhibitPolicyMapping1P1SelfIssuedCACert", "inhibitPolicyMapping1P1subCACert",
+            "inhibitPolicyMapping1P1SelfIssuedsubCACert",
+        ], "InvalidSelfIssuedinhibitPolicyMappingTest11EE", .invalid),
     PKITSCase("4.12.1", ["inhibitAnyPolicy0CACert"], "InvalidinhibitAnyPolicyTest1EE", .invalid),
     PKITSCase("4.12.2", ["inhibitAnyPolicy0CACert"], "ValidinhibitAnyPolicyTest2EE", .valid),
     PKITSCase("4.12.3.1", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1subCA1Cert"], "inhibitAnyPolicyTest3EE", .valid),
-    PKITSCase("4.12.3.2", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1subCA1Cert"], "inhibitAnyPolicyTest3EE", .invalid, anyInhibit: true),
+    PKITSCase(
+        "4.12.3.2", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1subCA1Cert"], "inhibitAnyPolicyTest3EE", .invalid, anyInhibit: true),
     PKITSCase("4.12.4", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1subCA1Cert"], "InvalidinhibitAnyPolicyTest4EE", .invalid),
-    PKITSCase("4.12.5", ["inhibitAnyPolicy5CACert", "inhibitAnyPolicy5subCACert", "inhibitAnyPolicy5subsubCACert"], "InvalidinhibitAnyPolicyTest5EE", .invalid),
+    PKITSCase(
+        "4.12.5", ["inhibitAnyPolicy5CACert", "inhibitAnyPolicy5subCACert", "inhibitAnyPolicy5subsubCACert"],
+        "InvalidinhibitAnyPolicyTest5EE", .invalid),
     PKITSCase("4.12.6", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1subCAIAP5Cert"], "InvalidinhibitAnyPolicyTest6EE", .invalid),
-    PKITSCase("4.12.7", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1SelfIssuedCACert", "inhibitAnyPolicy1subCA2Cert"], "ValidSelfIssuedinhibitAnyPolicyTest7EE", .valid),
-    PKITSCase("4.12.8", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1SelfIssuedCACert", "inhibitAnyPolicy1subCA2Cert", "inhibitAnyPolicy1subsubCA2Cert"], "InvalidSelfIssuedinhibitAnyPolicyTest8EE", .invalid),
-    PKITSCase("4.12.9", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1SelfIssuedCACert", "inhibitAnyPolicy1subCA2Cert", "inhibitAnyPolicy1SelfIssuedsubCA2Cert"], "ValidSelfIssuedinhibitAnyPolicyTest9EE", .valid),
-    PKITSCase("4.12.10", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1SelfIssuedCACert", "inhibitAnyPolicy1subCA2Cert"], "InvalidSelfIssuedinhibitAnyPolicyTest10EE", .invalid),
+    PKITSCase(
+        "4.12.7", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1SelfIssuedCACert", "inhibitAnyPolicy1subCA2Cert"],
+        "ValidSelfIssuedinhibitAnyPolicyTest7EE", .valid),
+    PKITSCase(
+        "4.12.8",
+        ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1SelfIssuedCACert", "inhibitAnyPolicy1subCA2Cert", "inhibitAnyPolicy1subsubCA2Cert"],
+        "InvalidSelfIssuedinhibitAnyPolicyTest8EE", .invalid),
+    PKITSCase(
+        "4.12.9",
+        [
+            "inhibitAnyPolicy1CACert", "inhibitAnyPolicy1SelfIssuedCACert", "inhibitAnyPolicy1subCA2Cert",
+            "inhibitAnyPolicy1SelfIssuedsubCA2Cert",
+        ], "ValidSelfIssuedinhibitAnyPolicyTest9EE", .valid),
+    PKITSCase(
+        "4.12.10", ["inhibitAnyPolicy1CACert", "inhibitAnyPolicy1SelfIssuedCACert", "inhibitAnyPolicy1subCA2Cert"],
+        "InvalidSelfIssuedinhibitAnyPolicyTest10EE", .invalid),
     PKITSCase("4.13.1", ["nameConstraintsDN1CACert"], "ValidDNnameConstraintsTest1EE", .valid),
     PKITSCase("4.13.2", ["nameConstraintsDN1CACert"], "InvalidDNnameConstraintsTest2EE", .invalid),
     PKITSCase("4.13.3", ["nameConstraintsDN1CACert"], "InvalidDNnameConstraintsTest3EE", .invalid),
@@ -237,8 +389,10 @@ let pkitsCases: [PKITSCase] = [
     PKITSCase("4.13.25", ["nameConstraintsRFC822CA3Cert"], "ValidRFC822nameConstraintsTest25EE", .valid),
     PKITSCase("4.13.26", ["nameConstraintsRFC822CA3Cert"], "InvalidRFC822nameConstraintsTest26EE", .invalid),
     PKITSCase("4.13.27", ["nameConstraintsDN1CACert", "nameConstraintsDN1subCA3Cert"], "ValidDNandRFC822nameConstraintsTest27EE", .valid),
-    PKITSCase("4.13.28", ["nameConstraintsDN1CACert", "nameConstraintsDN1subCA3Cert"], "InvalidDNandRFC822nameConstraintsTest28EE", .invalid),
-    PKITSCase("4.13.29", ["nameConstraintsDN1CACert", "nameConstraintsDN1subCA3Cert"], "InvalidDNandRFC822nameConstraintsTest29EE", .invalid),
+    PKITSCase(
+        "4.13.28", ["nameConstraintsDN1CACert", "nameConstraintsDN1subCA3Cert"], "InvalidDNandRFC822nameConstraintsTest28EE", .invalid),
+    PKITSCase(
+        "4.13.29", ["nameConstraintsDN1CACert", "nameConstraintsDN1subCA3Cert"], "InvalidDNandRFC822nameConstraintsTest29EE", .invalid),
     PKITSCase("4.13.30", ["nameConstraintsDNS1CACert"], "ValidDNSnameConstraintsTest30EE", .valid),
     PKITSCase("4.13.31", ["nameConstraintsDNS1CACert"], "InvalidDNSnameConstraintsTest31EE", .invalid),
     PKITSCase("4.13.32", ["nameConstraintsDNS2CACert"], "ValidDNSnameConstraintsTest32EE", .valid),

@@ -1,9 +1,10 @@
 import Foundation
 import SigilASN1
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
 @testable import SigilCRL
+@testable import SigilX509
 
 /// NIST PKITS (Vectors/pkits): every test of sections 4.1–4.16 in `pkitsCases`, each path
 /// validated by ``CertificateVerifier`` with ``RFC5280Policy`` under the test's initial settings,
@@ -14,8 +15,11 @@ final class PKITSTests: XCTestCase {
     /// and every PKITS certificate (the pool CRL issuers' certificates come from: §4.4.19–4.4.21,
     /// §4.5 and the indirect CRLs of §4.14 are signed by keys outside the path).
     static func makeRevocationPolicy(_ crls: [[UInt8]], _ certificates: [Certificate]) throws -> [any CertificatePolicy] {
-        [CRLRevocationPolicy(crls: try crls.map { try CRL(derEncoded: $0) }, candidateCertificates: certificates,
-                             options: .init(minimumRSABits: 1024), signerPolicies: [RFC5280Policy()])]
+        [
+            CRLRevocationPolicy(
+                crls: try crls.map { try CRL(derEncoded: $0) }, candidateCertificates: certificates,
+                options: .init(minimumRSABits: 1024), signerPolicies: [RFC5280Policy()])
+        ]
     }
 
     /// NIST-test-policy-1, which PKITS certificates assert unless a test says otherwise.
@@ -47,7 +51,8 @@ final class PKITSTests: XCTestCase {
         case ("4.5", .notACA), ("4.5", .missingKeyCertSign): true  // 4.5.8: a CRL-signing certificate used as a CA
         case ("4.7", .missingKeyCertSign): true
         case ("4.8", .noValidPolicy), ("4.9", .noValidPolicy), ("4.10", .noValidPolicy), ("4.11", .noValidPolicy),
-             ("4.12", .noValidPolicy), ("4.10", .policyMappingOfAnyPolicy): true
+            ("4.12", .noValidPolicy), ("4.10", .policyMappingOfAnyPolicy):
+            true
         case ("4.13", .nameNotPermitted), ("4.13", .nameExcluded): true
         case ("4.16", .unhandledCriticalExtension): true
         case (_, .revoked), (_, .revocationStatusUnknown), (_, .revocationCheckFailed): true
@@ -76,7 +81,8 @@ final class PKITSTests: XCTestCase {
         let validation = verifier.validate(leaf: leaf, intermediates: intermediates, at: PKITSTests.validationTime)
         switch testCase.outcome {
         case .valid:
-            XCTAssertEqual(validation.chain, [leaf] + intermediates.reversed() + [root], "\(testCase.id) \(testCase.leaf): \(validation.failures)")
+            XCTAssertEqual(
+                validation.chain, [leaf] + intermediates.reversed() + [root], "\(testCase.id) \(testCase.leaf): \(validation.failures)")
             XCTAssertNotNil(validation.validPolicies, "\(testCase.id): a valid path reports its policy set")
             let policySections: Set<String> = ["4.8", "4.9", "4.10", "4.11", "4.12"]
             if let expected = testCase.policies ?? (policySections.contains(testCase.section) ? nil : [PKITSTests.policy1]) {
@@ -84,8 +90,9 @@ final class PKITSTests: XCTestCase {
             }
         case .invalid:
             XCTAssertNil(validation.chain, "\(testCase.id) \(testCase.leaf) must be refused")
-            XCTAssertTrue(validation.failures.contains { PKITSTests.expectedRule(testCase.section, $0) },
-                          "\(testCase.id) \(testCase.leaf) refused for another reason: \(validation.failures)")
+            XCTAssertTrue(
+                validation.failures.contains { PKITSTests.expectedRule(testCase.section, $0) },
+                "\(testCase.id) \(testCase.leaf) refused for another reason: \(validation.failures)")
         }
     }
 
@@ -123,8 +130,14 @@ final class PKITSTests: XCTestCase {
             for name in testCase.path { XCTAssertTrue(files.contains(name), "\(testCase.id): \(name)") }
         }
         // Section sizes of PKITS §4.1–§4.16 (runs counted separately; 4.1 without its three DSA tests).
-        let sections = Dictionary(grouping: pkitsCases, by: \.section).mapValues { Set($0.map { $0.id.split(separator: ".").prefix(3).joined(separator: ".") }).count }
-        XCTAssertEqual(sections, ["4.1": 3, "4.2": 8, "4.3": 11, "4.4": 21, "4.5": 8, "4.6": 17, "4.7": 5, "4.8": 20, "4.9": 8,
-                                  "4.10": 14, "4.11": 11, "4.12": 10, "4.13": 38, "4.14": 35, "4.15": 10, "4.16": 2])
+        let sections = Dictionary(grouping: pkitsCases, by: \.section).mapValues {
+            Set($0.map { $0.id.split(separator: ".").prefix(3).joined(separator: ".") }).count
+        }
+        XCTAssertEqual(
+            sections,
+            [
+                "4.1": 3, "4.2": 8, "4.3": 11, "4.4": 21, "4.5": 8, "4.6": 17, "4.7": 5, "4.8": 20, "4.9": 8,
+                "4.10": 14, "4.11": 11, "4.12": 10, "4.13": 38, "4.14": 35, "4.15": 10, "4.16": 2,
+            ])
     }
 }

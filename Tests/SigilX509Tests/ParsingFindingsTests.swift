@@ -3,9 +3,10 @@ import SigilASN1
 import SigilCore
 import SigilKeys
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
 @testable import SigilCRL
+@testable import SigilX509
 
 /// The parsing findings of issue 18, each against a file pyca/cryptography reads
 /// (Vectors/pyca): RFC 4055 §5 absent parameters, the legacy PEM label of RFC 7468 §5.3, and
@@ -13,12 +14,18 @@ import XCTest
 final class ParsingFindingsTests: XCTestCase {
     func testSHA256WithRSAParametersMayBeAbsent() throws {
         // A Yubico attestation certificate whose sha256WithRSAEncryption has no parameters.
-        let certificate = try XCTUnwrap(Certificate.load(Array(try Data(contentsOf: TestPaths.vectors("pyca/unsupported_extension_2.pem")))).first)
+        let certificate = try XCTUnwrap(
+            Certificate.load(Array(try Data(contentsOf: TestPaths.vectors("pyca/unsupported_extension_2.pem")))).first)
         XCTAssertNil(certificate.signatureAlgorithmIdentifier.parameters)
         XCTAssertEqual(certificate.signatureAlgorithm, .rsaPKCS1v15(.sha256))
         // NULL and absent are the same algorithm; any other parameter is still refused.
-        for oid in [X509OIDs.sha1WithRSAEncryption, X509OIDs.sha256WithRSAEncryption, X509OIDs.sha384WithRSAEncryption, X509OIDs.sha512WithRSAEncryption] {
-            XCTAssertEqual(try SignatureAlgorithm(AlgorithmIdentifier(algorithm: oid)), try SignatureAlgorithm(AlgorithmIdentifier(algorithm: oid, parameters: [5, 0])))
+        for oid in [
+            X509OIDs.sha1WithRSAEncryption, X509OIDs.sha256WithRSAEncryption, X509OIDs.sha384WithRSAEncryption,
+            X509OIDs.sha512WithRSAEncryption,
+        ] {
+            XCTAssertEqual(
+                try SignatureAlgorithm(AlgorithmIdentifier(algorithm: oid)),
+                try SignatureAlgorithm(AlgorithmIdentifier(algorithm: oid, parameters: [5, 0])))
             XCTAssertThrowsError(try SignatureAlgorithm(AlgorithmIdentifier(algorithm: oid, parameters: [4, 0])))
         }
     }

@@ -2,8 +2,9 @@ import Foundation
 import SigilASN1
 import SigilCore
 import SigilTestSupport
-@testable import SigilX509
 import XCTest
+
+@testable import SigilX509
 
 /// Name-constraint matching rules, the policy graph on hand-built chains (including the input
 /// that makes RFC 5280's valid_policy_tree exponential), and hostile chains that must end at the
@@ -23,7 +24,12 @@ final class PathProcessingTests: XCTestCase {
     private static func policyMappings(_ pairs: [(ASN1ObjectIdentifier, ASN1ObjectIdentifier)]) -> CertificateBuilder.ExtensionValue {
         var writer = DERWriter()
         writer.appendSequence { seq in
-            for (from, to) in pairs { seq.appendSequence { $0.append(from); $0.append(to) } }
+            for (from, to) in pairs {
+                seq.appendSequence {
+                    $0.append(from)
+                    $0.append(to)
+                }
+            }
         }
         return .init(oid: X509OIDs.policyMappings, critical: true, value: writer.bytes)
     }
@@ -48,22 +54,33 @@ final class PathProcessingTests: XCTestCase {
 
     /// root → CA 1 → … → CA k → leaf, all with one key; `cas[i]` are CA i+1's extra extensions.
     /// Returned leaf first, root last, as the verifier hands chains to policies.
-    private static func chain(cas: [[CertificateBuilder.ExtensionValue]], leaf: [CertificateBuilder.ExtensionValue]) throws -> [Certificate] {
+    private static func chain(cas: [[CertificateBuilder.ExtensionValue]], leaf: [CertificateBuilder.ExtensionValue]) throws -> [Certificate]
+    {
         let spki = key.publicKey.spkiDER
         func name(_ text: String) -> [UInt8] { CertificateBuilder.name([(AttributeTypeAndValue.commonName, text)]) }
         let caBase: [CertificateBuilder.ExtensionValue] = [.basicConstraints(ca: true), .keyUsage([5, 6])]
-        var issued = [try CertificateBuilder(serialNumber: [1], issuer: name("Root"), subject: name("Root"), notBefore: now - 1000,
-                                             notAfter: now + 100_000, subjectPublicKeyInfo: spki, extensions: caBase).sign(with: key)]
+        var issued = [
+            try CertificateBuilder(
+                serialNumber: [1], issuer: name("Root"), subject: name("Root"), notBefore: now - 1000,
+                notAfter: now + 100_000, subjectPublicKeyInfo: spki, extensions: caBase
+            ).sign(with: key)
+        ]
         var issuer = "Root"
         for (index, extensions) in cas.enumerated() {
             let subject = "CA \(index + 1)"
-            issued.append(try CertificateBuilder(serialNumber: [UInt8(index + 2)], issuer: name(issuer), subject: name(subject), notBefore: now - 1000,
-                                                 notAfter: now + 100_000, subjectPublicKeyInfo: spki, extensions: caBase + extensions).sign(with: key))
+            issued.append(
+                try CertificateBuilder(
+                    serialNumber: [UInt8(index + 2)], issuer: name(issuer), subject: name(subject), notBefore: now - 1000,
+                    notAfter: now + 100_000, subjectPublicKeyInfo: spki, extensions: caBase + extensions
+                ).sign(with: key))
             issuer = subject
         }
-        issued.append(try CertificateBuilder(serialNumber: [0x7F], issuer: name(issuer), subject: name("Leaf"), notBefore: now - 1000,
-                                             notAfter: now + 100_000, subjectPublicKeyInfo: spki,
-                                             extensions: [.basicConstraints(ca: false), .keyUsage([0])] + leaf).sign(with: key))
+        issued.append(
+            try CertificateBuilder(
+                serialNumber: [0x7F], issuer: name(issuer), subject: name("Leaf"), notBefore: now - 1000,
+                notAfter: now + 100_000, subjectPublicKeyInfo: spki,
+                extensions: [.basicConstraints(ca: false), .keyUsage([0])] + leaf
+            ).sign(with: key))
         return issued.reversed()
     }
 
@@ -99,21 +116,26 @@ final class PathProcessingTests: XCTestCase {
     /// The input behind RFC 9618 §1: every CA asserts k policies and maps each to all k, so the
     /// valid_policy_tree has k^depth leaves; the graph holds k nodes per level.
     func testPolicyGraphStaysPolynomialWhereTheTreeExplodes() throws {
-        let k = 12, depth = 5
+        let k = 12
+        let depth = 5
         let policies = (1...k).map { PathProcessingTests.oid(1, 2, 3, UInt64($0)) }
         let everyToEvery = policies.flatMap { from in policies.map { (from, $0) } }
         let ca = [PathProcessingTests.certificatePolicies(policies), PathProcessingTests.policyMappings(everyToEvery)]
-        let chain = try PathProcessingTests.chain(cas: Array(repeating: ca, count: depth), leaf: [PathProcessingTests.certificatePolicies(policies)])
+        let chain = try PathProcessingTests.chain(
+            cas: Array(repeating: ca, count: depth), leaf: [PathProcessingTests.certificatePolicies(policies)])
         let path = Array(chain.dropLast().reversed())
         let outcome = PolicyGraph.process(path, settings: PolicySettings(requireExplicitPolicy: true), limit: 1_000_000)
         XCTAssertEqual(outcome.failures, [])
         XCTAssertEqual(outcome.validPolicies?.userConstrained, Set(policies))
         // Per level: k nodes, k² edges, k² expected-policy entries (mapping) and k² read back.
         let perLevel = k + 3 * k * k + k
-        XCTAssertLessThanOrEqual(outcome.steps, (depth + 1) * perLevel, "tree size would be \(k)^\(depth + 1) = \(Int(pow(Double(k), Double(depth + 1))))")
+        XCTAssertLessThanOrEqual(
+            outcome.steps, (depth + 1) * perLevel, "tree size would be \(k)^\(depth + 1) = \(Int(pow(Double(k), Double(depth + 1))))")
         // The default bound is far above that, so the same chain also validates end to end.
-        let validation = CertificateVerifier(trustedRoots: [chain.last!], policies: [RFC5280Policy(policySettings: PolicySettings(requireExplicitPolicy: true))])
-            .validate(leaf: chain[0], intermediates: Array(chain.dropFirst()), at: PathProcessingTests.now)
+        let validation = CertificateVerifier(
+            trustedRoots: [chain.last!], policies: [RFC5280Policy(policySettings: PolicySettings(requireExplicitPolicy: true))]
+        )
+        .validate(leaf: chain[0], intermediates: Array(chain.dropFirst()), at: PathProcessingTests.now)
         XCTAssertNotNil(validation.chain, "\(validation.failures)")
         XCTAssertEqual(validation.validPolicies?.userConstrained, Set(policies))
     }
@@ -125,15 +147,18 @@ final class PathProcessingTests: XCTestCase {
         let targets = (1...fan).map { PathProcessingTests.oid(1, 2, 4, UInt64($0)) }
         let ca1 = [PathProcessingTests.certificatePolicies([p1]), PathProcessingTests.policyMappings(targets.map { (p1, $0) })]
         let anyCA = [PathProcessingTests.certificatePolicies([X509OIDs.anyPolicy])]
-        let chain = try PathProcessingTests.chain(cas: [ca1, anyCA, anyCA], leaf: [PathProcessingTests.certificatePolicies([X509OIDs.anyPolicy])])
+        let chain = try PathProcessingTests.chain(
+            cas: [ca1, anyCA, anyCA], leaf: [PathProcessingTests.certificatePolicies([X509OIDs.anyPolicy])])
         let policy = RFC5280Policy()
         XCTAssertEqual(policy.maximumPolicyGraphSize, 10_000)
-        let outcome = PolicyGraph.process(Array(chain.dropLast().reversed()), settings: PolicySettings(), limit: policy.maximumPolicyGraphSize)
+        let outcome = PolicyGraph.process(
+            Array(chain.dropLast().reversed()), settings: PolicySettings(), limit: policy.maximumPolicyGraphSize)
         XCTAssertEqual(outcome.failures, [.policyGraphLimitExceeded(limit: 10_000)])
         XCTAssertLessThanOrEqual(outcome.steps, 10_000, "never past the bound")
         XCTAssertGreaterThan(outcome.steps, 3_000, "it did get there by work")
         // Through the verifier: refused with the typed failure naming its bound.
-        let result = CertificateVerifier(trustedRoots: [chain.last!]).verify(leaf: chain[0], intermediates: Array(chain.dropFirst()), at: PathProcessingTests.now)
+        let result = CertificateVerifier(trustedRoots: [chain.last!]).verify(
+            leaf: chain[0], intermediates: Array(chain.dropFirst()), at: PathProcessingTests.now)
         XCTAssertNil(result.chain)
         XCTAssertTrue(result.failures.contains(.policyGraphLimitExceeded(limit: 10_000)), "\(result.failures)")
         // With a larger bound the same chain is valid for the fanned-out policies.
@@ -147,8 +172,9 @@ final class PathProcessingTests: XCTestCase {
     func testThousandsOfNameConstraintsEndAtTheBound() throws {
         let subtrees = (0..<4_000).map { "s\($0).example.com" }
         let sans = (0..<60).map { "host\($0).s\($0 * 50).example.com" }
-        let chain = try PathProcessingTests.chain(cas: [[PathProcessingTests.dnsNameConstraints(permitted: subtrees, excluded: ["bad.example.com"])]],
-                                                  leaf: [PathProcessingTests.dnsNames(sans)])
+        let chain = try PathProcessingTests.chain(
+            cas: [[PathProcessingTests.dnsNameConstraints(permitted: subtrees, excluded: ["bad.example.com"])]],
+            leaf: [PathProcessingTests.dnsNames(sans)])
         let path = Array(chain.dropLast().reversed())
         var check = NameConstraintsCheck(limit: 100_000)
         if case .nameConstraints(let constraints)? = path[0].extension(X509OIDs.nameConstraints)?.value {
@@ -159,17 +185,20 @@ final class PathProcessingTests: XCTestCase {
         // 60 names × 4,000 permitted subtrees = 240,000 comparisons wanted; 100,000 allowed.
         XCTAssertEqual(check.check(path[1]), [.nameConstraintWorkExceeded(limit: 100_000)])
         XCTAssertEqual(check.steps, 100_000)
-        let result = CertificateVerifier(trustedRoots: [chain.last!]).verify(leaf: chain[0], intermediates: Array(chain.dropFirst()), at: PathProcessingTests.now)
+        let result = CertificateVerifier(trustedRoots: [chain.last!]).verify(
+            leaf: chain[0], intermediates: Array(chain.dropFirst()), at: PathProcessingTests.now)
         XCTAssertNil(result.chain)
         XCTAssertTrue(result.failures.contains(.nameConstraintWorkExceeded(limit: 100_000)), "\(result.failures)")
         // Under a larger bound every name is found in its subtree and the path is valid.
         let roomy = RFC5280Policy(maximumNameConstraintComparisons: 1_000_000)
         XCTAssertEqual(roomy.evaluate(chain, at: PathProcessingTests.now).failures, [])
         // One name outside every subtree is refused under the same bound.
-        let outside = try PathProcessingTests.chain(cas: [[PathProcessingTests.dnsNameConstraints(permitted: subtrees)]],
-                                                    leaf: [PathProcessingTests.dnsNames(["elsewhere.org"])])
-        XCTAssertEqual(RFC5280Policy().evaluate(outside, at: PathProcessingTests.now).failures,
-                       [.nameNotPermitted(subject: "CN=Leaf", name: "DNS:elsewhere.org")])
+        let outside = try PathProcessingTests.chain(
+            cas: [[PathProcessingTests.dnsNameConstraints(permitted: subtrees)]],
+            leaf: [PathProcessingTests.dnsNames(["elsewhere.org"])])
+        XCTAssertEqual(
+            RFC5280Policy().evaluate(outside, at: PathProcessingTests.now).failures,
+            [.nameNotPermitted(subject: "CN=Leaf", name: "DNS:elsewhere.org")])
     }
 
     /// Forms Sigil cannot check: refused only when a critical constraint of that form meets a
@@ -184,10 +213,12 @@ final class PathProcessingTests: XCTestCase {
         let registeredIDConstraint = CertificateBuilder.ExtensionValue(oid: X509OIDs.nameConstraints, critical: true, value: writer.bytes)
         var san = DERWriter()
         san.appendSequence { $0.appendPrimitive(.contextSpecific(8), content: [0x2A, 0x03, 0x04]) }
-        let withRID = try PathProcessingTests.chain(cas: [[registeredIDConstraint]],
-                                                    leaf: [.init(oid: X509OIDs.subjectAltName, critical: false, value: san.bytes)])
-        XCTAssertEqual(RFC5280Policy().evaluate(withRID, at: PathProcessingTests.now).failures,
-                       [.unsupportedNameConstraint(subject: "CN=Leaf", form: "registeredID")])
+        let withRID = try PathProcessingTests.chain(
+            cas: [[registeredIDConstraint]],
+            leaf: [.init(oid: X509OIDs.subjectAltName, critical: false, value: san.bytes)])
+        XCTAssertEqual(
+            RFC5280Policy().evaluate(withRID, at: PathProcessingTests.now).failures,
+            [.unsupportedNameConstraint(subject: "CN=Leaf", form: "registeredID")])
         let withoutRID = try PathProcessingTests.chain(cas: [[registeredIDConstraint]], leaf: [PathProcessingTests.dnsNames(["a.example"])])
         XCTAssertEqual(RFC5280Policy().evaluate(withoutRID, at: PathProcessingTests.now).failures, [])
     }
@@ -208,13 +239,15 @@ final class PathProcessingTests: XCTestCase {
             return .init(oid: X509OIDs.subjectAltName, critical: false, value: writer.bytes)
         }
         let masked = try PathProcessingTests.chain(cas: [[excludedRange]], leaf: [san([10, 0, 0, 1, 255, 0, 0, 0])])
-        XCTAssertEqual(RFC5280Policy().evaluate(masked, at: PathProcessingTests.now).failures,
-                       [.nameNotPermitted(subject: "CN=Leaf", name: "IP:0a000001ff000000")])
+        XCTAssertEqual(
+            RFC5280Policy().evaluate(masked, at: PathProcessingTests.now).failures,
+            [.nameNotPermitted(subject: "CN=Leaf", name: "IP:0a000001ff000000")])
         let plain = try PathProcessingTests.chain(cas: [[excludedRange]], leaf: [san([10, 0, 0, 1])])
         XCTAssertEqual(RFC5280Policy().evaluate(plain, at: PathProcessingTests.now).failures, [])
         let inside = try PathProcessingTests.chain(cas: [[excludedRange]], leaf: [san([192, 168, 3, 4])])
-        XCTAssertEqual(RFC5280Policy().evaluate(inside, at: PathProcessingTests.now).failures,
-                       [.nameExcluded(subject: "CN=Leaf", name: "IP:192.168.3.4")])
+        XCTAssertEqual(
+            RFC5280Policy().evaluate(inside, at: PathProcessingTests.now).failures,
+            [.nameExcluded(subject: "CN=Leaf", name: "IP:192.168.3.4")])
     }
 
     /// Policy outputs PKITS states: mapped policies are reported in the trust anchor's domain.
@@ -223,20 +256,29 @@ final class PathProcessingTests: XCTestCase {
             try Certificate(derEncoded: Array(try Data(contentsOf: TestPaths.vectors("pkits/certs/\(name).crt"))))
         }
         let root = try load("TrustAnchorRootCertificate")
-        let p1: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 2, 1, 48, 1], p2: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 2, 1, 48, 2]
+        let p1: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 2, 1, 48, 1]
+        let p2: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 2, 1, 48, 2]
         func policies(_ path: [String], _ leaf: String, _ settings: PolicySettings) throws -> ValidPolicySet? {
             let intermediates = try path.map(load)
             return CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(policySettings: settings)], minimumRSABits: 1024)
                 .validate(leaf: try load(leaf), intermediates: intermediates, at: PKITSTests.validationTime).validPolicies
         }
         // 4.10.1: Mapping1to2CA maps NIST-test-policy-1 to -2; the end entity asserts -2.
-        XCTAssertEqual(try policies(["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", PolicySettings(initialPolicySet: [p1]))?.userConstrained, [p1])
+        XCTAssertEqual(
+            try policies(["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", PolicySettings(initialPolicySet: [p1]))?.userConstrained, [p1])
         // 4.8.10: both policies all the way down.
-        XCTAssertEqual(try policies(["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", PolicySettings())?.userConstrained, [p1, p2])
-        XCTAssertEqual(try policies(["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", PolicySettings(initialPolicySet: [p2]))?.userConstrained, [p2])
+        XCTAssertEqual(
+            try policies(["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", PolicySettings())?.userConstrained, [p1, p2])
+        XCTAssertEqual(
+            try policies(["PoliciesP12CACert"], "AllCertificatesSamePoliciesTest10EE", PolicySettings(initialPolicySet: [p2]))?
+                .userConstrained, [p2])
         // 4.8.11: anyPolicy throughout — good for any policy.
-        XCTAssertEqual(try policies(["anyPolicyCACert"], "AllCertificatesanyPolicyTest11EE", PolicySettings())?.authoritiesConstrained, [X509OIDs.anyPolicy])
-        XCTAssertEqual(try policies(["anyPolicyCACert"], "AllCertificatesanyPolicyTest11EE", PolicySettings(initialPolicySet: [p1]))?.userConstrained, [p1])
+        XCTAssertEqual(
+            try policies(["anyPolicyCACert"], "AllCertificatesanyPolicyTest11EE", PolicySettings())?.authoritiesConstrained,
+            [X509OIDs.anyPolicy])
+        XCTAssertEqual(
+            try policies(["anyPolicyCACert"], "AllCertificatesanyPolicyTest11EE", PolicySettings(initialPolicySet: [p1]))?.userConstrained,
+            [p1])
         // 4.8.2: no policies — valid, with an empty set.
         XCTAssertEqual(try policies(["NoPoliciesCACert"], "AllCertificatesNoPoliciesTest2EE", PolicySettings())?.userConstrained, [])
     }
@@ -249,7 +291,9 @@ final class PathProcessingTests: XCTestCase {
         let kinds: Set<ASN1ObjectIdentifier> = [X509OIDs.policyMappings, X509OIDs.policyConstraints, X509OIDs.inhibitAnyPolicy]
         var values: [(ASN1ObjectIdentifier, [UInt8])] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
-            guard let certificate = try? Certificate(derEncoded: Array(try Data(contentsOf: directory.appendingPathComponent(file)))) else { continue }
+            guard let certificate = try? Certificate(derEncoded: Array(try Data(contentsOf: directory.appendingPathComponent(file)))) else {
+                continue
+            }
             for e in certificate.extensions where kinds.contains(e.oid) && !values.contains(where: { $0.1 == e.rawValue }) {
                 values.append((e.oid, e.rawValue))
             }
@@ -258,7 +302,9 @@ final class PathProcessingTests: XCTestCase {
         var rng = SeededGenerator(seed: 0x5167_0054)
         for (oid, der) in values {
             XCTAssertNoThrow(try ExtensionValue(oid: oid, der: der), oid.dotted)
-            for length in 0..<der.count { XCTAssertThrowsError(try ExtensionValue(oid: oid, der: Array(der.prefix(length))), "\(oid.dotted) prefix \(length)") }
+            for length in 0..<der.count {
+                XCTAssertThrowsError(try ExtensionValue(oid: oid, der: Array(der.prefix(length))), "\(oid.dotted) prefix \(length)")
+            }
             XCTAssertThrowsError(try ExtensionValue(oid: oid, der: der + [0]), "\(oid.dotted) trailing byte")
             for _ in 0..<(2_000 / values.count + 1) {
                 var mutant = der

@@ -63,7 +63,8 @@ func baselineVerify(_ jws: String, root: X509.Certificate) async throws -> JWSTr
     let header = try decoder.decode(BaselineHeader.self, from: headerData)
     let payload = try decoder.decode(JWSTransactionDecodedPayload.self, from: payloadData)
     guard header.alg == "ES256", let x5c = header.x5c, x5c.count == 3,
-          let leafDER = Data(base64Encoded: x5c[0]), let intermediateDER = Data(base64Encoded: x5c[1]) else { throw BaselineError.format }
+        let leafDER = Data(base64Encoded: x5c[0]), let intermediateDER = Data(base64Encoded: x5c[1])
+    else { throw BaselineError.format }
     let leaf = try X509.Certificate(derEncoded: Array(leafDER))
     let intermediate = try X509.Certificate(derEncoded: Array(intermediateDER))
     let validationTime = payload.signedDate?.date ?? Date()
@@ -109,7 +110,8 @@ func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
     let jwsURL = shared.appendingPathComponent("jws/mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws")
     let rootURL = shared.appendingPathComponent("apple-pki/AppleRootCA-G3.cer")
     guard let jwsText = try? String(contentsOf: jwsURL, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
-          let rootData = FileManager.default.contents(atPath: rootURL.path) else {
+        let rootData = FileManager.default.contents(atPath: rootURL.path)
+    else {
         FileHandle.standardError.write(Data("App Store JWS benchmark skipped: Vectors/apple/real is missing\n".utf8))
         return nil
     }
@@ -117,8 +119,9 @@ func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
     do {
         let theirRoot = try X509.Certificate(derEncoded: Array(rootData))
         let ourRoot = try SigilX509.Certificate(derEncoded: Array(rootData))
-        let uncached = try SignedDataVerifier(trustedRoots: [ourRoot], bundleId: bundle, appAppleId: nil, environment: .sandbox,
-                                              cache: ChainCache(timeToLive: 0))
+        let uncached = try SignedDataVerifier(
+            trustedRoots: [ourRoot], bundleId: bundle, appAppleId: nil, environment: .sandbox,
+            cache: ChainCache(timeToLive: 0))
         let cached = try SignedDataVerifier(trustedRoots: [ourRoot], bundleId: bundle, appAppleId: nil, environment: .sandbox)
         // Both pipelines must accept the token before they are timed.
         let a = try await baselineVerify(jwsText, root: theirRoot)
@@ -144,10 +147,17 @@ func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
         }
         ECDSAVerificationTables.isEnabled = true
         let name = "swift-certificates Verifier + jwt-kit ES256 (Apple's library pipeline)"
-        return [Row(name: "App Store transaction JWS verify, uncached chain", sigil: ours, reference: baseline, referenceName: name, bytesPerOp: 0),
-                Row(name: "App Store transaction JWS verify, uncached chain, no per-key tables", sigil: oursCold, reference: baseline,
-                    referenceName: name, bytesPerOp: 0),
-                Row(name: "App Store transaction JWS verify, cached chain", sigil: oursCached, reference: baseline, referenceName: name, bytesPerOp: 0)]
+        return [
+            Row(
+                name: "App Store transaction JWS verify, uncached chain", sigil: ours, reference: baseline, referenceName: name,
+                bytesPerOp: 0),
+            Row(
+                name: "App Store transaction JWS verify, uncached chain, no per-key tables", sigil: oursCold, reference: baseline,
+                referenceName: name, bytesPerOp: 0),
+            Row(
+                name: "App Store transaction JWS verify, cached chain", sigil: oursCached, reference: baseline, referenceName: name,
+                bytesPerOp: 0),
+        ]
     } catch {
         FileHandle.standardError.write(Data("App Store JWS benchmark failed: \(error)\n".utf8))
         return nil
@@ -157,7 +167,10 @@ func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
 // Per-stage costs of one App Store JWS verification (sigil-bench --probe), to see where time goes.
 func probe(repo: URL) {
     let shared = repo.appendingPathComponent("Vectors/apple/real")
-    let text = try! String(contentsOf: shared.appendingPathComponent("jws/mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = try! String(
+        contentsOf: shared.appendingPathComponent("jws/mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws"),
+        encoding: .utf8
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
     let clock = ContinuousClock()
     func time(_ name: String, _ n: Int = 2000, _ body: () -> Void) {
         let t = clock.measure { for _ in 0..<n { body() } }
@@ -168,20 +181,30 @@ func probe(repo: URL) {
     time("JWS(compact:)") { _ = try! JWS(compact: text) }
     time("JSONDecoder payload") { _ = try! JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: Data(jws.payload)) }
     time("JSONValue payload parse only") { _ = try! JSONValue(parsing: jws.payload) }
-    time("JSONValueDecoder payload (strict parse + decode)") { _ = try! JSONValueDecoder().decode(JWSTransactionDecodedPayload.self, fromJSON: jws.payload) }
+    time("JSONValueDecoder payload (strict parse + decode)") {
+        _ = try! JSONValueDecoder().decode(JWSTransactionDecodedPayload.self, fromJSON: jws.payload)
+    }
     time("SHA-256 signing input") { _ = SigilCore.SHA256.hash(jws.signingInput) }
     let x5c = try! jws.x5c()!
-    time("Certificate x2") { _ = try! SigilX509.Certificate(derEncoded: x5c[0]); _ = try! SigilX509.Certificate(derEncoded: x5c[1]) }
-    let leaf = try! SigilX509.Certificate(derEncoded: x5c[0]), inter = try! SigilX509.Certificate(derEncoded: x5c[1])
+    time("Certificate x2") {
+        _ = try! SigilX509.Certificate(derEncoded: x5c[0])
+        _ = try! SigilX509.Certificate(derEncoded: x5c[1])
+    }
+    let leaf = try! SigilX509.Certificate(derEncoded: x5c[0])
+    let inter = try! SigilX509.Certificate(derEncoded: x5c[1])
     let root = try! SigilX509.Certificate(derEncoded: x5c[2])
     let v = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), AppleSignedDataPolicy()])
     time("chain verify", 300) { _ = v.verify(leaf: leaf, intermediates: [inter], at: 1761389594) }
     guard case .ec(let key) = leaf.publicKey else { return }
     time("JWS verify ES256", 500) { try! jws.verify(with: .ecdsa(key)) }
-    let ourRoot = try! SigilX509.Certificate(derEncoded: Array(FileManager.default.contents(atPath: shared.appendingPathComponent("apple-pki/AppleRootCA-G3.cer").path)!))
-    let uncached = try! SignedDataVerifier(trustedRoots: [ourRoot], bundleId: "com.ms.medicalsupplierzlite", appAppleId: nil, environment: .sandbox, cache: ChainCache(timeToLive: 0))
+    let ourRoot = try! SigilX509.Certificate(
+        derEncoded: Array(FileManager.default.contents(atPath: shared.appendingPathComponent("apple-pki/AppleRootCA-G3.cer").path)!))
+    let uncached = try! SignedDataVerifier(
+        trustedRoots: [ourRoot], bundleId: "com.ms.medicalsupplierzlite", appAppleId: nil, environment: .sandbox,
+        cache: ChainCache(timeToLive: 0))
     time("uncached verifyOffline", 300) { _ = try! uncached.verifyTransactionOffline(text) }
-    let cached = try! SignedDataVerifier(trustedRoots: [ourRoot], bundleId: "com.ms.medicalsupplierzlite", appAppleId: nil, environment: .sandbox)
+    let cached = try! SignedDataVerifier(
+        trustedRoots: [ourRoot], bundleId: "com.ms.medicalsupplierzlite", appAppleId: nil, environment: .sandbox)
     time("cached verifyOffline", 1000) { _ = try! cached.verifyTransactionOffline(text) }
     let h = Array(text.utf8)
     time("utf8 copy") { _ = Array(text.utf8) }

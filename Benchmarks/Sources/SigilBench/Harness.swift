@@ -42,12 +42,14 @@ func format(_ rows: [Row]) -> String {
     }
     var lines = ["| benchmark | Sigil ops/s | reference | reference ops/s | Sigil / reference |", "|---|---:|---|---:|---:|"]
     for row in rows {
-        var sigil = number(row.sigil), reference = number(row.reference)
+        var sigil = number(row.sigil)
+        var reference = number(row.reference)
         if row.bytesPerOp > 0 {
             sigil += String(format: " (%.0f MB/s)", row.sigil * Double(row.bytesPerOp) / 1e6)
             reference += String(format: " (%.0f MB/s)", row.reference * Double(row.bytesPerOp) / 1e6)
         }
-        lines.append("| \(row.name) | \(sigil) | \(row.referenceName) | \(reference) | \(String(format: "%.2f", row.sigil / row.reference))× |")
+        lines.append(
+            "| \(row.name) | \(sigil) | \(row.referenceName) | \(reference) | \(String(format: "%.2f", row.sigil / row.reference))× |")
     }
     return lines.joined(separator: "\n")
 }

@@ -1,12 +1,12 @@
 import Crypto
-import _CryptoExtras
-import SigilKeys
-import SigilX509
 import Foundation
 import SigilASN1
 @_spi(Benchmarks) import SigilCore
+import SigilKeys
+import SigilX509
 import SwiftASN1
 import X509
+import _CryptoExtras
 
 // Usage: sigil-bench [--seconds N] [--json]
 let arguments = CommandLine.arguments
@@ -35,10 +35,10 @@ let mib = (0..<(1 << 20)).map { _ in stream.next() }
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let repo = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let certificateCandidates = [
-    repo.appendingPathComponent("Vectors/apple/real/apple-pki/AppleWWDRCAG6.cer"),
+    repo.appendingPathComponent("Vectors/apple/real/apple-pki/AppleWWDRCAG6.cer")
 ]
 guard let certificateURL = certificateCandidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }),
-      let certificateData = FileManager.default.contents(atPath: certificateURL.path)
+    let certificateData = FileManager.default.contents(atPath: certificateURL.path)
 else {
     FileHandle.standardError.write(Data("no certificate to parse\n".utf8))
     exit(1)
@@ -47,7 +47,10 @@ let certificate = Array(certificateData)
 
 func first8(_ bytes: some Sequence<UInt8>) -> UInt64 { bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
 
-if arguments.contains("--probe") { probe(repo: repo); exit(0) }
+if arguments.contains("--probe") {
+    probe(repo: repo)
+    exit(0)
+}
 // App Store signed data: Sigil's SignedDataVerifier against Apple's library pipeline.
 if !onlyDigests, let appStore = await appStoreRows(repo: repo, seconds: seconds) { rows.append(contentsOf: appStore) }
 if onlyAppStore {
@@ -69,7 +72,8 @@ do {
 }
 // HMAC-SHA256 of 64 bytes under a 32-byte key (RFC 6979 runs a dozen of these per signature).
 do {
-    let key = Array(kib.prefix(32)), message = Array(kib.suffix(64))
+    let key = Array(kib.prefix(32))
+    let message = Array(kib.suffix(64))
     let symmetricKey = SymmetricKey(data: key)
     let ours = harness.opsPerSecond { first8(SigilCore.HMAC<SigilCore.SHA256>.authenticationCode(key: key, message: message)) }
     let theirs = harness.opsPerSecond { first8(Crypto.HMAC<Crypto.SHA256>.authenticationCode(for: message, using: symmetricKey)) }
@@ -102,10 +106,13 @@ do {
         guard let node = try? SwiftASN1.DER.parse(certificate), case .constructed(let children) = node.content else { return 0 }
         return UInt64(children.reduce(0) { n, _ in n + 1 })
     }
-    rows.append(Row(name: "DER tree parse (\(certName))", sigil: ours, reference: theirs, referenceName: "swift-asn1 DER.parse", bytesPerOp: 0))
+    rows.append(
+        Row(name: "DER tree parse (\(certName))", sigil: ours, reference: theirs, referenceName: "swift-asn1 DER.parse", bytesPerOp: 0))
     let full = harness.opsPerSecond { (try? X509.Certificate(derEncoded: certificate)) == nil ? 0 : 1 }
-    rows.append(Row(name: "DER tree parse vs full certificate decode", sigil: ours, reference: full,
-                    referenceName: "swift-certificates Certificate(derEncoded:)", bytesPerOp: 0))
+    rows.append(
+        Row(
+            name: "DER tree parse vs full certificate decode", sigil: ours, reference: full,
+            referenceName: "swift-certificates Certificate(derEncoded:)", bytesPerOp: 0))
 }
 
 // ECDSA sign and verify, P-256/SHA-256 and P-384/SHA-384, over a 100-byte message.
@@ -120,14 +127,18 @@ do {
     let theirSignature = try theirs.signature(for: message)
     let verify = harness.opsPerSecond { ours.publicKey.isValidSignatureVartime(signature, for: message, hash: .sha256) ? 1 : 0 }
     let theirVerify = harness.opsPerSecond { theirs.publicKey.isValidSignature(theirSignature, for: message) ? 1 : 0 }
-    rows.append(Row(name: "P-256 verify (repeated key: per-key table)", sigil: verify, reference: theirVerify,
-                    referenceName: "swift-crypto P256.Signing", bytesPerOp: 0))
+    rows.append(
+        Row(
+            name: "P-256 verify (repeated key: per-key table)", sigil: verify, reference: theirVerify,
+            referenceName: "swift-crypto P256.Signing", bytesPerOp: 0))
     // A key seen for the first time: the per-key tables off, wNAF with doublings.
     ECDSAVerificationTables.isEnabled = false
     let coldVerify = harness.opsPerSecond { ours.publicKey.isValidSignatureVartime(signature, for: message, hash: .sha256) ? 1 : 0 }
     ECDSAVerificationTables.isEnabled = true
-    rows.append(Row(name: "P-256 verify (cold key: no table)", sigil: coldVerify, reference: theirVerify,
-                    referenceName: "swift-crypto P256.Signing", bytesPerOp: 0))
+    rows.append(
+        Row(
+            name: "P-256 verify (cold key: no table)", sigil: coldVerify, reference: theirVerify,
+            referenceName: "swift-crypto P256.Signing", bytesPerOp: 0))
 }
 do {
     let ours = SigilCore.ECDSAPrivateKey.generate(curve: .p384)
@@ -139,22 +150,28 @@ do {
     let theirSignature = try theirs.signature(for: message)
     let verify = harness.opsPerSecond { ours.publicKey.isValidSignatureVartime(signature, for: message, hash: .sha384) ? 1 : 0 }
     let theirVerify = harness.opsPerSecond { theirs.publicKey.isValidSignature(theirSignature, for: message) ? 1 : 0 }
-    rows.append(Row(name: "P-384 verify (repeated key: per-key table)", sigil: verify, reference: theirVerify,
-                    referenceName: "swift-crypto P384.Signing", bytesPerOp: 0))
+    rows.append(
+        Row(
+            name: "P-384 verify (repeated key: per-key table)", sigil: verify, reference: theirVerify,
+            referenceName: "swift-crypto P384.Signing", bytesPerOp: 0))
     // A key seen for the first time: the per-key tables off, wNAF with doublings.
     ECDSAVerificationTables.isEnabled = false
     let coldVerify = harness.opsPerSecond { ours.publicKey.isValidSignatureVartime(signature, for: message, hash: .sha384) ? 1 : 0 }
     ECDSAVerificationTables.isEnabled = true
-    rows.append(Row(name: "P-384 verify (cold key: no table)", sigil: coldVerify, reference: theirVerify,
-                    referenceName: "swift-crypto P384.Signing", bytesPerOp: 0))
+    rows.append(
+        Row(
+            name: "P-384 verify (cold key: no table)", sigil: coldVerify, reference: theirVerify,
+            referenceName: "swift-crypto P384.Signing", bytesPerOp: 0))
 }
 
 // X.509: a full certificate decode, like for like now that Sigil's certificate layer exists.
 do {
     let ours = harness.opsPerSecond { (try? SigilX509.Certificate(derEncoded: certificate))?.extensions.count ?? 0 > 0 ? 1 : 0 }
     let theirs = harness.opsPerSecond { (try? X509.Certificate(derEncoded: certificate)) == nil ? 0 : 1 }
-    rows.append(Row(name: "X.509 certificate decode (\(certName))", sigil: ours, reference: theirs,
-                    referenceName: "swift-certificates Certificate(derEncoded:)", bytesPerOp: 0))
+    rows.append(
+        Row(
+            name: "X.509 certificate decode (\(certName))", sigil: ours, reference: theirs,
+            referenceName: "swift-certificates Certificate(derEncoded:)", bytesPerOp: 0))
 }
 
 // RSA-2048 PKCS#1 v1.5 / SHA-256 verification (receipts, Sign in with Apple RS256).
@@ -168,9 +185,13 @@ do {
         exit(1)
     }
     let ours = harness.opsPerSecond { ourKey.isValidPKCS1v15SignatureVartime(signatureBytes, for: message, hash: .sha256) ? 1 : 0 }
-    let theirs = harness.opsPerSecond { theirKey.publicKey.isValidSignature(theirSignature, for: message, padding: .insecurePKCS1v1_5) ? 1 : 0 }
-    rows.append(Row(name: "RSA-2048 PKCS#1 v1.5 verify", sigil: ours, reference: theirs,
-                    referenceName: "swift-crypto _RSA.Signing", bytesPerOp: 0))
+    let theirs = harness.opsPerSecond {
+        theirKey.publicKey.isValidSignature(theirSignature, for: message, padding: .insecurePKCS1v1_5) ? 1 : 0
+    }
+    rows.append(
+        Row(
+            name: "RSA-2048 PKCS#1 v1.5 verify", sigil: ours, reference: theirs,
+            referenceName: "swift-crypto _RSA.Signing", bytesPerOp: 0))
 }
 
 // Field and point operations, per operation (no reference column: swift-crypto does not expose them).
@@ -189,12 +210,19 @@ if !arguments.contains("--no-micro") {
 }
 
 if asJSON {
-    let results = rows.map { ["name": $0.name, "sigilOpsPerSecond": $0.sigil, "reference": $0.referenceName,
-                              "referenceOpsPerSecond": $0.reference, "ratio": $0.sigil / $0.reference] as [String: Any] }
+    let results = rows.map {
+        [
+            "name": $0.name, "sigilOpsPerSecond": $0.sigil, "reference": $0.referenceName,
+            "referenceOpsPerSecond": $0.reference, "ratio": $0.sigil / $0.reference,
+        ] as [String: Any]
+    }
     let microResults = micro.map { ["name": $0.name, "p256Nanoseconds": $0.p256, "p384Nanoseconds": $0.p384] as [String: Any] }
-    let data = try JSONSerialization.data(withJSONObject: ["results": results, "operations": microResults,
-                                                           "secondsPerMeasurement": seconds],
-                                          options: [.prettyPrinted, .sortedKeys])
+    let data = try JSONSerialization.data(
+        withJSONObject: [
+            "results": results, "operations": microResults,
+            "secondsPerMeasurement": seconds,
+        ],
+        options: [.prettyPrinted, .sortedKeys])
     print(String(decoding: data, as: UTF8.self))
 } else {
     print(format(rows))

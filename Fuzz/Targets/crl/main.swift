@@ -1,13 +1,15 @@
+import SigilFuzzDriver
+import SigilFuzzHarness
+
 // libFuzzer target "crl": FuzzHarness.crl on every input (built only by Fuzz/run).
 #if canImport(Glibc)
 import Glibc
 #endif
-import SigilFuzzDriver
-import SigilFuzzHarness
 
 var argc = CommandLine.argc
 var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-    FuzzHarness.crl(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-    return 0
-})
+exit(
+    LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+        FuzzHarness.crl(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        return 0
+    })

@@ -65,8 +65,9 @@ public struct ASN1NodeCollection: Sequence, Sendable {
 
     public func makeIterator() -> Iterator {
         let record = parent.record
-        return Iterator(document: parent.document, nextIndex: parent.index + 1,
-                        end: record.isConstructed ? record.subtreeEnd : parent.index + 1)
+        return Iterator(
+            document: parent.document, nextIndex: parent.index + 1,
+            end: record.isConstructed ? record.subtreeEnd : parent.index + 1)
     }
 
     /// The number of direct children (walks them).
@@ -109,8 +110,9 @@ public struct ASN1SequenceReader: Sendable {
     /// Consumes the next child, which must exist (and carry `identifier`, if given).
     public mutating func next(_ identifier: ASN1Identifier? = nil) throws(ASN1Error) -> ASN1Node {
         guard let node = peeked else {
-            throw parent.error(.unexpectedElementCount,
-                               "\(parent.identifier) ends before a required \(identifier.map { "\($0)" } ?? "element")")
+            throw parent.error(
+                .unexpectedElementCount,
+                "\(parent.identifier) ends before a required \(identifier.map { "\($0)" } ?? "element")")
         }
         if let identifier, node.identifier != identifier {
             throw node.error(.unexpectedTag, "expected \(identifier), found \(node.identifier)")

@@ -159,7 +159,8 @@ public enum ASN1 {
 
     /// X.690 11.6: compare encodings as octet strings, the shorter one padded with trailing zeros.
     static func encodingPrecedesOrEquals(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
-        var i = a.startIndex, j = b.startIndex
+        var i = a.startIndex
+        var j = b.startIndex
         while i < a.endIndex || j < b.endIndex {
             let x = i < a.endIndex ? a[i] : 0
             let y = j < b.endIndex ? b[j] : 0

@@ -80,20 +80,24 @@ struct ASN1Parser {
 
         if identifier.tagClass == .universal && identifier.tagNumber == 0 {
             // X.690 8.1.5: end-of-contents appears only to close an indefinite-length value.
-            throw ASN1Error(.invalidIdentifier, "universal tag 0 (end-of-contents) outside an indefinite-length value",
-                            offset: start)
+            throw ASN1Error(
+                .invalidIdentifier, "universal tag 0 (end-of-contents) outside an indefinite-length value",
+                offset: start)
         }
         try checkConstruction(identifier, isConstructed: isConstructed, offset: start)
 
         let index = records.count
-        records.append(ASN1Record(identifier: identifier, isConstructed: isConstructed, isIndefinite: length == nil,
-                                  start: start, contentStart: position, contentEnd: position, end: position,
-                                  depth: depth, subtreeEnd: index + 1))
+        records.append(
+            ASN1Record(
+                identifier: identifier, isConstructed: isConstructed, isIndefinite: length == nil,
+                start: start, contentStart: position, contentEnd: position, end: position,
+                depth: depth, subtreeEnd: index + 1))
 
         if let length {
             guard length <= limit - position else {
-                throw ASN1Error(.truncated, "\(identifier) declares \(length) content bytes, \(limit - position) remain",
-                                offset: start)
+                throw ASN1Error(
+                    .truncated, "\(identifier) declares \(length) content bytes, \(limit - position) remain",
+                    offset: start)
             }
             let contentEnd = position + length
             if isConstructed {
@@ -112,8 +116,9 @@ struct ASN1Parser {
             var child = position
             while true {
                 guard child < limit else {
-                    throw ASN1Error(.missingEndOfContents, "indefinite-length \(identifier) has no end-of-contents",
-                                    offset: start)
+                    throw ASN1Error(
+                        .missingEndOfContents, "indefinite-length \(identifier) has no end-of-contents",
+                        offset: start)
                 }
                 if bytes[child] == 0x00 {
                     guard child + 1 < limit else {
@@ -165,8 +170,9 @@ struct ASN1Parser {
             }
             // 8.1.2.2/8.1.2.4: numbers 0–30 must use the single-octet form.
             guard number >= 31 else {
-                throw ASN1Error(.invalidIdentifier, "tag number \(number) must use the low-tag-number form",
-                                offset: start)
+                throw ASN1Error(
+                    .invalidIdentifier, "tag number \(number) must use the low-tag-number form",
+                    offset: start)
             }
         }
         return (ASN1Identifier(tagClass: tagClass, tagNumber: number), isConstructed)

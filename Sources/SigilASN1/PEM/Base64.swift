@@ -57,8 +57,10 @@ public enum Base64 {
     }
 
     /// Decodes `text` strictly. Errors name the offending character's offset in `text`'s UTF-8.
-    public static func decode<Text: Collection>(_ text: Text, alphabet: Alphabet = .standard,
-                                                padding: Padding? = nil) throws(ASN1Error) -> [UInt8]
+    public static func decode<Text: Collection>(
+        _ text: Text, alphabet: Alphabet = .standard,
+        padding: Padding? = nil
+    ) throws(ASN1Error) -> [UInt8]
     where Text.Element == UInt8 {
         let padding = padding ?? (alphabet == .standard ? .required : .forbidden)
         let input = Array(text)
@@ -90,8 +92,10 @@ public enum Base64 {
         input.withUnsafeBufferPointer { buffer in
             table.withUnsafeBufferPointer { lookup in
                 while start + 4 <= end {
-                    let a = lookup[Int(buffer[start])], b = lookup[Int(buffer[start + 1])]
-                    let c = lookup[Int(buffer[start + 2])], d = lookup[Int(buffer[start + 3])]
+                    let a = lookup[Int(buffer[start])]
+                    let b = lookup[Int(buffer[start + 1])]
+                    let c = lookup[Int(buffer[start + 2])]
+                    let d = lookup[Int(buffer[start + 3])]
                     guard (a | b | c | d) & 0xC0 == 0 else { break }
                     let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
                     out.append(UInt8(truncatingIfNeeded: n >> 16))
@@ -105,8 +109,9 @@ public enum Base64 {
         var bits = 0
         for i in start..<end {
             guard let value = sextet(input[i], alphabet) else {
-                throw ASN1Error(.invalidBase64, "character 0x\(String(input[i], radix: 16)) is not in the alphabet",
-                                offset: i)
+                throw ASN1Error(
+                    .invalidBase64, "character 0x\(String(input[i], radix: 16)) is not in the alphabet",
+                    offset: i)
             }
             accumulator = (accumulator << 6) | UInt32(value)
             bits += 6

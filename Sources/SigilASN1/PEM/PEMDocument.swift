@@ -67,8 +67,9 @@ public struct PEMDocument: Hashable, Sendable {
             }
             if let endLabel = boundaryLabel(line, kind: "END") {
                 guard endLabel == open else {
-                    throw ASN1Error(.invalidPEM, "END label \"\(endLabel)\" does not match BEGIN \"\(open)\"",
-                                    offset: offset)
+                    throw ASN1Error(
+                        .invalidPEM, "END label \"\(endLabel)\" does not match BEGIN \"\(open)\"",
+                        offset: offset)
                 }
                 let der: [UInt8]
                 do {
@@ -124,7 +125,7 @@ public struct PEMDocument: Hashable, Sendable {
         }
         let trimmed = line[..<trailingBlanksStart(line)]
         guard trimmed.count >= prefix.count + dashes.count,
-              trimmed.starts(with: prefix), trimmed.suffix(dashes.count).elementsEqual(dashes)
+            trimmed.starts(with: prefix), trimmed.suffix(dashes.count).elementsEqual(dashes)
         else { return nil }
         let label = trimmed[(trimmed.startIndex + prefix.count)..<(trimmed.endIndex - dashes.count)]
         // RFC 7468 §3: label characters are printable ASCII except '-', with single spaces between.

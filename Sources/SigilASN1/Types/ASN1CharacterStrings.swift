@@ -117,7 +117,7 @@ public struct ASN1PrintableString: ASN1ByteCharacterString {
     static func allows(_ c: UInt8) -> Bool {
         switch c {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return " '()+,-./:=?".utf8.contains(c)

@@ -48,7 +48,7 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
         var arcs: [UInt64] = []
         for part in dotted.split(separator: ".", omittingEmptySubsequences: false) {
             guard !part.isEmpty, part.utf8.allSatisfy({ (48...57).contains($0) }),
-                  part == "0" || part.first != "0"
+                part == "0" || part.first != "0"
             else {
                 throw ASN1Error(.invalidObjectIdentifier, "\"\(dotted)\" is not dotted decimal")
             }
@@ -88,8 +88,9 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
         for (i, byte) in content.enumerated() {
             // 8.19.2: the leading octet of a sub-identifier shall not be 0x80 (minimal form).
             if startOfSubidentifier && byte == 0x80 {
-                throw ASN1Error(.invalidObjectIdentifier, "sub-identifier is not minimally encoded",
-                                offset: node.offset + i)
+                throw ASN1Error(
+                    .invalidObjectIdentifier, "sub-identifier is not minimally encoded",
+                    offset: node.offset + i)
             }
             guard value <= (UInt64.max >> 7) else {
                 throw ASN1Error(.invalidObjectIdentifier, "arc overflows 64 bits", offset: node.offset + i)

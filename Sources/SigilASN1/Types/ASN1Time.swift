@@ -10,11 +10,13 @@ public struct ASN1TimeComponents: Hashable, Sendable, CustomStringConvertible {
     /// Fractional-second digits as received (GeneralizedTime only), without trailing zeros.
     public let fraction: String
 
-    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
-                fraction: String = "") throws(ASN1Error) {
+    public init(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+        fraction: String = ""
+    ) throws(ASN1Error) {
         guard (0...9999).contains(year), (1...12).contains(month),
-              (1...ASN1TimeComponents.daysIn(month: month, year: year)).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
+            (1...ASN1TimeComponents.daysIn(month: month, year: year)).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else {
             throw ASN1Error(.invalidTime, "\(year)-\(month)-\(day) \(hour):\(minute):\(second) is not a valid UTC time")
         }
@@ -31,8 +33,9 @@ public struct ASN1TimeComponents: Hashable, Sendable, CustomStringConvertible {
         let dayNumber = secondOfDay < 0 ? days - 1 : days
         let sod = secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay
         let (y, m, d) = ASN1TimeComponents.civil(fromDays: dayNumber)
-        try self.init(year: Int(y), month: m, day: d, hour: Int(sod / 3600), minute: Int(sod / 60 % 60),
-                      second: Int(sod % 60))
+        try self.init(
+            year: Int(y), month: m, day: d, hour: Int(sod / 3600), minute: Int(sod / 60 % 60),
+            second: Int(sod % 60))
     }
 
     /// Whole seconds since the Unix epoch (the fraction is not included).
@@ -123,15 +126,16 @@ public struct ASN1UTCTime: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStr
         try ASN1.expect(node, identifier, constructed: false)
         let text = node.contentBytes
         guard text.count == 13, text.last == UInt8(ascii: "Z"),
-              let yy = ASN1TimeComponents.digits(text, 0, 2), let month = ASN1TimeComponents.digits(text, 2, 2),
-              let day = ASN1TimeComponents.digits(text, 4, 2), let hour = ASN1TimeComponents.digits(text, 6, 2),
-              let minute = ASN1TimeComponents.digits(text, 8, 2), let second = ASN1TimeComponents.digits(text, 10, 2)
+            let yy = ASN1TimeComponents.digits(text, 0, 2), let month = ASN1TimeComponents.digits(text, 2, 2),
+            let day = ASN1TimeComponents.digits(text, 4, 2), let hour = ASN1TimeComponents.digits(text, 6, 2),
+            let minute = ASN1TimeComponents.digits(text, 8, 2), let second = ASN1TimeComponents.digits(text, 10, 2)
         else {
             throw node.error(.invalidTime, "UTCTime must be YYMMDDHHMMSSZ")
         }
         do {
-            components = try ASN1TimeComponents(year: yy < 50 ? 2000 + yy : 1900 + yy, month: month, day: day,
-                                                hour: hour, minute: minute, second: second)
+            components = try ASN1TimeComponents(
+                year: yy < 50 ? 2000 + yy : 1900 + yy, month: month, day: day,
+                hour: hour, minute: minute, second: second)
         } catch {
             throw node.error(.invalidTime, error.reason)
         }
@@ -164,9 +168,9 @@ public struct ASN1GeneralizedTime: ASN1ImplicitlyTaggable, Hashable, Sendable, C
         try ASN1.expect(node, identifier, constructed: false)
         let text = node.contentBytes
         guard text.count >= 15, text.last == UInt8(ascii: "Z"),
-              let year = ASN1TimeComponents.digits(text, 0, 4), let month = ASN1TimeComponents.digits(text, 4, 2),
-              let day = ASN1TimeComponents.digits(text, 6, 2), let hour = ASN1TimeComponents.digits(text, 8, 2),
-              let minute = ASN1TimeComponents.digits(text, 10, 2), let second = ASN1TimeComponents.digits(text, 12, 2)
+            let year = ASN1TimeComponents.digits(text, 0, 4), let month = ASN1TimeComponents.digits(text, 4, 2),
+            let day = ASN1TimeComponents.digits(text, 6, 2), let hour = ASN1TimeComponents.digits(text, 8, 2),
+            let minute = ASN1TimeComponents.digits(text, 10, 2), let second = ASN1TimeComponents.digits(text, 12, 2)
         else {
             throw node.error(.invalidTime, "GeneralizedTime must be YYYYMMDDHHMMSS[.fff]Z")
         }
@@ -175,15 +179,16 @@ public struct ASN1GeneralizedTime: ASN1ImplicitlyTaggable, Hashable, Sendable, C
             let rest = text[(text.startIndex + 14)..<(text.endIndex - 1)]
             // X.690 11.7.3–11.7.4: "." then digits, at least one, the last not zero.
             guard rest.count >= 2, rest.first == UInt8(ascii: "."),
-                  rest.dropFirst().allSatisfy({ (48...57).contains($0) }), rest.last != UInt8(ascii: "0")
+                rest.dropFirst().allSatisfy({ (48...57).contains($0) }), rest.last != UInt8(ascii: "0")
             else {
                 throw node.error(.invalidTime, "GeneralizedTime fraction must be '.' and digits without trailing zeros")
             }
             fraction = String(decoding: rest.dropFirst(), as: UTF8.self)
         }
         do {
-            components = try ASN1TimeComponents(year: year, month: month, day: day, hour: hour, minute: minute,
-                                                second: second, fraction: fraction)
+            components = try ASN1TimeComponents(
+                year: year, month: month, day: day, hour: hour, minute: minute,
+                second: second, fraction: fraction)
         } catch {
             throw node.error(.invalidTime, error.reason)
         }

@@ -1,9 +1,10 @@
+import SigilASN1
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import SigilASN1
 
 /// A date as Apple's signed data writes it: milliseconds since 1970-01-01T00:00:00Z, as a JSON
 /// number. The exact value received is kept (Xcode's StoreKit testing writes fractional

@@ -120,7 +120,12 @@ public struct NotificationTypeV2: AppStoreOpenEnum {
     public static let metadataUpdate = NotificationTypeV2(rawValue: "METADATA_UPDATE")
     public static let migration = NotificationTypeV2(rawValue: "MIGRATION")
     public static let priceChange = NotificationTypeV2(rawValue: "PRICE_CHANGE")
-    public static let documented: [NotificationTypeV2] = [.subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired, .didFailToRenew, .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest, .renewalExtended, .revoke, .test, .renewalExtension, .refundReversed, .externalPurchaseToken, .oneTimeCharge, .rescindConsent, .metadataUpdate, .migration, .priceChange]
+    public static let documented: [NotificationTypeV2] = [
+        .subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired, .didFailToRenew,
+        .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest, .renewalExtended, .revoke, .test,
+        .renewalExtension, .refundReversed, .externalPurchaseToken, .oneTimeCharge, .rescindConsent, .metadataUpdate, .migration,
+        .priceChange,
+    ]
 }
 
 /// `NotificationSubtype` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
@@ -145,7 +150,10 @@ public struct NotificationSubtype: AppStoreOpenEnum {
     public static let summary = NotificationSubtype(rawValue: "SUMMARY")
     public static let failure = NotificationSubtype(rawValue: "FAILURE")
     public static let unreported = NotificationSubtype(rawValue: "UNREPORTED")
-    public static let documented: [NotificationSubtype] = [.initialBuy, .resubscribe, .downgrade, .upgrade, .autoRenewEnabled, .autoRenewDisabled, .voluntary, .billingRetry, .priceIncrease, .gracePeriod, .pending, .accepted, .billingRecovery, .productNotForSale, .summary, .failure, .unreported]
+    public static let documented: [NotificationSubtype] = [
+        .initialBuy, .resubscribe, .downgrade, .upgrade, .autoRenewEnabled, .autoRenewDisabled, .voluntary, .billingRetry, .priceIncrease,
+        .gracePeriod, .pending, .accepted, .billingRecovery, .productNotForSale, .summary, .failure, .unreported,
+    ]
 }
 
 /// `ConsumptionRequestReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
@@ -158,7 +166,9 @@ public struct ConsumptionRequestReason: AppStoreOpenEnum {
     public static let unsatisfiedWithPurchase = ConsumptionRequestReason(rawValue: "UNSATISFIED_WITH_PURCHASE")
     public static let legal = ConsumptionRequestReason(rawValue: "LEGAL")
     public static let other = ConsumptionRequestReason(rawValue: "OTHER")
-    public static let documented: [ConsumptionRequestReason] = [.unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other]
+    public static let documented: [ConsumptionRequestReason] = [
+        .unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other,
+    ]
 }
 
 /// `PurchasePlatform` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
@@ -227,7 +237,9 @@ public struct AdvancedCommerceRefundReason: AppStoreOpenEnum {
     public static let other = AdvancedCommerceRefundReason(rawValue: "OTHER")
     public static let modifyItemsRefund = AdvancedCommerceRefundReason(rawValue: "MODIFY_ITEMS_REFUND")
     public static let simulateRefundDecline = AdvancedCommerceRefundReason(rawValue: "SIMULATE_REFUND_DECLINE")
-    public static let documented: [AdvancedCommerceRefundReason] = [.unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other, .modifyItemsRefund, .simulateRefundDecline]
+    public static let documented: [AdvancedCommerceRefundReason] = [
+        .unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other, .modifyItemsRefund, .simulateRefundDecline,
+    ]
 }
 
 /// `AdvancedCommerceRefundType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
@@ -294,7 +306,9 @@ public struct ExpirationIntent: AppStoreOpenEnum {
     public static let customerDidNotConsentToPriceIncrease = ExpirationIntent(rawValue: 3)
     public static let productNotAvailable = ExpirationIntent(rawValue: 4)
     public static let other = ExpirationIntent(rawValue: 5)
-    public static let documented: [ExpirationIntent] = [.customerCancelled, .billingError, .customerDidNotConsentToPriceIncrease, .productNotAvailable, .other]
+    public static let documented: [ExpirationIntent] = [
+        .customerCancelled, .billingError, .customerDidNotConsentToPriceIncrease, .productNotAvailable, .other,
+    ]
 }
 
 /// `AutoRenewStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.

@@ -29,8 +29,10 @@ public struct RealtimeResponseBody: Codable, Hashable, Sendable {
     public var advancedCommerceInfo: AdvancedCommerceInfo?
 
     /// Creates the value; members left nil are not encoded.
-    public init(message: RealtimeMessage? = nil, alternateProduct: AlternateProduct? = nil,
-                promotionalOffer: RealtimePromotionalOffer? = nil, advancedCommerceInfo: AdvancedCommerceInfo? = nil) {
+    public init(
+        message: RealtimeMessage? = nil, alternateProduct: AlternateProduct? = nil,
+        promotionalOffer: RealtimePromotionalOffer? = nil, advancedCommerceInfo: AdvancedCommerceInfo? = nil
+    ) {
         self.message = message
         self.alternateProduct = alternateProduct
         self.promotionalOffer = promotionalOffer
@@ -42,11 +44,15 @@ public struct RealtimeResponseBody: Codable, Hashable, Sendable {
     public func validate() throws(AppStoreError) {
         let present = [message != nil, alternateProduct != nil, promotionalOffer != nil, advancedCommerceInfo != nil].filter { $0 }.count
         guard present == 1 else {
-            throw AppStoreError(.invalidConfiguration, "a realtime response names exactly one of message, alternateProduct, promotionalOffer, "
-                                + "advancedCommerceInfo; this one has \(present)")
+            throw AppStoreError(
+                .invalidConfiguration,
+                "a realtime response names exactly one of message, alternateProduct, promotionalOffer, "
+                    + "advancedCommerceInfo; this one has \(present)")
         }
         if let offer = promotionalOffer, (offer.promotionalOfferSignatureV1 == nil) == (offer.promotionalOfferSignatureV2 == nil) {
-            throw AppStoreError(.invalidConfiguration, "promotionalOffer carries exactly one of promotionalOfferSignatureV1 and promotionalOfferSignatureV2")
+            throw AppStoreError(
+                .invalidConfiguration, "promotionalOffer carries exactly one of promotionalOfferSignatureV1 and promotionalOfferSignatureV2"
+            )
         }
     }
 }
@@ -78,8 +84,10 @@ public struct RealtimePromotionalOffer: Codable, Hashable, Sendable {
     public var promotionalOfferSignatureV2: String?
     public var promotionalOfferSignatureV1: PromotionalOfferSignatureV1?
     /// Creates the value; members left nil are not encoded.
-    public init(messageIdentifier: String? = nil, promotionalOfferSignatureV2: String? = nil,
-                promotionalOfferSignatureV1: PromotionalOfferSignatureV1? = nil) {
+    public init(
+        messageIdentifier: String? = nil, promotionalOfferSignatureV2: String? = nil,
+        promotionalOfferSignatureV1: PromotionalOfferSignatureV1? = nil
+    ) {
         self.messageIdentifier = messageIdentifier
         self.promotionalOfferSignatureV2 = promotionalOfferSignatureV2
         self.promotionalOfferSignatureV1 = promotionalOfferSignatureV1
@@ -100,8 +108,10 @@ public struct PromotionalOfferSignatureV1: Codable, Hashable, Sendable {
     public var offerIdentifier: String
     public var appAccountToken: String?
     /// Creates the value; members left nil are not encoded.
-    public init(encodedSignature: String, productId: String, nonce: String, timestamp: Int64, keyId: String, offerIdentifier: String,
-                appAccountToken: String? = nil) {
+    public init(
+        encodedSignature: String, productId: String, nonce: String, timestamp: Int64, keyId: String, offerIdentifier: String,
+        appAccountToken: String? = nil
+    ) {
         self.encodedSignature = encodedSignature
         self.productId = productId
         self.nonce = nonce

@@ -49,7 +49,8 @@ public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable {
     public var price: Int64?
     public var priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo?
     enum CodingKeys: String, CodingKey {
-        case sku = "SKU", description, displayName, offer, price, priceIncreaseInfo
+        case sku = "SKU"
+        case description, displayName, offer, price, priceIncreaseInfo
     }
     /// An empty value (every member nil), to fill in member by member.
     public init() {}

@@ -77,7 +77,8 @@ public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable {
     public var refunds: [AdvancedCommerceRefund]?
     public var revocationDate: AppStoreDate?
     enum CodingKeys: String, CodingKey {
-        case sku = "SKU", description, displayName, offer, price, refunds, revocationDate
+        case sku = "SKU"
+        case description, displayName, offer, price, refunds, revocationDate
     }
     /// An empty value (every member nil), to fill in member by member.
     public init() {}

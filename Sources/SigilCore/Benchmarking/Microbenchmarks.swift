@@ -29,7 +29,8 @@ public enum Microbenchmarks {
     }
 
     private static func run<C: WeierstrassCurve>(_ operation: Operation, _ curve: C.Type, iterations: Int) -> UInt64 {
-        let a = C.generatorOddMultiples[5].x, b = C.generatorOddMultiples[9].y
+        let a = C.generatorOddMultiples[5].x
+        let b = C.generatorOddMultiples[9].y
         switch operation {
         case .fieldMultiply:
             var x = a
@@ -72,7 +73,11 @@ public enum Microbenchmarks {
         let scratchCount = MPNModularMultiply.constantTimeScratchCount(n)
         return withUnsafeTemporaryAllocation(of: UInt.self, capacity: 6 * n + 2 + scratchCount) { buffer in
             let base = buffer.baseAddress!
-            let x = base, y = base + n, m = base + 2 * n, product = base + 3 * n, quotient = base + 5 * n
+            let x = base
+            let y = base + n
+            let m = base + 2 * n
+            let product = base + 3 * n
+            let quotient = base + 5 * n
             let scratch = base + 6 * n + 2
             for i in 0..<n {
                 x[i] = UInt(a.limb(i))
@@ -135,8 +140,9 @@ extension Microbenchmarks {
         let (d, _) = C.Scalar.fromBigEndian(keyBytes)
         let e = engine.digestScalar(digest)
         // A fixed nonce: the RFC 6979 one for this key and digest.
-        var generator = RFC6979Generator(hash: hash, byteCount: width, privateKey: keyBytes,
-                                         hashedMessage: e.bigEndianBytes, extraData: [])
+        var generator = RFC6979Generator(
+            hash: hash, byteCount: width, privateKey: keyBytes,
+            hashedMessage: e.bigEndianBytes, extraData: [])
         let (k, _) = C.Scalar.fromBigEndian(generator.nextCandidate())
         var checksum: UInt64 = 0
         switch stage {
@@ -147,8 +153,9 @@ extension Microbenchmarks {
             }
         case .signNonce:
             for _ in 0..<iterations {
-                var nonces = RFC6979Generator(hash: hash, byteCount: width, privateKey: keyBytes,
-                                              hashedMessage: e.bigEndianBytes, extraData: [])
+                var nonces = RFC6979Generator(
+                    hash: hash, byteCount: width, privateKey: keyBytes,
+                    hashedMessage: e.bigEndianBytes, extraData: [])
                 checksum &+= UInt64(nonces.nextCandidate()[0])
                 nonces.wipe()
             }
@@ -194,7 +201,8 @@ extension Microbenchmarks {
             checksum = x.limb(0)
         case .verifyColdTotal, .verifyDoubleMultiply, .verifyScalarInversion:
             guard let (r, s) = engine.sign(privateKey: d, nonce: k, digestScalar: e),
-                  let q = engine.publicPoint(privateKey: d) else { return 0 }
+                let q = engine.publicPoint(privateKey: d)
+            else { return 0 }
             let (sScalar, _) = C.Scalar.fromBigEndian(s)
             let (rScalar, _) = C.Scalar.fromBigEndian(r)
             let wasEnabled = ECDSAVerificationTables.isEnabled
@@ -209,7 +217,8 @@ extension Microbenchmarks {
                 for _ in 0..<iterations { checksum &+= sScalar.invertedVartime.limb(0) }
             default:
                 let w = sScalar.invertedVartime
-                let u1 = (e * w).canonical, u2 = (rScalar * w).canonical
+                let u1 = (e * w).canonical
+                let u2 = (rScalar * w).canonical
                 let point = AffinePoint<C>(x: q.x, y: q.y)
                 for _ in 0..<iterations {
                     checksum &+= JacobianPoint<C>.doubleMultiplyVartime(u1, u2, point).x.limb(0)

@@ -113,11 +113,14 @@ public enum ConstantTimeMPN {
         precondition(exponentBits >= 1 && exponent.count * Limb.bitWidth >= exponentBits, "exponent size")
         precondition(modulus[0] & 1 == 1, "modulus must be odd")
         precondition(
-            scratch.count >= powerScratchCount(baseCount: base.count, exponentBits: exponentBits,
-                                               modulusCount: modulus.count),
+            scratch.count
+                >= powerScratchCount(
+                    baseCount: base.count, exponentBits: exponentBits,
+                    modulusCount: modulus.count),
             "scratch too small")
-        __gmpn_sec_powm(result.baseAddress, base.baseAddress, base.count, exponent.baseAddress,
-                        mp_bitcnt_t(exponentBits), modulus.baseAddress, modulus.count, scratch.baseAddress)
+        __gmpn_sec_powm(
+            result.baseAddress, base.baseAddress, base.count, exponent.baseAddress,
+            mp_bitcnt_t(exponentBits), modulus.baseAddress, modulus.count, scratch.baseAddress)
     }
 
     /// Scratch limbs needed by ``invert(result:value:modulus:bitCount:scratch:)``.
@@ -137,12 +140,15 @@ public enum ConstantTimeMPN {
         bitCount: Int,
         scratch: UnsafeMutableBufferPointer<Limb>
     ) -> Limb {
-        precondition(modulus.count >= 1 && result.count == modulus.count && value.count == modulus.count,
-                     "operand sizes differ")
+        precondition(
+            modulus.count >= 1 && result.count == modulus.count && value.count == modulus.count,
+            "operand sizes differ")
         precondition(modulus[0] & 1 == 1, "modulus must be odd")
         precondition(scratch.count >= invertScratchCount(modulus.count), "scratch too small")
-        return Limb(__gmpn_sec_invert(result.baseAddress, value.baseAddress, modulus.baseAddress,
-                                      modulus.count, mp_bitcnt_t(bitCount), scratch.baseAddress))
+        return Limb(
+            __gmpn_sec_invert(
+                result.baseAddress, value.baseAddress, modulus.baseAddress,
+                modulus.count, mp_bitcnt_t(bitCount), scratch.baseAddress))
     }
 
     /// Scratch limbs needed by ``remainder(_:divisor:scratch:)``.
@@ -161,10 +167,14 @@ public enum ConstantTimeMPN {
     ) {
         precondition(divisor.count >= 1 && dividend.count >= divisor.count, "operand sizes")
         precondition(divisor[divisor.count - 1] != 0, "divisor's top limb must be non-zero")
-        precondition(scratch.count >= remainderScratchCount(dividendCount: dividend.count,
-                                                            divisorCount: divisor.count), "scratch too small")
-        __gmpn_sec_div_r(dividend.baseAddress, dividend.count, divisor.baseAddress, divisor.count,
-                         scratch.baseAddress)
+        precondition(
+            scratch.count
+                >= remainderScratchCount(
+                    dividendCount: dividend.count,
+                    divisorCount: divisor.count), "scratch too small")
+        __gmpn_sec_div_r(
+            dividend.baseAddress, dividend.count, divisor.baseAddress, divisor.count,
+            scratch.baseAddress)
     }
 
     /// Copies entry `index` of a table of `entryCount` entries, each `result.count` limbs long and

@@ -1,4 +1,5 @@
 import CGMP
+
 // Compiled only with the `Benchmarks` package trait (Benchmarks/ enables it), so no user binary
 // links benchmark-only code.
 #if Benchmarks
@@ -18,18 +19,22 @@ enum MPNModularMultiply {
 
     /// result = a·b mod m, variable time. `product` holds 2·count limbs, `quotient` count + 1.
     @inline(__always)
-    static func multiplyVartime(_ result: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>,
-                                _ b: UnsafePointer<UInt>, modulus: UnsafePointer<UInt>, count: Int,
-                                product: UnsafeMutablePointer<UInt>, quotient: UnsafeMutablePointer<UInt>) {
+    static func multiplyVartime(
+        _ result: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>,
+        _ b: UnsafePointer<UInt>, modulus: UnsafePointer<UInt>, count: Int,
+        product: UnsafeMutablePointer<UInt>, quotient: UnsafeMutablePointer<UInt>
+    ) {
         __gmpn_mul_n(product, a, b, count)
         __gmpn_tdiv_qr(quotient, result, 0, product, 2 * count, modulus, count)
     }
 
     /// result = a·b mod m with GMP's constant-time functions. `product` holds 2·count limbs.
     @inline(__always)
-    static func multiplyConstantTime(_ result: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>,
-                                     _ b: UnsafePointer<UInt>, modulus: UnsafePointer<UInt>, count: Int,
-                                     product: UnsafeMutablePointer<UInt>, scratch: UnsafeMutablePointer<UInt>) {
+    static func multiplyConstantTime(
+        _ result: UnsafeMutablePointer<UInt>, _ a: UnsafePointer<UInt>,
+        _ b: UnsafePointer<UInt>, modulus: UnsafePointer<UInt>, count: Int,
+        product: UnsafeMutablePointer<UInt>, scratch: UnsafeMutablePointer<UInt>
+    ) {
         __gmpn_sec_mul(product, a, count, b, count, scratch)
         __gmpn_sec_div_r(product, 2 * count, modulus, count, scratch)
         result.update(from: product, count: count)

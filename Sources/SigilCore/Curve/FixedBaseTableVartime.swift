@@ -50,7 +50,9 @@ final class FixedBaseTable<C: WeierstrassCurve>: @unchecked Sendable {
     /// signed digit).
     @inline(__always)
     func accumulate(_ k: C.Scalar, into result: inout JacobianPoint<C>) {
-        let w = width, half = entriesPerRow, mask = (1 << w) - 1
+        let w = width
+        let half = entriesPerRow
+        let mask = (1 << w) - 1
         points.withUnsafeBufferPointer { table in
             var carry = 0
             for row in 0..<rowCount {
@@ -78,7 +80,8 @@ final class FixedBaseTable<C: WeierstrassCurve>: @unchecked Sendable {
     /// or above 64·limbCount reading as zero.
     @inline(__always)
     private func publicBits(_ k: C.Scalar, from start: Int, mask: Int) -> Int {
-        let limbIndex = start >> 6, shift = start & 63
+        let limbIndex = start >> 6
+        let shift = start & 63
         guard limbIndex < C.Scalar.limbCount else { return 0 }
         var word = k.limb(limbIndex) >> UInt64(shift)
         if shift > 56, limbIndex + 1 < C.Scalar.limbCount {

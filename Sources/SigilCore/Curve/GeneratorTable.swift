@@ -18,42 +18,42 @@ extension ProjectivePoint {
     @inline(never)
     static func + (p: ProjectivePoint, q: AffinePoint<C>) -> ProjectivePoint {
         let b = C.b
-        var t0 = p.x * q.x          // 1
-        var t1 = p.y * q.y          // 2
-        var t3 = q.x + q.y          // 3
-        var t4 = p.x + p.y          // 4
-        t3 = t3 * t4                // 5
-        t4 = t0 + t1                // 6
-        t3 = t3 - t4                // 7
-        t4 = q.y * p.z              // 8
-        t4 = t4 + p.y               // 9
-        var y3 = q.x * p.z          // 10
-        y3 = y3 + p.x               // 11
-        var z3 = b * p.z            // 12
-        var x3 = y3 - z3            // 13
-        z3 = x3 + x3                // 14
-        x3 = x3 + z3                // 15
-        z3 = t1 - x3                // 16
-        x3 = t1 + x3                // 17
-        y3 = b * y3                 // 18
-        t1 = p.z + p.z              // 19
-        var t2 = t1 + p.z           // 20
-        y3 = y3 - t2                // 21
-        y3 = y3 - t0                // 22
-        t1 = y3 + y3                // 23
-        y3 = t1 + y3                // 24
-        t1 = t0 + t0                // 25
-        t0 = t1 + t0                // 26
-        t0 = t0 - t2                // 27
-        t1 = t4 * y3                // 28
-        t2 = t0 * y3                // 29
-        y3 = x3 * z3                // 30
-        y3 = y3 + t2                // 31
-        x3 = t3 * x3                // 32
-        x3 = x3 - t1                // 33
-        z3 = t4 * z3                // 34
-        t1 = t3 * t0                // 35
-        z3 = z3 + t1                // 36
+        var t0 = p.x * q.x  // 1
+        var t1 = p.y * q.y  // 2
+        var t3 = q.x + q.y  // 3
+        var t4 = p.x + p.y  // 4
+        t3 = t3 * t4  // 5
+        t4 = t0 + t1  // 6
+        t3 = t3 - t4  // 7
+        t4 = q.y * p.z  // 8
+        t4 = t4 + p.y  // 9
+        var y3 = q.x * p.z  // 10
+        y3 = y3 + p.x  // 11
+        var z3 = b * p.z  // 12
+        var x3 = y3 - z3  // 13
+        z3 = x3 + x3  // 14
+        x3 = x3 + z3  // 15
+        z3 = t1 - x3  // 16
+        x3 = t1 + x3  // 17
+        y3 = b * y3  // 18
+        t1 = p.z + p.z  // 19
+        var t2 = t1 + p.z  // 20
+        y3 = y3 - t2  // 21
+        y3 = y3 - t0  // 22
+        t1 = y3 + y3  // 23
+        y3 = t1 + y3  // 24
+        t1 = t0 + t0  // 25
+        t0 = t1 + t0  // 26
+        t0 = t0 - t2  // 27
+        t1 = t4 * y3  // 28
+        t2 = t0 * y3  // 29
+        y3 = x3 * z3  // 30
+        y3 = y3 + t2  // 31
+        x3 = t3 * x3  // 32
+        x3 = x3 - t1  // 33
+        z3 = t4 * z3  // 34
+        t1 = t3 * t0  // 35
+        z3 = z3 + t1  // 36
         return ProjectivePoint(x: x3, y: y3, z: z3)
     }
 
@@ -64,29 +64,34 @@ extension ProjectivePoint {
 
     /// k·G with a given fixed-base table of G (any width; the benchmark compares widths).
     static func generatorMultiplied(byCanonicalSecret k: C.Scalar, table: FixedBaseTable<C>) -> ProjectivePoint {
-        let w = table.width, half = UInt64(table.entriesPerRow), rowCount = table.rowCount
-        let full = UInt64(1) << UInt64(w), windowMask = full - 1
+        let w = table.width
+        let half = UInt64(table.entriesPerRow)
+        let rowCount = table.rowCount
+        let full = UInt64(1) << UInt64(w)
+        let windowMask = full - 1
         return table.points.withUnsafeBufferPointer { points in
             var result = ProjectivePoint.identity
             var carry: UInt64 = 0
             for row in 0..<rowCount {
                 // The window's bits (its position is public), plus the carry from the window below.
                 let start = row * w
-                let limbIndex = start >> 6, shift = UInt64(start & 63)
+                let limbIndex = start >> 6
+                let shift = UInt64(start & 63)
                 var word = limbIndex < C.Scalar.limbCount ? k.limb(limbIndex) >> shift : 0
                 if shift > 64 - UInt64(w), limbIndex + 1 < C.Scalar.limbCount {
                     word |= k.limb(limbIndex + 1) &<< (64 - shift)
                 }
-                let value = (word & windowMask) &+ carry                 // [0, 2^w]
+                let value = (word & windowMask) &+ carry  // [0, 2^w]
                 // Above half: the digit is value − 2^w (negative) and 1 carries into the next
                 // window. rowCount·w ≥ orderBits + 1, so the top window never carries out.
                 let negative = (half &- value) >> 63
                 carry = negative
                 let negativeMask = 0 &- negative
-                let magnitude = (value & ~negativeMask) | ((full &- value) & negativeMask)   // [0, half]
+                let magnitude = (value & ~negativeMask) | ((full &- value) & negativeMask)  // [0, half]
                 // Entry `magnitude` (1-based) by a full masked scan; entry 1 stands in for zero.
                 let rowStart = row * Int(half)
-                var x = points[rowStart].x, y = points[rowStart].y
+                var x = points[rowStart].x
+                var y = points[rowStart].y
                 for j in 1..<Int(half) {
                     let hit = Choice(isZero: UInt64(j + 1) ^ magnitude)
                     x = C.Field.select(hit, points[rowStart + j].x, x)

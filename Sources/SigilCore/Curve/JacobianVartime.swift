@@ -229,7 +229,8 @@ extension JacobianPoint {
                     var i = max(top1, top2)
                     while i >= 0 {
                         result = result.doubledVartime
-                        let a = Int(d1[i]), b = Int(d2[i])
+                        let a = Int(d1[i])
+                        let b = Int(d2[i])
                         if a > 0 {
                             result = result.addingVartime(gTable[a >> 1])
                         } else if a < 0 {

@@ -28,49 +28,49 @@ struct ProjectivePoint<C: WeierstrassCurve>: Sendable {
     @inline(never)
     static func + (p: ProjectivePoint, q: ProjectivePoint) -> ProjectivePoint {
         let b = C.b
-        var t0 = p.x * q.x          // 1
-        var t1 = p.y * q.y          // 2
-        var t2 = p.z * q.z          // 3
-        var t3 = p.x + p.y          // 4
-        var t4 = q.x + q.y          // 5
-        t3 = t3 * t4                // 6
-        t4 = t0 + t1                // 7
-        t3 = t3 - t4                // 8
-        t4 = p.y + p.z              // 9
-        var x3 = q.y + q.z          // 10
-        t4 = t4 * x3                // 11
-        x3 = t1 + t2                // 12
-        t4 = t4 - x3                // 13
-        x3 = p.x + p.z              // 14
-        var y3 = q.x + q.z          // 15
-        x3 = x3 * y3                // 16
-        y3 = t0 + t2                // 17
-        y3 = x3 - y3                // 18
-        var z3 = b * t2             // 19
-        x3 = y3 - z3                // 20
-        z3 = x3 + x3                // 21
-        x3 = x3 + z3                // 22
-        z3 = t1 - x3                // 23
-        x3 = t1 + x3                // 24
-        y3 = b * y3                 // 25
-        t1 = t2 + t2                // 26
-        t2 = t1 + t2                // 27
-        y3 = y3 - t2                // 28
-        y3 = y3 - t0                // 29
-        t1 = y3 + y3                // 30
-        y3 = t1 + y3                // 31
-        t1 = t0 + t0                // 32
-        t0 = t1 + t0                // 33
-        t0 = t0 - t2                // 34
-        t1 = t4 * y3                // 35
-        t2 = t0 * y3                // 36
-        y3 = x3 * z3                // 37
-        y3 = y3 + t2                // 38
-        x3 = t3 * x3                // 39
-        x3 = x3 - t1                // 40
-        z3 = t4 * z3                // 41
-        t1 = t3 * t0                // 42
-        z3 = z3 + t1                // 43
+        var t0 = p.x * q.x  // 1
+        var t1 = p.y * q.y  // 2
+        var t2 = p.z * q.z  // 3
+        var t3 = p.x + p.y  // 4
+        var t4 = q.x + q.y  // 5
+        t3 = t3 * t4  // 6
+        t4 = t0 + t1  // 7
+        t3 = t3 - t4  // 8
+        t4 = p.y + p.z  // 9
+        var x3 = q.y + q.z  // 10
+        t4 = t4 * x3  // 11
+        x3 = t1 + t2  // 12
+        t4 = t4 - x3  // 13
+        x3 = p.x + p.z  // 14
+        var y3 = q.x + q.z  // 15
+        x3 = x3 * y3  // 16
+        y3 = t0 + t2  // 17
+        y3 = x3 - y3  // 18
+        var z3 = b * t2  // 19
+        x3 = y3 - z3  // 20
+        z3 = x3 + x3  // 21
+        x3 = x3 + z3  // 22
+        z3 = t1 - x3  // 23
+        x3 = t1 + x3  // 24
+        y3 = b * y3  // 25
+        t1 = t2 + t2  // 26
+        t2 = t1 + t2  // 27
+        y3 = y3 - t2  // 28
+        y3 = y3 - t0  // 29
+        t1 = y3 + y3  // 30
+        y3 = t1 + y3  // 31
+        t1 = t0 + t0  // 32
+        t0 = t1 + t0  // 33
+        t0 = t0 - t2  // 34
+        t1 = t4 * y3  // 35
+        t2 = t0 * y3  // 36
+        y3 = x3 * z3  // 37
+        y3 = y3 + t2  // 38
+        x3 = t3 * x3  // 39
+        x3 = x3 - t1  // 40
+        z3 = t4 * z3  // 41
+        t1 = t3 * t0  // 42
+        z3 = z3 + t1  // 43
         return ProjectivePoint(x: x3, y: y3, z: z3)
     }
 
@@ -78,40 +78,40 @@ struct ProjectivePoint<C: WeierstrassCurve>: Sendable {
     @inline(never)
     var doubled: ProjectivePoint {
         let b = C.b
-        var t0 = x.squared          // 1
-        let t1 = y.squared          // 2
-        var t2 = z.squared          // 3
-        var t3 = x * y              // 4
-        t3 = t3 + t3                // 5
-        var z3 = x * z              // 6
-        z3 = z3 + z3                // 7
-        var y3 = b * t2             // 8
-        y3 = y3 - z3                // 9
-        var x3 = y3 + y3            // 10
-        y3 = x3 + y3                // 11
-        x3 = t1 - y3                // 12
-        y3 = t1 + y3                // 13
-        y3 = x3 * y3                // 14
-        x3 = x3 * t3                // 15
-        t3 = t2 + t2                // 16
-        t2 = t2 + t3                // 17
-        z3 = b * z3                 // 18
-        z3 = z3 - t2                // 19
-        z3 = z3 - t0                // 20
-        t3 = z3 + z3                // 21
-        z3 = z3 + t3                // 22
-        t3 = t0 + t0                // 23
-        t0 = t3 + t0                // 24
-        t0 = t0 - t2                // 25
-        t0 = t0 * z3                // 26
-        y3 = y3 + t0                // 27
-        t0 = y * z                  // 28
-        t0 = t0 + t0                // 29
-        z3 = t0 * z3                // 30
-        x3 = x3 - z3                // 31
-        z3 = t0 * t1                // 32
-        z3 = z3 + z3                // 33
-        z3 = z3 + z3                // 34
+        var t0 = x.squared  // 1
+        let t1 = y.squared  // 2
+        var t2 = z.squared  // 3
+        var t3 = x * y  // 4
+        t3 = t3 + t3  // 5
+        var z3 = x * z  // 6
+        z3 = z3 + z3  // 7
+        var y3 = b * t2  // 8
+        y3 = y3 - z3  // 9
+        var x3 = y3 + y3  // 10
+        y3 = x3 + y3  // 11
+        x3 = t1 - y3  // 12
+        y3 = t1 + y3  // 13
+        y3 = x3 * y3  // 14
+        x3 = x3 * t3  // 15
+        t3 = t2 + t2  // 16
+        t2 = t2 + t3  // 17
+        z3 = b * z3  // 18
+        z3 = z3 - t2  // 19
+        z3 = z3 - t0  // 20
+        t3 = z3 + z3  // 21
+        z3 = z3 + t3  // 22
+        t3 = t0 + t0  // 23
+        t0 = t3 + t0  // 24
+        t0 = t0 - t2  // 25
+        t0 = t0 * z3  // 26
+        y3 = y3 + t0  // 27
+        t0 = y * z  // 28
+        t0 = t0 + t0  // 29
+        z3 = t0 * z3  // 30
+        x3 = x3 - z3  // 31
+        z3 = t0 * t1  // 32
+        z3 = z3 + z3  // 33
+        z3 = z3 + z3  // 34
         return ProjectivePoint(x: x3, y: y3, z: z3)
     }
 
@@ -119,8 +119,9 @@ struct ProjectivePoint<C: WeierstrassCurve>: Sendable {
 
     @inline(__always)
     static func select(_ choice: Choice, _ a: ProjectivePoint, _ b: ProjectivePoint) -> ProjectivePoint {
-        ProjectivePoint(x: C.Field.select(choice, a.x, b.x), y: C.Field.select(choice, a.y, b.y),
-                        z: C.Field.select(choice, a.z, b.z))
+        ProjectivePoint(
+            x: C.Field.select(choice, a.x, b.x), y: C.Field.select(choice, a.y, b.y),
+            z: C.Field.select(choice, a.z, b.z))
     }
 
     /// Affine coordinates (x, y), or nil for the point at infinity. One inversion (constant-time

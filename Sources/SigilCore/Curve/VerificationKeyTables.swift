@@ -113,7 +113,8 @@ final class VerificationKeyTableCache<C: WeierstrassCurve>: @unchecked Sendable 
         lock.withLock {
             guard enabled else { return }
             if entries[key] == nil, entries.count >= capacity,
-               let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
                 entries.removeValue(forKey: oldest)
             }
             entries[key] = Entry(table: table, lastUse: useCounter)

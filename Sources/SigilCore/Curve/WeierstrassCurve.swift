@@ -40,10 +40,13 @@ enum P256Curve: WeierstrassCurve {
     static let b = P256Constants.b
     static let generator = ProjectivePoint<P256Curve>(x: P256Constants.generatorX, y: P256Constants.generatorY, z: .one)
     static let orderBits = 256
-    static let signingGeneratorTable = FixedBaseTable<P256Curve>(base: generatorOddMultiples[0], width: VerificationTableWidth.signingGenerator)
-    static let verificationGeneratorTable = FixedBaseTable<P256Curve>(base: generatorOddMultiples[0], width: VerificationTableWidth.generator)
-    static let keyTables = VerificationKeyTableCache<P256Curve>(capacity: VerificationTableWidth.cachedKeysPerCurve,
-                                                           width: VerificationTableWidth.publicKey)
+    static let signingGeneratorTable = FixedBaseTable<P256Curve>(
+        base: generatorOddMultiples[0], width: VerificationTableWidth.signingGenerator)
+    static let verificationGeneratorTable = FixedBaseTable<P256Curve>(
+        base: generatorOddMultiples[0], width: VerificationTableWidth.generator)
+    static let keyTables = VerificationKeyTableCache<P256Curve>(
+        capacity: VerificationTableWidth.cachedKeysPerCurve,
+        width: VerificationTableWidth.publicKey)
 }
 
 enum P384Curve: WeierstrassCurve {
@@ -52,8 +55,11 @@ enum P384Curve: WeierstrassCurve {
     static let b = P384Constants.b
     static let generator = ProjectivePoint<P384Curve>(x: P384Constants.generatorX, y: P384Constants.generatorY, z: .one)
     static let orderBits = 384
-    static let signingGeneratorTable = FixedBaseTable<P384Curve>(base: generatorOddMultiples[0], width: VerificationTableWidth.signingGenerator)
-    static let verificationGeneratorTable = FixedBaseTable<P384Curve>(base: generatorOddMultiples[0], width: VerificationTableWidth.generator)
-    static let keyTables = VerificationKeyTableCache<P384Curve>(capacity: VerificationTableWidth.cachedKeysPerCurve,
-                                                           width: VerificationTableWidth.publicKey)
+    static let signingGeneratorTable = FixedBaseTable<P384Curve>(
+        base: generatorOddMultiples[0], width: VerificationTableWidth.signingGenerator)
+    static let verificationGeneratorTable = FixedBaseTable<P384Curve>(
+        base: generatorOddMultiples[0], width: VerificationTableWidth.generator)
+    static let keyTables = VerificationKeyTableCache<P384Curve>(
+        capacity: VerificationTableWidth.cachedKeysPerCurve,
+        width: VerificationTableWidth.publicKey)
 }

@@ -1,3 +1,5 @@
+import CSigilIntrinsics
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSigilIntrinsics
 
 /// Which SHA-256 compression function runs: the portable Swift one, or a CPU-specific kernel
 /// from the header-only `CSigilIntrinsics` module, chosen at run time by CPUID.

@@ -31,21 +31,25 @@ public struct HMACKey<H: HashFunction>: Sendable {
         var inner = H()
         var outer = H()
         // One block of SHA-384/512, the largest, as sixteen words.
-        var block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var block:
+            (
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &block) { bytes in
             UnsafeMutableRawBufferPointer(rebasing: bytes[0..<min(key.count, blockSize)])
                 .copyMemory(from: UnsafeRawBufferPointer(rebasing: key[0..<min(key.count, blockSize)]))
             // K ⊕ ipad, then (K ⊕ ipad) ⊕ (ipad ⊕ opad) = K ⊕ opad (ipad = 0x36…, opad = 0x5C…).
             for i in 0..<(blockSize / 8) {
-                bytes.storeBytes(of: bytes.load(fromByteOffset: 8 * i, as: UInt64.self) ^ 0x3636_3636_3636_3636,
-                                 toByteOffset: 8 * i, as: UInt64.self)
+                bytes.storeBytes(
+                    of: bytes.load(fromByteOffset: 8 * i, as: UInt64.self) ^ 0x3636_3636_3636_3636,
+                    toByteOffset: 8 * i, as: UInt64.self)
             }
             inner.update(UnsafeRawBufferPointer(rebasing: bytes[0..<blockSize]))
             for i in 0..<(blockSize / 8) {
-                bytes.storeBytes(of: bytes.load(fromByteOffset: 8 * i, as: UInt64.self) ^ 0x6A6A_6A6A_6A6A_6A6A,
-                                 toByteOffset: 8 * i, as: UInt64.self)
+                bytes.storeBytes(
+                    of: bytes.load(fromByteOffset: 8 * i, as: UInt64.self) ^ 0x6A6A_6A6A_6A6A_6A6A,
+                    toByteOffset: 8 * i, as: UInt64.self)
             }
             outer.update(UnsafeRawBufferPointer(rebasing: bytes[0..<blockSize]))
             // Overwrite the padded key before the stack space is reused.

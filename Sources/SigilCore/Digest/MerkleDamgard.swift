@@ -26,9 +26,11 @@ protocol MDCompressor: Sendable {
 struct MDEngine<Core: MDCompressor>: Sendable {
     private var core = Core()
     /// Up to one partial block (128 bytes, the largest block size), inline.
-    private var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var buffer:
+        (
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     private var buffered = 0
     /// Total message length in bytes, modulo 2^64 (the bit length is then exact below 2^61 bytes,
     /// and its high part is carried into the 128-bit field for SHA-384/512).

@@ -18,7 +18,11 @@ struct SHA1Core: MDCompressor {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { w in
             while offset < blocks.count {
                 for t in 0..<16 { w[t] = blocks.loadBigEndianUInt32(at: offset + 4 * t) }
-                var a = h0, b = h1, c = h2, d = h3, e = h4
+                var a = h0
+                var b = h1
+                var c = h2
+                var d = h3
+                var e = h4
                 for t in 0..<80 {
                     // §6.1.2 step 1: W_t = ROTL^1(W_{t-3} ⊕ W_{t-8} ⊕ W_{t-14} ⊕ W_{t-16}), kept mod 16.
                     let wt: UInt32
@@ -30,12 +34,21 @@ struct SHA1Core: MDCompressor {
                         w[t & 15] = wt
                     }
                     // §4.1.1 functions and §4.2.1 constants.
-                    let f: UInt32, k: UInt32
+                    let f: UInt32
+                    let k: UInt32
                     switch t {
-                    case 0..<20: f = (b & c) | (~b & d); k = 0x5A82_7999
-                    case 20..<40: f = b ^ c ^ d; k = 0x6ED9_EBA1
-                    case 40..<60: f = (b & c) | (b & d) | (c & d); k = 0x8F1B_BCDC
-                    default: f = b ^ c ^ d; k = 0xCA62_C1D6
+                    case 0..<20:
+                        f = (b & c) | (~b & d)
+                        k = 0x5A82_7999
+                    case 20..<40:
+                        f = b ^ c ^ d
+                        k = 0x6ED9_EBA1
+                    case 40..<60:
+                        f = (b & c) | (b & d) | (c & d)
+                        k = 0x8F1B_BCDC
+                    default:
+                        f = b ^ c ^ d
+                        k = 0xCA62_C1D6
                     }
                     let temp = ((a &<< 5) | (a &>> 27)) &+ f &+ e &+ k &+ wt
                     e = d
@@ -44,7 +57,11 @@ struct SHA1Core: MDCompressor {
                     b = a
                     a = temp
                 }
-                h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e
+                h0 &+= a
+                h1 &+= b
+                h2 &+= c
+                h3 &+= d
+                h4 &+= e
                 offset += 64
             }
         }

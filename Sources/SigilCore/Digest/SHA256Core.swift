@@ -53,9 +53,11 @@ struct SHA256Core: MDCompressor {
     /// `bc` carries b ⊕ c in and leaves a ⊕ b, which is the next round's b ⊕ c, so Maj costs
     /// two operations: Maj(a, b, c) = b ⊕ ((a ⊕ b) ∧ (b ⊕ c)). Ch(e, f, g) = g ⊕ (e ∧ (f ⊕ g)).
     @inline(__always)
-    private static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
-                              _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
-                              _ kw: UInt32, _ bc: inout UInt32) {
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+        _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
+        _ kw: UInt32, _ bc: inout UInt32
+    ) {
         // §4.1.2: Σ1, Ch, Σ0, Maj. Grouped for a short dependency chain: h, kw and Ch are summed
         // while Σ1(e) is computed, so the next e is d + (that sum) + Σ1(e).
         let sigma1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
@@ -72,7 +74,8 @@ struct SHA256Core: MDCompressor {
     /// §6.2.2 step 1 for one word: W_t = σ1(W_{t−2}) + W_{t−7} + σ0(W_{t−15}) + W_{t−16}.
     @inline(__always)
     private static func schedule(_ w: UnsafeMutablePointer<UInt32>, _ t: Int) {
-        let w15 = w[t - 15], w2 = w[t - 2]
+        let w15 = w[t - 15]
+        let w2 = w[t - 2]
         // §4.1.2 σ0 = ROTR7 ⊕ ROTR18 ⊕ SHR3 and σ1 = ROTR17 ⊕ ROTR19 ⊕ SHR10, the two rotations
         // nested (ROTR7(ROTR11(x) ⊕ x)) to save an instruction off the rounds' critical path.
         let sigma0 = rotr(rotr(w15, 11) ^ w15, 7) ^ (w15 &>> 3)
@@ -82,7 +85,14 @@ struct SHA256Core: MDCompressor {
 
     /// §6.2.2 in Swift, on every CPU.
     mutating func compressPortable(_ blocks: UnsafeRawBufferPointer) {
-        var s0 = h0, s1 = h1, s2 = h2, s3 = h3, s4 = h4, s5 = h5, s6 = h6, s7 = h7
+        var s0 = h0
+        var s1 = h1
+        var s2 = h2
+        var s3 = h3
+        var s4 = h4
+        var s5 = h5
+        var s6 = h6
+        var s7 = h7
         guard let input = blocks.baseAddress else { return }
         let blockCount = blocks.count / 64
         SHA256Core.k.withUnsafeBufferPointer { kBuffer in
@@ -98,7 +108,14 @@ struct SHA256Core: MDCompressor {
                         w[t] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self))
                     }
                     // Steps 2–3: eight rounds per pass, the roles of a…h rotating by one each round.
-                    var a = s0, b = s1, c = s2, d = s3, e = s4, f = s5, g = s6, h = s7
+                    var a = s0
+                    var b = s1
+                    var c = s2
+                    var d = s3
+                    var e = s4
+                    var f = s5
+                    var g = s6
+                    var h = s7
                     var bc = b ^ c
                     var t = 0
                     // Rounds 0–47 also compute W_16…W_63, sixteen rounds before each is used.
@@ -132,11 +149,25 @@ struct SHA256Core: MDCompressor {
                         SHA256Core.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7], &bc)
                         t += 8
                     }
-                    s0 &+= a; s1 &+= b; s2 &+= c; s3 &+= d; s4 &+= e; s5 &+= f; s6 &+= g; s7 &+= h
+                    s0 &+= a
+                    s1 &+= b
+                    s2 &+= c
+                    s3 &+= d
+                    s4 &+= e
+                    s5 &+= f
+                    s6 &+= g
+                    s7 &+= h
                 }
             }
         }
-        h0 = s0; h1 = s1; h2 = s2; h3 = s3; h4 = s4; h5 = s5; h6 = s6; h7 = s7
+        h0 = s0
+        h1 = s1
+        h2 = s2
+        h3 = s3
+        h4 = s4
+        h5 = s5
+        h6 = s6
+        h7 = s7
     }
 
     func writeDigest(into output: UnsafeMutableRawBufferPointer) {

@@ -8,7 +8,8 @@ protocol SHA512Variant: Sendable {
 enum SHA512Parameters: SHA512Variant {
     static let initialValue: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
         0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
-        0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179)
+        0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179
+    )
     static let digestByteCount = 64
 }
 
@@ -16,7 +17,8 @@ enum SHA512Parameters: SHA512Variant {
 enum SHA384Parameters: SHA512Variant {
     static let initialValue: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
         0xcbbb9d5dc1059ed8, 0x629a292a367cd507, 0x9159015a3070dd17, 0x152fecd8f70e5939,
-        0x67332667ffc00b31, 0x8eb44a8768581511, 0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4)
+        0x67332667ffc00b31, 0x8eb44a8768581511, 0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4
+    )
     static let digestByteCount = 48
 }
 
@@ -33,14 +35,14 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
         (h0, h1, h2, h3, h4, h5, h6, h7) = Variant.initialValue
     }
 
-
-
     /// One round of §6.4.2 step 3 with the working variables passed in place (see SHA256Core for
     /// the carried b ⊕ c and the grouping of the sums).
     @inline(__always)
-    private static func round(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: inout UInt64,
-                              _ e: UInt64, _ f: UInt64, _ g: UInt64, _ h: inout UInt64,
-                              _ kw: UInt64, _ bc: inout UInt64) {
+    private static func round(
+        _ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: inout UInt64,
+        _ e: UInt64, _ f: UInt64, _ g: UInt64, _ h: inout UInt64,
+        _ kw: UInt64, _ bc: inout UInt64
+    ) {
         // §4.1.3: Σ1, Ch, Σ0, Maj.
         let sigma1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)
         let partial = (h &+ kw) &+ (g ^ (e & (f ^ g)))
@@ -56,7 +58,8 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
     /// §6.4.2 step 1 for one word: W_t = σ1(W_{t−2}) + W_{t−7} + σ0(W_{t−15}) + W_{t−16}.
     @inline(__always)
     private static func schedule(_ w: UnsafeMutablePointer<UInt64>, _ t: Int) {
-        let w15 = w[t - 15], w2 = w[t - 2]
+        let w15 = w[t - 15]
+        let w2 = w[t - 2]
         // §4.1.3 σ0 = ROTR1 ⊕ ROTR8 ⊕ SHR7 and σ1 = ROTR19 ⊕ ROTR61 ⊕ SHR6, the rotations nested.
         let sigma0 = rotr(rotr(w15, 7) ^ w15, 1) ^ (w15 &>> 7)
         let sigma1 = rotr(rotr(w2, 42) ^ w2, 19) ^ (w2 &>> 6)
@@ -64,7 +67,14 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
     }
 
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
-        var s0 = h0, s1 = h1, s2 = h2, s3 = h3, s4 = h4, s5 = h5, s6 = h6, s7 = h7
+        var s0 = h0
+        var s1 = h1
+        var s2 = h2
+        var s3 = h3
+        var s4 = h4
+        var s5 = h5
+        var s6 = h6
+        var s7 = h7
         guard let input = blocks.baseAddress else { return }
         let blockCount = blocks.count / 128
         sha512RoundConstants.withUnsafeBufferPointer { kBuffer in
@@ -79,7 +89,14 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
                         w[t] = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8 * t, as: UInt64.self))
                     }
                     // Steps 2–3: eight rounds per pass, the roles of a…h rotating by one each round.
-                    var a = s0, b = s1, c = s2, d = s3, e = s4, f = s5, g = s6, h = s7
+                    var a = s0
+                    var b = s1
+                    var c = s2
+                    var d = s3
+                    var e = s4
+                    var f = s5
+                    var g = s6
+                    var h = s7
                     var bc = b ^ c
                     var t = 0
                     while t < 64 {
@@ -112,11 +129,25 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
                         Self.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7], &bc)
                         t += 8
                     }
-                    s0 &+= a; s1 &+= b; s2 &+= c; s3 &+= d; s4 &+= e; s5 &+= f; s6 &+= g; s7 &+= h
+                    s0 &+= a
+                    s1 &+= b
+                    s2 &+= c
+                    s3 &+= d
+                    s4 &+= e
+                    s5 &+= f
+                    s6 &+= g
+                    s7 &+= h
                 }
             }
         }
-        h0 = s0; h1 = s1; h2 = s2; h3 = s3; h4 = s4; h5 = s5; h6 = s6; h7 = s7
+        h0 = s0
+        h1 = s1
+        h2 = s2
+        h3 = s3
+        h4 = s4
+        h5 = s5
+        h6 = s6
+        h7 = s7
     }
 
     func writeDigest(into output: UnsafeMutableRawBufferPointer) {

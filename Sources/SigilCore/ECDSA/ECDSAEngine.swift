@@ -12,7 +12,8 @@ enum ECDSAEngine<C: WeierstrassCurve> {
     /// taken whole. The digest is public.
     static func digestScalar(_ digest: [UInt8]) -> Scalar {
         let width = byteCount
-        let bytes = digest.count >= width
+        let bytes =
+            digest.count >= width
             ? Array(digest.prefix(width))
             : [UInt8](repeating: 0, count: width - digest.count) + digest
         // A value below 2^orderBits is below 2n, so one conditional subtraction reduces it.
@@ -41,12 +42,15 @@ enum ECDSAEngine<C: WeierstrassCurve> {
     /// masked table reads, safegcd inversions that always run their full divstep bound,
     /// Montgomery arithmetic without branches. The only data-dependent branches are on values that are public or negligible:
     /// a rejected RFC 6979 candidate (probability < 2^-32) and r = 0 or s = 0 (probability ~2^-256).
-    static func sign(privateKey d: Scalar, privateKeyBytes: [UInt8], digest: [UInt8], hash: HashAlgorithm,
-                     extraEntropy: [UInt8]) -> (r: [UInt8], s: [UInt8]) {
+    static func sign(
+        privateKey d: Scalar, privateKeyBytes: [UInt8], digest: [UInt8], hash: HashAlgorithm,
+        extraEntropy: [UInt8]
+    ) -> (r: [UInt8], s: [UInt8]) {
         let e = digestScalar(digest)
         // RFC 6979 §2.3.4 bits2octets(h1) = int2octets(bits2int(h1) mod q).
-        var nonces = RFC6979Generator(hash: hash, byteCount: byteCount, privateKey: privateKeyBytes,
-                                      hashedMessage: e.bigEndianBytes, extraData: extraEntropy)
+        var nonces = RFC6979Generator(
+            hash: hash, byteCount: byteCount, privateKey: privateKeyBytes,
+            hashedMessage: e.bigEndianBytes, extraData: extraEntropy)
         defer { nonces.wipe() }
         while true {
             var candidate = nonces.nextCandidate()
@@ -88,13 +92,15 @@ enum ECDSAEngine<C: WeierstrassCurve> {
         let (r, rInRange) = Scalar.fromBigEndian(rBytes)
         let (s, sInRange) = Scalar.fromBigEndian(sBytes)
         guard rInRange.isTrueVartime, sInRange.isTrueVartime,
-              !r.isZero.isTrueVartime, !s.isZero.isTrueVartime else { return false }
+            !r.isZero.isTrueVartime, !s.isZero.isTrueVartime
+        else { return false }
         // Steps 2–3: e = bits2int(H(m)) mod n.
         let e = digestScalar(digest)
         // Step 4: w = s⁻¹ (s is public: GMP's variable-time inversion, not safegcd); step 5:
         // u1 = e·w, u2 = r·w.
         let w = s.invertedVartime
-        let u1 = (e * w).canonical, u2 = (r * w).canonical
+        let u1 = (e * w).canonical
+        let u2 = (r * w).canonical
         // Step 6: R = u1·G + u2·Q; reject the identity. With a cached table for Q (a key seen
         // before; VerificationKeyTables.swift) the sum takes no doublings; otherwise wNAF.
         let q = AffinePoint<C>(x: qx, y: qy)

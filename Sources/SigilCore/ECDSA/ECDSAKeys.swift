@@ -149,8 +149,10 @@ public struct ECDSAPublicKey: Sendable, Hashable {
     }
 
     /// Hashes `message` with `hash`, then verifies. **Variable time** (public inputs).
-    public func isValidSignatureVartime<Message: Sequence>(_ signature: ECDSASignature, for message: Message,
-                                                           hash: HashAlgorithm) -> Bool where Message.Element == UInt8 {
+    public func isValidSignatureVartime<Message: Sequence>(
+        _ signature: ECDSASignature, for message: Message,
+        hash: HashAlgorithm
+    ) -> Bool where Message.Element == UInt8 {
         isValidSignatureVartime(signature, digest: hash.hash(message))
     }
 }
@@ -232,14 +234,17 @@ public struct ECDSAPrivateKey: Sendable {
         guard (inRange & !scalar.isZero).isTrueVartime, let point = engine.publicPoint(privateKey: scalar) else { return nil }
         // The public key is public by design: declassified for the audit, so comparing it with a
         // key file's embedded public key (SEC 1 / PKCS#8 [1]) is not reported.
-        let x = point.x.bigEndianBytes, y = point.y.bigEndianBytes
+        let x = point.x.bigEndianBytes
+        let y = point.y.bigEndianBytes
         ConstantTimeAudit.declassify(contentsOf: x)
         ConstantTimeAudit.declassify(contentsOf: y)
         return (x, y)
     }
 
-    private static func sign<C>(_ engine: ECDSAEngine<C>.Type, _ d: [UInt8], _ digest: [UInt8], _ hash: HashAlgorithm,
-                                _ extra: [UInt8]) -> ([UInt8], [UInt8]) {
+    private static func sign<C>(
+        _ engine: ECDSAEngine<C>.Type, _ d: [UInt8], _ digest: [UInt8], _ hash: HashAlgorithm,
+        _ extra: [UInt8]
+    ) -> ([UInt8], [UInt8]) {
         let (scalar, _) = C.Scalar.fromBigEndian(d)  // validated when the key was created
         return engine.sign(privateKey: scalar, privateKeyBytes: d, digest: digest, hash: hash, extraEntropy: extra)
     }

@@ -122,7 +122,8 @@ extension MontgomeryFieldElement {
     var invertedVartime: Self {
         // `modulus` holds the plain value of m, so its raw limbs are m itself.
         guard let inverse = try? BigNum(magnitude: bigEndianBytes).inverse(modulo: BigNum(magnitude: Self.modulus.rawBigEndianBytes)),
-              let inverseBytes = try? inverse.bytes(width: Self.byteCount) else { return .zero }
+            let inverseBytes = try? inverse.bytes(width: Self.byteCount)
+        else { return .zero }
         // A canonical value below m: fromBigEndian's range check holds.
         return Self.fromBigEndian(inverseBytes).0
     }

@@ -37,8 +37,12 @@ enum SafeGCD {
     /// u, v and adds u, v into q, r: |u| + |v| and |q| + |r| at most 2^i after i steps).
     @inline(__always)
     static func divsteps(_ delta: inout Int64, _ f0: UInt64, _ g0: UInt64) -> (u: Int64, v: Int64, q: Int64, r: Int64) {
-        var f = f0, g = g0
-        var u: Int64 = 1, v: Int64 = 0, q: Int64 = 0, r: Int64 = 1
+        var f = f0
+        var g = g0
+        var u: Int64 = 1
+        var v: Int64 = 0
+        var q: Int64 = 0
+        var r: Int64 = 1
         var d = delta
         for _ in 0..<stepsPerBatch {
             // All ones when g is odd; all ones when δ > 0 (−δ negative; |δ| stays far below 2^62).
@@ -73,9 +77,14 @@ enum SafeGCD {
     /// (f, g) ← (u·f + v·g, q·f + r·g) / 2^62 over `count` signed 62-bit limbs (the divisions are
     /// exact: the divsteps cleared the low 62 bits).
     @inline(__always)
-    static func updateFG(_ f: UnsafeMutablePointer<Int64>, _ g: UnsafeMutablePointer<Int64>, count: Int,
-                         _ t: (u: Int64, v: Int64, q: Int64, r: Int64)) {
-        let u = Int128(t.u), v = Int128(t.v), q = Int128(t.q), r = Int128(t.r)
+    static func updateFG(
+        _ f: UnsafeMutablePointer<Int64>, _ g: UnsafeMutablePointer<Int64>, count: Int,
+        _ t: (u: Int64, v: Int64, q: Int64, r: Int64)
+    ) {
+        let u = Int128(t.u)
+        let v = Int128(t.v)
+        let q = Int128(t.q)
+        let r = Int128(t.r)
         // |u|, |v| ≤ 2^62 and |limb| < 2^63: each product is below 2^125 and the sums below 2^127,
         // so the wrapping operators never wrap.
         var cf = u &* Int128(f[0]) &+ v &* Int128(g[0])
@@ -98,18 +107,25 @@ enum SafeGCD {
     /// first has m added (folded into the multiple of m), then the multiple of m that clears the
     /// low 62 bits is added before the exact shift. `mInverse` is m⁻¹ mod 2^62.
     @inline(__always)
-    static func updateDE(_ d: UnsafeMutablePointer<Int64>, _ e: UnsafeMutablePointer<Int64>, modulus m: UnsafePointer<Int64>,
-                         mInverse: Int64, count: Int, _ t: (u: Int64, v: Int64, q: Int64, r: Int64)) {
-        let signD = d[count - 1] >> 63, signE = e[count - 1] >> 63
+    static func updateDE(
+        _ d: UnsafeMutablePointer<Int64>, _ e: UnsafeMutablePointer<Int64>, modulus m: UnsafePointer<Int64>,
+        mInverse: Int64, count: Int, _ t: (u: Int64, v: Int64, q: Int64, r: Int64)
+    ) {
+        let signD = d[count - 1] >> 63
+        let signE = e[count - 1] >> 63
         // |md|, |me| ≤ 2^62 before the correction, in (−2^63, 2^62] after it.
         var md = (t.u & signD) &+ (t.v & signE)
         var me = (t.q & signD) &+ (t.r & signE)
-        let u = Int128(t.u), v = Int128(t.v), q = Int128(t.q), r = Int128(t.r)
+        let u = Int128(t.u)
+        let v = Int128(t.v)
+        let q = Int128(t.q)
+        let r = Int128(t.r)
         var cd = u &* Int128(d[0]) &+ v &* Int128(e[0])
         var ce = q &* Int128(d[0]) &+ r &* Int128(e[0])
         md = md &- ((mInverse &* Int64(truncatingIfNeeded: cd) &+ md) & limbMask)
         me = me &- ((mInverse &* Int64(truncatingIfNeeded: ce) &+ me) & limbMask)
-        let bigMD = Int128(md), bigME = Int128(me)
+        let bigMD = Int128(md)
+        let bigME = Int128(me)
         // Bounded as in updateFG, with a third product of the same size.
         cd = cd &+ Int128(m[0]) &* bigMD
         ce = ce &+ Int128(m[0]) &* bigME
@@ -171,7 +187,11 @@ extension MontgomeryFieldElement {
         let n = Self.safeGCDLimbCount
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 5 * n) { buffer in
             let base = buffer.baseAddress.unsafelyUnwrapped
-            let f = base, g = base + n, d = base + 2 * n, e = base + 3 * n, m = base + 4 * n
+            let f = base
+            let g = base + n
+            let d = base + 2 * n
+            let e = base + 3 * n
+            let m = base + 4 * n
             // m and f = m; g = the stored (Montgomery-form) value x·R; d = 0, e = 1.
             Self.modulus.toSigned62(m, count: n)
             Self.modulus.toSigned62(f, count: n)
@@ -221,7 +241,8 @@ extension MontgomeryFieldElement {
     fileprivate func toSigned62(_ out: UnsafeMutablePointer<Int64>, count: Int) {
         for i in 0..<count {
             let bit = 62 * i
-            let index = bit >> 6, shift = bit & 63
+            let index = bit >> 6
+            let shift = bit & 63
             var word: UInt64 = index < Self.limbCount ? limb(index) >> UInt64(shift) : 0
             if shift > 2, index + 1 < Self.limbCount {
                 word |= limb(index + 1) &<< UInt64(64 - shift)
@@ -235,7 +256,8 @@ extension MontgomeryFieldElement {
     fileprivate static func fromSigned62(_ x: UnsafeMutablePointer<Int64>, count: Int) -> Self {
         fromLimbs { i in
             let bit = 64 * i
-            let index = bit / 62, shift = bit % 62
+            let index = bit / 62
+            let shift = bit % 62
             var word = UInt64(bitPattern: x[index]) >> UInt64(shift)
             var taken = 62 - shift
             var next = index + 1

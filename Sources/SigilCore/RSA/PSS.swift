@@ -22,7 +22,8 @@ extension RSAPublicKey {
         let k = modulusByteCount
         // §8.1.2 step 1: length checking.
         guard signature.count == k, mHash.count == parameters.hash.digestByteCount,
-              parameters.saltLength >= 0, parameters.saltLength <= k else { return false }
+            parameters.saltLength >= 0, parameters.saltLength <= k
+        else { return false }
         // Step 2: m = RSAVP1(s) (rejects s ≥ n); EM = I2OSP(m, emLen) with emBits = modBits − 1;
         // "integer too large" (m ≥ 256^emLen) is an invalid signature.
         let emBits = modulusBits - 1
@@ -60,8 +61,10 @@ extension RSAPublicKey {
     }
 
     /// RSASSA-PSS verification of a message (hashed here with `parameters.hash`). Variable time.
-    public func isValidPSSSignatureVartime<Message: Sequence>(_ signature: [UInt8], for message: Message,
-                                                             parameters: PSSParameters) -> Bool
+    public func isValidPSSSignatureVartime<Message: Sequence>(
+        _ signature: [UInt8], for message: Message,
+        parameters: PSSParameters
+    ) -> Bool
     where Message.Element == UInt8 {
         isValidPSSSignatureVartime(signature, digest: parameters.hash.hash(message), parameters: parameters)
     }

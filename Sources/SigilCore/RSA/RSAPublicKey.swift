@@ -27,12 +27,15 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
     /// Builds a key from big-endian unsigned n and e (leading zero bytes are allowed and dropped).
     /// Throws `invalidKey` naming the rule broken: modulus size outside
     /// [minimumModulusBits, 8192], even modulus, exponent even, below 3 or not below n.
-    public init<M: Collection, E: Collection>(modulus: M, exponent: E,
-                                              minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits)
+    public init<M: Collection, E: Collection>(
+        modulus: M, exponent: E,
+        minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits
+    )
         throws(SigilCoreError) where M.Element == UInt8, E.Element == UInt8
     {
         guard minimumModulusBits >= RSAPublicKey.smallestAllowedModulusBits,
-              minimumModulusBits <= RSAPublicKey.maximumModulusBits else {
+            minimumModulusBits <= RSAPublicKey.maximumModulusBits
+        else {
             throw SigilCoreError(.invalidLength, "the minimum modulus size must be between 1024 and 8192 bits, not \(minimumModulusBits)")
         }
         // Size checks on the byte counts first, so a huge input is refused before any other work.

@@ -72,7 +72,10 @@ final class RSAModulusLimbs: @unchecked Sendable {
         // sR (n limbs) | x (n) | product (2n) | quotient (n + 1).
         return withUnsafeTemporaryAllocation(of: mp_limb_t.self, capacity: 5 * n + 1) { buffer -> Result? in
             guard let base = buffer.baseAddress else { return nil }
-            let sR = base, x = base + n, product = base + 2 * n, quotient = base + 4 * n
+            let sR = base
+            let x = base + n
+            let product = base + 2 * n
+            let quotient = base + 4 * n
             RSAModulusLimbs.load(signature, into: x, limbCount: n)
             guard __gmpn_cmp(x, modulus, n) < 0 else { return nil }
             // sR = s · R mod n: divide s · R (s in the high half of a 2n-limb number) by n.
@@ -116,8 +119,10 @@ final class RSAModulusLimbs: @unchecked Sendable {
 
     /// Runs `body` with the `width`-byte big-endian form of `limbs` (`limbCount` limbs, in a
     /// stack buffer); nil when the value needs more than `width` bytes (I2OSP's "integer too large").
-    static func withBigEndianBytes<Result>(_ limbs: UnsafePointer<mp_limb_t>, limbCount: Int, width: Int,
-                                           _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+    static func withBigEndianBytes<Result>(
+        _ limbs: UnsafePointer<mp_limb_t>, limbCount: Int, width: Int,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result? {
         let size = MemoryLayout<mp_limb_t>.size
         let total = limbCount * size
         guard width >= 0, width <= total else { return nil }

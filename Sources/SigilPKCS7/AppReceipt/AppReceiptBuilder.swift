@@ -20,8 +20,10 @@ public struct AppReceiptBuilder: Sendable {
         public var originalPurchaseDate: Int64
         public var subscriptionExpirationDate: Int64?
         public var webOrderLineItemID: Int64?
-        public init(quantity: Int64 = 1, productID: String, transactionID: String, originalTransactionID: String, purchaseDate: Int64,
-                    originalPurchaseDate: Int64, subscriptionExpirationDate: Int64? = nil, webOrderLineItemID: Int64? = nil) {
+        public init(
+            quantity: Int64 = 1, productID: String, transactionID: String, originalTransactionID: String, purchaseDate: Int64,
+            originalPurchaseDate: Int64, subscriptionExpirationDate: Int64? = nil, webOrderLineItemID: Int64? = nil
+        ) {
             self.quantity = quantity
             self.productID = productID
             self.transactionID = transactionID
@@ -45,9 +47,11 @@ public struct AppReceiptBuilder: Sendable {
     public var deviceGUID: [UInt8]
     public var inAppPurchases: [InAppPurchase]
 
-    public init(receiptType: String = "ProductionSandbox", appItemID: Int64 = 0, bundleID: String, appVersion: String,
-                originalApplicationVersion: String, creationDate: Int64, opaqueValue: [UInt8], deviceGUID: [UInt8],
-                inAppPurchases: [InAppPurchase] = []) {
+    public init(
+        receiptType: String = "ProductionSandbox", appItemID: Int64 = 0, bundleID: String, appVersion: String,
+        originalApplicationVersion: String, creationDate: Int64, opaqueValue: [UInt8], deviceGUID: [UInt8],
+        inAppPurchases: [InAppPurchase] = []
+    ) {
         self.receiptType = receiptType
         self.appItemID = appItemID
         self.bundleID = bundleID
@@ -70,7 +74,9 @@ public struct AppReceiptBuilder: Sendable {
     /// RFC 3339 in Apple's form ("2024-02-23T17:27:16Z") as an IA5String.
     static func date(_ seconds: Int64) throws(PKCS7Error) -> [UInt8] {
         let c: ASN1TimeComponents
-        do { c = try ASN1TimeComponents(secondsSinceEpoch: seconds) } catch { throw PKCS7Error(.malformed, "receipt date \(seconds): \(error)") }
+        do { c = try ASN1TimeComponents(secondsSinceEpoch: seconds) } catch {
+            throw PKCS7Error(.malformed, "receipt date \(seconds): \(error)")
+        }
         var w = DERWriter()
         w.appendPrimitive(.ia5String, content: Array(c.description.utf8))  // whole seconds: no fraction
         return w.bytes
@@ -96,7 +102,8 @@ public struct AppReceiptBuilder: Sendable {
         let bundle = Self.utf8(bundleID)
         var attributes: [(Int, [UInt8])] = [
             (0, Self.utf8(receiptType)), (1, Self.integer(appItemID)), (2, bundle), (3, Self.utf8(appVersion)), (4, opaqueValue),
-            (5, SHA1.hash(deviceGUID + opaqueValue + bundle)), (12, try Self.date(creationDate)), (19, Self.utf8(originalApplicationVersion)),
+            (5, SHA1.hash(deviceGUID + opaqueValue + bundle)), (12, try Self.date(creationDate)),
+            (19, Self.utf8(originalApplicationVersion)),
         ]
         for purchase in inAppPurchases {
             var record: [(Int, [UInt8])] = [
@@ -114,9 +121,13 @@ public struct AppReceiptBuilder: Sendable {
     /// ContentInfo(SignedData) over `content` (id-data), signed by `signerKey` whose certificate
     /// is `signer` (SignerInfo names it by issuer and serial number); `certificates` (the signer
     /// first, then its intermediates) go in the certificates field.
-    public static func signedData(content: [UInt8], signer: Certificate, signerKey: ECDSAPrivateKey,
-                                  certificates: [Certificate]) throws(PKCS7Error) -> [UInt8] {
-        guard signerKey.publicKey.curve == .p256 else { throw PKCS7Error(.unsupportedAlgorithm, "the receipt builder signs with P-256 keys") }
+    public static func signedData(
+        content: [UInt8], signer: Certificate, signerKey: ECDSAPrivateKey,
+        certificates: [Certificate]
+    ) throws(PKCS7Error) -> [UInt8] {
+        guard signerKey.publicKey.curve == .p256 else {
+            throw PKCS7Error(.unsupportedAlgorithm, "the receipt builder signs with P-256 keys")
+        }
         let sha256: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 1]
         let ecdsaWithSHA256: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 2]
         let signature = signerKey.signature(for: content, hash: .sha256).derRepresentation

@@ -18,9 +18,11 @@ public struct ReceiptAttribute: Hashable, Sendable {
 
     init(node: ASN1Node) throws {
         (type, version, value) = try ASN1.sequence(node) { reader in
-            (try ASN1Integer(node: reader.next(.integer)).intValue(),
-             try ASN1Integer(node: reader.next(.integer)).intValue(),
-             try ASN1OctetString(node: reader.next(.octetString)).bytes)
+            (
+                try ASN1Integer(node: reader.next(.integer)).intValue(),
+                try ASN1Integer(node: reader.next(.integer)).intValue(),
+                try ASN1OctetString(node: reader.next(.octetString)).bytes
+            )
         }
     }
 
@@ -63,9 +65,9 @@ public struct ReceiptAttribute: Hashable, Sendable {
             return Int(String(decoding: c[at..<(at + n)], as: UTF8.self))
         }
         guard let y = number(0, 4), c[4] == UInt8(ascii: "-"), let mo = number(5, 2), c[7] == UInt8(ascii: "-"), let d = number(8, 2),
-              c[10] == UInt8(ascii: "T"), let h = number(11, 2), c[13] == UInt8(ascii: ":"), let mi = number(14, 2),
-              c[16] == UInt8(ascii: ":"), let s = number(17, 2),
-              let base = try? ASN1TimeComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s).secondsSinceEpoch
+            c[10] == UInt8(ascii: "T"), let h = number(11, 2), c[13] == UInt8(ascii: ":"), let mi = number(14, 2),
+            c[16] == UInt8(ascii: ":"), let s = number(17, 2),
+            let base = try? ASN1TimeComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s).secondsSinceEpoch
         else { return nil }
         var i = 19
         if i < c.count, c[i] == UInt8(ascii: ".") {
@@ -78,7 +80,7 @@ public struct ReceiptAttribute: Hashable, Sendable {
         // "+hhmm" or "+hh:mm".
         let rest = Array(c[(i + 1)...]).filter { $0 != UInt8(ascii: ":") }
         guard rest.count == 4, rest.allSatisfy({ (48...57).contains($0) }),
-              let oh = Int(String(decoding: rest[0..<2], as: UTF8.self)), let om = Int(String(decoding: rest[2..<4], as: UTF8.self))
+            let oh = Int(String(decoding: rest[0..<2], as: UTF8.self)), let om = Int(String(decoding: rest[2..<4], as: UTF8.self))
         else { return nil }
         let offset = Int64(oh * 3600 + om * 60)
         return c[i] == UInt8(ascii: "+") ? base - offset : base + offset

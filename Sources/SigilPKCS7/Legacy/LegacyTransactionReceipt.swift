@@ -71,11 +71,13 @@ public struct LegacyTransactionReceipt: Sendable {
         let lengthAt = 1 + signatureLength
         let length = blob[lengthAt..<(lengthAt + 4)].reduce(0) { $0 << 8 | Int($1) }
         guard length == blob.count - lengthAt - 4 else {
-            throw PKCS7Error(.malformed, "signature blob certificate length \(length) does not match the \(blob.count - lengthAt - 4) bytes present")
+            throw PKCS7Error(
+                .malformed, "signature blob certificate length \(length) does not match the \(blob.count - lengthAt - 4) bytes present")
         }
         let certificateBytes = Array(blob[(lengthAt + 4)...])
         do {
-            return SignatureBlob(version: version, signature: signature, certificate: try Certificate(derEncoded: certificateBytes), certificateError: nil)
+            return SignatureBlob(
+                version: version, signature: signature, certificate: try Certificate(derEncoded: certificateBytes), certificateError: nil)
         } catch {
             return SignatureBlob(version: version, signature: signature, certificate: nil, certificateError: error.description)
         }

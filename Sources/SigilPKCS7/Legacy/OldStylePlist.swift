@@ -14,7 +14,8 @@ enum OldStylePlist {
             while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
         }
         func isBare(_ b: UInt8) -> Bool {
-            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || [0x2D, 0x2E, 0x5F, 0x2F, 0x3A].contains(b)
+            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
+                || [0x2D, 0x2E, 0x5F, 0x2F, 0x3A].contains(b)
         }
         func string() throws(PKCS7Error) -> String {
             skipSpace()
@@ -32,7 +33,10 @@ enum OldStylePlist {
                 let b = bytes[i]
                 i += 1
                 if b == UInt8(ascii: "\"") { break }
-                if b != UInt8(ascii: "\\") { out.append(b); continue }
+                if b != UInt8(ascii: "\\") {
+                    out.append(b)
+                    continue
+                }
                 guard i < bytes.count else { throw fail("unterminated escape") }
                 let e = bytes[i]
                 i += 1
@@ -43,7 +47,8 @@ enum OldStylePlist {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"): out.append(e)
                 case UInt8(ascii: "u"), UInt8(ascii: "U"):
                     guard i + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16),
-                          let scalar = Unicode.Scalar(code) else { throw fail("bad \\u escape") }
+                        let scalar = Unicode.Scalar(code)
+                    else { throw fail("bad \\u escape") }
                     out.append(contentsOf: Array(String(Character(scalar)).utf8))
                     i += 4
                 default: throw fail("unknown escape \\\(Character(Unicode.Scalar(e)))")
@@ -59,7 +64,10 @@ enum OldStylePlist {
         while true {
             skipSpace()
             guard i < bytes.count else { throw fail("unterminated dictionary") }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; break }
+            if bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                break
+            }
             let key = try string()
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else { throw fail("= expected after key \"\(key)\"") }

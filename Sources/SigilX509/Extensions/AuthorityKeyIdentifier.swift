@@ -17,13 +17,16 @@ public struct AuthorityKeyIdentifier: Hashable, Sendable {
 
     init(node: ASN1Node) throws {
         (keyIdentifier, authorityCertIssuer, authorityCertSerialNumber) = try ASN1.sequence(node) { reader in
-            let key = try reader.nextIfPresent(.contextSpecific(0)).map { try ASN1OctetString(node: $0, identifier: .contextSpecific(0)).bytes }
+            let key = try reader.nextIfPresent(.contextSpecific(0)).map {
+                try ASN1OctetString(node: $0, identifier: .contextSpecific(0)).bytes
+            }
             let issuer = try reader.nextIfPresent(.contextSpecific(1)).map { try GeneralName.names($0, identifier: .contextSpecific(1)) }
             let serial = try reader.nextIfPresent(.contextSpecific(2)).map {
                 try ASN1Integer(node: $0, identifier: .contextSpecific(2)).twosComplementBytes
             }
             guard (issuer == nil) == (serial == nil) else {
-                throw node.error(.unexpectedElementCount, "authorityCertIssuer and authorityCertSerialNumber must both be present or both absent")
+                throw node.error(
+                    .unexpectedElementCount, "authorityCertIssuer and authorityCertSerialNumber must both be present or both absent")
             }
             return (key, issuer, serial)
         }

@@ -22,7 +22,8 @@ public struct DistributionPoint: Hashable, Sendable {
 
     package init(node: ASN1Node) throws {
         (fullName, nameRelativeToCRLIssuer, reasons, cRLIssuer) = try ASN1.sequence(node) { reader in
-            var full: [GeneralName]?, relative: [UInt8]?
+            var full: [GeneralName]?
+            var relative: [UInt8]?
             if let point = reader.nextIfPresent(.contextSpecific(0)) {
                 try ASN1.explicit(point, tag: .contextSpecific(0)) { choice in
                     switch choice.identifier {
@@ -34,7 +35,9 @@ public struct DistributionPoint: Hashable, Sendable {
                     }
                 }
             }
-            let reasons = try reader.nextIfPresent(.contextSpecific(1)).map { try ASN1BitString(node: $0, identifier: .contextSpecific(1)).bytes }
+            let reasons = try reader.nextIfPresent(.contextSpecific(1)).map {
+                try ASN1BitString(node: $0, identifier: .contextSpecific(1)).bytes
+            }
             let issuer = try reader.nextIfPresent(.contextSpecific(2)).map { try GeneralName.names($0, identifier: .contextSpecific(2)) }
             guard full != nil || relative != nil || issuer != nil else {
                 throw node.error(.unexpectedElementCount, "a DistributionPoint needs a distributionPoint or a cRLIssuer")

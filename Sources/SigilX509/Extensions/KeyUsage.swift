@@ -12,8 +12,10 @@ public struct KeyUsage: Hashable, Sendable, CustomStringConvertible {
     /// Bit i of the named bit string is `bits & (1 << i)`.
     public let bits: UInt16
 
-    public static let names = ["digitalSignature", "nonRepudiation", "keyEncipherment", "dataEncipherment",
-                               "keyAgreement", "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly"]
+    public static let names = [
+        "digitalSignature", "nonRepudiation", "keyEncipherment", "dataEncipherment",
+        "keyAgreement", "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly",
+    ]
 
     /// Key usage from its bits (bit 0 = digitalSignature in the high bit of the first byte, as RFC 5280 §4.2.1.3 numbers them).
     public init(bits: UInt16) { self.bits = bits }

@@ -26,7 +26,8 @@ public struct NameConstraints: Hashable, Sendable {
 
     init(node: ASN1Node) throws {
         (permitted, excluded) = try ASN1.sequence(node) { reader in
-            let permitted = try reader.nextIfPresent(.contextSpecific(0)).map { try NameConstraints.subtrees($0, .contextSpecific(0)) } ?? []
+            let permitted =
+                try reader.nextIfPresent(.contextSpecific(0)).map { try NameConstraints.subtrees($0, .contextSpecific(0)) } ?? []
             let excluded = try reader.nextIfPresent(.contextSpecific(1)).map { try NameConstraints.subtrees($0, .contextSpecific(1)) } ?? []
             guard !permitted.isEmpty || !excluded.isEmpty else {
                 throw node.error(.unexpectedElementCount, "NameConstraints must have permitted or excluded subtrees (RFC 5280 §4.2.1.10)")
@@ -39,7 +40,8 @@ public struct NameConstraints: Hashable, Sendable {
         let trees = try ASN1.sequenceOf(node, identifier: tag) { tree in
             try ASN1.sequence(tree) { reader in
                 let base = try GeneralName(node: reader.next())
-                var minimum = 0, maximum: Int?
+                var minimum = 0
+                var maximum: Int?
                 if let m = reader.nextIfPresent(.contextSpecific(0)) {
                     minimum = try ASN1Integer(node: m, identifier: .contextSpecific(0)).intValue()
                     guard minimum != 0 else { throw m.error(.integerOutOfRange, "minimum encodes its DEFAULT 0") }

@@ -1,6 +1,6 @@
 import SigilASN1
-import SigilKeys
 import SigilCore
+import SigilKeys
 
 /// A rule a complete candidate chain must satisfy. Policies are values and compose: the verifier
 /// runs every policy it is given on each candidate chain [leaf, …, trusted root] (signatures are
@@ -78,8 +78,10 @@ public struct RFC5280Policy: CertificatePolicy {
 
     /// RFC 5280 checks; `alsoHandled` lists critical extensions another policy in the same
     /// verification processes; `policySettings` the relying party's policy inputs.
-    public init(alsoHandled: Set<ASN1ObjectIdentifier> = [], policySettings: PolicySettings = PolicySettings(),
-                maximumPolicyGraphSize: Int = 10_000, maximumNameConstraintComparisons: Int = 100_000) {
+    public init(
+        alsoHandled: Set<ASN1ObjectIdentifier> = [], policySettings: PolicySettings = PolicySettings(),
+        maximumPolicyGraphSize: Int = 10_000, maximumNameConstraintComparisons: Int = 100_000
+    ) {
         self.alsoHandled = alsoHandled
         self.policySettings = policySettings
         self.maximumPolicyGraphSize = maximumPolicyGraphSize
@@ -195,7 +197,9 @@ public struct AppleReceiptPolicy: CertificatePolicy {
     public func failures(of chain: [Certificate], at time: Int64) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         guard chain.count == 3 else {
-            return [.policy(name: name, reason: "the chain must be signer → WWDR intermediate → Apple root, found \(chain.count) certificates")]
+            return [
+                .policy(name: name, reason: "the chain must be signer → WWDR intermediate → Apple root, found \(chain.count) certificates")
+            ]
         }
         if chain[1].extension(X509OIDs.appleWWDRIntermediate) == nil {
             failures.append(.policy(name: name, reason: "the intermediate lacks OID 1.2.840.113635.100.6.2.1"))

@@ -24,9 +24,11 @@ public struct CertificateVerifier: Sendable {
     public var maximumSignatureChecks: Int
 
     /// A verifier trusting `trustedRoots` under `policies`, refusing RSA keys under `minimumRSABits`, with bounded path building.
-    public init(trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
-                minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits, maximumDepth: Int = 10,
-                maximumSignatureChecks: Int = 64) {
+    public init(
+        trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
+        minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits, maximumDepth: Int = 10,
+        maximumSignatureChecks: Int = 64
+    ) {
         self.trustedRoots = trustedRoots
         self.policies = policies
         self.minimumRSABits = minimumRSABits
@@ -164,7 +166,8 @@ public struct CertificateVerifier: Sendable {
             }
             // 2. Otherwise an intermediate, not already on the path.
             // Paths are a few certificates long: a linear scan beats hashing whole DER encodings.
-            for candidate in intermediates where !path.contains(where: { $0.derBytes == candidate.derBytes }) && mayIssue(candidate, current) {
+            for candidate in intermediates
+            where !path.contains(where: { $0.derBytes == candidate.derBytes }) && mayIssue(candidate, current) {
                 guard let verifies = signatureVerifies(current, by: candidate) else { return nil }
                 guard verifies else { continue }
                 if let chain = extend(path + [candidate]) { return chain }
@@ -172,7 +175,8 @@ public struct CertificateVerifier: Sendable {
             }
             // A generic "no path" only when nothing more specific was found on the way.
             if failures.isEmpty {
-                record(.noPathToTrustedRoot("no trusted issuer for \(current.subject.rfc4514String) (issuer \(current.issuer.rfc4514String))"))
+                record(
+                    .noPathToTrustedRoot("no trusted issuer for \(current.subject.rfc4514String) (issuer \(current.issuer.rfc4514String))"))
             }
             return nil
         }

@@ -21,7 +21,8 @@ import SigilASN1
 struct NameConstraintsCheck {
     /// The kinds of GeneralName, by CHOICE tag.
     enum Form: Int, Hashable {
-        case otherName = 0, rfc822Name, dnsName, x400Address, directoryName, ediPartyName, uniformResourceIdentifier, ipAddress, registeredID
+        case otherName = 0
+        case rfc822Name, dnsName, x400Address, directoryName, ediPartyName, uniformResourceIdentifier, ipAddress, registeredID
 
         init(_ name: GeneralName) {
             switch name {
@@ -118,7 +119,8 @@ struct NameConstraintsCheck {
                 continue
             }
             if case .ipAddress(let octets) = name, octets.count != 4 && octets.count != 16,
-               excluded[form] != nil || permitted.contains(where: { $0[form] != nil }) {
+                excluded[form] != nil || permitted.contains(where: { $0[form] != nil })
+            {
                 // An address with a mask is no address (§4.2.1.6): it can be cleared by no subtree.
                 failures.append(.nameNotPermitted(subject: subject, name: name.description))
                 continue
@@ -188,7 +190,8 @@ struct NameConstraintsCheck {
     /// dNSName: the name is the base or ends with "." + base, case-insensitively; an empty base
     /// contains every name; a base written with a leading "." contains its subdomains only.
     static func dnsName(_ name: String, isWithin base: String) -> Bool {
-        let name = asciiLowercased(name), base = asciiLowercased(base)
+        let name = asciiLowercased(name)
+        let base = asciiLowercased(base)
         if base.isEmpty { return true }
         if base.hasPrefix(".") { return name.hasSuffix(base) }
         return name == base || name.hasSuffix("." + base)
@@ -199,7 +202,8 @@ struct NameConstraintsCheck {
     /// that host. A name without "@" lies in no subtree.
     static func mailbox(_ name: String, isWithin base: String) -> Bool {
         guard let at = name.lastIndex(of: "@") else { return false }
-        let local = name[..<at], host = asciiLowercased(String(name[name.index(after: at)...]))
+        let local = name[..<at]
+        let host = asciiLowercased(String(name[name.index(after: at)...]))
         if let baseAt = base.lastIndex(of: "@") {
             return local == base[..<baseAt] && host == asciiLowercased(String(base[base.index(after: baseAt)...]))
         }

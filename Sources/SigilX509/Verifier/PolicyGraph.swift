@@ -13,8 +13,10 @@ public struct PolicySettings: Hashable, Sendable {
     public var inhibitAnyPolicy: Bool
 
     /// Policy inputs; an empty `initialPolicySet` means any policy, as does one holding anyPolicy.
-    public init(initialPolicySet: Set<ASN1ObjectIdentifier> = [X509OIDs.anyPolicy], requireExplicitPolicy: Bool = false,
-                inhibitPolicyMapping: Bool = false, inhibitAnyPolicy: Bool = false) {
+    public init(
+        initialPolicySet: Set<ASN1ObjectIdentifier> = [X509OIDs.anyPolicy], requireExplicitPolicy: Bool = false,
+        inhibitPolicyMapping: Bool = false, inhibitAnyPolicy: Bool = false
+    ) {
         self.initialPolicySet = initialPolicySet.isEmpty ? [X509OIDs.anyPolicy] : initialPolicySet
         self.requireExplicitPolicy = requireExplicitPolicy
         self.inhibitPolicyMapping = inhibitPolicyMapping
@@ -38,7 +40,8 @@ public struct ValidPolicySet: Hashable, Sendable, CustomStringConvertible {
     public let explicitPolicyRequired: Bool
 
     /// A policy set as path validation outputs it.
-    public init(authoritiesConstrained: Set<ASN1ObjectIdentifier>, userConstrained: Set<ASN1ObjectIdentifier>, explicitPolicyRequired: Bool) {
+    public init(authoritiesConstrained: Set<ASN1ObjectIdentifier>, userConstrained: Set<ASN1ObjectIdentifier>, explicitPolicyRequired: Bool)
+    {
         self.authoritiesConstrained = authoritiesConstrained
         self.userConstrained = userConstrained
         self.explicitPolicyRequired = explicitPolicyRequired
@@ -125,7 +128,8 @@ struct PolicyGraph {
         // inhibitAnyPolicy, the counters cannot reach 0 (each starts at n + 1 and loses at most
         // n − 1 in the loop and 1 in the wrap-up), so they decide nothing: self-issued tests,
         // name matching per certificate, are skipped.
-        let countersMatter = settings.requireExplicitPolicy || settings.inhibitPolicyMapping || settings.inhibitAnyPolicy
+        let countersMatter =
+            settings.requireExplicitPolicy || settings.inhibitPolicyMapping || settings.inhibitAnyPolicy
             || path.contains { certificate in certificate.extensions.contains { PolicyGraph.counterExtensions.contains($0.oid) } }
         // Certificate 1 without certificatePolicies makes the graph NULL for good (§6.1.3 (e));
         // with counters that decide nothing, the path is valid for no particular policy.
@@ -162,7 +166,9 @@ struct PolicyGraph {
             guard i < n else { break }
             // §6.1.4 (a)–(b).
             if let mappings = certificate.policyMappings {
-                if mappings.mappings.contains(where: { $0.issuerDomainPolicy == PolicyGraph.any || $0.subjectDomainPolicy == PolicyGraph.any }) {
+                if mappings.mappings.contains(where: {
+                    $0.issuerDomainPolicy == PolicyGraph.any || $0.subjectDomainPolicy == PolicyGraph.any
+                }) {
                     outcome.failures.append(.policyMappingOfAnyPolicy(subject: subject))
                     return outcome
                 }
@@ -217,8 +223,9 @@ struct PolicyGraph {
             outcome.failures.append(.noValidPolicy(subject: leaf, clause: "§6.1.5 (g)"))
             return outcome
         }
-        outcome.validPolicies = ValidPolicySet(authoritiesConstrained: authorities, userConstrained: user,
-                                               explicitPolicyRequired: explicitPolicy == 0)
+        outcome.validPolicies = ValidPolicySet(
+            authoritiesConstrained: authorities, userConstrained: user,
+            explicitPolicyRequired: explicitPolicy == 0)
         return outcome
     }
 

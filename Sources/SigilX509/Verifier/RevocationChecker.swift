@@ -8,7 +8,6 @@ public protocol RevocationChecker: Sendable {
     func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure]
 }
 
-
 /// Compositions of revocation checkers (OCSP, CRL, …).
 public enum RevocationPolicy {
     /// Either suffices: the chain passes when one checker finds nothing wrong — unless a checker
@@ -49,8 +48,10 @@ public enum RevocationPolicy {
 
 extension CertificateVerifier {
     /// Path validation followed by the revocation check `revocation` on the chain found.
-    public func verify(leaf: Certificate, intermediates: [Certificate] = [], at time: Int64,
-                       checkingRevocationWith revocation: any RevocationChecker) async -> Result {
+    public func verify(
+        leaf: Certificate, intermediates: [Certificate] = [], at time: Int64,
+        checkingRevocationWith revocation: any RevocationChecker
+    ) async -> Result {
         let result = verify(leaf: leaf, intermediates: intermediates, at: time)
         guard case .valid(let chain) = result else { return result }
         let failures = await revocation.failures(of: chain, at: time)

@@ -16,7 +16,8 @@ struct ECReference {
         p = BigNum(limbs: (0..<C.Field.limbCount).map { UInt(C.Field.modulus.limb($0)) })
         n = BigNum(limbs: (0..<C.Scalar.limbCount).map { UInt(C.Scalar.modulus.limb($0)) })
         b = ECReference.value(C.b)
-        let gx = ECReference.value(C.generator.x), gy = ECReference.value(C.generator.y)
+        let gx = ECReference.value(C.generator.x)
+        let gy = ECReference.value(C.generator.y)
         g = (gx, gy)
     }
 

@@ -1,3 +1,6 @@
+import SigilAppStore
+import SigilX509
+
 // embedded-verifier ROOT FILE BUNDLE_ID [--type transaction|renewal-info|notification]
 //                   [--environment Sandbox|Production] [--app-apple-id N]
 //
@@ -16,8 +19,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SigilAppStore
-import SigilX509
 
 func fail(_ status: Int32, _ message: String) -> Never {
     var escaped = ""
@@ -44,8 +45,10 @@ while let argument = arguments.popFirst() {
     }
 }
 guard positional.count == 3 else {
-    fail(2, "usage: embedded-verifier ROOT FILE BUNDLE_ID [--type transaction|renewal-info|notification] "
-        + "[--environment Sandbox|Production] [--app-apple-id N]")
+    fail(
+        2,
+        "usage: embedded-verifier ROOT FILE BUNDLE_ID [--type transaction|renewal-info|notification] "
+            + "[--environment Sandbox|Production] [--app-apple-id N]")
 }
 
 let rootBytes: [UInt8]
@@ -64,8 +67,9 @@ do {
     guard let root = try Certificate.load(rootBytes).first else { fail(2, "no certificate in \(positional[0])") }
     let environment = AppStoreEnvironment(rawValue: options["environment"] ?? "Sandbox")
     let appAppleId = options["app-apple-id"].flatMap { Int64($0) }
-    let verifier = try SignedDataVerifier(trustedRoots: [root], bundleId: positional[2], appAppleId: appAppleId,
-                                          environment: environment)
+    let verifier = try SignedDataVerifier(
+        trustedRoots: [root], bundleId: positional[2], appAppleId: appAppleId,
+        environment: environment)
     let summary: String
     switch options["type"] ?? "transaction" {
     case "transaction":

@@ -1,6 +1,6 @@
 import Foundation
-import SigilAppStore
 import SigilASN1
+import SigilAppStore
 
 /// Everything the receiver is told at start: where to listen, where to store, whose notifications
 /// to accept. Read from environment variables, then command-line flags (a flag wins).
@@ -64,10 +64,12 @@ public struct ReceiverConfiguration: Sendable {
             default: throw Error("unknown option --\(name)")
             }
         }
-        let variables: [(String, String)] = [("RECEIVER_HOST", "host"), ("RECEIVER_PORT", "port"), ("RECEIVER_SQLITE_PATH", "sqlite"),
-                                             ("RECEIVER_POSTGRES_URL", "postgres-url"), ("RECEIVER_BUNDLE_ID", "bundle-id"),
-                                             ("RECEIVER_APP_APPLE_ID", "app-apple-id"), ("RECEIVER_ENVIRONMENT", "environment"),
-                                             ("RECEIVER_MAX_BODY_BYTES", "max-body-bytes")]
+        let variables: [(String, String)] = [
+            ("RECEIVER_HOST", "host"), ("RECEIVER_PORT", "port"), ("RECEIVER_SQLITE_PATH", "sqlite"),
+            ("RECEIVER_POSTGRES_URL", "postgres-url"), ("RECEIVER_BUNDLE_ID", "bundle-id"),
+            ("RECEIVER_APP_APPLE_ID", "app-apple-id"), ("RECEIVER_ENVIRONMENT", "environment"),
+            ("RECEIVER_MAX_BODY_BYTES", "max-body-bytes"),
+        ]
         for (variable, name) in variables {
             if let value = environment[variable] { try apply(name, value) }
         }

@@ -13,8 +13,10 @@ public struct NotificationIntake: Sendable {
     public let logger: Logger
     public let clock: @Sendable () -> Int64
 
-    public init(verifier: SignedDataVerifier, store: any NotificationStore, logger: Logger,
-                clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }) {
+    public init(
+        verifier: SignedDataVerifier, store: any NotificationStore, logger: Logger,
+        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    ) {
         self.verifier = verifier
         self.store = store
         self.logger = logger
@@ -92,8 +94,10 @@ public struct NotificationIntake: Sendable {
     }
 
     /// The row to store for a verified notification.
-    static func record(_ verified: VerifiedNotification, signedPayload: String, receivedAt: Int64,
-                       configured: AppStoreEnvironment) throws -> NotificationRecord {
+    static func record(
+        _ verified: VerifiedNotification, signedPayload: String, receivedAt: Int64,
+        configured: AppStoreEnvironment
+    ) throws -> NotificationRecord {
         let payload = verified.notification.payload
         guard let uuid = payload.notificationUUID, !uuid.isEmpty, uuid.utf8.count <= 128 else {
             throw Incomplete(description: "the notification has no usable notificationUUID")
@@ -107,7 +111,8 @@ public struct NotificationIntake: Sendable {
         if let transaction = verified.transaction, let signedTransaction = payload.data?.signedTransactionInfo {
             let info = transaction.payload
             guard let original = info.originalTransactionId, !original.isEmpty, let id = info.transactionId, !id.isEmpty,
-                  let transactionSigned = info.signedDate else {
+                let transactionSigned = info.signedDate
+            else {
                 throw Incomplete(description: "the signed transaction has no originalTransactionId, transactionId or signedDate")
             }
             let renewal = verified.renewalInfo?.payload
@@ -120,9 +125,10 @@ public struct NotificationIntake: Sendable {
                 lastNotificationSubtype: payload.subtype?.rawValue, updatedAt: receivedAt, signedTransactionInfo: signedTransaction,
                 signedRenewalInfo: payload.data?.signedRenewalInfo)
         }
-        return NotificationRecord(notificationUUID: uuid, notificationType: type, subtype: payload.subtype?.rawValue,
-                                  signedDate: milliseconds(signedDate), environment: environment.rawValue, signedPayload: signedPayload,
-                                  receivedAt: receivedAt, transaction: state)
+        return NotificationRecord(
+            notificationUUID: uuid, notificationType: type, subtype: payload.subtype?.rawValue,
+            signedDate: milliseconds(signedDate), environment: environment.rawValue, signedPayload: signedPayload,
+            receivedAt: receivedAt, transaction: state)
     }
 
     static func milliseconds(_ date: AppStoreDate) -> Int64 {
@@ -151,7 +157,8 @@ public enum ReceiverRoutes {
             }
             let outcome = await intake.accept(body: Array(buffer.readableBytesView))
             var response = json(outcome.status, outcome.body)
-            let timing = "verify;dur=\(Int((outcome.verifySeconds * 1_000_000).rounded()) ) , store;dur=\(Int((outcome.storeSeconds * 1_000_000).rounded()))"
+            let timing =
+                "verify;dur=\(Int((outcome.verifySeconds * 1_000_000).rounded()) ) , store;dur=\(Int((outcome.storeSeconds * 1_000_000).rounded()))"
             response.headers[.init("Server-Timing")!] = timing.replacingOccurrences(of: " ,", with: ",")
             return response
         }
@@ -165,8 +172,9 @@ public enum ReceiverRoutes {
                 }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
-                return Response(status: .ok, headers: [.contentType: "application/json"],
-                                body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(state))))
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(state))))
             } catch {
                 intake.logger.error("could not read transaction \(id): \(String(reflecting: error))")
                 return json(500, ["status": "STORAGE_FAILURE", "reason": "the store did not answer"])
@@ -187,7 +195,8 @@ public enum ReceiverRoutes {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let bytes = (try? encoder.encode(body)) ?? Data("{}".utf8)
-        return Response(status: .init(code: status), headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(
+            status: .init(code: status), headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

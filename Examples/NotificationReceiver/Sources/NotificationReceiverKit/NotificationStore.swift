@@ -15,8 +15,10 @@ public struct NotificationRecord: Sendable, Hashable {
     public var receivedAt: Int64
     public var transaction: TransactionState?
 
-    public init(notificationUUID: String, notificationType: String, subtype: String?, signedDate: Int64, environment: String,
-                signedPayload: String, receivedAt: Int64, transaction: TransactionState?) {
+    public init(
+        notificationUUID: String, notificationType: String, subtype: String?, signedDate: Int64, environment: String,
+        signedPayload: String, receivedAt: Int64, transaction: TransactionState?
+    ) {
         self.notificationUUID = notificationUUID
         self.notificationType = notificationType
         self.subtype = subtype
@@ -51,10 +53,12 @@ public struct TransactionState: Codable, Sendable, Hashable {
     public var signedTransactionInfo: String
     public var signedRenewalInfo: String?
 
-    public init(originalTransactionId: String, transactionId: String, productId: String?, bundleId: String?, environment: String,
-                signedDate: Int64, purchaseDate: Int64?, expiresDate: Int64?, revocationDate: Int64?, autoRenewStatus: Int32?,
-                autoRenewProductId: String?, lastNotificationUUID: String, lastNotificationType: String, lastNotificationSubtype: String?,
-                updatedAt: Int64, signedTransactionInfo: String, signedRenewalInfo: String?) {
+    public init(
+        originalTransactionId: String, transactionId: String, productId: String?, bundleId: String?, environment: String,
+        signedDate: Int64, purchaseDate: Int64?, expiresDate: Int64?, revocationDate: Int64?, autoRenewStatus: Int32?,
+        autoRenewProductId: String?, lastNotificationUUID: String, lastNotificationType: String, lastNotificationSubtype: String?,
+        updatedAt: Int64, signedTransactionInfo: String, signedRenewalInfo: String?
+    ) {
         self.originalTransactionId = originalTransactionId
         self.transactionId = transactionId
         self.productId = productId
@@ -142,7 +146,7 @@ public enum NotificationSchema {
                 signed_renewal_info TEXT
             )
             """,
-        ],
+        ]
     ]
 
     public static var version: Int { migrations.count }

@@ -30,7 +30,8 @@ public final class PostgresNotificationStore: NotificationStore {
 
     static func configuration(url: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: url), let scheme = components.scheme,
-              scheme == "postgres" || scheme == "postgresql" else {
+            scheme == "postgres" || scheme == "postgresql"
+        else {
             throw ReceiverStoreError("the PostgreSQL URL is not postgres://user:password@host:port/database")
         }
         guard let host = components.host, !host.isEmpty else { throw ReceiverStoreError("the PostgreSQL URL has no host") }
@@ -44,9 +45,10 @@ public final class PostgresNotificationStore: NotificationStore {
         case "require", "verify-full": tls = .require(.makeClientConfiguration())
         default: throw ReceiverStoreError("sslmode \(sslmode) is not disable, prefer or require")
         }
-        return PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
-                                            password: components.password?.removingPercentEncoding, database: database.isEmpty ? nil : database,
-                                            tls: tls)
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user,
+            password: components.password?.removingPercentEncoding, database: database.isEmpty ? nil : database,
+            tls: tls)
     }
 
     static func query(_ sql: String, _ values: [(any PostgresEncodable)?]) throws -> PostgresQuery {
@@ -67,11 +69,13 @@ public final class PostgresNotificationStore: NotificationStore {
             try await connection.query("SELECT pg_advisory_xact_lock(1936287340)", logger: logger)
             try await connection.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", logger: logger)
             var current = 0
-            for try await version in try await connection.query("SELECT MAX(version) FROM schema_version", logger: logger).decode(Int?.self) {
+            for try await version in try await connection.query("SELECT MAX(version) FROM schema_version", logger: logger).decode(Int?.self)
+            {
                 current = version ?? 0
             }
             guard current <= NotificationSchema.version else {
-                throw ReceiverStoreError("the database is at schema version \(current), newer than this receiver's \(NotificationSchema.version)")
+                throw ReceiverStoreError(
+                    "the database is at schema version \(current), newer than this receiver's \(NotificationSchema.version)")
             }
             for version in (current + 1)..<(NotificationSchema.version + 1) {
                 for statement in NotificationSchema.migrations[version - 1] {
@@ -83,17 +87,21 @@ public final class PostgresNotificationStore: NotificationStore {
     }
 
     public func store(_ record: NotificationRecord) async throws -> StoreOutcome {
-        let insert = try Self.query(NotificationSchema.insertNotification + " RETURNING uuid", [
-            record.notificationUUID, record.notificationType, record.subtype, record.signedDate, record.environment,
-            record.transaction?.originalTransactionId, record.signedPayload, record.receivedAt,
-        ])
-        let upsert = try record.transaction.map { state in
-            try Self.query(NotificationSchema.upsertTransactionState, [
-                state.originalTransactionId, state.transactionId, state.productId, state.bundleId, state.environment,
-                state.signedDate, state.purchaseDate, state.expiresDate, state.revocationDate, state.autoRenewStatus,
-                state.autoRenewProductId, state.lastNotificationUUID, state.lastNotificationType, state.lastNotificationSubtype,
-                state.updatedAt, state.signedTransactionInfo, state.signedRenewalInfo,
+        let insert = try Self.query(
+            NotificationSchema.insertNotification + " RETURNING uuid",
+            [
+                record.notificationUUID, record.notificationType, record.subtype, record.signedDate, record.environment,
+                record.transaction?.originalTransactionId, record.signedPayload, record.receivedAt,
             ])
+        let upsert = try record.transaction.map { state in
+            try Self.query(
+                NotificationSchema.upsertTransactionState,
+                [
+                    state.originalTransactionId, state.transactionId, state.productId, state.bundleId, state.environment,
+                    state.signedDate, state.purchaseDate, state.expiresDate, state.revocationDate, state.autoRenewStatus,
+                    state.autoRenewProductId, state.lastNotificationUUID, state.lastNotificationType, state.lastNotificationSubtype,
+                    state.updatedAt, state.signedTransactionInfo, state.signedRenewalInfo,
+                ])
         }
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
@@ -120,7 +128,8 @@ public final class PostgresNotificationStore: NotificationStore {
                 lastNotificationUUID: try r["last_notification_uuid"].decode(String.self),
                 lastNotificationType: try r["last_notification_type"].decode(String.self),
                 lastNotificationSubtype: try r["last_notification_subtype"].decode(String?.self),
-                updatedAt: try r["updated_at"].decode(Int64.self), signedTransactionInfo: try r["signed_transaction_info"].decode(String.self),
+                updatedAt: try r["updated_at"].decode(Int64.self),
+                signedTransactionInfo: try r["signed_transaction_info"].decode(String.self),
                 signedRenewalInfo: try r["signed_renewal_info"].decode(String?.self))
         }
         return nil
@@ -128,7 +137,9 @@ public final class PostgresNotificationStore: NotificationStore {
 
     public func storedNotificationUUIDs() async throws -> [String] {
         var uuids: [String] = []
-        for try await uuid in try await client.query("SELECT uuid FROM notifications", logger: logger).decode(String.self) { uuids.append(uuid) }
+        for try await uuid in try await client.query("SELECT uuid FROM notifications", logger: logger).decode(String.self) {
+            uuids.append(uuid)
+        }
         return uuids
     }
 

@@ -40,7 +40,8 @@ public final class SQLiteNotificationStore: NotificationStore {
                 try db.execute(sql: "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
                 let current = try Int.fetchOne(db, sql: "SELECT MAX(version) FROM schema_version") ?? 0
                 guard current <= NotificationSchema.version else {
-                    throw ReceiverStoreError("the database is at schema version \(current), newer than this receiver's \(NotificationSchema.version)")
+                    throw ReceiverStoreError(
+                        "the database is at schema version \(current), newer than this receiver's \(NotificationSchema.version)")
                 }
                 for version in (current + 1)..<(NotificationSchema.version + 1) {
                     for statement in NotificationSchema.migrations[version - 1] { try db.execute(sql: statement) }
@@ -53,10 +54,12 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     public func store(_ record: NotificationRecord) async throws -> StoreOutcome {
         try await pool.write { db in
-            try db.execute(sql: Self.sqlite(NotificationSchema.insertNotification), arguments: [
-                record.notificationUUID, record.notificationType, record.subtype, record.signedDate, record.environment,
-                record.transaction?.originalTransactionId, record.signedPayload, record.receivedAt,
-            ])
+            try db.execute(
+                sql: Self.sqlite(NotificationSchema.insertNotification),
+                arguments: [
+                    record.notificationUUID, record.notificationType, record.subtype, record.signedDate, record.environment,
+                    record.transaction?.originalTransactionId, record.signedPayload, record.receivedAt,
+                ])
             guard db.changesCount == 1 else { return .duplicate }
             if let state = record.transaction {
                 let arguments: [(any DatabaseValueConvertible)?] = [
@@ -73,8 +76,11 @@ public final class SQLiteNotificationStore: NotificationStore {
 
     public func transactionState(originalTransactionId: String) async throws -> TransactionState? {
         try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: Self.sqlite(NotificationSchema.selectTransactionState),
-                                             arguments: [originalTransactionId]) else { return nil }
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: Self.sqlite(NotificationSchema.selectTransactionState),
+                    arguments: [originalTransactionId])
+            else { return nil }
             return TransactionState(
                 originalTransactionId: row["original_transaction_id"], transactionId: row["transaction_id"], productId: row["product_id"],
                 bundleId: row["bundle_id"], environment: row["environment"], signedDate: row["signed_date"],

@@ -9,15 +9,17 @@ import SigilAppStore
 public enum ReceiverService {
     public static func run(configuration: ReceiverConfiguration, logger: Logger) async throws {
         let roots = try configuration.loadRootCertificates()
-        let verifier = try SignedDataVerifier(rootCertificates: roots, bundleId: configuration.bundleId,
-                                              appAppleId: configuration.appAppleId, environment: configuration.environment)
+        let verifier = try SignedDataVerifier(
+            rootCertificates: roots, bundleId: configuration.bundleId,
+            appAppleId: configuration.appAppleId, environment: configuration.environment)
         let postgres = try configuration.postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
         let store: any NotificationStore = try postgres ?? SQLiteNotificationStore(path: configuration.sqlitePath)
         let intake = NotificationIntake(verifier: verifier, store: store, logger: logger)
         let router = ReceiverRoutes.router(intake: intake, maxBodyBytes: configuration.maxBodyBytes)
         var app = Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sigil-notification-receiver"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "sigil-notification-receiver"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 FileHandle.standardOutput.write(Data("listening on \(configuration.host):\(port)\n".utf8))
@@ -27,7 +29,9 @@ public enum ReceiverService {
         if let postgres { app.addServices(postgres.client) }
         app.beforeServerStarts {
             try await store.prepare()
-            logger.info("store \(store.kind) ready at schema version \(NotificationSchema.version); bundle \(configuration.bundleId), \(configuration.environment)")
+            logger.info(
+                "store \(store.kind) ready at schema version \(NotificationSchema.version); bundle \(configuration.bundleId), \(configuration.environment)"
+            )
         }
         try await app.runService()
     }

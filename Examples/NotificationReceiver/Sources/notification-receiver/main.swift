@@ -12,8 +12,9 @@ LoggingSystem.bootstrap { label in
 let logger = Logger(label: "notification-receiver")
 let configuration: ReceiverConfiguration
 do {
-    configuration = try ReceiverConfiguration.load(arguments: Array(CommandLine.arguments.dropFirst()),
-                                                   environment: ProcessInfo.processInfo.environment)
+    configuration = try ReceiverConfiguration.load(
+        arguments: Array(CommandLine.arguments.dropFirst()),
+        environment: ProcessInfo.processInfo.environment)
 } catch {
     FileHandle.standardError.write(Data("notification-receiver: \(error)\n".utf8))
     exit(64)

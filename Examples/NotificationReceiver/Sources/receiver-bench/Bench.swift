@@ -24,10 +24,13 @@ final class Totals: @unchecked Sendable {
     let lock = NSLock()
     var verify = 0.0, store = 0.0, failures = 0
     func add(_ header: String?, ok: Bool) {
-        var v = 0.0, s = 0.0
+        var v = 0.0
+        var s = 0.0
         for part in (header ?? "").split(separator: ",") {
             let fields = part.split(separator: ";")
-            guard fields.count == 2, let micros = Double(fields[1].replacingOccurrences(of: "dur=", with: "").trimmingCharacters(in: .whitespaces)) else { continue }
+            guard fields.count == 2,
+                let micros = Double(fields[1].replacingOccurrences(of: "dur=", with: "").trimmingCharacters(in: .whitespaces))
+            else { continue }
             if fields[0].trimmingCharacters(in: .whitespaces) == "verify" { v = micros / 1e6 } else { s = micros / 1e6 }
         }
         lock.lock()
@@ -93,19 +96,26 @@ struct ReceiverBench {
             let millis = Int64(Date().timeIntervalSince1970 * 1000)
             return try (0..<n).map { index in
                 let original = "\(prefix)\(index % 500)"
-                let transaction = try sign(["originalTransactionId": original, "transactionId": "\(prefix)\(index)", "bundleId": bundleId,
-                                            "productId": "com.example.monthly", "signedDate": millis + Int64(index), "purchaseDate": millis,
-                                            "expiresDate": millis + 86_400_000 * 30, "environment": "Sandbox", "type": "Auto-Renewable Subscription"])
+                let transaction = try sign([
+                    "originalTransactionId": original, "transactionId": "\(prefix)\(index)", "bundleId": bundleId,
+                    "productId": "com.example.monthly", "signedDate": millis + Int64(index), "purchaseDate": millis,
+                    "expiresDate": millis + 86_400_000 * 30, "environment": "Sandbox", "type": "Auto-Renewable Subscription",
+                ])
                 let uuid = UUID().uuidString
-                let payload = try sign(["notificationType": "DID_RENEW", "notificationUUID": uuid, "version": "2.0", "signedDate": millis,
-                                        "data": ["bundleId": bundleId, "environment": "Sandbox", "appAppleId": 1, "signedTransactionInfo": transaction]])
+                let payload = try sign([
+                    "notificationType": "DID_RENEW", "notificationUUID": uuid, "version": "2.0", "signedDate": millis,
+                    "data": ["bundleId": bundleId, "environment": "Sandbox", "appAppleId": 1, "signedTransactionInfo": transaction],
+                ])
                 return (uuid, Array(try JSONSerialization.data(withJSONObject: ["signedPayload": payload])))
             }
         }
 
         // The receiver process.
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("notification-receiver")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw BenchError(description: "no \(binary.path); build it first") }
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "notification-receiver")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw BenchError(description: "no \(binary.path); build it first")
+        }
         let process = Process()
         process.executableURL = binary
         var receiverArguments = ["--port", "0", "--bundle-id", bundleId, "--environment", "Sandbox", "--root-certificate", rootFile.path]
@@ -129,7 +139,12 @@ struct ReceiverBench {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        defer {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
         guard let port = String(decoding: line, as: UTF8.self).split(separator: ":").last.flatMap({ Int($0) }) else {
@@ -151,8 +166,10 @@ struct ReceiverBench {
                     group.addTask {
                         while let mine = next.take(below: bodies.count) {
                             do {
-                                let response = try await transport.send(HTTPRequest(method: "POST", url: base, headers: [HTTPHeader("Content-Type", "application/json")],
-                                                                                    body: bodies[mine].body), timeout: 60, maximumResponseSize: 1 << 16)
+                                let response = try await transport.send(
+                                    HTTPRequest(
+                                        method: "POST", url: base, headers: [HTTPHeader("Content-Type", "application/json")],
+                                        body: bodies[mine].body), timeout: 60, maximumResponseSize: 1 << 16)
                                 totals.add(response.header("server-timing"), ok: response.status == 200)
                             } catch {
                                 totals.add(nil, ok: false)
@@ -164,21 +181,29 @@ struct ReceiverBench {
             return (seconds(ContinuousClock.now - start), totals)
         }
 
-        print("receiver-bench: \(count) notifications (each with a signed transaction: 2 ES256 verifications), \(clients) concurrent clients, "
-              + "store \(postgresURL == nil ? "SQLite (WAL, synchronous=FULL)" : "PostgreSQL"), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print(
+            "receiver-bench: \(count) notifications (each with a signed transaction: 2 ES256 verifications), \(clients) concurrent clients, "
+                + "store \(postgresURL == nil ? "SQLite (WAL, synchronous=FULL)" : "PostgreSQL"), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+        )
         let warmup = try notifications(200, prefix: "9")
         _ = await send(warmup)
         let bodies = try notifications(count, prefix: "1")
         let (elapsed, totals) = await send(bodies)
-        print(String(format: "end to end: %.0f notifications/s (%d in %.2f s, %d failures)", Double(count) / elapsed, count, elapsed, totals.failures))
-        print(String(format: "  in the receiver, per notification: verify %.3f ms, store (commit) %.3f ms (mean under load)",
-                     totals.verify / Double(count) * 1000, totals.store / Double(count) * 1000))
+        print(
+            String(
+                format: "end to end: %.0f notifications/s (%d in %.2f s, %d failures)", Double(count) / elapsed, count, elapsed,
+                totals.failures))
+        print(
+            String(
+                format: "  in the receiver, per notification: verify %.3f ms, store (commit) %.3f ms (mean under load)",
+                totals.verify / Double(count) * 1000, totals.store / Double(count) * 1000))
         try await client.shutdown()
         process.terminate()
         process.waitUntilExit()
 
         // Each step alone, in this process.
-        let verifier = try SignedDataVerifier(rootCertificates: [pki.root.derBytes], bundleId: bundleId, appAppleId: nil, environment: .sandbox)
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [pki.root.derBytes], bundleId: bundleId, appAppleId: nil, environment: .sandbox)
         let payloads = try bodies.map { body -> String in
             let object = try JSONSerialization.jsonObject(with: Data(body.body)) as? [String: String]
             return object?["signedPayload"] ?? ""
@@ -187,7 +212,10 @@ struct ReceiverBench {
         var records: [NotificationRecord] = []
         for payload in payloads { _ = try await verifier.verifyNotificationAndNested(payload) }
         let verifySeconds = seconds(ContinuousClock.now - verifyStart)
-        print(String(format: "verification alone (one core): %.0f notifications/s (%.3f ms each)", Double(count) / verifySeconds, verifySeconds / Double(count) * 1000))
+        print(
+            String(
+                format: "verification alone (one core): %.0f notifications/s (%.3f ms each)", Double(count) / verifySeconds,
+                verifySeconds / Double(count) * 1000))
 
         let storeLogger = logger
         let intakeStore: any NotificationStore
@@ -203,13 +231,16 @@ struct ReceiverBench {
         try await intakeStore.prepare()
         let millis = Int64(Date().timeIntervalSince1970 * 1000)
         records = payloads.enumerated().map { index, payload in
-            NotificationRecord(notificationUUID: UUID().uuidString, notificationType: "DID_RENEW", subtype: nil, signedDate: millis, environment: "Sandbox",
-                               signedPayload: payload, receivedAt: millis,
-                               transaction: TransactionState(originalTransactionId: "s\(index % 500)", transactionId: "t\(index)", productId: "p", bundleId: bundleId,
-                                                             environment: "Sandbox", signedDate: millis + Int64(index), purchaseDate: millis, expiresDate: nil,
-                                                             revocationDate: nil, autoRenewStatus: 1, autoRenewProductId: "p", lastNotificationUUID: "u",
-                                                             lastNotificationType: "DID_RENEW", lastNotificationSubtype: nil, updatedAt: millis,
-                                                             signedTransactionInfo: payload, signedRenewalInfo: nil))
+            NotificationRecord(
+                notificationUUID: UUID().uuidString, notificationType: "DID_RENEW", subtype: nil, signedDate: millis,
+                environment: "Sandbox",
+                signedPayload: payload, receivedAt: millis,
+                transaction: TransactionState(
+                    originalTransactionId: "s\(index % 500)", transactionId: "t\(index)", productId: "p", bundleId: bundleId,
+                    environment: "Sandbox", signedDate: millis + Int64(index), purchaseDate: millis, expiresDate: nil,
+                    revocationDate: nil, autoRenewStatus: 1, autoRenewProductId: "p", lastNotificationUUID: "u",
+                    lastNotificationType: "DID_RENEW", lastNotificationSubtype: nil, updatedAt: millis,
+                    signedTransactionInfo: payload, signedRenewalInfo: nil))
         }
         let storeStart = ContinuousClock.now
         let storeIndex = Counter()
@@ -225,8 +256,10 @@ struct ReceiverBench {
             try await group.waitForAll()
         }
         let storeSeconds = seconds(ContinuousClock.now - storeStart)
-        print(String(format: "storage alone (%d concurrent writers): %.0f commits/s (%.3f ms each, wall time / count)",
-                     clients, Double(count) / storeSeconds, storeSeconds / Double(count) * 1000))
+        print(
+            String(
+                format: "storage alone (%d concurrent writers): %.0f commits/s (%.3f ms each, wall time / count)",
+                clients, Double(count) / storeSeconds, storeSeconds / Double(count) * 1000))
         storeTask?.cancel()
     }
 }

@@ -1,13 +1,14 @@
 import AsyncHTTPClient
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import NotificationReceiverKit
 import SigilAppStore
 import SigilHTTP
 import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where a test's receiver stores: a fresh SQLite file, or the PostgreSQL server named by
 /// `RECEIVER_TEST_POSTGRES_URL` (ci.sh starts one; its tables are dropped before each test).
@@ -21,7 +22,8 @@ enum Backend {
     static func postgresURL() throws -> String {
         if let url = ProcessInfo.processInfo.environment[postgresVariable], !url.isEmpty { return url }
         if ProcessInfo.processInfo.environment["CI"] == "true" {
-            throw HarnessError("\(postgresVariable) is not set: in CI the PostgreSQL tests must run (use Examples/NotificationReceiver/ci.sh)")
+            throw HarnessError(
+                "\(postgresVariable) is not set: in CI the PostgreSQL tests must run (use Examples/NotificationReceiver/ci.sh)")
         }
         throw XCTSkip("\(postgresVariable) is not set; run Examples/NotificationReceiver/ci.sh to test against a real PostgreSQL")
     }
@@ -59,31 +61,45 @@ final class Signer: @unchecked Sendable {
         return try (pki ?? self.pki).signedData(payload: Array(json))
     }
 
-    func transaction(original: String, id: String, signedDate: Int64 = Signer.nowMilliseconds, bundleId: String? = nil,
-                     environment: String? = nil, productId: String = "com.example.monthly") -> [String: Any] {
-        ["originalTransactionId": original, "transactionId": id, "bundleId": bundleId ?? self.bundleId, "productId": productId,
-         "signedDate": signedDate, "purchaseDate": signedDate - 1000, "expiresDate": signedDate + 30 * 86_400_000,
-         "environment": environment ?? self.environment.rawValue, "type": "Auto-Renewable Subscription", "quantity": 1,
-         "inAppOwnershipType": "PURCHASED", "transactionReason": "RENEWAL", "storefront": "USA", "storefrontId": "143441"]
+    func transaction(
+        original: String, id: String, signedDate: Int64 = Signer.nowMilliseconds, bundleId: String? = nil,
+        environment: String? = nil, productId: String = "com.example.monthly"
+    ) -> [String: Any] {
+        [
+            "originalTransactionId": original, "transactionId": id, "bundleId": bundleId ?? self.bundleId, "productId": productId,
+            "signedDate": signedDate, "purchaseDate": signedDate - 1000, "expiresDate": signedDate + 30 * 86_400_000,
+            "environment": environment ?? self.environment.rawValue, "type": "Auto-Renewable Subscription", "quantity": 1,
+            "inAppOwnershipType": "PURCHASED", "transactionReason": "RENEWAL", "storefront": "USA", "storefrontId": "143441",
+        ]
     }
 
     func renewal(original: String, autoRenewStatus: Int = 1) -> [String: Any] {
-        ["originalTransactionId": original, "autoRenewProductId": "com.example.monthly", "productId": "com.example.monthly",
-         "autoRenewStatus": autoRenewStatus, "signedDate": Signer.nowMilliseconds, "environment": environment.rawValue]
+        [
+            "originalTransactionId": original, "autoRenewProductId": "com.example.monthly", "productId": "com.example.monthly",
+            "autoRenewStatus": autoRenewStatus, "signedDate": Signer.nowMilliseconds, "environment": environment.rawValue,
+        ]
     }
 
     /// A notification body `{"signedPayload": …}` as Apple POSTs it.
-    func notification(uuid: String = UUID().uuidString, type: String = "DID_RENEW", subtype: String? = nil,
-                      signedTransactionInfo: String? = nil, signedRenewalInfo: String? = nil, signedAppTransactionInfo: String? = nil,
-                      bundleId: String? = nil, environment: String? = nil, with pki: AppleShapedTestPKI? = nil) throws -> [UInt8] {
-        var payload: [String: Any] = ["notificationType": type, "notificationUUID": uuid, "version": "2.0", "signedDate": Signer.nowMilliseconds]
+    func notification(
+        uuid: String = UUID().uuidString, type: String = "DID_RENEW", subtype: String? = nil,
+        signedTransactionInfo: String? = nil, signedRenewalInfo: String? = nil, signedAppTransactionInfo: String? = nil,
+        bundleId: String? = nil, environment: String? = nil, with pki: AppleShapedTestPKI? = nil
+    ) throws -> [UInt8] {
+        var payload: [String: Any] = [
+            "notificationType": type, "notificationUUID": uuid, "version": "2.0", "signedDate": Signer.nowMilliseconds,
+        ]
         if let subtype { payload["subtype"] = subtype }
         if let signedAppTransactionInfo {
-            payload["appData"] = ["appAppleId": appAppleId, "bundleId": bundleId ?? self.bundleId,
-                                  "environment": environment ?? self.environment.rawValue, "signedAppTransactionInfo": signedAppTransactionInfo]
+            payload["appData"] = [
+                "appAppleId": appAppleId, "bundleId": bundleId ?? self.bundleId,
+                "environment": environment ?? self.environment.rawValue, "signedAppTransactionInfo": signedAppTransactionInfo,
+            ]
         } else {
-            var data: [String: Any] = ["appAppleId": appAppleId, "bundleId": bundleId ?? self.bundleId, "bundleVersion": "1.0",
-                                       "environment": environment ?? self.environment.rawValue, "status": 1]
+            var data: [String: Any] = [
+                "appAppleId": appAppleId, "bundleId": bundleId ?? self.bundleId, "bundleVersion": "1.0",
+                "environment": environment ?? self.environment.rawValue, "status": 1,
+            ]
             if let signedTransactionInfo { data["signedTransactionInfo"] = signedTransactionInfo }
             if let signedRenewalInfo { data["signedRenewalInfo"] = signedRenewalInfo }
             payload["data"] = data
@@ -106,8 +122,10 @@ final class ReceiverProcess: @unchecked Sendable {
 
     init(arguments: [String], testCase: AnyClass) throws {
         let bundle = Bundle(for: testCase).bundleURL
-        let candidates = [bundle.appendingPathComponent("notification-receiver"),
-                          bundle.deletingLastPathComponent().appendingPathComponent("notification-receiver")]
+        let candidates = [
+            bundle.appendingPathComponent("notification-receiver"),
+            bundle.deletingLastPathComponent().appendingPathComponent("notification-receiver"),
+        ]
         guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw HarnessError("notification-receiver was not built beside \(bundle.path)")
         }
@@ -169,9 +187,11 @@ final class Sender: @unchecked Sendable {
     }
 
     func post(_ base: String, _ body: [UInt8], timeout: Double = 60) async throws -> HTTPResponse {
-        try await transport.send(HTTPRequest(method: "POST", url: base + "/appstore/notifications",
-                                             headers: [HTTPHeader("Content-Type", "application/json")], body: body),
-                                 timeout: timeout, maximumResponseSize: 1 << 20)
+        try await transport.send(
+            HTTPRequest(
+                method: "POST", url: base + "/appstore/notifications",
+                headers: [HTTPHeader("Content-Type", "application/json")], body: body),
+            timeout: timeout, maximumResponseSize: 1 << 20)
     }
 
     func get(_ url: String) async throws -> HTTPResponse {

@@ -52,8 +52,10 @@ final class Scenarios: @unchecked Sendable {
 
     func start(environment: String? = nil, bundleId: String? = nil) async throws -> ReceiverProcess {
         _ = try await openStore()
-        var arguments = ["--bundle-id", bundleId ?? signer.bundleId, "--app-apple-id", "\(signer.appAppleId)",
-                         "--environment", environment ?? signer.environment.rawValue, "--root-certificate", signer.rootFile.path]
+        var arguments = [
+            "--bundle-id", bundleId ?? signer.bundleId, "--app-apple-id", "\(signer.appAppleId)",
+            "--environment", environment ?? signer.environment.rawValue, "--root-certificate", signer.rootFile.path,
+        ]
         switch backend {
         case .sqlite: arguments += ["--sqlite", sqlitePath]
         case .postgres: arguments += ["--postgres-url", postgresURL ?? ""]
@@ -94,8 +96,11 @@ final class Scenarios: @unchecked Sendable {
         let original = "1000000\(Int.random(in: 100_000...999_999))"
         let transaction = try signer.sign(signer.transaction(original: original, id: original))
         let first = UUID().uuidString
-        var response = try await sender.post(base, try signer.notification(uuid: first, type: "SUBSCRIBED", subtype: "INITIAL_BUY",
-                                                                            signedTransactionInfo: transaction))
+        var response = try await sender.post(
+            base,
+            try signer.notification(
+                uuid: first, type: "SUBSCRIBED", subtype: "INITIAL_BUY",
+                signedTransactionInfo: transaction))
         XCTAssertEqual(response.status, 200, "\(response.json)")
         XCTAssertEqual(response.json["status"] as? String, "stored")
         XCTAssertNotNil(response.header("server-timing"))
@@ -110,8 +115,11 @@ final class Scenarios: @unchecked Sendable {
         let renewed = try signer.sign(signer.transaction(original: original, id: original + "1", signedDate: Signer.nowMilliseconds + 1000))
         let renewalInfo = try signer.sign(signer.renewal(original: original, autoRenewStatus: 0))
         let second = UUID().uuidString
-        response = try await sender.post(base, try signer.notification(uuid: second, type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED",
-                                                                        signedTransactionInfo: renewed, signedRenewalInfo: renewalInfo))
+        response = try await sender.post(
+            base,
+            try signer.notification(
+                uuid: second, type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED",
+                signedTransactionInfo: renewed, signedRenewalInfo: renewalInfo))
         XCTAssertEqual(response.status, 200, "\(response.json)")
         state = try await sender.get(base + "/appstore/transactions/\(original)")
         XCTAssertEqual(state.json["transactionId"] as? String, original + "1")
@@ -128,17 +136,22 @@ final class Scenarios: @unchecked Sendable {
         XCTAssertEqual(state.json["transactionId"] as? String, original + "1", "an older transaction does not replace the state")
 
         // Nested app transaction (appData).
-        let appTransaction = try signer.sign(["bundleId": signer.bundleId, "appAppleId": signer.appAppleId, "receiptType": "Sandbox",
-                                              "originalApplicationVersion": "1.0", "applicationVersion": "1.2", "receiptCreationDate": Signer.nowMilliseconds,
-                                              "originalPurchaseDate": Signer.nowMilliseconds - 86_400_000, "signedDate": Signer.nowMilliseconds,
-                                              "appTransactionId": "7", "originalPlatform": "iOS"])
+        let appTransaction = try signer.sign([
+            "bundleId": signer.bundleId, "appAppleId": signer.appAppleId, "receiptType": "Sandbox",
+            "originalApplicationVersion": "1.0", "applicationVersion": "1.2", "receiptCreationDate": Signer.nowMilliseconds,
+            "originalPurchaseDate": Signer.nowMilliseconds - 86_400_000, "signedDate": Signer.nowMilliseconds,
+            "appTransactionId": "7", "originalPlatform": "iOS",
+        ])
         let third = UUID().uuidString
         response = try await sender.post(base, try signer.notification(uuid: third, type: "TEST", signedAppTransactionInfo: appTransaction))
         XCTAssertEqual(response.status, 200, "\(response.json)")
 
         // Duplicate delivery: 200, no second row.
-        response = try await sender.post(base, try signer.notification(uuid: first, type: "SUBSCRIBED", subtype: "INITIAL_BUY",
-                                                                        signedTransactionInfo: transaction))
+        response = try await sender.post(
+            base,
+            try signer.notification(
+                uuid: first, type: "SUBSCRIBED", subtype: "INITIAL_BUY",
+                signedTransactionInfo: transaction))
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.json["status"] as? String, "duplicate")
 
@@ -158,16 +171,21 @@ final class Scenarios: @unchecked Sendable {
         var forged = Array(signedPayload.utf8)
         let index = forged.count - 10
         forged[index] = forged[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-        try await refused(signer.body(String(decoding: forged, as: UTF8.self)), status: 403, code: "VERIFICATION_FAILURE", "forged signature")
+        try await refused(
+            signer.body(String(decoding: forged, as: UTF8.self)), status: 403, code: "VERIFICATION_FAILURE", "forged signature")
         // Forged: signed by a PKI of the same shape that is not trusted.
-        try await refused(try signer.notification(signedTransactionInfo: transaction, with: signer.foreign), status: 403, code: nil, "untrusted chain")
+        try await refused(
+            try signer.notification(signedTransactionInfo: transaction, with: signer.foreign), status: 403, code: nil, "untrusted chain")
         // A genuine notification whose nested transaction is forged.
         let foreignTransaction = try signer.sign(signer.transaction(original: original, id: "666"), with: signer.foreign)
-        try await refused(try signer.notification(signedTransactionInfo: foreignTransaction), status: 403, code: nil, "forged nested transaction")
-        try await refused(try signer.notification(bundleId: "com.example.other"), status: 403, code: "INVALID_APP_IDENTIFIER", "wrong bundle id")
+        try await refused(
+            try signer.notification(signedTransactionInfo: foreignTransaction), status: 403, code: nil, "forged nested transaction")
+        try await refused(
+            try signer.notification(bundleId: "com.example.other"), status: 403, code: "INVALID_APP_IDENTIFIER", "wrong bundle id")
         let otherBundleTransaction = try signer.sign(signer.transaction(original: original, id: "667", bundleId: "com.example.other"))
-        try await refused(try signer.notification(signedTransactionInfo: otherBundleTransaction), status: 403, code: "INVALID_APP_IDENTIFIER",
-                          "nested transaction for another app")
+        try await refused(
+            try signer.notification(signedTransactionInfo: otherBundleTransaction), status: 403, code: "INVALID_APP_IDENTIFIER",
+            "nested transaction for another app")
         try await refused(try signer.notification(environment: "Production"), status: 403, code: "INVALID_ENVIRONMENT", "wrong environment")
         try await refused(Array("this is not json".utf8), status: 400, code: "MALFORMED_BODY", "non-JSON body")
         try await refused(Array("{\"other\": 1}".utf8), status: 400, code: "MALFORMED_BODY", "no signedPayload")
@@ -203,14 +221,17 @@ final class Scenarios: @unchecked Sendable {
 
     /// `bodies` sent by `clients` concurrent senders, each to `targets[i % targets.count]`;
     /// returns the uuids that got a 200, and the failures.
-    func burst(_ bodies: [(uuid: String, body: [UInt8])], clients: Int, targets: [String],
-               onAcknowledged: (@Sendable (Int) -> Void)? = nil,
-               stopped: (@Sendable () -> Bool)? = nil) async -> (acknowledged: [String], failures: [String]) {
+    func burst(
+        _ bodies: [(uuid: String, body: [UInt8])], clients: Int, targets: [String],
+        onAcknowledged: (@Sendable (Int) -> Void)? = nil,
+        stopped: (@Sendable () -> Bool)? = nil
+    ) async -> (acknowledged: [String], failures: [String]) {
         let next = Counter()
         return await withTaskGroup(of: ([String], [String]).self) { group in
             for _ in 0..<clients {
                 group.addTask {
-                    var acknowledged: [String] = [], failures: [String] = []
+                    var acknowledged: [String] = []
+                    var failures: [String] = []
                     while let index = next.take(below: bodies.count) {
                         // Once the receiver is down, the rest are not delivered (Apple retries them later).
                         if stopped?() == true {
@@ -233,7 +254,8 @@ final class Scenarios: @unchecked Sendable {
                     return (acknowledged, failures)
                 }
             }
-            var acknowledged: [String] = [], failures: [String] = []
+            var acknowledged: [String] = []
+            var failures: [String] = []
             for await (a, f) in group {
                 acknowledged += a
                 failures += f
@@ -275,9 +297,11 @@ final class Scenarios: @unchecked Sendable {
         let store = try await openStore()
         let notifications = try makeNotifications(2000)
         let killAt = 600
-        let result = await burst(notifications, clients: 16, targets: [receiver.baseURL], onAcknowledged: { acknowledged in
-            if acknowledged == killAt { receiver.kill() }
-        }, stopped: { !receiver.process.isRunning })
+        let result = await burst(
+            notifications, clients: 16, targets: [receiver.baseURL],
+            onAcknowledged: { acknowledged in
+                if acknowledged == killAt { receiver.kill() }
+            }, stopped: { !receiver.process.isRunning })
         XCTAssertFalse(receiver.process.isRunning)
         XCTAssertEqual(receiver.process.terminationReason, .uncaughtSignal, "killed by SIGKILL")
         XCTAssertGreaterThanOrEqual(result.acknowledged.count, killAt)
@@ -302,8 +326,9 @@ final class Scenarios: @unchecked Sendable {
         XCTAssertEqual(final.count, 2000)
         XCTAssertTrue(final.values.allSatisfy { $0 == 1 }, "each exactly once")
         let committedButUnanswered = redeliver.filter { afterKill[$0.uuid] != nil }.count
-        print("kill test: \(result.acknowledged.count) acknowledged before the kill, \(afterKill.count) in the database after it "
-              + "(\(committedButUnanswered) committed without an answer), \(redeliver.count) redelivered")
+        print(
+            "kill test: \(result.acknowledged.count) acknowledged before the kill, \(afterKill.count) in the database after it "
+                + "(\(committedButUnanswered) committed without an answer), \(redeliver.count) redelivered")
     }
 
     /// Two receiver processes on one PostgreSQL database, the burst split across them, and 200
