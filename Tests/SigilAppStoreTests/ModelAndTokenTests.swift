@@ -262,15 +262,10 @@ final class TokenTests: XCTestCase {
     }
 
     func testPyJWTVerifiesEveryToken() throws {
-        // The first Python with PyJWT and pyca/cryptography: the one on PATH (pip), or the system's
-        // (Debian's python3-jwt / python3-cryptography, which the README's set-up line installs).
-        let candidates = [Subprocess.which("python3"), "/usr/bin/python3"].compactMap { $0 }
-        let usable = try candidates.filter {
-            try FileManager.default.isExecutableFile(atPath: $0) && Subprocess.run($0, ["-c", "import jwt, cryptography"]).status == 0
-        }
-        guard let python = usable.first else {
+        // PyJWT and pyca/cryptography from pip or from Debian's packages (the README's set-up line).
+        guard let python = Subprocess.python(importing: ["jwt", "cryptography"]) else {
             XCTFail(
-                "no python3 with PyJWT and cryptography (tried \(candidates)); the README's set-up line installs python3-jwt and python3-cryptography"
+                "no python3 with PyJWT and cryptography; the README's set-up line installs python3-jwt and python3-cryptography"
             )
             return
         }

@@ -154,6 +154,17 @@ public enum Subprocess {
         return Result(status: process.terminationStatus, stdout: out, stderr: err)
     }
 
+    /// The first Python 3 that imports every module in `modules`: the one on PATH (pip), else the
+    /// system's (`/usr/bin/python3`, where Debian's python3-jwt / python3-cryptography, which the
+    /// README's set-up line installs, live); nil when neither does.
+    public static func python(importing modules: [String]) -> String? {
+        let candidates = [which("python3"), "/usr/bin/python3"].compactMap { $0 }
+        return candidates.first { candidate in
+            FileManager.default.isExecutableFile(atPath: candidate)
+                && (try? run(candidate, ["-c", "import " + modules.joined(separator: ", ")]))?.status == 0
+        }
+    }
+
     /// The path of `name`, or an XCTSkip that says it is missing.
     public static func require(_ name: String) throws -> String {
         guard let path = which(name) else { throw XCTSkip("\(name) is not installed; this cross-check needs it") }

@@ -209,10 +209,9 @@ final class CRLOpenSSLTests: XCTestCase {
     /// under certificateIssuer) signed by a separate CRL issuer that the leaves' distribution point
     /// names as cRLIssuer (RFC 5280 §5.2.5, §5.3.3, §6.3.3 (b)(1)); Sigil decides from it.
     func testIndirectCRLMadeByPycaCryptography() throws {
-        guard let python = Subprocess.which("python3"),
-            (try? Subprocess.run(python, ["-c", "import cryptography"]))?.status == 0
-        else {
-            throw XCTSkip("python3 with pyca/cryptography is not installed (.ci/run installs it); the indirect-CRL peer needs it")
+        guard let python = Subprocess.python(importing: ["cryptography"]) else {
+            XCTFail("no python3 with pyca/cryptography; the README's set-up line installs python3-cryptography")
+            return
         }
         try Data(CRLOpenSSLTests.indirectScript.utf8).write(to: URL(fileURLWithPath: path("gen.py")))
         let made = try Subprocess.run(python, [path("gen.py"), directory.path])
