@@ -172,6 +172,89 @@ final class ECReferenceTests: XCTestCase {
     }
 
     /// The generated table of odd multiples of G, and wNAF recoding.
+    /// The safegcd inversions (constant-time and variable-time) against GMP's mpz_invert, on all
+    /// four moduli: edge values (0 defined as 0, 1, 2, m − 1, m − 2, (m − 1)/2, powers of two,
+    /// values with long runs of ones or zeros) and seeded random values; and against the Fermat
+    /// inversion they replace.
+    func testSafeGCDInversionsAgainstGMP() {
+        func check<F: MontgomeryFieldElement>(_ type: F.Type, modulus m: BigNum, seed: UInt64) {
+            var rng = SeededGenerator(seed: seed)
+            let bits = 64 * F.limbCount
+            var values =
+                edges(m) + [
+                    BigNum(3), m - BigNum(3), (m + BigNum(1)) >> 1, m >> 2, (BigNum(1) << (bits - 2)) - BigNum(1),
+                    (BigNum(1) << 128) - BigNum(1), (BigNum(1) << 62), (BigNum(1) << 124),
+                ]
+            values += (0..<150).map { _ in randomBelow(m, &rng) }
+            for a in values {
+                let expected = a.isZero ? BigNum(0) : ((try? a.inverse(modulo: m)) ?? BigNum(-1))
+                let element = ECReference.element(a, as: F.self)
+                XCTAssertEqual(ECReference.value(element.invertedConstantTime), expected, "constant-time inverse of \(a) mod \(m)")
+                XCTAssertEqual(
+                    ECReference.value(element.invertedSafeGCDVartime), expected, "variable-time safegcd inverse of \(a) mod \(m)")
+                XCTAssertEqual(ECReference.value(element.invertedVartime), expected, "GMP inverse of \(a) mod \(m)")
+            }
+            // x·x⁻¹ = 1 through the field's own multiplication, on random elements.
+            for _ in 0..<200 {
+                let element = ECReference.element(randomBelow(m, &rng), as: F.self)
+                if element.isZero.isTrueVartime { continue }
+                XCTAssertTrue(F.equal(element * element.invertedConstantTime, .one).isTrueVartime)
+                XCTAssertTrue(F.equal(element.inverted, element.invertedSafeGCDVartime).isTrueVartime)
+            }
+        }
+        let p256 = ECReference(P256Curve.self)
+        let p384 = ECReference(P384Curve.self)
+        check(P256Field.self, modulus: p256.p, seed: 11)
+        check(P256Scalar.self, modulus: p256.n, seed: 12)
+        check(P384Field.self, modulus: p384.p, seed: 13)
+        check(P384Scalar.self, modulus: p384.n, seed: 14)
+    }
+
+    /// The signed comb for k·G (signing and key derivation) against the GMP reference, at every
+    /// width the benchmark compares (4…7) and at the one in use: random scalars and edges (0, 1,
+    /// 2, n − 1, n − 2, (n − 1)/2, scalars whose every window is 2^(w−1) or 2^(w−1) + 1 — the
+    /// boundary of the signed recoding, with carries rippling through every row — powers of two
+    /// and all-ones runs). Then RCB's mixed addition on its own edge cases (O + Q, P + P, P − P).
+    func testSigningCombAgainstGMP() {
+        func check<C: WeierstrassCurve>(_ curve: C.Type, seed: UInt64) {
+            let ref = ECReference(curve)
+            var rng = SeededGenerator(seed: seed)
+            func pattern(_ window: Int, width: Int) -> BigNum {
+                var v = BigNum(0)
+                for row in 0..<((C.orderBits + width) / width) { v = v + (BigNum(window) << (row * width)) }
+                return ref.mod(v, ref.n)
+            }
+            for width in [4, 5, 6, 7, VerificationTableWidth.signingGenerator] {
+                let table =
+                    width == VerificationTableWidth.signingGenerator
+                    ? C.signingGeneratorTable : FixedBaseTable<C>(base: C.generatorOddMultiples[0], width: width)
+                let half = 1 << (width - 1)
+                var scalars = [
+                    BigNum(0), BigNum(1), BigNum(2), ref.n - BigNum(1), ref.n - BigNum(2), (ref.n - BigNum(1)) >> 1,
+                    BigNum(half), BigNum(half + 1), BigNum(1) << (C.orderBits - 1), (BigNum(1) << 128) - BigNum(1),
+                    pattern(half, width: width), pattern(half + 1, width: width), pattern((1 << width) - 1, width: width),
+                ]
+                scalars += (0..<(width == VerificationTableWidth.signingGenerator ? 24 : 4)).map { _ in randomBelow(ref.n, &rng) }
+                for k in scalars {
+                    let scalar = ECReference.element(k, as: C.Scalar.self).canonical
+                    let point = ProjectivePoint<C>.generatorMultiplied(byCanonicalSecret: scalar, table: table)
+                    XCTAssertTrue(equal(affine(point), ref.multiply(k, ref.g)), "comb w = \(width): \(k)·G")
+                }
+            }
+            // Mixed addition edges.
+            let k = randomBelow(ref.n, &rng)
+            guard let (x, y) = ref.multiply(k, ref.g) else { return XCTFail("k·G is the identity") }
+            let q = AffinePoint<C>(x: ECReference.element(x, as: C.Field.self), y: ECReference.element(y, as: C.Field.self))
+            let p = ProjectivePoint<C>(x: q.x, y: q.y, z: .one)
+            XCTAssertTrue(equal(affine(ProjectivePoint<C>.identity + q), (x, y)), "O + Q")
+            XCTAssertTrue(equal(affine(p + q), ref.double((x, y))), "Q + Q")
+            XCTAssertNil(affine(p + q.negated), "Q − Q")
+            XCTAssertTrue(equal(affine(p.doubled + q), ref.multiply(BigNum(3), (x, y))), "2Q + Q")
+        }
+        check(P256Curve.self, seed: 81)
+        check(P384Curve.self, seed: 82)
+    }
+
     func testGeneratorTableAndWNAF() {
         func check<C: WeierstrassCurve>(_ curve: C.Type) {
             let ref = ECReference(curve)

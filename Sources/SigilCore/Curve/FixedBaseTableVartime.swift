@@ -106,7 +106,7 @@ extension JacobianPoint {
             product = product * point.z
             prefix.append(product)
         }
-        var inverse = product.inverted
+        var inverse = product.invertedConstantTime
         var result = [AffinePoint<C>](repeating: AffinePoint(x: .zero, y: .zero), count: points.count)
         var index = points.count - 1
         while index >= 0 {

@@ -1,51 +1,105 @@
-/// A fixed-base table for the generator G: row i holds j·16^i·G for j = 0…15, one row per 4-bit
-/// window of a scalar (64 rows for P-256, 96 for P-384; 96 KiB and 221 KiB).
+/// k·G for secret scalars: a signed fixed-base comb over the generator's table of affine points.
 ///
-/// k·G is then the sum over windows of one entry per row — no doublings at all — which is what
-/// makes signing and key derivation fast. The table is computed once, on first use (Swift's lazy
-/// `static let` initialisation is thread-safe), from G with the same complete formulas as
-/// everything else, and it depends only on public constants. Tests check it against the GMP
-/// reference through k·G for random and edge scalars.
-final class GeneratorTable<C: WeierstrassCurve>: @unchecked Sendable {
-    static var rowCount: Int { C.orderBits / 4 }
-
-    /// rowCount × 16 points, row-major. Immutable after init.
-    let points: [ProjectivePoint<C>]
-
-    init() {
-        var points: [ProjectivePoint<C>] = []
-        points.reserveCapacity(GeneratorTable.rowCount * 16)
-        var base = C.generator
-        for _ in 0..<GeneratorTable.rowCount {
-            var multiple = ProjectivePoint<C>.identity
-            for _ in 0..<16 {
-                points.append(multiple)
-                multiple = multiple + base
-            }
-            base = base.doubled.doubled.doubled.doubled
-        }
-        self.points = points
-    }
-}
-
+/// The table is a `FixedBaseTable` for G of width w (`VerificationTableWidth.signingGenerator`,
+/// chosen by measurement): row i holds j·2^(w·i)·G for j = 1 … 2^(w−1), affine, built once per
+/// process on first use from public constants. A secret scalar k < n is recoded into signed
+/// digits d_i ∈ [−(2^(w−1) − 1), 2^(w−1)] with k = Σ d_i·2^(w·i); then k·G = Σ d_i·2^(w·i)·G is
+/// one mixed addition per row and no doublings at all.
+///
+/// Constant time in k: every row is visited; the recoding uses masks, not branches; every entry
+/// of a row is read and one is kept with masks (the row index is the public loop counter, the
+/// entry the secret digit); the sign is applied by a masked negation; and every row costs one
+/// complete mixed addition, whose result is discarded by a mask when the digit is zero.
 extension ProjectivePoint {
-    /// k·G for a secret scalar k (canonical value), with the fixed-base table.
-    ///
-    /// Constant time in k: every row is visited, all 16 entries of each row are read and one is
-    /// kept with masks (the row index is the public loop counter, the entry index the secret
-    /// window), and each row costs one complete addition whatever the window is (entry 0 is the
-    /// identity, which the complete formulas add like any other point).
+    /// RCB Algorithm 5 (Renes–Costello–Batina, ePrint 2015/1060, a = −3): P + Q for an affine Q
+    /// (Algorithm 4 with Z2 = 1), 11 multiplications, 2 by b. Complete for every P, including
+    /// the point at infinity, P = Q and P = −Q; Q itself is never the identity (it has no
+    /// affine form).
+    @inline(never)
+    static func + (p: ProjectivePoint, q: AffinePoint<C>) -> ProjectivePoint {
+        let b = C.b
+        var t0 = p.x * q.x  // 1
+        var t1 = p.y * q.y  // 2
+        var t3 = q.x + q.y  // 3
+        var t4 = p.x + p.y  // 4
+        t3 = t3 * t4  // 5
+        t4 = t0 + t1  // 6
+        t3 = t3 - t4  // 7
+        t4 = q.y * p.z  // 8
+        t4 = t4 + p.y  // 9
+        var y3 = q.x * p.z  // 10
+        y3 = y3 + p.x  // 11
+        var z3 = b * p.z  // 12
+        var x3 = y3 - z3  // 13
+        z3 = x3 + x3  // 14
+        x3 = x3 + z3  // 15
+        z3 = t1 - x3  // 16
+        x3 = t1 + x3  // 17
+        y3 = b * y3  // 18
+        t1 = p.z + p.z  // 19
+        var t2 = t1 + p.z  // 20
+        y3 = y3 - t2  // 21
+        y3 = y3 - t0  // 22
+        t1 = y3 + y3  // 23
+        y3 = t1 + y3  // 24
+        t1 = t0 + t0  // 25
+        t0 = t1 + t0  // 26
+        t0 = t0 - t2  // 27
+        t1 = t4 * y3  // 28
+        t2 = t0 * y3  // 29
+        y3 = x3 * z3  // 30
+        y3 = y3 + t2  // 31
+        x3 = t3 * x3  // 32
+        x3 = x3 - t1  // 33
+        z3 = t4 * z3  // 34
+        t1 = t3 * t0  // 35
+        z3 = z3 + t1  // 36
+        return ProjectivePoint(x: x3, y: y3, z: z3)
+    }
+
+    /// k·G for a secret scalar k (canonical value, below n), with the signing comb table.
     static func generatorMultiplied(byCanonicalSecret k: C.Scalar) -> ProjectivePoint {
-        C.generatorTable.points.withUnsafeBufferPointer { table in
+        generatorMultiplied(byCanonicalSecret: k, table: C.signingGeneratorTable)
+    }
+
+    /// k·G with a given fixed-base table of G (any width; the benchmark compares widths).
+    static func generatorMultiplied(byCanonicalSecret k: C.Scalar, table: FixedBaseTable<C>) -> ProjectivePoint {
+        let w = table.width
+        let half = UInt64(table.entriesPerRow)
+        let rowCount = table.rowCount
+        let full = UInt64(1) << UInt64(w)
+        let windowMask = full - 1
+        return table.points.withUnsafeBufferPointer { points in
             var result = ProjectivePoint.identity
-            for row in 0..<GeneratorTable<C>.rowCount {
-                let window = (k.limb(row >> 4) >> UInt64(4 * (row & 15))) & 0xF
-                var entry = ProjectivePoint.identity
-                let rowStart = 16 * row
-                for j in 0..<16 {
-                    entry = ProjectivePoint.select(Choice(isZero: UInt64(j) ^ window), table[rowStart + j], entry)
+            var carry: UInt64 = 0
+            for row in 0..<rowCount {
+                // The window's bits (its position is public), plus the carry from the window below.
+                let start = row * w
+                let limbIndex = start >> 6
+                let shift = UInt64(start & 63)
+                var word = limbIndex < C.Scalar.limbCount ? k.limb(limbIndex) >> shift : 0
+                if shift > 64 - UInt64(w), limbIndex + 1 < C.Scalar.limbCount {
+                    word |= k.limb(limbIndex + 1) &<< (64 - shift)
                 }
-                result = result + entry
+                let value = (word & windowMask) &+ carry  // [0, 2^w]
+                // Above half: the digit is value − 2^w (negative) and 1 carries into the next
+                // window. rowCount·w ≥ orderBits + 1, so the top window never carries out.
+                let negative = (half &- value) >> 63
+                carry = negative
+                let negativeMask = 0 &- negative
+                let magnitude = (value & ~negativeMask) | ((full &- value) & negativeMask)  // [0, half]
+                // Entry `magnitude` (1-based) by a full masked scan; entry 1 stands in for zero.
+                let rowStart = row * Int(half)
+                var x = points[rowStart].x
+                var y = points[rowStart].y
+                for j in 1..<Int(half) {
+                    let hit = Choice(isZero: UInt64(j + 1) ^ magnitude)
+                    x = C.Field.select(hit, points[rowStart + j].x, x)
+                    y = C.Field.select(hit, points[rowStart + j].y, y)
+                }
+                y = C.Field.select(Choice(mask: negativeMask), y.negated, y)
+                let sum = result + AffinePoint(x: x, y: y)
+                result = ProjectivePoint.select(Choice(isZero: magnitude), result, sum)
             }
             return result
         }

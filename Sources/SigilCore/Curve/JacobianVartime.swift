@@ -147,7 +147,7 @@ struct JacobianPoint<C: WeierstrassCurve>: Sendable {
     /// Affine coordinates, or nil for the identity (one Fermat inversion).
     var affineVartime: AffinePoint<C>? {
         if isIdentityVartime { return nil }
-        let zInverse = z.inverted
+        let zInverse = z.invertedConstantTime
         let zInverse2 = zInverse.squared
         return AffinePoint(x: x * zInverse2, y: y * zInverse2 * zInverse)
     }

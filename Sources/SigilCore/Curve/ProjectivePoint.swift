@@ -124,11 +124,11 @@ struct ProjectivePoint<C: WeierstrassCurve>: Sendable {
             z: C.Field.select(choice, a.z, b.z))
     }
 
-    /// Affine coordinates (x, y), or nil for the point at infinity. One inversion (constant time);
-    /// the nil result declassifies only "is the identity".
+    /// Affine coordinates (x, y), or nil for the point at infinity. One inversion (constant-time
+    /// safegcd); the nil result declassifies only "is the identity".
     var affine: (x: C.Field, y: C.Field)? {
         if isIdentity.isTrueVartime { return nil }
-        let zInverse = z.inverted
+        let zInverse = z.invertedConstantTime
         return (x * zInverse, y * zInverse)
     }
 

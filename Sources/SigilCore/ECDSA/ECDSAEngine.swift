@@ -39,8 +39,8 @@ enum ECDSAEngine<C: WeierstrassCurve> {
     /// s is whatever the equations give, as FIPS 186-5 specifies; verifiers here accept both.
     ///
     /// Constant time in `privateKey` and the nonce: scalar multiplication by fixed windows with
-    /// masked table reads, Fermat inversion with a public exponent, Montgomery arithmetic without
-    /// branches. The only data-dependent branches are on values that are public or negligible:
+    /// masked table reads, safegcd inversions that always run their full divstep bound,
+    /// Montgomery arithmetic without branches. The only data-dependent branches are on values that are public or negligible:
     /// a rejected RFC 6979 candidate (probability < 2^-32) and r = 0 or s = 0 (probability ~2^-256).
     static func sign(
         privateKey d: Scalar, privateKeyBytes: [UInt8], digest: [UInt8], hash: HashAlgorithm,
@@ -72,7 +72,7 @@ enum ECDSAEngine<C: WeierstrassCurve> {
         let r = xModOrder(x)
         if r.isZero.isTrueVartime { return nil }
         // Step 7: s = k⁻¹ (e + r·d) mod n.
-        let s = k.inverted * (e + r * d)
+        let s = k.invertedConstantTime * (e + r * d)
         if s.isZero.isTrueVartime { return nil }
         return (r.bigEndianBytes, s.bigEndianBytes)
     }
@@ -96,7 +96,7 @@ enum ECDSAEngine<C: WeierstrassCurve> {
         else { return false }
         // Steps 2–3: e = bits2int(H(m)) mod n.
         let e = digestScalar(digest)
-        // Step 4: w = s⁻¹ (s is public: GMP's variable-time inversion, not Fermat); step 5:
+        // Step 4: w = s⁻¹ (s is public: GMP's variable-time inversion, not safegcd); step 5:
         // u1 = e·w, u2 = r·w.
         let w = s.invertedVartime
         let u1 = (e * w).canonical

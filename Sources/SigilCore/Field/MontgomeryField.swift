@@ -116,8 +116,9 @@ extension MontgomeryFieldElement {
     var inverted: Self { power(publicExponent: Self.inverseExponent) }
 
     /// The multiplicative inverse of a **public** element through GMP's `mpz_invert` (extended
-    /// Euclid, variable time; about a tenth of the Fermat chain's cost). Only for values that are
-    /// public, such as a signature's s in verification. The inverse of zero is zero.
+    /// Euclid, variable time; fewer instructions than the variable-time safegcd of
+    /// SafeGCDInversion.swift). Only for values that are public, such as a signature's s in
+    /// verification. The inverse of zero is zero.
     var invertedVartime: Self {
         // `modulus` holds the plain value of m, so its raw limbs are m itself.
         guard let inverse = try? BigNum(magnitude: bigEndianBytes).inverse(modulo: BigNum(magnitude: Self.modulus.rawBigEndianBytes)),
