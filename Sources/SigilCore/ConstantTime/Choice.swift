@@ -23,6 +23,12 @@ public struct Choice: Sendable {
     @inline(__always)
     public init(bit: UInt64) { mask = 0 &- (bit & 1) }
 
+    /// The same choice, with its mask OR-ed with `opaqueZero` (``ConstantTimeAudit/opaqueZero``,
+    /// read once by the caller): the optimiser then cannot tell that the mask is all zeros or all
+    /// ones, and keeps the selects that use it as bitwise operations.
+    @inline(__always)
+    func hidden(_ opaqueZero: UInt64) -> Choice { Choice(mask: mask | opaqueZero) }
+
     public static let `true` = Choice(mask: .max)
     public static let `false` = Choice(mask: 0)
 

@@ -10,6 +10,13 @@ public enum ConstantTimeAudit {
     /// Set only by the constant-time test harness, before any signing, from one thread.
     nonisolated(unsafe) public static var declassifyHook: (@convention(c) (UnsafeRawPointer?, Int) -> Void)?
 
+    /// Always 0, but read from storage the optimiser cannot see through: a package-visible
+    /// variable that other modules could write, so LLVM knows none of its bits. A mask OR-ed with
+    /// it stays an opaque 64-bit value, so a masked select on it cannot be turned back into the
+    /// branch it was written to avoid (the release build did exactly that to the comb's last
+    /// select in k·G; the valgrind check caught it). Never written.
+    package nonisolated(unsafe) static var opaqueZero: UInt64 = 0
+
     /// Marks `value` public for the audit.
     @inline(__always)
     static func declassify<T>(_ value: inout T) {

@@ -69,6 +69,8 @@ extension ProjectivePoint {
         let rowCount = table.rowCount
         let full = UInt64(1) << UInt64(w)
         let windowMask = full - 1
+        // Every mask below goes through this opaque zero (see `Choice.hidden`).
+        let opaque = ConstantTimeAudit.opaqueZero
         return table.points.withUnsafeBufferPointer { points in
             var result = ProjectivePoint.identity
             var carry: UInt64 = 0
@@ -86,20 +88,20 @@ extension ProjectivePoint {
                 // window. rowCount·w ≥ orderBits + 1, so the top window never carries out.
                 let negative = (half &- value) >> 63
                 carry = negative
-                let negativeMask = 0 &- negative
+                let negativeMask = (0 &- negative) | opaque
                 let magnitude = (value & ~negativeMask) | ((full &- value) & negativeMask)  // [0, half]
                 // Entry `magnitude` (1-based) by a full masked scan; entry 1 stands in for zero.
                 let rowStart = row * Int(half)
                 var x = points[rowStart].x
                 var y = points[rowStart].y
                 for j in 1..<Int(half) {
-                    let hit = Choice(isZero: UInt64(j + 1) ^ magnitude)
+                    let hit = Choice(isZero: UInt64(j + 1) ^ magnitude).hidden(opaque)
                     x = C.Field.select(hit, points[rowStart + j].x, x)
                     y = C.Field.select(hit, points[rowStart + j].y, y)
                 }
                 y = C.Field.select(Choice(mask: negativeMask), y.negated, y)
                 let sum = result + AffinePoint(x: x, y: y)
-                result = ProjectivePoint.select(Choice(isZero: magnitude), result, sum)
+                result = ProjectivePoint.select(Choice(isZero: magnitude).hidden(opaque), result, sum)
             }
             return result
         }
