@@ -6,10 +6,22 @@
 /// digits d_i ∈ [−(2^(w−1) − 1), 2^(w−1)] with k = Σ d_i·2^(w·i); then k·G = Σ d_i·2^(w·i)·G is
 /// one mixed addition per row and no doublings at all.
 ///
+/// Rows are added in two kinds of coordinates. The low rows — those with w·(i + 1) ≤ bits(n) − 1,
+/// all but the top one (P-256) or two (P-384) at w = 6 — go into a Jacobian accumulator by the
+/// mixed addition "madd-2007-bl" (7M + 4S, against 11M + 2 multiplications by b for the complete
+/// formula), whose exceptional cases cannot occur there: with a = Σ_{j<i} d_j·2^(w·j) the
+/// accumulated multiple and d = d_i ≠ 0, the recoding keeps |a| < 2^(w·i) ≤ |d|·2^(w·i), so
+/// d·2^(w·i) ∓ a is a non-zero integer of magnitude below 2^(w·(i+1)) ≤ 2^(bits(n)−1) < n, hence
+/// not a multiple of n: the accumulator is never ±(the row's point). The one remaining case, an
+/// accumulator still at infinity (every digit so far zero), is handled by a mask that takes the
+/// row's point instead. The accumulator then becomes projective (X·Z, Y, Z³) and the top rows use
+/// the complete mixed addition (RCB Algorithm 5), where the bound above no longer holds.
+///
 /// Constant time in k: every row is visited; the recoding uses masks, not branches; every entry
 /// of a row is read and one is kept with masks (the row index is the public loop counter, the
 /// entry the secret digit); the sign is applied by a masked negation; and every row costs one
-/// complete mixed addition, whose result is discarded by a mask when the digit is zero.
+/// mixed addition, whose result is discarded by a mask when the digit is zero. Every mask is
+/// OR-ed with an opaque zero so that the optimiser keeps the selects as bitwise operations.
 extension ProjectivePoint {
     /// RCB Algorithm 5 (Renes–Costello–Batina, ePrint 2015/1060, a = −3): P + Q for an affine Q
     /// (Algorithm 4 with Z2 = 1), 11 multiplications, 2 by b. Complete for every P, including
@@ -57,6 +69,30 @@ extension ProjectivePoint {
         return ProjectivePoint(x: x3, y: y3, z: z3)
     }
 
+    /// P + A for a Jacobian P and an affine A, "madd-2007-bl" (Explicit-Formulas Database,
+    /// 7M + 4S), straight-line: no branch on the inputs. Correct only when P is not the point at
+    /// infinity and P ≠ ±A; the comb guarantees both (see above) or discards the result by mask.
+    @inline(never)
+    static func combAddition(_ p: JacobianPoint<C>, _ a: AffinePoint<C>) -> JacobianPoint<C> {
+        let z1z1 = p.z.squared
+        let u2 = a.x * z1z1
+        let s2 = a.y * p.z * z1z1
+        let h = u2 - p.x
+        let hh = h.squared
+        let hh2 = hh + hh
+        let i = hh2 + hh2
+        let j = h * i
+        let sDiff = s2 - p.y
+        let r = sDiff + sDiff
+        let v = p.x * i
+        let x3 = r.squared - j - (v + v)
+        let yj = p.y * j
+        let y3 = r * (v - x3) - (yj + yj)
+        let zh = p.z + h
+        let z3 = zh.squared - z1z1 - hh
+        return JacobianPoint(x: x3, y: y3, z: z3)
+    }
+
     /// k·G for a secret scalar k (canonical value, below n), with the signing comb table.
     static func generatorMultiplied(byCanonicalSecret k: C.Scalar) -> ProjectivePoint {
         generatorMultiplied(byCanonicalSecret: k, table: C.signingGeneratorTable)
@@ -71,10 +107,20 @@ extension ProjectivePoint {
         let windowMask = full - 1
         // Every mask below goes through this opaque zero (see `Choice.hidden`).
         let opaque = ConstantTimeAudit.opaqueZero
+        // Rows below `jacobianRows` use the Jacobian mixed addition (see the type's comment).
+        let jacobianRows = min(rowCount, (C.orderBits - 1) / w)
         return table.points.withUnsafeBufferPointer { points in
+            var accumulator = JacobianPoint<C>(x: .one, y: .one, z: .zero)
+            var atInfinity = Choice(mask: .max).hidden(opaque)
             var result = ProjectivePoint.identity
             var carry: UInt64 = 0
             for row in 0..<rowCount {
+                if row == jacobianRows {
+                    // (X : Y : Z) Jacobian is (X·Z : Y : Z³) projective; infinity (Z = 0) becomes
+                    // (0 : Y : 0), the projective point at infinity.
+                    let z = accumulator.z
+                    result = ProjectivePoint(x: accumulator.x * z, y: accumulator.y, z: z.squared * z)
+                }
                 // The window's bits (its position is public), plus the carry from the window below.
                 let start = row * w
                 let limbIndex = start >> 6
@@ -100,8 +146,27 @@ extension ProjectivePoint {
                     y = C.Field.select(hit, points[rowStart + j].y, y)
                 }
                 y = C.Field.select(Choice(mask: negativeMask), y.negated, y)
-                let sum = result + AffinePoint(x: x, y: y)
-                result = ProjectivePoint.select(Choice(isZero: magnitude).hidden(opaque), result, sum)
+                let entry = AffinePoint<C>(x: x, y: y)
+                let digitIsZero = Choice(isZero: magnitude).hidden(opaque)
+                if row < jacobianRows {
+                    let sum = combAddition(accumulator, entry)
+                    let next = JacobianPoint<C>(
+                        x: C.Field.select(atInfinity, entry.x, sum.x),
+                        y: C.Field.select(atInfinity, entry.y, sum.y),
+                        z: C.Field.select(atInfinity, .one, sum.z))
+                    accumulator = JacobianPoint(
+                        x: C.Field.select(digitIsZero, accumulator.x, next.x),
+                        y: C.Field.select(digitIsZero, accumulator.y, next.y),
+                        z: C.Field.select(digitIsZero, accumulator.z, next.z))
+                    atInfinity = atInfinity & digitIsZero
+                } else {
+                    let sum = result + entry
+                    result = ProjectivePoint.select(digitIsZero, result, sum)
+                }
+            }
+            if rowCount == jacobianRows {
+                let z = accumulator.z
+                result = ProjectivePoint(x: accumulator.x * z, y: accumulator.y, z: z.squared * z)
             }
             return result
         }
