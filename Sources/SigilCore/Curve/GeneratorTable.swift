@@ -93,6 +93,52 @@ extension ProjectivePoint {
         return JacobianPoint(x: x3, y: y3, z: z3)
     }
 
+    /// Entry `magnitude` (1-based; 0 reads entry 1) of comb row `row`: every entry of the row is
+    /// read, AND-ed with its all-ones-or-zero mask and OR-ed into the result, 16 bytes at a time
+    /// (SIMD2<UInt64>: SSE2 on x86-64, NEON on arm64). Addresses depend only on the public row.
+    @inline(__always)
+    static func scan(
+        _ points: UnsafeBufferPointer<AffinePoint<C>>, row: Int, entries: Int, magnitude: UInt64, opaque: UInt64
+    ) -> AffinePoint<C> {
+        let rowStart = row * entries
+        let bytes = MemoryLayout<AffinePoint<C>>.size
+        guard bytes == 2 * C.Field.byteCount, bytes == 64 || bytes == 96, MemoryLayout<AffinePoint<C>>.stride == bytes,
+            let base = points.baseAddress
+        else {
+            // Layout not the packed limbs assumed below: the same scan, one field element at a time.
+            var x = points[rowStart].x
+            var y = points[rowStart].y
+            for j in 1..<entries {
+                let hit = Choice(isZero: UInt64(j + 1) ^ magnitude).hidden(opaque)
+                x = C.Field.select(hit, points[rowStart + j].x, x)
+                y = C.Field.select(hit, points[rowStart + j].y, y)
+            }
+            return AffinePoint(x: x, y: y)
+        }
+        // 64 bytes an entry for P-256 (one SIMD8<UInt64>), 96 for P-384 (SIMD8 + SIMD4).
+        let rowBase = UnsafeRawPointer(base + rowStart)
+        var low = SIMD8<UInt64>(repeating: 0)
+        var high = SIMD4<UInt64>(repeating: 0)
+        let hasHigh = bytes == 96
+        for j in 0..<entries {
+            // Entry j + 1 is wanted when magnitude = j + 1; entry 1 also when magnitude = 0.
+            var hit = Choice(isZero: UInt64(j + 1) ^ magnitude).mask
+            if j == 0 { hit |= Choice(isZero: magnitude).mask }
+            hit |= opaque
+            let entry = rowBase + j * bytes
+            low |= entry.loadUnaligned(as: SIMD8<UInt64>.self) & SIMD8(repeating: hit)
+            if hasHigh {
+                high |= entry.loadUnaligned(fromByteOffset: 64, as: SIMD4<UInt64>.self) & SIMD4(repeating: hit)
+            }
+        }
+        var result = points[rowStart]
+        withUnsafeMutableBytes(of: &result) { out in
+            out.storeBytes(of: low, as: SIMD8<UInt64>.self)
+            if hasHigh { out.storeBytes(of: high, toByteOffset: 64, as: SIMD4<UInt64>.self) }
+        }
+        return result
+    }
+
     /// k·G for a secret scalar k (canonical value, below n), with the signing comb table.
     static func generatorMultiplied(byCanonicalSecret k: C.Scalar) -> ProjectivePoint {
         generatorMultiplied(byCanonicalSecret: k, table: C.signingGeneratorTable)
@@ -137,16 +183,8 @@ extension ProjectivePoint {
                 let negativeMask = (0 &- negative) | opaque
                 let magnitude = (value & ~negativeMask) | ((full &- value) & negativeMask)  // [0, half]
                 // Entry `magnitude` (1-based) by a full masked scan; entry 1 stands in for zero.
-                let rowStart = row * Int(half)
-                var x = points[rowStart].x
-                var y = points[rowStart].y
-                for j in 1..<Int(half) {
-                    let hit = Choice(isZero: UInt64(j + 1) ^ magnitude).hidden(opaque)
-                    x = C.Field.select(hit, points[rowStart + j].x, x)
-                    y = C.Field.select(hit, points[rowStart + j].y, y)
-                }
-                y = C.Field.select(Choice(mask: negativeMask), y.negated, y)
-                let entry = AffinePoint<C>(x: x, y: y)
+                var entry = scan(points, row: row, entries: Int(half), magnitude: magnitude, opaque: opaque)
+                entry.y = C.Field.select(Choice(mask: negativeMask), entry.y.negated, entry.y)
                 let digitIsZero = Choice(isZero: magnitude).hidden(opaque)
                 if row < jacobianRows {
                     let sum = combAddition(accumulator, entry)
