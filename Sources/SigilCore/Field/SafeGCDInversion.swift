@@ -6,7 +6,11 @@
 /// (1 + δ, f, (g + f)/2) when only g is odd, and to (1 + δ, f, g/2) otherwise. Started from
 /// (1, m, x), g reaches 0 and f reaches ±gcd(m, x) = ±1 within a bound that depends only on the
 /// bit length (paper, Theorem 11.2: ⌊(49·d + 57)/17⌋ divsteps for d ≥ 46 bits: 741 for 256 bits,
-/// 1,110 for 384). The divsteps are run in batches of 62 on the low 64 bits of f and g, which is
+/// 1,110 for 384). Sigil runs the "half-delta" variant (P. Wuille, "Bounds on divsteps iterations
+/// in safegcd", github.com/sipa/safegcd-bounds): the same steps started from δ = 1/2, held here as
+/// 2δ (start 1, updates 2 − 2δ and 2 + 2δ), whose computed bound for 0 ≤ g ≤ f ≤ M,
+/// 2^23 ≤ M ≤ 2^3805, is ⌊(3787·log₂M + 2166)/1644⌋: 591 divsteps for 256 bits (10 batches
+/// instead of 12) and 885 for 384 (15 instead of 18). The divsteps are run in batches of 62 on the low 64 bits of f and g, which is
 /// all they look at; each batch yields a 2×2 matrix T with 2^62·(f′, g′) = T·(f, g) that is then
 /// applied to the full f and g, and to (d, e), which track x⁻¹·f and x⁻¹·g modulo m (the
 /// division by 2^62 is done mod m by first adding the multiple of m that clears the low 62
@@ -27,11 +31,13 @@ enum SafeGCD {
     static let limbMask: Int64 = (1 << 62) - 1
     static let stepsPerBatch = 62
 
-    /// The divstep bound of Theorem 11.2 for a modulus of `bits` bits (bits ≥ 46).
-    static func divstepBound(bits: Int) -> Int { (49 * bits + 57) / 17 }
+    /// The half-delta divstep bound (Wuille, see above) for a modulus below 2^bits, 0 ≤ g ≤ f,
+    /// 23 ≤ bits ≤ 3805: ⌊(3787·bits + 2166)/1644⌋. This is what the constant-time inversion runs.
+    static func halfDeltaDivstepBound(bits: Int) -> Int { (3787 * bits + 2166) / 1644 }
 
-    /// Runs 62 divsteps on the low 64 bits of f and g from δ; returns the transition matrix
-    /// (u, v, q, r), with 2^62·f′ = u·f + v·g and 2^62·g′ = q·f + r·g, and updates δ.
+    /// Runs 62 half-delta divsteps on the low 64 bits of f and g from `delta` (= 2δ, odd); returns
+    /// the transition matrix (u, v, q, r), with 2^62·f′ = u·f + v·g and 2^62·g′ = q·f + r·g, and
+    /// updates `delta`.
     ///
     /// Branch-free: the case is chosen by masks. Entries stay within ±2^62 (each step doubles
     /// u, v and adds u, v into q, r: |u| + |v| and |q| + |r| at most 2^i after i steps).
@@ -49,7 +55,7 @@ enum SafeGCD {
             let odd = 0 &- Int64(bitPattern: g & 1)
             let swap = odd & ((0 &- d) >> 63)
             let swapBits = UInt64(bitPattern: swap)
-            // When swapping: (δ, f, g, u, v, q, r) ← (−δ, g, −f, q, r, −u, −v).
+            // When swapping: (2δ, f, g, u, v, q, r) ← (−2δ, g, −f, q, r, −u, −v).
             d = (d ^ swap) &- swap
             let tf = (f ^ g) & swapBits
             f ^= tf
@@ -68,7 +74,8 @@ enum SafeGCD {
             g >>= 1
             u = u &<< 1
             v = v &<< 1
-            d = d &+ 1
+            // δ ← 1 ± δ, that is 2δ ← 2 ± 2δ (the sign already applied by the swap).
+            d = d &+ 2
         }
         delta = d
         return (u, v, q, r)
@@ -207,8 +214,9 @@ extension MontgomeryFieldElement {
             var mInverse = m0
             for _ in 0..<5 { mInverse = mInverse &* (2 &- m0 &* mInverse) }
             let mInverse62 = Int64(bitPattern: mInverse) & SafeGCD.limbMask
-            var delta: Int64 = 1
-            let batches = (SafeGCD.divstepBound(bits: 64 * Self.limbCount) + SafeGCD.stepsPerBatch - 1) / SafeGCD.stepsPerBatch
+            var delta: Int64 = 1  // 2δ with δ = 1/2
+            let steps = SafeGCD.halfDeltaDivstepBound(bits: 64 * Self.limbCount)
+            let batches = (steps + SafeGCD.stepsPerBatch - 1) / SafeGCD.stepsPerBatch
             for _ in 0..<batches {
                 let low = { (x: UnsafeMutablePointer<Int64>) -> UInt64 in
                     UInt64(bitPattern: x[0]) | (UInt64(bitPattern: x[1]) &<< 62)
