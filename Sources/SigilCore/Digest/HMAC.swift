@@ -117,3 +117,19 @@ public struct HMAC<H: HashFunction>: Sendable {
         ConstantTime.equals(authenticationCode(key: key, message: message), tag)
     }
 }
+
+extension HMAC where H: MDHashFunction {
+    /// The tag, written into the first `H.digestByteCount` bytes of `tag` (the caller provides
+    /// at least that many), with no allocation: the inner digest stays on the stack and is wiped.
+    /// Internal: RFC 6979 runs it several times per signature.
+    mutating func finalize(into tag: UnsafeMutableRawBufferPointer) {
+        var innerDigest: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &innerDigest) { bytes in
+            let digest = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<H.digestByteCount])
+            inner.finalize(into: digest)
+            outer.update(UnsafeRawBufferPointer(digest))
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+        }
+        outer.finalize(into: tag)
+    }
+}

@@ -75,6 +75,14 @@ struct MDEngine<Core: MDCompressor>: Sendable {
     }
 
     mutating func finalize() -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Core.digestByteCount)
+        digest.withUnsafeMutableBytes { finalize(into: $0) }
+        return digest
+    }
+
+    /// Pads and finishes, writing the digest into the first `digestByteCount` bytes of `output`
+    /// (which must hold at least that many), with no allocation; then resets the engine.
+    mutating func finalize(into output: UnsafeMutableRawBufferPointer) {
         let blockSize = Core.blockByteCount
         let lengthSize = Core.lengthByteCount
         let bitLengthLow = totalBytes &<< 3
@@ -85,22 +93,20 @@ struct MDEngine<Core: MDCompressor>: Sendable {
             block[used] = 0x80
             var position = used + 1
             if position > blockSize - lengthSize {
-                for i in position..<blockSize { block[i] = 0 }
+                UnsafeMutableRawBufferPointer(rebasing: block[position..<blockSize]).initializeMemory(as: UInt8.self, repeating: 0)
                 core.compress(UnsafeRawBufferPointer(rebasing: block[0..<blockSize]))
                 position = 0
             }
-            for i in position..<(blockSize - 8) { block[i] = 0 }
+            UnsafeMutableRawBufferPointer(rebasing: block[position..<(blockSize - 8)]).initializeMemory(as: UInt8.self, repeating: 0)
             if lengthSize == 16 {
                 // The upper 64 bits of the 128-bit length field: all zero but for lengths ≥ 2^61 bytes.
-                for i in 0..<8 { block[blockSize - 16 + i] = UInt8(truncatingIfNeeded: bitLengthHigh >> (56 - 8 * UInt64(i))) }
+                block.storeBytes(of: bitLengthHigh.bigEndian, toByteOffset: blockSize - 16, as: UInt64.self)
             }
-            for i in 0..<8 { block[blockSize - 8 + i] = UInt8(truncatingIfNeeded: bitLengthLow >> (56 - 8 * UInt64(i))) }
+            block.storeBytes(of: bitLengthLow.bigEndian, toByteOffset: blockSize - 8, as: UInt64.self)
             core.compress(UnsafeRawBufferPointer(rebasing: block[0..<blockSize]))
         }
-        var digest = [UInt8](repeating: 0, count: Core.digestByteCount)
-        digest.withUnsafeMutableBytes { core.writeDigest(into: $0) }
+        core.writeDigest(into: UnsafeMutableRawBufferPointer(rebasing: output[0..<Core.digestByteCount]))
         self = MDEngine()
-        return digest
     }
 }
 

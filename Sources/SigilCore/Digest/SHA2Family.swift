@@ -10,6 +10,9 @@ extension MDHashFunction {
     public static var blockByteCount: Int { Core.blockByteCount }
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { engine.update(bytes) }
     public mutating func finalize() -> [UInt8] { engine.finalize() }
+    /// The digest into the first `digestByteCount` bytes of `digest` (the caller provides at
+    /// least that many), with no allocation. Internal: RFC 6979 and HMAC use it.
+    mutating func finalize(into digest: UnsafeMutableRawBufferPointer) { engine.finalize(into: digest) }
 }
 
 /// SHA-1 (FIPS 180-4 §6.1). Broken for collision resistance; Sigil uses it only where a format

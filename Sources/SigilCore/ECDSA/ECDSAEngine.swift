@@ -52,10 +52,16 @@ enum ECDSAEngine<C: WeierstrassCurve> {
             hash: hash, byteCount: byteCount, privateKey: privateKeyBytes,
             hashedMessage: e.bigEndianBytes, extraData: extraEntropy)
         defer { nonces.wipe() }
+        // The candidate on the stack (at most 48 bytes), wiped after each read.
+        var candidateBytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
         while true {
-            var candidate = nonces.nextCandidate()
-            let (k, belowOrder) = Scalar.fromBigEndian(candidate)
-            for i in candidate.indices { candidate[i] = 0 }
+            let (k, belowOrder) = withUnsafeMutableBytes(of: &candidateBytes) { raw in
+                let candidate = UnsafeMutableRawBufferPointer(rebasing: raw[0..<byteCount])
+                nonces.nextCandidate(into: candidate)
+                let scalar = Scalar.fromBigEndian(UnsafeRawBufferPointer(candidate))
+                raw.initializeMemory(as: UInt8.self, repeating: 0)
+                return scalar
+            }
             // §3.2 h.3: accept 1 ≤ k ≤ n − 1. Declassifies only "this candidate was rejected".
             guard (belowOrder & !k.isZero).isTrueVartime else { continue }
             if let signature = sign(privateKey: d, nonce: k, digestScalar: e) { return signature }
