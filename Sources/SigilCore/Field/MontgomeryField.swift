@@ -115,17 +115,25 @@ extension MontgomeryFieldElement {
     /// time. The inverse of zero is zero.
     var inverted: Self { power(publicExponent: Self.inverseExponent) }
 
-    /// The multiplicative inverse of a **public** element through GMP's `mpz_invert` (extended
-    /// Euclid, variable time; fewer instructions than the variable-time safegcd of
-    /// SafeGCDInversion.swift). Only for values that are public, such as a signature's s in
-    /// verification. The inverse of zero is zero.
+    /// The multiplicative inverse of a **public** element through GMP's extended Euclid
+    /// (`mpn_gcdext` on stack buffers: variable time, no heap allocation; fewer instructions
+    /// than the variable-time safegcd of SafeGCDInversion.swift). Only for values that are
+    /// public, such as a signature's s in verification. The inverse of zero is zero.
     var invertedVartime: Self {
-        // `modulus` holds the plain value of m, so its raw limbs are m itself.
-        guard let inverse = try? BigNum(magnitude: bigEndianBytes).inverse(modulo: BigNum(magnitude: Self.modulus.rawBigEndianBytes)),
-            let inverseBytes = try? inverse.bytes(width: Self.byteCount)
-        else { return .zero }
-        // A canonical value below m: fromBigEndian's range check holds.
-        return Self.fromBigEndian(inverseBytes).0
+        // The stored limbs are x·R; GMP inverts them as a plain number, giving (x·R)⁻¹, and
+        // montgomeryMultiply((x·R)⁻¹, R³) = x⁻¹·R is the Montgomery form of x⁻¹.
+        let n = Self.limbCount
+        let raw = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 3 * n) { buffer -> Self? in
+            guard let base = buffer.baseAddress else { return nil }
+            for i in 0..<n {
+                base[i] = limb(i)
+                base[n + i] = Self.modulus.limb(i)
+            }
+            guard VartimeMPN.invert(base + 2 * n, base, base + n, count: n) else { return nil }
+            return Self.fromLimbs { base[2 * n + $0] }
+        }
+        guard let raw else { return .zero }  // only zero has no inverse modulo a prime
+        return Self.montgomeryMultiply(raw, Self.montgomeryMultiply(Self.rSquared, Self.rSquared))
     }
 }
 
