@@ -68,32 +68,6 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
         w[t] = (sigma1 &+ w[t - 7]) &+ (sigma0 &+ w[t - 16])
     }
 
-    /// Rounds t…t+7 (§6.4.2 steps 2–3), the roles of a…h rotating by one each round and back in
-    /// place after eight; with `schedule`, W_t+16…W_t+23 are computed alongside (step 1).
-    @inline(__always)
-    private static func eightRounds(
-        _ w: UnsafeMutablePointer<UInt64>, _ k: UnsafePointer<UInt64>, _ t: Int, schedule: Bool,
-        _ a: inout UInt64, _ b: inout UInt64, _ c: inout UInt64, _ d: inout UInt64,
-        _ e: inout UInt64, _ f: inout UInt64, _ g: inout UInt64, _ h: inout UInt64, _ bc: inout UInt64
-    ) {
-        if schedule { Self.schedule(w, t + 16) }
-        Self.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t], &bc)
-        if schedule { Self.schedule(w, t + 17) }
-        Self.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1], &bc)
-        if schedule { Self.schedule(w, t + 18) }
-        Self.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2], &bc)
-        if schedule { Self.schedule(w, t + 19) }
-        Self.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3], &bc)
-        if schedule { Self.schedule(w, t + 20) }
-        Self.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4], &bc)
-        if schedule { Self.schedule(w, t + 21) }
-        Self.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5], &bc)
-        if schedule { Self.schedule(w, t + 22) }
-        Self.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6], &bc)
-        if schedule { Self.schedule(w, t + 23) }
-        Self.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7], &bc)
-    }
-
     /// Processes the blocks with the backend `DigestBackend.current(for: .sha512)` names: the AVX2
     /// kernel when the CPU has it and the portable path is not forced, else the Swift rounds below.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
@@ -145,19 +119,37 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
                     var g = s6
                     var h = s7
                     var bc = b ^ c
-                    // Rounds 0–63 also compute W_16…W_79, sixteen rounds before each is used. Every
-                    // call is inlined with a constant t, so all 80 rounds are straight-line code
-                    // with fixed offsets into w and k (no loop index to keep in a register).
-                    Self.eightRounds(w, k, 0, schedule: true, &a, &b, &c, &d, &e, &f, &g, &h, &bc)
-                    Self.eightRounds(w, k, 8, schedule: true, &a, &b, &c, &d, &e, &f, &g, &h, &bc)
-                    Self.eightRounds(w, k, 16, schedule: true, &a, &b, &c, &d, &e, &f, &g, &h, &bc)
-                    Self.eightRounds(w, k, 24, schedule: true, &a, &b, &c, &d, &e, &f, &g, &h, &bc)
-                    Self.eightRounds(w, k, 32, schedule: true, &a, &b, &c, &d, &e, &f, &g, &h, &bc)
-                    Self.eightRounds(w, k, 40, schedule: true, &a, &b, &c, &d, &e, &f, &g, &h, &bc)
-                    Self.eightRounds(w, k, 48, schedule: true, &a, &b, &c, &d, &e, &f, &g, &h, &bc)
-                    Self.eightRounds(w, k, 56, schedule: true, &a, &b, &c, &d, &e, &f, &g, &h, &bc)
-                    Self.eightRounds(w, k, 64, schedule: false, &a, &b, &c, &d, &e, &f, &g, &h, &bc)
-                    Self.eightRounds(w, k, 72, schedule: false, &a, &b, &c, &d, &e, &f, &g, &h, &bc)
+                    var t = 0
+                    while t < 64 {
+                        Self.schedule(w, t + 16)
+                        Self.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t], &bc)
+                        Self.schedule(w, t + 17)
+                        Self.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1], &bc)
+                        Self.schedule(w, t + 18)
+                        Self.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2], &bc)
+                        Self.schedule(w, t + 19)
+                        Self.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3], &bc)
+                        Self.schedule(w, t + 20)
+                        Self.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4], &bc)
+                        Self.schedule(w, t + 21)
+                        Self.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5], &bc)
+                        Self.schedule(w, t + 22)
+                        Self.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6], &bc)
+                        Self.schedule(w, t + 23)
+                        Self.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7], &bc)
+                        t += 8
+                    }
+                    while t < 80 {
+                        Self.round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t], &bc)
+                        Self.round(h, a, b, &c, d, e, f, &g, k[t + 1] &+ w[t + 1], &bc)
+                        Self.round(g, h, a, &b, c, d, e, &f, k[t + 2] &+ w[t + 2], &bc)
+                        Self.round(f, g, h, &a, b, c, d, &e, k[t + 3] &+ w[t + 3], &bc)
+                        Self.round(e, f, g, &h, a, b, c, &d, k[t + 4] &+ w[t + 4], &bc)
+                        Self.round(d, e, f, &g, h, a, b, &c, k[t + 5] &+ w[t + 5], &bc)
+                        Self.round(c, d, e, &f, g, h, a, &b, k[t + 6] &+ w[t + 6], &bc)
+                        Self.round(b, c, d, &e, f, g, h, &a, k[t + 7] &+ w[t + 7], &bc)
+                        t += 8
+                    }
                     s0 &+= a
                     s1 &+= b
                     s2 &+= c
