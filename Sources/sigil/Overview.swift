@@ -51,6 +51,8 @@ struct Overview: ParsableCommand {
                 "digestBackend": [
                     "sha256": DigestBackend.current.rawValue,
                     "accelerationAvailable": DigestBackend.accelerated?.rawValue ?? "none",
+                    "sha384sha512": DigestBackend.current(for: .sha512).rawValue,
+                    "sha384sha512AccelerationAvailable": DigestBackend.accelerated(for: .sha512)?.rawValue ?? "none",
                     "portableForced": DigestBackend.forcePortable,
                 ] as [String: Any],
             ])
@@ -60,7 +62,8 @@ struct Overview: ParsableCommand {
             Overview.available.forEach { print("  • \($0)") }
             print("\nPlanned (open issues):")
             Overview.planned.forEach { print("  • \($0)") }
-            print("\nSHA-256 runs on: \(Overview.digestBackendLine())")
+            print("\nSHA-256 runs on: \(Overview.digestBackendLine(for: .sha256))")
+            print("SHA-384 and SHA-512 run on: \(Overview.digestBackendLine(for: .sha512)); SHA-1 on portable Swift")
             print(
                 "\nCommands: sigil key generate|show | sig sign|verify | bench | digest | asn1 dump | pem decode|encode  (sigil help <command>)"
             )
@@ -73,15 +76,17 @@ struct Overview: ParsableCommand {
         if !allPassed { Foundation.exit(1) }
     }
 
-    /// Which SHA-256 compression runs, and why (CPUID and \(DigestBackend.environmentVariable)).
-    static func digestBackendLine() -> String {
-        let current = DigestBackend.current.rawValue
-        guard let accelerated = DigestBackend.accelerated else {
-            return "\(current) (this CPU has no SHA extensions); SHA-1, SHA-384, SHA-512 portable Swift"
+    /// Which compression runs for `algorithm` (SHA-256, or the SHA-512 family), and why (CPUID and
+    /// \(DigestBackend.environmentVariable)).
+    static func digestBackendLine(for algorithm: HashAlgorithm) -> String {
+        let current = DigestBackend.current(for: algorithm).rawValue
+        guard let accelerated = DigestBackend.accelerated(for: algorithm) else {
+            let lacking = algorithm == .sha256 ? "SHA extensions" : "AVX2 and BMI2"
+            return "\(current) (this CPU has no \(lacking))"
         }
         let why =
             DigestBackend.forcePortable ? ", forced by \(DigestBackend.environmentVariable) (the CPU has \(accelerated.rawValue))" : ""
-        return "\(current)\(why); SHA-1, SHA-384, SHA-512 portable Swift"
+        return "\(current)\(why)"
     }
 
     static func selfCheck() -> [Check] {

@@ -2,7 +2,7 @@ import Foundation
 import SigilTestSupport
 import XCTest
 
-/// `sigil overview` reports which SHA-256 path runs, and SIGIL_PORTABLE_DIGESTS=1 forces the
+/// `sigil overview` reports which SHA-256 and SHA-384/512 paths run, and SIGIL_PORTABLE_DIGESTS=1 forces the
 /// portable one for the whole process (the CLI's self-check then passes on that path too).
 final class DigestBackendCLITests: XCTestCase {
     private func overview(portable: Bool) throws -> (json: [String: Any], text: String) {
@@ -23,7 +23,9 @@ final class DigestBackendCLITests: XCTestCase {
         XCTAssertEqual(forcedBackend["sha256"] as? String, "portable Swift")
         XCTAssertEqual(forcedBackend["portableForced"] as? Bool, true)
         XCTAssertEqual(forced.json["passed"] as? Bool, true)
+        XCTAssertEqual(forcedBackend["sha384sha512"] as? String, "portable Swift")
         XCTAssertTrue(forced.text.contains("SHA-256 runs on: portable Swift"), forced.text)
+        XCTAssertTrue(forced.text.contains("SHA-384 and SHA-512 run on: portable Swift"), forced.text)
 
         let automatic = try overview(portable: false)
         let backend = try XCTUnwrap(automatic.json["digestBackend"] as? [String: Any])
@@ -33,5 +35,10 @@ final class DigestBackendCLITests: XCTestCase {
         // With SHA extensions the accelerated path runs by default; without, the portable one.
         XCTAssertEqual(backend["sha256"] as? String, available == "none" ? "portable Swift" : available)
         XCTAssertTrue(automatic.text.contains("SHA-256 runs on: \(backend["sha256"] as? String ?? "?")"), automatic.text)
+        // With AVX2 and BMI2 the SHA-384/512 kernel runs by default; without, the portable path.
+        let available512 = try XCTUnwrap(backend["sha384sha512AccelerationAvailable"] as? String)
+        XCTAssertEqual(backend["sha384sha512"] as? String, available512 == "none" ? "portable Swift" : available512)
+        XCTAssertTrue(
+            automatic.text.contains("SHA-384 and SHA-512 run on: \(backend["sha384sha512"] as? String ?? "?")"), automatic.text)
     }
 }

@@ -48,6 +48,28 @@ for curve in ECCurve.allCases {
         exported.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
     }
 }
+// The SHA-384/512 compressions directly, on each path this CPU offers (the accelerated one first, then
+// the portable one forced): HMAC under a secret key over a secret message, for one to five blocks
+// (odd and even runs, which the two-block AVX2 kernel handles differently).
+let forcedAtStart = DigestBackend.forcePortable
+for portable in DigestBackend.accelerated(for: .sha512) == nil ? [true] : [false, true] {
+    DigestBackend.forcePortable = portable
+    for length in [0, 100, 200, 300, 600] {
+        let key = (0..<48).map { UInt8(truncatingIfNeeded: 0x35 &+ $0 &* 7) }
+        let message = (0..<length).map { UInt8(truncatingIfNeeded: 0x4B &+ $0 &* 3) }
+        key.withUnsafeBytes { sigil_ctime_mark_secret($0.baseAddress, $0.count) }
+        message.withUnsafeBytes { sigil_ctime_mark_secret($0.baseAddress, $0.count) }
+        for mac in [
+            HMAC<SHA384>.authenticationCode(key: key, message: message), HMAC<SHA512>.authenticationCode(key: key, message: message),
+        ] {
+            mac.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
+            sink &+= mac[0]
+        }
+    }
+    print("SHA-384/512 HMAC with secret inputs: \(DigestBackend.current(for: .sha512).rawValue)")
+}
+DigestBackend.forcePortable = forcedAtStart
+
 /// Marks the private-key octets of `der` (the first occurrence of `raw`) secret; the rest stays
 /// public structure.
 func markKeyOctets(_ der: [UInt8], _ raw: [UInt8]) -> Bool {
@@ -133,4 +155,6 @@ do {
 // valgrind clears the SHA bit of the CPUID it reports (and cannot execute SHA256RNDS2), so the probe
 // falls back by itself.
 print("SHA-256 backend: \(DigestBackend.current.rawValue)")
+// And which SHA-384/512 compression ran the P-384 signatures' hashing and HMACs.
+print("SHA-384/512 backend: \(DigestBackend.current(for: .sha384).rawValue)")
 print("ctime harness done (valgrind: \(sigil_ctime_running_on_valgrind()), shim: \(sigil_ctime_available()), sink \(sink))")

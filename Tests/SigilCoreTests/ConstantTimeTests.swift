@@ -1,4 +1,5 @@
 import Foundation
+import SigilCore
 import SigilTestSupport
 import XCTest
 
@@ -37,6 +38,15 @@ final class ConstantTimeTests: XCTestCase {
         XCTAssertTrue(clean.stdoutString.contains("PEM key loading: done"), clean.stdoutString)
         // valgrind hides the SHA extensions from CPUID, so the portable SHA-256 (and HMAC) ran under memcheck.
         XCTAssertTrue(clean.stdoutString.contains("SHA-256 backend: portable Swift"), clean.stdoutString)
+        // valgrind (3.19) does report AVX2, BMI2 and the YMM state, so the SHA-384/512 kernel ran under
+        // memcheck with secret inputs (the signatures' hashing and RFC 6979 HMACs, and the direct HMACs),
+        // and the harness then reran the direct HMACs on the portable path.
+        XCTAssertTrue(clean.stdoutString.contains("SHA-384/512 HMAC with secret inputs: portable Swift"), clean.stdoutString)
+        if DigestBackend.accelerated(for: .sha512) == .x86AVX2 {
+            XCTAssertTrue(
+                clean.stdoutString.contains("SHA-384/512 HMAC with secret inputs: x86-64 AVX2 and BMI2"),
+                "the AVX2 kernel must run under memcheck on a CPU that has it: \(clean.stdoutString)")
+        }
         XCTAssertTrue(
             clean.stdoutString.contains("token builders: 8 tokens"),
             "PKCS#8/SEC 1 key loading and every token builder ran under memcheck: \(clean.stdoutString)")

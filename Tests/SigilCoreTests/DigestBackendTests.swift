@@ -3,85 +3,129 @@ import SigilCore
 import SigilTestSupport
 import XCTest
 
-/// The two SHA-256 paths (FIPS 180-4 §6.2.2): portable Swift, forced with `DigestBackend.forcePortable`,
-/// and the CPU's SHA-extension kernel (CSigilIntrinsics). Each runs NIST SHAVS short, long and Monte
+/// The two paths of each accelerated hash: portable Swift, forced with `DigestBackend.forcePortable`,
+/// and the CPU's kernel (CSigilIntrinsics) — SHA-256 (FIPS 180-4 §6.2.2) on the SHA extensions,
+/// SHA-384 and SHA-512 (§6.4.2, §6.5) on AVX2 and BMI2. Each runs NIST SHAVS short, long and Monte
 /// Carlo and RFC 4231 HMAC; the two agree on random inputs of every length 0…1,000 and on random
-/// streaming splits. On a CPU without SHA extensions the accelerated half is skipped, and says so.
+/// streaming splits. On a CPU without a kernel the accelerated half is skipped, and says so.
 final class DigestBackendTests: XCTestCase {
-    /// Runs `body` with the given path, then restores the process's choice.
-    private func on<T>(_ backend: DigestBackend, _ body: () throws -> T) throws -> T {
+    /// Runs `body` with the given path for `algorithm`, then restores the process's choice.
+    private func on<T>(_ backend: DigestBackend, for algorithm: HashAlgorithm, _ body: () throws -> T) throws -> T {
         let saved = DigestBackend.forcePortable
         defer { DigestBackend.forcePortable = saved }
         DigestBackend.forcePortable = backend == .portable
-        XCTAssertEqual(DigestBackend.current, backend)
+        XCTAssertEqual(DigestBackend.current(for: algorithm), backend)
         return try body()
     }
 
-    /// The accelerated backend, or a skip naming what the CPU lacks.
-    private func accelerated() throws -> DigestBackend {
-        guard let backend = DigestBackend.accelerated else {
-            throw XCTSkip(
-                """
-                This CPU has no SHA extensions (CPUID.(EAX=7,ECX=0):EBX bit 29, `sha_ni` in /proc/cpuinfo, \
-                with SSSE3 and SSE4.1): the accelerated SHA-256 path was NOT tested here, only the portable one.
-                """)
+    /// The accelerated backend for `algorithm`, or a skip naming what the CPU lacks.
+    private func accelerated(for algorithm: HashAlgorithm) throws -> DigestBackend {
+        guard let backend = DigestBackend.accelerated(for: algorithm) else {
+            switch algorithm {
+            case .sha384, .sha512:
+                throw XCTSkip(
+                    """
+                    This CPU (or OS) lacks AVX2 and BMI2 (CPUID.(EAX=7,ECX=0):EBX bits 5 and 8, `avx2` and `bmi2` \
+                    in /proc/cpuinfo, with AVX, SSSE3 and YMM state enabled in XCR0): the accelerated \
+                    \(algorithm.rawValue) path was NOT tested here, only the portable one.
+                    """)
+            default:
+                throw XCTSkip(
+                    """
+                    This CPU has no SHA extensions (CPUID.(EAX=7,ECX=0):EBX bit 29, `sha_ni` in /proc/cpuinfo, \
+                    with SSSE3 and SSE4.1): the accelerated SHA-256 path was NOT tested here, only the portable one.
+                    """)
+            }
         }
         return backend
     }
 
-    private func shavs(on backend: DigestBackend) throws {
-        try on(backend) {
-            try DigestVectorTests.checkMessages(SHA256.self, file: "SHA256ShortMsg.rsp")
-            try DigestVectorTests.checkMessages(SHA256.self, file: "SHA256LongMsg.rsp")
-            try DigestVectorTests.checkMonte(SHA256.self, file: "SHA256Monte.rsp")
+    /// SHAVS short, long and Monte Carlo for `H` (files named `<prefix>ShortMsg.rsp` …) on `backend`.
+    private func shavs<H: HashFunction>(_ type: H.Type, _ algorithm: HashAlgorithm, prefix: String, on backend: DigestBackend) throws {
+        try on(backend, for: algorithm) {
+            try DigestVectorTests.checkMessages(H.self, file: "\(prefix)ShortMsg.rsp")
+            try DigestVectorTests.checkMessages(H.self, file: "\(prefix)LongMsg.rsp")
+            try DigestVectorTests.checkMonte(H.self, file: "\(prefix)Monte.rsp")
         }
     }
 
-    private func rfc4231(on backend: DigestBackend) throws {
-        let vectors = try CAVPFile(url: TestPaths.vectors("rfc-hmac/rfc-4231-sha256.txt"))
+    /// RFC 4231 test cases for HMAC-`H` through `HMAC` and `HMACKey` on `backend`.
+    private func rfc4231<H: HashFunction>(_ type: H.Type, _ algorithm: HashAlgorithm, file: String, on backend: DigestBackend) throws {
+        let vectors = try CAVPFile(url: TestPaths.vectors("rfc-hmac/\(file)"))
         var checked = 0
-        try on(backend) {
+        try on(backend, for: algorithm) {
             for record in vectors.records {
                 guard let key = CAVPFile.hex(record, "Key"), let message = CAVPFile.hex(record, "Msg"),
                     let expected = CAVPFile.hex(record, "MD")
                 else { continue }
-                XCTAssertEqual(HMAC<SHA256>.authenticationCode(key: key, message: message), expected)
-                XCTAssertEqual(HMACKey<SHA256>(key).authenticationCode(for: message), expected)
+                XCTAssertEqual(HMAC<H>.authenticationCode(key: key, message: message), expected, file)
+                XCTAssertEqual(HMACKey<H>(key).authenticationCode(for: message), expected, file)
                 checked += 1
             }
         }
-        XCTAssertEqual(checked, 6)
+        XCTAssertEqual(checked, 6, file)
     }
 
-    func testPortableSHAVS() throws { try shavs(on: .portable) }
+    func testPortableSHAVS() throws { try shavs(SHA256.self, .sha256, prefix: "SHA256", on: .portable) }
 
-    func testAcceleratedSHAVS() throws { try shavs(on: try accelerated()) }
+    func testAcceleratedSHAVS() throws { try shavs(SHA256.self, .sha256, prefix: "SHA256", on: try accelerated(for: .sha256)) }
 
-    func testPortableHMAC() throws { try rfc4231(on: .portable) }
+    func testPortableSHA384SHA512SHAVS() throws {
+        try shavs(SHA384.self, .sha384, prefix: "SHA384", on: .portable)
+        try shavs(SHA512.self, .sha512, prefix: "SHA512", on: .portable)
+    }
 
-    func testAcceleratedHMAC() throws { try rfc4231(on: try accelerated()) }
+    func testAcceleratedSHA384SHA512SHAVS() throws {
+        let fast = try accelerated(for: .sha512)
+        try shavs(SHA384.self, .sha384, prefix: "SHA384", on: fast)
+        try shavs(SHA512.self, .sha512, prefix: "SHA512", on: fast)
+    }
+
+    func testPortableHMAC() throws { try rfc4231(SHA256.self, .sha256, file: "rfc-4231-sha256.txt", on: .portable) }
+
+    func testAcceleratedHMAC() throws {
+        try rfc4231(SHA256.self, .sha256, file: "rfc-4231-sha256.txt", on: try accelerated(for: .sha256))
+    }
+
+    func testPortableHMACSHA384SHA512() throws {
+        try rfc4231(SHA384.self, .sha384, file: "rfc-4231-sha384.txt", on: .portable)
+        try rfc4231(SHA512.self, .sha512, file: "rfc-4231-sha512.txt", on: .portable)
+    }
+
+    func testAcceleratedHMACSHA384SHA512() throws {
+        let fast = try accelerated(for: .sha512)
+        try rfc4231(SHA384.self, .sha384, file: "rfc-4231-sha384.txt", on: fast)
+        try rfc4231(SHA512.self, .sha512, file: "rfc-4231-sha512.txt", on: fast)
+    }
 
     /// Every length 0…1,000 of random bytes, and HMAC under random keys: both paths, same digest.
-    func testPathsAgreeOnEveryLength() throws {
-        let fast = try accelerated()
-        var rng = SeededGenerator(seed: 0x5AA5_0017)
+    private func pathsAgreeOnEveryLength<H: HashFunction>(_ type: H.Type, _ algorithm: HashAlgorithm, seed: UInt64) throws {
+        let fast = try accelerated(for: algorithm)
+        var rng = SeededGenerator(seed: seed)
         let data = rng.bytes(1000)
-        let keys = (0..<8).map { rng.bytes($0 * 19) }
-        let hashes = { (0...1000).map { SHA256.hash(data[..<$0]) } }
-        let macs = { (0...1000).map { HMAC<SHA256>.authenticationCode(key: keys[$0 % 8], message: data[..<$0]) } }
-        let portable = try on(.portable) { (hashes(), macs()) }
-        let accelerated = try on(fast) { (hashes(), macs()) }
+        let keys = (0..<8).map { rng.bytes($0 * 37) }
+        let hashes = { (0...1000).map { H.hash(data[..<$0]) } }
+        let macs = { (0...1000).map { HMAC<H>.authenticationCode(key: keys[$0 % 8], message: data[..<$0]) } }
+        let portable = try on(.portable, for: algorithm) { (hashes(), macs()) }
+        let accelerated = try on(fast, for: algorithm) { (hashes(), macs()) }
         for n in 0...1000 {
-            XCTAssertEqual(portable.0[n], accelerated.0[n], "SHA-256 of \(n) bytes")
-            XCTAssertEqual(portable.1[n], accelerated.1[n], "HMAC-SHA256 of \(n) bytes")
+            XCTAssertEqual(portable.0[n], accelerated.0[n], "\(H.name) of \(n) bytes")
+            XCTAssertEqual(portable.1[n], accelerated.1[n], "HMAC-\(H.name) of \(n) bytes")
         }
     }
 
-    /// Random update boundaries (including empty updates and runs of many blocks) give the one-shot
-    /// digest on both paths, and the paths agree.
-    func testPathsAgreeOnStreamingSplits() throws {
-        let fast = try accelerated()
-        var rng = SeededGenerator(seed: 0x5AA5_0018)
+    func testPathsAgreeOnEveryLength() throws { try pathsAgreeOnEveryLength(SHA256.self, .sha256, seed: 0x5AA5_0017) }
+
+    func testSHA384SHA512PathsAgreeOnEveryLength() throws {
+        try pathsAgreeOnEveryLength(SHA384.self, .sha384, seed: 0x5AA5_0117)
+        try pathsAgreeOnEveryLength(SHA512.self, .sha512, seed: 0x5AA5_0217)
+    }
+
+    /// Random update boundaries (including empty updates and runs of many blocks, odd and even
+    /// counts) give the one-shot digest on both paths, and the paths agree.
+    private func pathsAgreeOnStreamingSplits<H: HashFunction>(_ type: H.Type, _ algorithm: HashAlgorithm, seed: UInt64) throws {
+        let fast = try accelerated(for: algorithm)
+        var rng = SeededGenerator(seed: seed)
         for trial in 0..<200 {
             let message = rng.bytes(trial < 130 ? trial : Int.random(in: 0...10_000, using: &rng))
             var cuts: [Int] = []
@@ -91,7 +135,7 @@ final class DigestBackendTests: XCTestCase {
                 cuts.append(position)
             }
             let streamed = {
-                var hasher = SHA256()
+                var hasher = H()
                 var start = 0
                 for cut in cuts {
                     hasher.update(message[start..<cut])
@@ -99,15 +143,23 @@ final class DigestBackendTests: XCTestCase {
                 }
                 return hasher.finalize()
             }
-            let portable = try on(.portable) { (streamed(), SHA256.hash(message)) }
-            let accelerated = try on(fast) { (streamed(), SHA256.hash(message)) }
-            XCTAssertEqual(portable.0, portable.1, "portable, \(message.count) bytes, cuts \(cuts)")
-            XCTAssertEqual(accelerated.0, accelerated.1, "accelerated, \(message.count) bytes, cuts \(cuts)")
-            XCTAssertEqual(portable.1, accelerated.1, "\(message.count) bytes")
+            let portable = try on(.portable, for: algorithm) { (streamed(), H.hash(message)) }
+            let accelerated = try on(fast, for: algorithm) { (streamed(), H.hash(message)) }
+            XCTAssertEqual(portable.0, portable.1, "\(H.name) portable, \(message.count) bytes, cuts \(cuts)")
+            XCTAssertEqual(accelerated.0, accelerated.1, "\(H.name) accelerated, \(message.count) bytes, cuts \(cuts)")
+            XCTAssertEqual(portable.1, accelerated.1, "\(H.name), \(message.count) bytes")
         }
     }
 
-    /// The CPUID probe agrees with what the kernel reports to /proc/cpuinfo (Linux on x86-64).
+    func testPathsAgreeOnStreamingSplits() throws { try pathsAgreeOnStreamingSplits(SHA256.self, .sha256, seed: 0x5AA5_0018) }
+
+    func testSHA384SHA512PathsAgreeOnStreamingSplits() throws {
+        try pathsAgreeOnStreamingSplits(SHA384.self, .sha384, seed: 0x5AA5_0118)
+        try pathsAgreeOnStreamingSplits(SHA512.self, .sha512, seed: 0x5AA5_0218)
+    }
+
+    /// The CPUID probes agree with what the kernel reports to /proc/cpuinfo (Linux on x86-64; Linux
+    /// lists `avx` and `avx2` only when it has enabled the YMM state, so XGETBV is covered too).
     func testProbeMatchesProcCpuinfo() throws {
         #if os(Linux) && arch(x86_64)
         let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
@@ -115,21 +167,32 @@ final class DigestBackendTests: XCTestCase {
             return XCTFail("/proc/cpuinfo has no flags line")
         }
         let set = Set(flags.split(separator: " ").map(String.init))
-        let expected = set.contains("sha_ni") && set.contains("ssse3") && set.contains("sse4_1")
-        XCTAssertEqual(DigestBackend.accelerated == .x86SHAExtensions, expected, "CPUID vs /proc/cpuinfo flags")
+        let sha256 = set.contains("sha_ni") && set.contains("ssse3") && set.contains("sse4_1")
+        XCTAssertEqual(DigestBackend.accelerated(for: .sha256) == .x86SHAExtensions, sha256, "SHA-256: CPUID vs /proc/cpuinfo flags")
+        let sha512 = ["avx2", "bmi2", "avx", "ssse3"].allSatisfy(set.contains)
+        XCTAssertEqual(DigestBackend.accelerated(for: .sha384) == .x86AVX2, sha512, "SHA-384: CPUID vs /proc/cpuinfo flags")
+        XCTAssertEqual(DigestBackend.accelerated(for: .sha512) == .x86AVX2, sha512, "SHA-512: CPUID vs /proc/cpuinfo flags")
+        XCTAssertNil(DigestBackend.accelerated(for: .sha1))
         #else
-        throw XCTSkip("the probe is checked against /proc/cpuinfo on Linux x86-64 only")
+        throw XCTSkip("the probes are checked against /proc/cpuinfo on Linux x86-64 only")
         #endif
     }
 
-    /// Forcing and releasing the portable path switches ``DigestBackend/current``.
+    /// Forcing and releasing the portable path switches every hash's backend.
     func testForcingThePortablePath() throws {
         let saved = DigestBackend.forcePortable
         defer { DigestBackend.forcePortable = saved }
         DigestBackend.forcePortable = true
         XCTAssertEqual(DigestBackend.current, .portable)
+        for algorithm in HashAlgorithm.allCases {
+            XCTAssertEqual(DigestBackend.current(for: algorithm), .portable, algorithm.rawValue)
+        }
         DigestBackend.forcePortable = false
         XCTAssertEqual(DigestBackend.current, DigestBackend.accelerated ?? .portable)
+        for algorithm in HashAlgorithm.allCases {
+            XCTAssertEqual(
+                DigestBackend.current(for: algorithm), DigestBackend.accelerated(for: algorithm) ?? .portable, algorithm.rawValue)
+        }
     }
 
     /// One key schedule reused for many messages gives the same MACs as keying each time, for

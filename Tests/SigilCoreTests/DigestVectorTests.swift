@@ -4,8 +4,8 @@ import SigilTestSupport
 import XCTest
 
 /// NIST CAVP SHAVS byte-oriented vectors: Short, Long and Monte Carlo messages for every hash.
-/// SHA-256 runs on the backend ``DigestBackend/current`` names; DigestBackendTests reruns the SHA-256
-/// files on each backend in turn.
+/// SHA-256, SHA-384 and SHA-512 run on the backend `DigestBackend.current(for:)` names; DigestBackendTests
+/// reruns their files on each backend in turn.
 final class DigestVectorTests: XCTestCase {
     static func checkMessages<H: HashFunction>(_ type: H.Type, file: String) throws {
         let vectors = try CAVPFile(url: TestPaths.vectors("nist-cavp-sha/\(file)"))

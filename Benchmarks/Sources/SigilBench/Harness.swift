@@ -7,7 +7,31 @@ struct Harness {
     let seconds: Double
     var checksum: UInt64 = 0
 
+    /// `SIGIL_BENCH_CPU_TIME=1`: budget and rate in this thread's CPU time (CLOCK_THREAD_CPUTIME_ID)
+    /// instead of wall time, so time the thread spends descheduled on a shared, loaded machine counts
+    /// for neither side of a row.
+    static let usesThreadCPUTime = ProcessInfo.processInfo.environment["SIGIL_BENCH_CPU_TIME"] == "1"
+
+    private static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     mutating func opsPerSecond(_ body: () -> UInt64) -> Double {
+        if Harness.usesThreadCPUTime {
+            let warmEnd = Harness.threadCPUSeconds() + seconds / 10
+            while Harness.threadCPUSeconds() < warmEnd { checksum &+= body() }
+            var iterations = 0
+            let start = Harness.threadCPUSeconds()
+            var now = start
+            while now < start + seconds {
+                for _ in 0..<8 { checksum &+= body() }
+                iterations += 8
+                now = Harness.threadCPUSeconds()
+            }
+            return Double(iterations) / (now - start)
+        }
         // Warm-up: a tenth of the budget.
         let clock = ContinuousClock()
         let warmEnd = clock.now.advanced(by: .milliseconds(Int(seconds * 100)))

@@ -70,6 +70,12 @@ do {
     let theirs = harness.opsPerSecond { first8(Crypto.SHA384.hash(data: kib)) }
     rows.append(Row(name: "SHA-384 1 KiB", sigil: ours, reference: theirs, referenceName: "swift-crypto SHA384", bytesPerOp: 1024))
 }
+// SHA-512 1 KiB (the compression SHA-384 shares).
+do {
+    let ours = harness.opsPerSecond { first8(SigilCore.SHA512.hash(kib)) }
+    let theirs = harness.opsPerSecond { first8(Crypto.SHA512.hash(data: kib)) }
+    rows.append(Row(name: "SHA-512 1 KiB", sigil: ours, reference: theirs, referenceName: "swift-crypto SHA512", bytesPerOp: 1024))
+}
 // HMAC-SHA256 of 64 bytes under a 32-byte key (RFC 6979 runs a dozen of these per signature).
 do {
     let key = Array(kib.prefix(32))
@@ -90,8 +96,19 @@ if DigestBackend.accelerated != nil {
     }
     DigestBackend.forcePortable = saved
 }
+// SHA-384 with the portable Swift path forced (what runs on a CPU without AVX2 and BMI2).
+if DigestBackend.accelerated(for: .sha384) != nil {
+    let saved = DigestBackend.forcePortable
+    DigestBackend.forcePortable = true
+    let ours = harness.opsPerSecond { first8(SigilCore.SHA384.hash(kib)) }
+    let theirs = harness.opsPerSecond { first8(Crypto.SHA384.hash(data: kib)) }
+    rows.append(
+        Row(name: "SHA-384 1 KiB, portable Swift", sigil: ours, reference: theirs, referenceName: "swift-crypto SHA384", bytesPerOp: 1024))
+    DigestBackend.forcePortable = saved
+}
 if onlyDigests {
     print("SHA-256 backend: \(DigestBackend.current.rawValue)")
+    print("SHA-384/512 backend: \(DigestBackend.current(for: .sha512).rawValue)")
     print(format(rows))
     exit(0)
 }

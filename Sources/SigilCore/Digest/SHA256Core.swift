@@ -34,7 +34,7 @@ struct SHA256Core: MDCompressor {
     /// kernel when the CPU has it and the portable path is not forced, else the Swift rounds below.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
         #if arch(x86_64)
-        if digestSelection.usesAccelerated, let base = blocks.baseAddress {
+        if digestSelection.uses(DigestSelection.sha256Bit), let base = blocks.baseAddress {
             var state = (h0, h1, h2, h3, h4, h5, h6, h7)
             withUnsafeMutablePointer(to: &state) {
                 $0.withMemoryRebound(to: UInt32.self, capacity: 8) { words in

@@ -1,3 +1,5 @@
+import CSigilIntrinsics
+
 /// What distinguishes SHA-384 from SHA-512: the initial hash value and the digest length.
 protocol SHA512Variant: Sendable {
     static var initialValue: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) { get }
@@ -66,7 +68,26 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
         w[t] = (sigma1 &+ w[t - 7]) &+ (sigma0 &+ w[t - 16])
     }
 
+    /// Processes the blocks with the backend `DigestBackend.current(for: .sha512)` names: the AVX2
+    /// kernel when the CPU has it and the portable path is not forced, else the Swift rounds below.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+        #if arch(x86_64)
+        if digestSelection.uses(DigestSelection.sha512Bit), let base = blocks.baseAddress {
+            var state = (h0, h1, h2, h3, h4, h5, h6, h7)
+            withUnsafeMutablePointer(to: &state) {
+                $0.withMemoryRebound(to: UInt64.self, capacity: 8) { words in
+                    sigil_sha512_compress_avx2(words, base.assumingMemoryBound(to: UInt8.self), blocks.count / 128)
+                }
+            }
+            (h0, h1, h2, h3, h4, h5, h6, h7) = state
+            return
+        }
+        #endif
+        compressPortable(blocks)
+    }
+
+    /// §6.4.2 in Swift, on every CPU.
+    mutating func compressPortable(_ blocks: UnsafeRawBufferPointer) {
         var s0 = h0
         var s1 = h1
         var s2 = h2
