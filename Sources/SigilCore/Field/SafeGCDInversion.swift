@@ -22,9 +22,9 @@
 /// Two entry points: `invertedConstantTime` always runs the full bound of batches, with no
 /// branch or memory index depending on the input (for k⁻¹ and the Z⁻¹ of signing: the nonce and
 /// the point derived from it are secret). `invertedSafeGCDVartime` stops as soon as g is zero;
-/// it is kept for comparison only: GMP's mpz_invert (`invertedVartime`) takes fewer
-/// instructions for public values (P-256: 19k against 32k by callgrind; the constant-time
-/// safegcd takes 42k, Fermat 71k for p and 101k for n). Inputs and outputs are Montgomery form;
+/// it is kept for comparison only: GMP's extended Euclid (`invertedVartime`, mpn_gcdext) takes
+/// fewer instructions for public values (P-256: 10k against 32k by callgrind; the constant-time
+/// safegcd takes 36k, Fermat 71k for p and 101k for n). Inputs and outputs are Montgomery form;
 /// the inverse of zero is zero, as with the Fermat inversion.
 enum SafeGCD {
     static let limbBits: Int64 = 62
