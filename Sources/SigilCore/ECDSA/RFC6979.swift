@@ -108,7 +108,7 @@ struct RFC6979State<H: MDHashFunction> {
         self.byteCount = byteCount
         let hlen = H.digestByteCount
         // §3.2 b, c: V = 0x01 0x01 …, K = 0x00 0x00 ….
-        withUnsafeMutableBytes(of: &v) { $0.initializeMemory(as: UInt8.self, repeating: 0x01) }
+        _ = withUnsafeMutableBytes(of: &v) { $0.initializeMemory(as: UInt8.self, repeating: 0x01) }
         key = withUnsafeBytes(of: k) { HMACKey(UnsafeRawBufferPointer(rebasing: $0[0..<hlen]).assumingMemoryBound(to: UInt8.self)) }
         // §3.2 d–g.
         for separator: UInt8 in 0...1 {
