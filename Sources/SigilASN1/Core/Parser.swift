@@ -48,6 +48,9 @@ struct ASN1Parser {
         self.limits = limits
     }
 
+    /// The most records reserved up front (64 bytes each: 16 KiB).
+    static let reservedRecordsCeiling = 256
+
     /// Parses exactly one element spanning all of `bytes`.
     static func parse(_ bytes: [UInt8], rules: ASN1EncodingRules, limits: ASN1ParseLimits) throws(ASN1Error)
         -> ASN1Document
@@ -57,6 +60,11 @@ struct ASN1Parser {
         }
         guard !bytes.isEmpty else { throw ASN1Error(.truncated, "input is empty", offset: 0) }
         var parser = ASN1Parser(bytes: bytes, rules: rules, limits: limits)
+        // One allocation for the records of a typical document: DER certificates average about
+        // 14 octets per element, so a sixth of the input plus a few covers them without the
+        // array growing (each growth copies every record); capped so a large blob of few
+        // elements does not reserve much. Larger documents grow as before.
+        parser.records.reserveCapacity(min(bytes.count / 6 + 4, ASN1Parser.reservedRecordsCeiling))
         var position = 0
         try parser.parseElement(at: &position, limit: bytes.count, depth: 1)
         // X.690 8.1.1: the encoding is exactly one element; anything after it is not ours to ignore.
