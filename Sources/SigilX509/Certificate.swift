@@ -75,16 +75,12 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         }
         do {
             let root = try DER.parse(data)
-            var fields: Fields?
-            var outerAlgorithmBytes: ArraySlice<UInt8> = []
-            var signatureBits: ASN1BitString?
-            try ASN1.sequence(root) { reader in
-                fields = try Fields(node: reader.next(.sequence), decodingExtensionsEagerly: decodingExtensionsEagerly)
+            // Returned, not assigned to captured optionals: the fields move into the certificate.
+            let (fields, outerAlgorithmBytes, signatureBits) = try ASN1.sequence(root) { reader in
+                let fields = try Fields(node: reader.next(.sequence), decodingExtensionsEagerly: decodingExtensionsEagerly)
                 let algorithmNode = try reader.next(.sequence)
-                outerAlgorithmBytes = algorithmNode.encodedBytes
-                signatureBits = try ASN1BitString(node: reader.next(.bitString))
+                return (fields, algorithmNode.encodedBytes, try ASN1BitString(node: reader.next(.bitString)))
             }
-            guard let fields, let signatureBits else { throw X509Error(.malformed, "certificate structure") }
             guard outerAlgorithmBytes.elementsEqual(fields.innerAlgorithmBytes) else {
                 throw X509Error(
                     .algorithmMismatch, "signatureAlgorithm differs from the TBSCertificate signature field (RFC 5280 §4.1.1.2)")
@@ -178,11 +174,14 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
                     // One cache for the decoded values of all the extensions, each in its slot.
                     let cache = ExtensionValueCache()
                     extensions = try ASN1.explicit(tagged, tag: .contextSpecific(3)) { list in
-                        var slot = 0
-                        return try ASN1.sequenceOf(list) { node in
-                            defer { slot += 1 }
-                            return try Extension(node: node, cache: cache, slot: slot, decodingEagerly: decodingExtensionsEagerly)
+                        try ASN1.expect(list, .sequence, constructed: true)
+                        var parsed: [Extension] = []
+                        parsed.reserveCapacity(list.children.count)
+                        for node in list.children {
+                            parsed.append(
+                                try Extension(node: node, cache: cache, slot: parsed.count, decodingEagerly: decodingExtensionsEagerly))
                         }
+                        return parsed
                     }
                     guard !extensions.isEmpty else {
                         throw tagged.error(.unexpectedElementCount, "extensions must not be empty (RFC 5280 §4.1)")

@@ -126,6 +126,19 @@ final class LazyExtensionTests: XCTestCase {
         print("extension mutants: \(total), \(accepted) accepted and \(refused) refused alike by the lazy and eager parses")
     }
 
+    /// `Kind` recognises exactly the OIDs of `ExtensionValue.known`, each as its own kind.
+    func testKindsMatchTheKnownList() throws {
+        for (index, oid) in ExtensionValue.known.enumerated() {
+            XCTAssertEqual(ExtensionValue.Kind(oid)?.rawValue, index, oid.dotted)
+        }
+        for dotted in [
+            "2.5.29.20", "2.5.29.16", "2.5.29.9", "2.5.29.46", "2.5.29", "2.5.29.19.1", "2.5.28.19", "1.3.6.1.5.5.7.1.2",
+            "1.3.6.1.5.5.7.1.1.1",
+        ] {
+            XCTAssertNil(ExtensionValue.Kind(try ASN1ObjectIdentifier(dotted: dotted)), dotted)
+        }
+    }
+
     /// Decoded values are kept once read and read safely from several threads at once.
     func testConcurrentFirstReadsAgree() throws {
         let der = Array(try Data(contentsOf: TestPaths.vectors("apple/real/apple-pki/AppleWWDRCAG6.cer")))

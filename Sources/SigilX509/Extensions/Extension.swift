@@ -161,15 +161,36 @@ public enum ExtensionValue: Hashable, Sendable {
         case authorityInfoAccess, cRLDistributionPoints, certificatePolicies, subjectAltName, issuerAltName
         case nameConstraints, policyMappings, policyConstraints, inhibitAnyPolicy
 
-        /// The kind of `oid`, or nil when Sigil does not decode it.
+        /// The kind of `oid`, or nil when Sigil does not decode it: by the arcs (every known
+        /// extension but authorityInfoAccess is id-ce, 2.5.29.x), with no list to search.
         init?(_ oid: ASN1ObjectIdentifier) {
-            guard let index = ExtensionValue.known.firstIndex(of: oid) else { return nil }
-            self.init(rawValue: index)
+            let arcs = oid.arcs
+            guard arcs.count == 4, arcs[0] == 2, arcs[1] == 5, arcs[2] == 29 else {
+                guard oid == X509OIDs.authorityInfoAccess else { return nil }
+                self = .authorityInfoAccess
+                return
+            }
+            switch arcs[3] {
+            case 14: self = .subjectKeyIdentifier
+            case 15: self = .keyUsage
+            case 17: self = .subjectAltName
+            case 18: self = .issuerAltName
+            case 19: self = .basicConstraints
+            case 30: self = .nameConstraints
+            case 31: self = .cRLDistributionPoints
+            case 32: self = .certificatePolicies
+            case 33: self = .policyMappings
+            case 35: self = .authorityKeyIdentifier
+            case 36: self = .policyConstraints
+            case 37: self = .extendedKeyUsage
+            case 54: self = .inhibitAnyPolicy
+            default: return nil
+            }
         }
     }
 
-    /// A list, not a set: a few comparisons of short arrays cost less than hashing the OID.
-    /// In the order of ``Kind``.
+    /// The OIDs of the extensions Sigil decodes, in the order of ``Kind`` (``Kind/init(_:)``
+    /// recognises exactly these; a test checks the two agree).
     static let known: [ASN1ObjectIdentifier] = [
         X509OIDs.basicConstraints, X509OIDs.keyUsage, X509OIDs.extKeyUsage, X509OIDs.subjectKeyIdentifier,
         X509OIDs.authorityKeyIdentifier, X509OIDs.authorityInfoAccess, X509OIDs.cRLDistributionPoints,
