@@ -130,12 +130,22 @@ final class LazyExtensionTests: XCTestCase {
     func testKindsMatchTheKnownList() throws {
         for (index, oid) in ExtensionValue.known.enumerated() {
             XCTAssertEqual(ExtensionValue.Kind(oid)?.rawValue, index, oid.dotted)
+            // Recognised from its encoding too.
+            XCTAssertEqual(ExtensionValue.Kind(encoding: oid.contentBytes[...])?.rawValue, index, oid.dotted)
+        }
+        // Every three-octet 55 1D n: recognised exactly when it decodes to a known OID.
+        for n in 0...255 {
+            let content: [UInt8] = [0x55, 0x1D, UInt8(n)]
+            let decoded = try? ASN1ObjectIdentifier(node: DER.parse([0x06, 0x03] + content))
+            XCTAssertEqual(ExtensionValue.Kind(encoding: content[...]), decoded.flatMap { ExtensionValue.Kind($0) }, "\(n)")
         }
         for dotted in [
             "2.5.29.20", "2.5.29.16", "2.5.29.9", "2.5.29.46", "2.5.29", "2.5.29.19.1", "2.5.28.19", "1.3.6.1.5.5.7.1.2",
             "1.3.6.1.5.5.7.1.1.1",
         ] {
-            XCTAssertNil(ExtensionValue.Kind(try ASN1ObjectIdentifier(dotted: dotted)), dotted)
+            let oid = try ASN1ObjectIdentifier(dotted: dotted)
+            XCTAssertNil(ExtensionValue.Kind(oid), dotted)
+            XCTAssertNil(ExtensionValue.Kind(encoding: oid.contentBytes[...]), dotted)
         }
     }
 

@@ -57,8 +57,19 @@ public struct Extension: Hashable, Sendable {
     /// cache when nil). `decodingEagerly` checks the value with its full decoder, as parsing did
     /// before values became lazy (kept for the tests that compare the two).
     init(node: ASN1Node, cache shared: ExtensionValueCache?, slot: Int, decodingEagerly: Bool = false) throws {
+        var knownKind: ExtensionValue.Kind?
         (oid, critical, content) = try ASN1.sequence(node) { reader in
-            let oid = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
+            let oidNode = try reader.next(.objectIdentifier)
+            let oid: ASN1ObjectIdentifier
+            // The encoding of an extension Sigil knows is recognised as is (a valid OID whose arcs
+            // are the constant's): no arcs array decoded and allocated for it.
+            if !oidNode.isConstructed, let kind = ExtensionValue.Kind(encoding: oidNode.contentBytes) {
+                knownKind = kind
+                oid = ExtensionValue.known[kind.rawValue]
+            } else {
+                oid = try ASN1ObjectIdentifier(node: oidNode)
+                knownKind = ExtensionValue.Kind(oid)
+            }
             var critical = false
             if let flag = reader.nextIfPresent(.boolean) {
                 critical = try Bool(node: flag)
@@ -69,7 +80,7 @@ public struct Extension: Hashable, Sendable {
             return (oid, critical, try ASN1OctetString.content(of: reader.next(.octetString)))
         }
         // Unknown extensions are never parsed: their bytes need not even be DER.
-        guard let kind = ExtensionValue.Kind(oid) else {
+        guard let kind = knownKind else {
             cache = nil
             self.slot = 0
             return
@@ -161,16 +172,25 @@ public enum ExtensionValue: Hashable, Sendable {
         case authorityInfoAccess, cRLDistributionPoints, certificatePolicies, subjectAltName, issuerAltName
         case nameConstraints, policyMappings, policyConstraints, inhibitAnyPolicy
 
-        /// The kind of `oid`, or nil when Sigil does not decode it: by the arcs (every known
-        /// extension but authorityInfoAccess is id-ce, 2.5.29.x), with no list to search.
-        init?(_ oid: ASN1ObjectIdentifier) {
-            let arcs = oid.arcs
-            guard arcs.count == 4, arcs[0] == 2, arcs[1] == 5, arcs[2] == 29 else {
-                guard oid == X509OIDs.authorityInfoAccess else { return nil }
+        /// The kind whose OID is encoded as `content` (the content octets of a primitive OBJECT
+        /// IDENTIFIER), or nil: id-ce extensions are 55 1D n (2.5.29.n, n < 128), authorityInfoAccess
+        /// its eight octets. Any other encoding — including a non-minimal one of the same arcs,
+        /// which decoding refuses — is left to the full decoder.
+        init?(encoding content: ArraySlice<UInt8>) {
+            if content.count == 3 {
+                let i = content.startIndex
+                guard content[i] == 0x55, content[i + 1] == 0x1D, content[i + 2] < 0x80 else { return nil }
+                self.init(idCE: content[i + 2])
+            } else if content.elementsEqual(ExtensionValue.authorityInfoAccessContent) {
                 self = .authorityInfoAccess
-                return
+            } else {
+                return nil
             }
-            switch arcs[3] {
+        }
+
+        /// The kind of id-ce extension 2.5.29.`arc`, or nil.
+        init?<Arc: BinaryInteger>(idCE arc: Arc) {
+            switch arc {
             case 14: self = .subjectKeyIdentifier
             case 15: self = .keyUsage
             case 17: self = .subjectAltName
@@ -187,7 +207,22 @@ public enum ExtensionValue: Hashable, Sendable {
             default: return nil
             }
         }
+
+        /// The kind of `oid`, or nil when Sigil does not decode it: by the arcs (every known
+        /// extension but authorityInfoAccess is id-ce, 2.5.29.x), with no list to search.
+        init?(_ oid: ASN1ObjectIdentifier) {
+            let arcs = oid.arcs
+            guard arcs.count == 4, arcs[0] == 2, arcs[1] == 5, arcs[2] == 29 else {
+                guard oid == X509OIDs.authorityInfoAccess else { return nil }
+                self = .authorityInfoAccess
+                return
+            }
+            self.init(idCE: arcs[3])
+        }
     }
+
+    /// The DER content octets of authorityInfoAccess (1.3.6.1.5.5.7.1.1).
+    private static let authorityInfoAccessContent: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x01, 0x01]
 
     /// The OIDs of the extensions Sigil decodes, in the order of ``Kind`` (``Kind/init(_:)``
     /// recognises exactly these; a test checks the two agree).
