@@ -42,10 +42,14 @@ struct ASN1Parser {
     let limits: ASN1ParseLimits
     var records: [ASN1Record] = []
 
+    /// The depth limit in force: the caller's, never above the ceiling (computed once per parse).
+    let maximumDepth: Int
+
     init(bytes: [UInt8], rules: ASN1EncodingRules, limits: ASN1ParseLimits) {
         self.bytes = bytes
         self.rules = rules
         self.limits = limits
+        self.maximumDepth = min(limits.maximumDepth, ASN1ParseLimits.depthCeiling)
     }
 
     /// The most records reserved up front (64 bytes each: 16 KiB).
@@ -76,7 +80,6 @@ struct ASN1Parser {
 
     mutating func parseElement(at position: inout Int, limit: Int, depth: Int) throws(ASN1Error) {
         let start = position
-        let maximumDepth = min(limits.maximumDepth, ASN1ParseLimits.depthCeiling)
         guard depth <= maximumDepth else {
             throw ASN1Error(.tooDeep, "nesting exceeds \(maximumDepth) levels", offset: start)
         }
