@@ -32,12 +32,19 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
         }
     }
 
+    /// The DER of the namedCurve OIDs of P-256 (1.2.840.10045.3.1.7) and P-384 (1.3.132.0.34).
+    static let secp256r1DER: [UInt8] = [0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]
+    static let secp384r1DER: [UInt8] = [0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x22]
+
     /// The named-curve OID in EC parameters (RFC 5480 §2.1.1: `ECParameters ::= CHOICE { namedCurve … }`;
     /// implicitCurve and specifiedCurve are refused, as RFC 5480 requires of conforming CAs).
     func namedCurveParameter() throws -> ASN1ObjectIdentifier {
         guard let parameters else {
             throw SigilKeysError(.malformed, "id-ecPublicKey without curve parameters")
         }
+        // The two curves Sigil uses, recognised by their exact DER (what parsing them would give).
+        if parameters == AlgorithmIdentifier.secp256r1DER { return KeyOIDs.secp256r1 }
+        if parameters == AlgorithmIdentifier.secp384r1DER { return KeyOIDs.secp384r1 }
         do {
             return try ASN1ObjectIdentifier(node: DER.parse(parameters))
         } catch {

@@ -58,23 +58,29 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     public let signature: [UInt8]
 
     /// Parses a DER certificate (RFC 5280 §4.1) strictly: every field, every extension it knows, trailing bytes refused.
+    ///
+    /// The value of every extension Sigil knows is validated here (the parse fails on any value
+    /// its decoder would refuse) and decoded on first access (``Extension/value``).
     public init<Bytes: Collection>(derEncoded bytes: Bytes) throws(X509Error) where Bytes.Element == UInt8 {
+        try self.init(derEncoded: bytes, decodingExtensionsEagerly: false)
+    }
+
+    /// `init(derEncoded:)`, or with `decodingExtensionsEagerly` every known extension checked by
+    /// its full decoder, as parsing did before values became lazy (for the tests comparing the two).
+    init<Bytes: Collection>(derEncoded bytes: Bytes, decodingExtensionsEagerly: Bool) throws(X509Error)
+    where Bytes.Element == UInt8 {
         let data = Array(bytes)
         guard data.count <= Certificate.maximumSize else {
             throw X509Error(.malformed, "certificate of \(data.count) bytes exceeds \(Certificate.maximumSize)")
         }
         do {
             let root = try DER.parse(data)
-            var fields: Fields?
-            var outerAlgorithmBytes: ArraySlice<UInt8> = []
-            var signatureBits: ASN1BitString?
-            try ASN1.sequence(root) { reader in
-                fields = try Fields(node: reader.next(.sequence))
+            // Returned, not assigned to captured optionals: the fields move into the certificate.
+            let (fields, outerAlgorithmBytes, signatureBits) = try ASN1.sequence(root) { reader in
+                let fields = try Fields(node: reader.next(.sequence), decodingExtensionsEagerly: decodingExtensionsEagerly)
                 let algorithmNode = try reader.next(.sequence)
-                outerAlgorithmBytes = algorithmNode.encodedBytes
-                signatureBits = try ASN1BitString(node: reader.next(.bitString))
+                return (fields, algorithmNode.encodedBytes, try ASN1BitString(node: reader.next(.bitString)))
             }
-            guard let fields, let signatureBits else { throw X509Error(.malformed, "certificate structure") }
             guard outerAlgorithmBytes.elementsEqual(fields.innerAlgorithmBytes) else {
                 throw X509Error(
                     .algorithmMismatch, "signatureAlgorithm differs from the TBSCertificate signature field (RFC 5280 §4.1.1.2)")
@@ -120,7 +126,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         var subjectUniqueID: ASN1BitString?
         var extensions: [Extension]
 
-        init(node: ASN1Node) throws {
+        init(node: ASN1Node, decodingExtensionsEagerly: Bool) throws {
             // Node slices index the parsed array, which the certificate keeps as derBytes.
             tbsRange = node.encodedBytes.indices
             var version = 1
@@ -165,8 +171,17 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
                     subjectUID = try ASN1BitString(node: uid, identifier: .contextSpecific(2))
                 }
                 if let tagged = reader.nextIfPresent(.contextSpecific(3)) {
+                    // One cache for the decoded values of all the extensions, each in its slot.
+                    let cache = ExtensionValueCache()
                     extensions = try ASN1.explicit(tagged, tag: .contextSpecific(3)) { list in
-                        try ASN1.sequenceOf(list) { try Extension(node: $0) }
+                        try ASN1.expect(list, .sequence, constructed: true)
+                        var parsed: [Extension] = []
+                        parsed.reserveCapacity(list.children.count)
+                        for node in list.children {
+                            parsed.append(
+                                try Extension(node: node, cache: cache, slot: parsed.count, decodingEagerly: decodingExtensionsEagerly))
+                        }
+                        return parsed
                     }
                     guard !extensions.isEmpty else {
                         throw tagged.error(.unexpectedElementCount, "extensions must not be empty (RFC 5280 §4.1)")

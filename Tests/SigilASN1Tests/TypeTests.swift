@@ -78,6 +78,54 @@ final class TypeTests: XCTestCase {
         XCTAssertEqual(DER.encode(try ASN1UTF8String("ü")), bytes("0C 02 C3BC"))
     }
 
+    /// The in-place UTF-8 check accepts exactly what the standard library's `String(validating:)`
+    /// accepts: every one- and two-octet input, every three-octet input whose lead is E0–EF (and
+    /// the continuation edges around it), every four-octet lead F0–F7 with each second octet and
+    /// edge continuations, and random longer inputs mixing valid sequences with stray octets.
+    func testUTF8ValidationMatchesTheStandardLibrary() {
+        func check(_ input: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
+            let expected = String(validating: input, as: UTF8.self) != nil
+            if ASN1UTF8String.isValidContent(input[...]) != expected {
+                XCTFail("\(input.map { String($0, radix: 16) }) expected \(expected)", file: file, line: line)
+            }
+        }
+        for a in 0...255 {
+            check([UInt8(a)])
+            for b in 0...255 { check([UInt8(a), UInt8(b)]) }
+        }
+        let edges: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF]
+        for a in 0xE0...0xEF {
+            for b in 0...255 {
+                for c in edges { check([UInt8(a), UInt8(b), c]) }
+            }
+        }
+        for a in 0xF0...0xF7 {
+            for b in 0...255 {
+                for c in edges {
+                    for d in edges { check([UInt8(a), UInt8(b), c, d]) }
+                }
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [
+            [0x41], [0xC3, 0xBC], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], [0xED, 0x9F, 0xBF],
+            [0x80], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC0, 0xAF], [0xFF],
+        ]
+        for _ in 0..<20_000 {
+            var input: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                input += pieces[Int.random(in: 0..<6, using: &generator)]
+            }
+            if Bool.random(using: &generator) {
+                input.insert(contentsOf: pieces[Int.random(in: 0..<pieces.count, using: &generator)], at: 0)
+            }
+            check(input)
+            // The check on a slice not starting at 0 (content inside a larger document).
+            let padded = [0x30, 0x00] + input
+            XCTAssertEqual(ASN1UTF8String.isValidContent(padded[2...]), String(validating: input, as: UTF8.self) != nil)
+        }
+    }
+
     func testTimes() throws {
         let utc = try ASN1UTCTime(node: DER.parse(Array("\u{17}\u{0D}250301120000Z".utf8)))
         XCTAssertEqual(utc.description, "2025-03-01T12:00:00Z")

@@ -80,6 +80,7 @@ public struct ASN1Identifier: Hashable, Sendable, CustomStringConvertible {
         case either
     }
 
+    @inline(__always)
     var universalConstruction: Construction {
         guard tagClass == .universal else { return .either }
         switch tagNumber {

@@ -79,14 +79,17 @@ public struct ASN1NodeCollection: Sequence, Sendable {
 /// Decoders pull required fields with ``next(_:)`` and optional ones with ``nextIfPresent(_:)``;
 /// ``ASN1/sequence(_:identifier:_:)`` then insists that nothing is left (DESIGN.md convention 2).
 public struct ASN1SequenceReader: Sendable {
-    var iterator: ASN1NodeCollection.Iterator
     let parent: ASN1Node
-    private var peeked: ASN1Node?
+    /// Index of the next unconsumed child, and the end of the parent's subtree. Kept as indices
+    /// (the document is `parent`'s): stepping holds no extra reference to retain and release.
+    private var nextIndex: Int
+    private let end: Int
 
     init(_ parent: ASN1Node) {
         self.parent = parent
-        self.iterator = parent.children.makeIterator()
-        self.peeked = self.iterator.next()
+        let record = parent.record
+        self.nextIndex = parent.index + 1
+        self.end = record.isConstructed ? record.subtreeEnd : parent.index + 1
     }
 
     /// A reader over `node`'s children after checking its tag and that it is constructed.
@@ -97,34 +100,38 @@ public struct ASN1SequenceReader: Sendable {
 
     /// Requires that every child was consumed.
     public func finish() throws(ASN1Error) {
-        if let extra = peeked {
+        if let extra = peek {
             throw extra.error(.unexpectedElementCount, "\(parent.identifier) has an unexpected element \(extra.identifier)")
         }
     }
 
     /// The next child without consuming it.
-    public var peek: ASN1Node? { peeked }
+    public var peek: ASN1Node? { nextIndex < end ? ASN1Node(document: parent.document, index: nextIndex) : nil }
 
-    public var isAtEnd: Bool { peeked == nil }
+    public var isAtEnd: Bool { nextIndex >= end }
 
     /// Consumes the next child, which must exist (and carry `identifier`, if given).
     public mutating func next(_ identifier: ASN1Identifier? = nil) throws(ASN1Error) -> ASN1Node {
-        guard let node = peeked else {
+        guard nextIndex < end else {
             throw parent.error(
                 .unexpectedElementCount,
                 "\(parent.identifier) ends before a required \(identifier.map { "\($0)" } ?? "element")")
         }
+        let node = ASN1Node(document: parent.document, index: nextIndex)
         if let identifier, node.identifier != identifier {
             throw node.error(.unexpectedTag, "expected \(identifier), found \(node.identifier)")
         }
-        peeked = iterator.next()
+        nextIndex = node.record.subtreeEnd
         return node
     }
 
     /// Consumes and returns the next child only if it carries `identifier`.
     public mutating func nextIfPresent(_ identifier: ASN1Identifier) -> ASN1Node? {
-        guard let node = peeked, node.identifier == identifier else { return nil }
-        peeked = iterator.next()
+        guard nextIndex < end else { return nil }
+        let record = parent.document.records[nextIndex]
+        guard record.identifier == identifier else { return nil }
+        let node = ASN1Node(document: parent.document, index: nextIndex)
+        nextIndex = record.subtreeEnd
         return node
     }
 }

@@ -42,11 +42,18 @@ struct ASN1Parser {
     let limits: ASN1ParseLimits
     var records: [ASN1Record] = []
 
+    /// The depth limit in force: the caller's, never above the ceiling (computed once per parse).
+    let maximumDepth: Int
+
     init(bytes: [UInt8], rules: ASN1EncodingRules, limits: ASN1ParseLimits) {
         self.bytes = bytes
         self.rules = rules
         self.limits = limits
+        self.maximumDepth = min(limits.maximumDepth, ASN1ParseLimits.depthCeiling)
     }
+
+    /// The most records reserved up front (64 bytes each: 16 KiB).
+    static let reservedRecordsCeiling = 256
 
     /// Parses exactly one element spanning all of `bytes`.
     static func parse(_ bytes: [UInt8], rules: ASN1EncodingRules, limits: ASN1ParseLimits) throws(ASN1Error)
@@ -57,6 +64,11 @@ struct ASN1Parser {
         }
         guard !bytes.isEmpty else { throw ASN1Error(.truncated, "input is empty", offset: 0) }
         var parser = ASN1Parser(bytes: bytes, rules: rules, limits: limits)
+        // One allocation for the records of a typical document: DER certificates average about
+        // 14 octets per element, so a sixth of the input plus a few covers them without the
+        // array growing (each growth copies every record); capped so a large blob of few
+        // elements does not reserve much. Larger documents grow as before.
+        parser.records.reserveCapacity(min(bytes.count / 6 + 4, ASN1Parser.reservedRecordsCeiling))
         var position = 0
         try parser.parseElement(at: &position, limit: bytes.count, depth: 1)
         // X.690 8.1.1: the encoding is exactly one element; anything after it is not ours to ignore.
@@ -68,7 +80,6 @@ struct ASN1Parser {
 
     mutating func parseElement(at position: inout Int, limit: Int, depth: Int) throws(ASN1Error) {
         let start = position
-        let maximumDepth = min(limits.maximumDepth, ASN1ParseLimits.depthCeiling)
         guard depth <= maximumDepth else {
             throw ASN1Error(.tooDeep, "nesting exceeds \(maximumDepth) levels", offset: start)
         }
@@ -87,58 +98,65 @@ struct ASN1Parser {
         try checkConstruction(identifier, isConstructed: isConstructed, offset: start)
 
         let index = records.count
-        records.append(
-            ASN1Record(
-                identifier: identifier, isConstructed: isConstructed, isIndefinite: length == nil,
-                start: start, contentStart: position, contentEnd: position, end: position,
-                depth: depth, subtreeEnd: index + 1))
-
         if let length {
             guard length <= limit - position else {
                 throw ASN1Error(
                     .truncated, "\(identifier) declares \(length) content bytes, \(limit - position) remain",
                     offset: start)
             }
+            // A definite length gives every offset now: the record is written once, and only a
+            // constructed element's subtreeEnd is set after its children.
             let contentEnd = position + length
+            records.append(
+                ASN1Record(
+                    identifier: identifier, isConstructed: isConstructed, isIndefinite: false,
+                    start: start, contentStart: position, contentEnd: contentEnd, end: contentEnd,
+                    depth: depth, subtreeEnd: index + 1))
             if isConstructed {
                 var child = position
                 while child < contentEnd {
                     try parseElement(at: &child, limit: contentEnd, depth: depth + 1)
                 }
+                records[index].subtreeEnd = records.count
             }
             position = contentEnd
-            records[index].contentEnd = contentEnd
-        } else {
-            // X.690 8.1.3.6: indefinite length, constructed only, closed by end-of-contents 00 00.
-            guard isConstructed else {
-                throw ASN1Error(.indefiniteLength, "indefinite length on primitive \(identifier)", offset: start)
+            return
+        }
+        // X.690 8.1.3.6: indefinite length, constructed only, closed by end-of-contents 00 00.
+        guard isConstructed else {
+            throw ASN1Error(.indefiniteLength, "indefinite length on primitive \(identifier)", offset: start)
+        }
+        records.append(
+            ASN1Record(
+                identifier: identifier, isConstructed: isConstructed, isIndefinite: true,
+                start: start, contentStart: position, contentEnd: position, end: position,
+                depth: depth, subtreeEnd: index + 1))
+        var child = position
+        while true {
+            guard child < limit else {
+                throw ASN1Error(
+                    .missingEndOfContents, "indefinite-length \(identifier) has no end-of-contents",
+                    offset: start)
             }
-            var child = position
-            while true {
-                guard child < limit else {
-                    throw ASN1Error(
-                        .missingEndOfContents, "indefinite-length \(identifier) has no end-of-contents",
-                        offset: start)
+            if bytes[child] == 0x00 {
+                guard child + 1 < limit else {
+                    throw ASN1Error(.truncated, "end-of-contents is cut short", offset: child)
                 }
-                if bytes[child] == 0x00 {
-                    guard child + 1 < limit else {
-                        throw ASN1Error(.truncated, "end-of-contents is cut short", offset: child)
-                    }
-                    guard bytes[child + 1] == 0x00 else {
-                        throw ASN1Error(.missingEndOfContents, "end-of-contents must be 00 00", offset: child)
-                    }
-                    records[index].contentEnd = child
-                    position = child + 2
-                    break
+                guard bytes[child + 1] == 0x00 else {
+                    throw ASN1Error(.missingEndOfContents, "end-of-contents must be 00 00", offset: child)
                 }
-                try parseElement(at: &child, limit: limit, depth: depth + 1)
+                records[index].contentEnd = child
+                position = child + 2
+                break
             }
+            try parseElement(at: &child, limit: limit, depth: depth + 1)
         }
         records[index].end = position
         records[index].subtreeEnd = records.count
     }
 
     /// X.690 8.1.2: identifier octets.
+    @inline(__always)
     func readIdentifier(at position: inout Int, limit: Int) throws(ASN1Error) -> (ASN1Identifier, Bool) {
         let start = position
         guard position < limit else { throw ASN1Error(.truncated, "missing identifier", offset: position) }
@@ -179,6 +197,7 @@ struct ASN1Parser {
     }
 
     /// X.690 8.1.3 (and 10.1 for DER): length octets. Returns nil for the indefinite form.
+    @inline(__always)
     func readLength(at position: inout Int, limit: Int) throws(ASN1Error) -> Int? {
         let start = position
         guard position < limit else { throw ASN1Error(.truncated, "missing length", offset: position) }
@@ -218,6 +237,7 @@ struct ASN1Parser {
         return Int(value)
     }
 
+    @inline(__always)
     func checkConstruction(_ identifier: ASN1Identifier, isConstructed: Bool, offset: Int) throws(ASN1Error) {
         switch identifier.universalConstruction {
         case .either:

@@ -102,7 +102,53 @@ public struct ASN1UTF8String: ASN1CharacterString {
         String(validating: bytes, as: UTF8.self)
     }
 
-    public static func isValidContent(_ content: ArraySlice<UInt8>) -> Bool { String(validating: content, as: UTF8.self) != nil }
+    /// Well-formed UTF-8 (RFC 3629 §4; Unicode 15 Table 3-7): the sequences `String(validating:)`
+    /// accepts — no overlong forms, no surrogates (U+D800–DFFF), nothing above U+10FFFF, no
+    /// truncated sequence — checked in place: no String is built and no generic metadata looked
+    /// up, which made the standard library's check the largest single cost of validating a name.
+    public static func isValidContent(_ content: ArraySlice<UInt8>) -> Bool {
+        var i = content.startIndex
+        let end = content.endIndex
+        while i < end {
+            let lead = content[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            // The allowed range of the second octet, and how many octets the sequence has.
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            let length: Int
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0:
+                length = 3
+                low = 0xA0  // E0 80–9F would be overlong
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED:
+                length = 3
+                high = 0x9F  // ED A0–BF would be a surrogate
+            case 0xF0:
+                length = 4
+                low = 0x90  // F0 80–8F would be overlong
+            case 0xF1...0xF3: length = 4
+            case 0xF4:
+                length = 4
+                high = 0x8F  // F4 90+ would be above U+10FFFF
+            default: return false  // 80–C1 (continuation or overlong lead), F5–FF
+            }
+            guard end - i >= length else { return false }
+            let second = content[i + 1]
+            guard second >= low && second <= high else { return false }
+            var k = 2
+            while k < length {
+                guard content[i + k] & 0xC0 == 0x80 else { return false }
+                k += 1
+            }
+            i += length
+        }
+        return true
+    }
 
     public static func text(ofValidContent content: ArraySlice<UInt8>) -> String { String(decoding: content, as: UTF8.self) }
 

@@ -15,10 +15,17 @@ public struct ASN1OctetString: ASN1ImplicitlyTaggable, Hashable, Sendable {
     }
 
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
+        bytes = Array(try ASN1OctetString.content(of: node, identifier: identifier))
+    }
+
+    /// The octets of `node` as an OCTET STRING under `identifier` — the checks and errors of
+    /// `init(node:identifier:)` — without copying them: a slice of the parsed input (or, for a
+    /// segmented BER string, of the concatenated segments).
+    public static func content(of node: ASN1Node, identifier: ASN1Identifier = .octetString) throws(ASN1Error) -> ArraySlice<UInt8> {
         guard node.identifier == identifier else {
             throw node.error(.unexpectedTag, "expected \(identifier), found \(node.identifier)")
         }
-        bytes = Array(try ASN1.stringContent(node, segmentTag: .octetString))
+        return try ASN1.stringContent(node, segmentTag: .octetString)
     }
 
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {

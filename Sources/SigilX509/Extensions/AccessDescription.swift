@@ -17,6 +17,14 @@ public struct AccessDescription: Hashable, Sendable {
         }
     }
 
+    /// Every check of `init(node:)`, building nothing.
+    static func validate(_ node: ASN1Node) throws {
+        try ASN1.sequence(node) { reader in
+            try ASN1ObjectIdentifier.validate(reader.next(.objectIdentifier))
+            try GeneralName.validate(reader.next())
+        }
+    }
+
     /// The location as a URI, when it is one.
     public var uri: String? {
         if case .uniformResourceIdentifier(let uri) = location { return uri }

@@ -31,4 +31,21 @@ public struct AuthorityKeyIdentifier: Hashable, Sendable {
             return (key, issuer, serial)
         }
     }
+
+    /// Every check of `init(node:)`, in the same order and with the same errors, building as little as possible.
+    static func validate(_ node: ASN1Node) throws {
+        try ASN1.sequence(node) { reader in
+            if let key = reader.nextIfPresent(.contextSpecific(0)) {
+                _ = try ASN1OctetString.content(of: key, identifier: .contextSpecific(0))
+            }
+            let issuer = reader.nextIfPresent(.contextSpecific(1))
+            if let issuer { try GeneralName.validateNames(issuer, identifier: .contextSpecific(1)) }
+            let serial = reader.nextIfPresent(.contextSpecific(2))
+            if let serial { _ = try ASN1Integer(node: serial, identifier: .contextSpecific(2)) }
+            guard (issuer == nil) == (serial == nil) else {
+                throw node.error(
+                    .unexpectedElementCount, "authorityCertIssuer and authorityCertSerialNumber must both be present or both absent")
+            }
+        }
+    }
 }

@@ -46,6 +46,30 @@ public struct DistributionPoint: Hashable, Sendable {
         }
     }
 
+    /// Every check of `init(node:)`, in the same order and with the same errors, building as little as possible.
+    static func validate(_ node: ASN1Node) throws {
+        try ASN1.sequence(node) { reader in
+            var named = false
+            if let point = reader.nextIfPresent(.contextSpecific(0)) {
+                let choice = try ASN1.explicitInner(point, tag: .contextSpecific(0))
+                switch choice.identifier {
+                case .contextSpecific(0): try GeneralName.validateNames(choice, identifier: .contextSpecific(0))
+                case .contextSpecific(1): try ASN1.expect(choice, .contextSpecific(1), constructed: true)
+                default: throw choice.error(.unexpectedTag, "DistributionPointName must be [0] or [1]")
+                }
+                named = true
+            }
+            if let reasons = reader.nextIfPresent(.contextSpecific(1)) {
+                _ = try ASN1BitString(node: reasons, identifier: .contextSpecific(1))
+            }
+            let issuer = reader.nextIfPresent(.contextSpecific(2))
+            if let issuer { try GeneralName.validateNames(issuer, identifier: .contextSpecific(2)) }
+            guard named || issuer != nil else {
+                throw node.error(.unexpectedElementCount, "a DistributionPoint needs a distributionPoint or a cRLIssuer")
+            }
+        }
+    }
+
     /// The URIs of the full name.
     public var uris: [String] {
         (fullName ?? []).compactMap { if case .uniformResourceIdentifier(let uri) = $0 { uri } else { nil } }

@@ -63,6 +63,42 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Every check of `init(node:)`, in the same order and with the same errors, building nothing.
+    static func validate(_ node: ASN1Node) throws {
+        let tag = node.identifier
+        guard tag.tagClass == .contextSpecific else {
+            throw node.error(.unexpectedTag, "GeneralName must be context-specific, found \(tag)")
+        }
+        switch tag.tagNumber {
+        case 0:
+            try ASN1.sequence(node, identifier: .contextSpecific(0)) { reader in
+                try ASN1ObjectIdentifier.validate(reader.next(.objectIdentifier))
+                _ = try ASN1.explicitInner(reader.next(), tag: .contextSpecific(0))
+            }
+        case 1, 2, 6: try ASN1IA5String.validate(node, identifier: tag)
+        case 3, 5: try ASN1.expect(node, tag, constructed: true)
+        case 4: try DistinguishedName.validate(ASN1.explicitInner(node, tag: tag))
+        case 7:
+            let count = try ASN1OctetString.content(of: node, identifier: tag).count
+            guard [4, 16, 8, 32].contains(count) else {
+                throw node.error(.invalidLength, "iPAddress must be 4, 8, 16 or 32 octets, not \(count)")
+            }
+        case 8: try ASN1ObjectIdentifier.validate(node, identifier: tag)
+        default: throw node.error(.unexpectedTag, "GeneralName tag [\(tag.tagNumber)] does not exist")
+        }
+    }
+
+    /// Every check of `names(_:identifier:)`, building nothing.
+    static func validateNames(_ node: ASN1Node, identifier: ASN1Identifier = .sequence) throws {
+        try ASN1.expect(node, identifier, constructed: true)
+        var count = 0
+        for name in node.children {
+            try validate(name)
+            count += 1
+        }
+        guard count > 0 else { throw node.error(.unexpectedElementCount, "GeneralNames must not be empty") }
+    }
+
     /// GeneralNames: a non-empty SEQUENCE OF GeneralName (or the implicitly tagged form).
     package static func names(_ node: ASN1Node, identifier: ASN1Identifier = .sequence) throws -> [GeneralName] {
         let names = try ASN1.sequenceOf(node, identifier: identifier) { try GeneralName(node: $0) }

@@ -46,6 +46,71 @@ public struct PolicyInformation: Hashable, Sendable {
         }
     }
 
+    /// Every check of the certificatePolicies decoder (a non-empty SEQUENCE OF PolicyInformation,
+    /// each identifier once), in the same order and with the same errors, building as little as
+    /// possible: identifiers are compared as their encodings (equal OIDs have equal DER).
+    static func validatePolicies(_ node: ASN1Node) throws {
+        try ASN1.expect(node, .sequence, constructed: true)
+        var identifiers: [ArraySlice<UInt8>] = []
+        for policy in node.children { identifiers.append(try validate(policy)) }
+        guard !identifiers.isEmpty else { throw node.error(.unexpectedElementCount, "certificatePolicies must not be empty") }
+        // Pairwise for the usual handful; a set beyond that, so the work stays linear.
+        let repeated =
+            identifiers.count <= 16
+            ? identifiers.indices.contains { i in identifiers[..<i].contains(identifiers[i]) }
+            : Set(identifiers).count != identifiers.count
+        guard !repeated else {
+            throw node.error(.unexpectedElementCount, "a policy identifier appears twice (RFC 5280 §4.2.1.4)")
+        }
+    }
+
+    /// The DER content of id-qt-cps and id-qt-unotice, to recognise qualifiers without decoding their OIDs.
+    private static let qualifierCPSContent = X509OIDs.qualifierCPS.contentBytes
+    private static let qualifierUserNoticeContent = X509OIDs.qualifierUserNotice.contentBytes
+
+    /// Every check of `init(node:)`, building nothing; returns the policy identifier's content octets.
+    static func validate(_ node: ASN1Node) throws -> ArraySlice<UInt8> {
+        try ASN1.sequence(node) { reader in
+            let id = try reader.next(.objectIdentifier)
+            try ASN1ObjectIdentifier.validate(id)
+            if let list = reader.nextIfPresent(.sequence) {
+                try ASN1.expect(list, .sequence, constructed: true)
+                var count = 0
+                for qualifierNode in list.children {
+                    try ASN1.sequence(qualifierNode) { q in
+                        let qid = try q.next(.objectIdentifier)
+                        try ASN1ObjectIdentifier.validate(qid)
+                        let value = try q.next()
+                        if qid.contentBytes.elementsEqual(qualifierCPSContent) {
+                            try ASN1IA5String.validate(value)
+                        } else if qid.contentBytes.elementsEqual(qualifierUserNoticeContent) {
+                            try PolicyInformation.validateExplicitText(value)
+                        }
+                    }
+                    count += 1
+                }
+                guard count > 0 else { throw list.error(.unexpectedElementCount, "policyQualifiers must not be empty") }
+            }
+            return id.contentBytes
+        }
+    }
+
+    /// Every check of `explicitText(_:)`, building nothing.
+    static func validateExplicitText(_ node: ASN1Node) throws {
+        try ASN1.sequence(node) { reader in
+            _ = reader.nextIfPresent(.sequence)
+            guard !reader.isAtEnd else { return }
+            let text = try reader.next()
+            switch text.identifier {
+            case .ia5String: try ASN1IA5String.validate(text)
+            case .visibleString: try ASN1VisibleString.validate(text)
+            case .bmpString: try ASN1BMPString.validate(text)
+            case .utf8String: try ASN1UTF8String.validate(text)
+            default: throw text.error(.unexpectedTag, "DisplayText must be a string type, found \(text.identifier)")
+            }
+        }
+    }
+
     /// UserNotice's explicitText (DisplayText: IA5String, VisibleString, BMPString or UTF8String).
     static func explicitText(_ node: ASN1Node) throws -> String? {
         try ASN1.sequence(node) { reader in
