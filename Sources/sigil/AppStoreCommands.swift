@@ -50,7 +50,9 @@ enum JSONCLI {
         switch value {
         case .null: return NSNull()
         case .bool(let b): return b
-        case .number(let n): return Int64(n).map { $0 as Any } ?? (Double(n) ?? 0)
+        case .number(let n):
+            if let integer = Int64(n) { return integer }
+            return Double(n) ?? 0
         case .string(let s): return s
         case .array(let a): return a.map(any)
         case .object(let o): return Dictionary(o.map { ($0.0, any($0.1)) }, uniquingKeysWith: { a, _ in a })

@@ -60,10 +60,11 @@ struct OCSPCommand: AsyncParsableCommand {
                     hash: sha256 ? .sha256 : .sha1, withNonce: !noNonce, using: &random)
                 let der = request.derRepresentation
                 if let out { try Files.write(der, to: out) }
+                let nonce: Any = request.nonce.map { Output.hex($0) } ?? NSNull()
                 if base64 || out == nil {
-                    Output.printJSON(["request": Data(der).base64EncodedString(), "nonce": request.nonce.map(Output.hex) ?? NSNull()])
+                    Output.printJSON(["request": Data(der).base64EncodedString(), "nonce": nonce])
                 } else {
-                    Output.printJSON(["file": out ?? "", "bytes": der.count, "nonce": request.nonce.map(Output.hex) ?? NSNull()])
+                    Output.printJSON(["file": out ?? "", "bytes": der.count, "nonce": nonce])
                 }
             }
         }

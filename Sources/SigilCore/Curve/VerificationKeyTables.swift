@@ -44,14 +44,20 @@ package final class PthreadLock: @unchecked Sendable {
 /// Tables hold public data only (multiples of a public key), so sharing them across threads and
 /// callers leaks nothing.
 final class VerificationKeyTableCache<C: WeierstrassCurve>: @unchecked Sendable {
+    /// The point itself (inline, no allocation per lookup), compared and hashed limb by limb.
     struct Key: Hashable {
-        let limbs: [UInt64]
-        init(_ point: AffinePoint<C>) {
-            var limbs: [UInt64] = []
-            limbs.reserveCapacity(2 * C.Field.limbCount)
-            for i in 0..<C.Field.limbCount { limbs.append(point.x.limb(i)) }
-            for i in 0..<C.Field.limbCount { limbs.append(point.y.limb(i)) }
-            self.limbs = limbs
+        let point: AffinePoint<C>
+        init(_ point: AffinePoint<C>) { self.point = point }
+
+        static func == (a: Key, b: Key) -> Bool {
+            C.Field.equalVartime(a.point.x, b.point.x) && C.Field.equalVartime(a.point.y, b.point.y)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            for i in 0..<C.Field.limbCount {
+                hasher.combine(point.x.limb(i))
+                hasher.combine(point.y.limb(i))
+            }
         }
     }
 

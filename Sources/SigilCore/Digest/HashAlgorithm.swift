@@ -23,6 +23,32 @@ public enum HashAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
+    /// Hashes `bytes` into a stack buffer and hands the digest (`digestByteCount` bytes) to
+    /// `body`, with no allocation for contiguous input. Internal: signing and verification.
+    func withDigest<Bytes: Sequence, R>(of bytes: Bytes, _ body: (UnsafeRawBufferPointer) -> R) -> R
+    where Bytes.Element == UInt8 {
+        switch self {
+        case .sha1: HashAlgorithm.withDigest(SHA1.self, bytes, body)
+        case .sha256: HashAlgorithm.withDigest(SHA256.self, bytes, body)
+        case .sha384: HashAlgorithm.withDigest(SHA384.self, bytes, body)
+        case .sha512: HashAlgorithm.withDigest(SHA512.self, bytes, body)
+        }
+    }
+
+    private static func withDigest<H: MDHashFunction, Bytes: Sequence, R>(
+        _ type: H.Type, _ bytes: Bytes, _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R where Bytes.Element == UInt8 {
+        var hasher = H()
+        hasher.update(bytes)
+        // 64 bytes: room for the largest digest (SHA-512).
+        var digest: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &digest) { raw in
+            let out = UnsafeMutableRawBufferPointer(rebasing: raw[0..<H.digestByteCount])
+            hasher.finalize(into: out)
+            return body(UnsafeRawBufferPointer(out))
+        }
+    }
+
     /// HMAC under this hash.
     public func authenticationCode<Key: Collection, Message: Sequence>(key: Key, message: Message) -> [UInt8]
     where Key.Element == UInt8, Message.Element == UInt8 {

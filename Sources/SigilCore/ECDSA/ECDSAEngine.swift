@@ -11,15 +11,19 @@ enum ECDSAEngine<C: WeierstrassCurve> {
     /// leftmost orderBits bits of the digest, as a scalar in Montgomery form. A shorter digest is
     /// taken whole. The digest is public.
     static func digestScalar(_ digest: [UInt8]) -> Scalar {
+        digest.withUnsafeBytes { digestScalar($0) }
+    }
+
+    /// The same from a buffer, with no allocation: the leftmost `byteCount` bytes of a longer
+    /// digest, a shorter one read as if left-padded with zeros.
+    static func digestScalar(_ digest: UnsafeRawBufferPointer) -> Scalar {
         let width = byteCount
-        let bytes =
-            digest.count >= width
-            ? Array(digest.prefix(width))
-            : [UInt8](repeating: 0, count: width - digest.count) + digest
+        let padding = max(0, width - digest.count)
+        @inline(__always) func byte(_ j: Int) -> UInt64 { j < padding ? 0 : UInt64(digest[j - padding]) }
         // A value below 2^orderBits is below 2n, so one conditional subtraction reduces it.
         let raw = Scalar.fromLimbs { i in
             var word: UInt64 = 0
-            for j in (width - 8 * (i + 1))..<(width - 8 * i) { word = (word << 8) | UInt64(bytes[j]) }
+            for j in (width - 8 * (i + 1))..<(width - 8 * i) { word = (word << 8) | byte(j) }
             return word
         }
         return Scalar.fromCanonical(Scalar.reduceOnce(raw))
@@ -46,11 +50,26 @@ enum ECDSAEngine<C: WeierstrassCurve> {
         privateKey d: Scalar, privateKeyBytes: [UInt8], digest: [UInt8], hash: HashAlgorithm,
         extraEntropy: [UInt8]
     ) -> (r: [UInt8], s: [UInt8]) {
+        digest.withUnsafeBytes {
+            sign(privateKey: d, privateKeyBytes: privateKeyBytes, digest: $0, hash: hash, extraEntropy: extraEntropy)
+        }
+    }
+
+    /// The same with the digest in a buffer. Allocates only the two arrays it returns.
+    static func sign(
+        privateKey d: Scalar, privateKeyBytes: [UInt8], digest: UnsafeRawBufferPointer, hash: HashAlgorithm,
+        extraEntropy: [UInt8]
+    ) -> (r: [UInt8], s: [UInt8]) {
         let e = digestScalar(digest)
-        // RFC 6979 §2.3.4 bits2octets(h1) = int2octets(bits2int(h1) mod q).
-        var nonces = RFC6979Generator(
-            hash: hash, byteCount: byteCount, privateKey: privateKeyBytes,
-            hashedMessage: e.bigEndianBytes, extraData: extraEntropy)
+        // RFC 6979 §2.3.4 bits2octets(h1) = int2octets(bits2int(h1) mod q), on the stack (public).
+        var hashedMessage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        var nonces = withUnsafeMutableBytes(of: &hashedMessage) { raw in
+            let octets = UnsafeMutableRawBufferPointer(rebasing: raw[0..<byteCount])
+            e.canonical.writeRawBigEndian(into: octets)
+            return RFC6979Generator(
+                hash: hash, byteCount: byteCount, privateKey: privateKeyBytes,
+                hashedMessage: UnsafeRawBufferPointer(octets), extraData: extraEntropy)
+        }
         defer { nonces.wipe() }
         // The candidate on the stack (at most 48 bytes), wiped after each read.
         var candidateBytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
@@ -93,6 +112,11 @@ enum ECDSAEngine<C: WeierstrassCurve> {
     /// FIPS 186-5 §6.4.2 / SEC 1 §4.1.4. `qx, qy` must be a validated public key (on the curve,
     /// not the identity). Variable time.
     static func verifyVartime(qx: Field, qy: Field, r rBytes: [UInt8], s sBytes: [UInt8], digest: [UInt8]) -> Bool {
+        digest.withUnsafeBytes { verifyVartime(qx: qx, qy: qy, r: rBytes, s: sBytes, digest: $0) }
+    }
+
+    /// The same with the digest in a buffer. No allocation.
+    static func verifyVartime(qx: Field, qy: Field, r rBytes: [UInt8], s sBytes: [UInt8], digest: UnsafeRawBufferPointer) -> Bool {
         // Step 1: r and s in [1, n − 1].
         guard rBytes.count == byteCount, sBytes.count == byteCount else { return false }
         let (r, rInRange) = Scalar.fromBigEndian(rBytes)

@@ -48,6 +48,14 @@ public struct ECDSASignature: Sendable, Hashable {
 
     /// r ‖ s.
     public var rawRepresentation: [UInt8] { r + s }
+
+    /// From r and s exactly as the signing engine returns them (`curve.byteCount` bytes each),
+    /// kept without copying.
+    fileprivate init(signed r: [UInt8], _ s: [UInt8], curve: ECCurve) {
+        self.curve = curve
+        self.r = r
+        self.s = s
+    }
 }
 
 /// An ECDSA public key: a validated point on P-256 or P-384 (never the point at infinity).
@@ -120,6 +128,10 @@ public struct ECDSAPublicKey: Sendable, Hashable {
     /// any length: it is truncated to the order's bit length (SHA-512 with P-256 works), and a
     /// shorter one is used whole. **Variable time** — every input is public.
     public func isValidSignatureVartime(_ signature: ECDSASignature, digest: [UInt8]) -> Bool {
+        digest.withUnsafeBytes { isValidSignatureVartime(signature, digestBuffer: $0) }
+    }
+
+    private func isValidSignatureVartime(_ signature: ECDSASignature, digestBuffer digest: UnsafeRawBufferPointer) -> Bool {
         guard signature.curve == curve else { return false }
         switch curve {
         case .p256:
@@ -153,7 +165,7 @@ public struct ECDSAPublicKey: Sendable, Hashable {
         _ signature: ECDSASignature, for message: Message,
         hash: HashAlgorithm
     ) -> Bool where Message.Element == UInt8 {
-        isValidSignatureVartime(signature, digest: hash.hash(message))
+        hash.withDigest(of: message) { isValidSignatureVartime(signature, digestBuffer: $0) }
     }
 }
 
@@ -209,24 +221,31 @@ public struct ECDSAPrivateKey: Sendable {
     /// Signs a digest (RFC 6979 deterministic nonce from `hash`, which should be the hash that
     /// produced the digest; hedged with `extraEntropy` when given, RFC 6979 §3.6). Constant time.
     public func signature(forDigest digest: [UInt8], hash: HashAlgorithm, extraEntropy: [UInt8] = []) -> ECDSASignature {
-        let (r, s): ([UInt8], [UInt8])
-        switch curve {
-        case .p256: (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P256Curve>.self, secret.bytes, digest, hash, extraEntropy)
-        case .p384: (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P384Curve>.self, secret.bytes, digest, hash, extraEntropy)
-        }
-        // The finished signature is public output: declassified for the audit before it is
-        // range-checked and handed out (JWS base64url-encodes it with a table, for example).
-        ConstantTimeAudit.declassify(contentsOf: r)
-        ConstantTimeAudit.declassify(contentsOf: s)
-        // r and s come out of the engine at exactly byteCount bytes.
-        return (try? ECDSASignature(rawRepresentation: r + s, curve: curve)) ?? ECDSASignature.unreachable(curve)
+        digest.withUnsafeBytes { signature(digestBuffer: $0, hash: hash, extraEntropy: extraEntropy) }
     }
 
     /// Hashes `message` with `hash` and signs the digest. Constant time in the key.
     public func signature<Message: Sequence>(for message: Message, hash: HashAlgorithm, extraEntropy: [UInt8] = [])
         -> ECDSASignature where Message.Element == UInt8
     {
-        signature(forDigest: hash.hash(message), hash: hash, extraEntropy: extraEntropy)
+        hash.withDigest(of: message) { signature(digestBuffer: $0, hash: hash, extraEntropy: extraEntropy) }
+    }
+
+    /// The signing path with the digest in a buffer: allocates only r and s, which the signature
+    /// keeps.
+    private func signature(digestBuffer digest: UnsafeRawBufferPointer, hash: HashAlgorithm, extraEntropy: [UInt8]) -> ECDSASignature {
+        let (r, s): ([UInt8], [UInt8])
+        switch curve {
+        case .p256: (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P256Curve>.self, secret.bytes, digest, hash, extraEntropy)
+        case .p384: (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P384Curve>.self, secret.bytes, digest, hash, extraEntropy)
+        }
+        // The finished signature is public output: declassified for the audit before it is
+        // handed out (JWS base64url-encodes it with a table, for example).
+        ConstantTimeAudit.declassify(contentsOf: r)
+        ConstantTimeAudit.declassify(contentsOf: s)
+        // r and s come out of the engine at exactly byteCount bytes.
+        guard r.count == curve.byteCount, s.count == curve.byteCount else { return ECDSASignature.unreachable(curve) }
+        return ECDSASignature(signed: r, s, curve: curve)
     }
 
     private static func derivePublic<C>(_ engine: ECDSAEngine<C>.Type, _ d: [UInt8]) -> (x: [UInt8], y: [UInt8])? {
@@ -242,7 +261,7 @@ public struct ECDSAPrivateKey: Sendable {
     }
 
     private static func sign<C>(
-        _ engine: ECDSAEngine<C>.Type, _ d: [UInt8], _ digest: [UInt8], _ hash: HashAlgorithm,
+        _ engine: ECDSAEngine<C>.Type, _ d: [UInt8], _ digest: UnsafeRawBufferPointer, _ hash: HashAlgorithm,
         _ extra: [UInt8]
     ) -> ([UInt8], [UInt8]) {
         let (scalar, _) = C.Scalar.fromBigEndian(d)  // validated when the key was created

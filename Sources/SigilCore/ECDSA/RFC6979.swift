@@ -25,6 +25,13 @@ struct RFC6979Generator {
     ///   - hashedMessage: bits2octets(h1), exactly `byteCount` bytes.
     ///   - extraData: RFC 6979 §3.6 additional input (empty for the deterministic variant).
     init(hash: HashAlgorithm, byteCount: Int, privateKey: [UInt8], hashedMessage: [UInt8], extraData: [UInt8]) {
+        self = hashedMessage.withUnsafeBytes {
+            RFC6979Generator(hash: hash, byteCount: byteCount, privateKey: privateKey, hashedMessage: $0, extraData: extraData)
+        }
+    }
+
+    /// The same with bits2octets(h1) in a buffer (signing passes it from the stack).
+    init(hash: HashAlgorithm, byteCount: Int, privateKey: [UInt8], hashedMessage: UnsafeRawBufferPointer, extraData: [UInt8]) {
         switch hash {
         case .sha1:
             state = .sha1(RFC6979State(byteCount, privateKey, hashedMessage, extraData))
@@ -104,7 +111,7 @@ struct RFC6979State<H: MDHashFunction> {
     private var key: HMACKey<H>
     private var started = false
 
-    init(_ byteCount: Int, _ privateKey: [UInt8], _ hashedMessage: [UInt8], _ extraData: [UInt8]) {
+    init(_ byteCount: Int, _ privateKey: [UInt8], _ hashedMessage: UnsafeRawBufferPointer, _ extraData: [UInt8]) {
         self.byteCount = byteCount
         let hlen = H.digestByteCount
         // §3.2 b, c: V = 0x01 0x01 …, K = 0x00 0x00 ….
@@ -116,7 +123,7 @@ struct RFC6979State<H: MDHashFunction> {
             withUnsafeBytes(of: v) { mac.update(UnsafeRawBufferPointer(rebasing: $0[0..<hlen])) }
             withUnsafeBytes(of: separator) { mac.update($0) }
             privateKey.withUnsafeBytes { mac.update($0) }
-            hashedMessage.withUnsafeBytes { mac.update($0) }
+            mac.update(hashedMessage)
             extraData.withUnsafeBytes { mac.update($0) }
             setK(&mac)
             refreshV()

@@ -84,11 +84,18 @@ extension MontgomeryFieldElement {
     /// The limbs as stored (no conversion out of Montgomery form), big-endian, `byteCount` bytes.
     var rawBigEndianBytes: [UInt8] {
         var out = [UInt8](repeating: 0, count: Self.byteCount)
+        out.withUnsafeMutableBytes { writeRawBigEndian(into: $0) }
+        return out
+    }
+
+    /// Writes the limbs as stored, big-endian, into the first `byteCount` bytes of `out` (the
+    /// caller provides at least that many; a shorter buffer gets nothing). No allocation.
+    func writeRawBigEndian(into out: UnsafeMutableRawBufferPointer) {
+        guard out.count >= Self.byteCount else { return }
         for i in 0..<Self.limbCount {
             let word = limb(i)
             for j in 0..<8 { out[Self.byteCount - 1 - (8 * i + j)] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(j))) }
         }
-        return out
     }
 
     /// self^e where the exponent `e` is a **public** value given as raw little-endian limbs (not
