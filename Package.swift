@@ -136,7 +136,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilX509Tests",
-            dependencies: ["SigilX509", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+            dependencies: ["SigilX509", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SigilOCSPTests",

@@ -3,15 +3,15 @@
 
 Usage: make_corpus.py OUTDIR
 Writes OUTDIR/<target>/<name> files. Sources: Tests/*/Fixtures in this repository; the Apple
-vectors (Vectors/apple: Apple's certificates, real JWS, receipts, Apple library test data); OCSP
-responses and certificate chains made here with the openssl CLI (when installed); the committed
+third-party data (found by Scripts/vectors-dir: Apple's certificates, real JWS, receipts, Apple
+library test data; missing data stops the run with the helper's message); OCSP responses and certificate chains made here with the openssl CLI (when installed); the committed
 regression inputs (Fuzz/Regressions/<target>/) of at most 4 KiB, which seed their own target.
 Nothing is downloaded.
 """
 import base64, glob, json, os, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(ROOT, "Vectors", "apple")
+SHARED = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "apple"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
 OUT = sys.argv[1]
 TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"]
 COUNT = {t: 0 for t in TARGETS}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the embedding example as a user would (its own package, a path dependency on the
-# repository), verifies real App Store signed data from Vectors/apple with it, refuses a tampered
+# repository), verifies real App Store signed data (the Apple third-party data, from Scripts/vectors-dir) with it, refuses a tampered
 # copy and a wrong bundle id, and checks that the binary links none of Foundation's full
 # (internationalization, ICU, networking) libraries nor OpenSSL or libcurl.
 #
@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cd "$here"
 
-vectors="$repo/Vectors/apple/real"
+vectors="$("$repo/Scripts/vectors-dir" apple)/real"
 root="$vectors/apple-pki/AppleRootCA-G3.cer"
 jws_dir="$vectors/jws/Doy-lee-session-pro-backend"
 transaction="$jws_dir/transaction-2000001024998954-20251001T070838.jws"

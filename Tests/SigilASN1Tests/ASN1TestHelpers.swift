@@ -14,7 +14,7 @@ enum Fixtures {
 
     static func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: url(name))) }
 
-    /// DER certificates from Vectors/apple (Apple PKI and Apple's library test certs).
+    /// DER certificates from the Apple third-party data (Apple PKI and Apple's library test certs).
     static func sharedCertificates() throws -> [(String, [UInt8])] {
         let root = try TestPaths.requireAppleVectors()
         var found: [(String, [UInt8])] = []

@@ -86,11 +86,11 @@ final class FixtureTests: XCTestCase {
         }
     }
 
-    /// Apple's real certificates and Apple's library test certificates (Vectors/apple) parse,
+    /// Apple's real certificates and Apple's library test certificates (the Apple third-party data) parse,
     /// decode and round-trip; each is also cut at every prefix.
     func testSharedAppleCertificates() throws {
         let certificates = try Fixtures.sharedCertificates()
-        XCTAssertFalse(certificates.isEmpty, "Vectors/apple holds certificates")
+        XCTAssertFalse(certificates.isEmpty, "the Apple third-party data holds certificates")
         for (name, der) in certificates {
             let root = try DER.parse(der)
             XCTAssertEqual(reencode(root), der, name)

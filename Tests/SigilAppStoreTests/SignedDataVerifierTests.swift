@@ -7,8 +7,8 @@ import SigilTestSupport
 import SigilX509
 import XCTest
 
-/// Real App Store signed data (Vectors/apple/real/jws) and Apple's library test data
-/// (Vectors/apple/library) through SignedDataVerifier, with the outcomes their
+/// Real App Store signed data (apple/real/jws in the third-party data) and Apple's library test data
+/// (apple/library in the third-party data) through SignedDataVerifier, with the outcomes their
 /// PROVENANCE.md files list.
 final class SignedDataVerifierTests: XCTestCase {
     struct RealCase {

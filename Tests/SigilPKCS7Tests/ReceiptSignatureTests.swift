@@ -7,7 +7,7 @@ import XCTest
 
 @testable import SigilPKCS7
 
-/// The real receipts from Vectors/apple: CMS parsed through the BER entry point and the signature
+/// The real receipts from the Apple third-party data: CMS parsed through the BER entry point and the signature
 /// chain verified at the creation date (production and sandbox against Apple Root CA (Inc.); the
 /// Xcode receipt, BER with indefinite lengths, only against its StoreKit test certificate).
 final class ReceiptSignatureTests: XCTestCase {

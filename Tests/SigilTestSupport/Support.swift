@@ -46,24 +46,64 @@ public enum TestPaths {
         return found
     }
 
-    /// `Vectors/apple`: Apple's PKI certificates, real App Store signed data and receipts, and the
-    /// App Store Server Library test resources the tests read (see its PROVENANCE.md files).
-    public static var appleVectors: URL { vectors("apple") }
+    /// Apple's PKI certificates, real App Store signed data and receipts, and the App Store
+    /// Server Library test resources the tests read: third-party data, never committed here. The
+    /// directory comes from `Scripts/vectors-dir apple`, the project's one third-party data path
+    /// (`SIGIL_APPLE_VECTORS`, else the shared vectors folder beside the repository, else
+    /// `Vectors/third-party/apple` placed by `Scripts/get-vectors`); the PROVENANCE files and the
+    /// manifest are in `Vectors/third-party-manifest/`.
+    public static func requireAppleVectors() throws -> URL { try thirdParty("apple") }
 
-    /// `Vectors/apple`, or an error (a failure, never a skip) when the checkout lacks it.
-    public static func requireAppleVectors() throws -> URL {
-        let url = appleVectors
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw MissingVectors(path: url.path)
+    /// Apple's sample App Attest attestation object and the App Attest root (`Scripts/vectors-dir appattest`).
+    public static func requireAppAttestVectors() throws -> URL { try thirdParty("appattest") }
+
+    /// The directory of a third-party data set, or `MissingVectors` (a failure, never a skip) with
+    /// the helper's message, which names `Scripts/get-vectors`. Resolved once per process and set.
+    public static func thirdParty(_ set: String) throws -> URL {
+        let result = ThirdPartyDirectories.shared.resolve(set)
+        switch result {
+        case .success(let url): return url
+        case .failure(let error): throw error
         }
-        return url
     }
 
-    /// The committed vectors are part of the repository: their absence is a broken checkout.
+    /// The third-party data is missing: run `Scripts/get-vectors`.
     public struct MissingVectors: Error, CustomStringConvertible {
-        public let path: String
-        public init(path: String) { self.path = path }
-        public var description: String { "\(path) is missing: the repository's committed vectors are incomplete" }
+        public let message: String
+        public init(message: String) { self.message = message }
+        public var description: String { message }
+    }
+}
+
+/// Runs `Scripts/vectors-dir SET` once per set and keeps its answer.
+private final class ThirdPartyDirectories: @unchecked Sendable {
+    static let shared = ThirdPartyDirectories()
+    private let lock = NSLock()
+    private var resolved: [String: Result<URL, TestPaths.MissingVectors>] = [:]
+
+    func resolve(_ set: String) -> Result<URL, TestPaths.MissingVectors> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = resolved[set] { return known }
+        let answer = Self.run(set)
+        resolved[set] = answer
+        return answer
+    }
+
+    private static func run(_ set: String) -> Result<URL, TestPaths.MissingVectors> {
+        let script = TestPaths.repositoryRoot.appendingPathComponent("Scripts/vectors-dir").path
+        let result: Subprocess.Result
+        do {
+            result = try Subprocess.run("/bin/bash", [script, set])
+        } catch {
+            return .failure(.init(message: "could not run \(script): \(error); run Scripts/get-vectors"))
+        }
+        let path = result.stdoutString.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.status == 0, !path.isEmpty else {
+            let message = String(decoding: result.stderr, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return .failure(.init(message: message.isEmpty ? "Scripts/vectors-dir \(set) failed; run Scripts/get-vectors" : message))
+        }
+        return .success(URL(fileURLWithPath: path, isDirectory: true))
     }
 }
 
@@ -121,11 +161,17 @@ public enum Subprocess {
         return nil
     }
 
-    /// Runs `executable` with `arguments`, feeding `stdin`; collects both outputs.
-    public static func run(_ executable: String, _ arguments: [String], stdin: Data = Data()) throws -> Result {
+    /// Runs `executable` with `arguments`, feeding `stdin`; collects both outputs. `environment`
+    /// adds to (or replaces entries of) this process's environment.
+    public static func run(
+        _ executable: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let inPipe = Pipe()
         let outPipe = Pipe()
         let errPipe = Pipe()

@@ -10,7 +10,7 @@ import XCTest
 /// deletions, length-octet edits): the parser never crashes or traps, and no mutant whose signed
 /// bytes (TBSCertificate) or signature changed verifies under the real issuer.
 final class CertificateMutationTests: XCTestCase {
-    /// (certificate, issuer) pairs: Apple's real chain from Vectors/apple (P-384 and RSA),
+    /// (certificate, issuer) pairs: Apple's real chain from the Apple third-party data (P-384 and RSA),
     /// else certificates made here.
     private func pairs() throws -> [(Certificate, Certificate)] {
         let shared = try TestPaths.requireAppleVectors()

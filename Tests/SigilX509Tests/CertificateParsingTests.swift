@@ -7,7 +7,7 @@ import XCTest
 
 @testable import SigilX509
 
-/// Every certificate in Vectors/apple (Apple's real PKI, the leaves from Apple's library
+/// Every certificate in the Apple third-party data (Apple's real PKI, the leaves from Apple's library
 /// tests, the library's test CA chains) parsed here and compared field by field with what
 /// `openssl x509` prints for the same file.
 final class CertificateParsingTests: XCTestCase {

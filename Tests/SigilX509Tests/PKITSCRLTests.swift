@@ -51,7 +51,10 @@ final class PKITSCRLTests: XCTestCase {
         for file in try FileManager.default.contentsOfDirectory(atPath: crlFolder.path).sorted() where file.hasSuffix(".crl") {
             crls.append(try CRL(derEncoded: Array(try Foundation.Data(contentsOf: crlFolder.appendingPathComponent(file)))))
         }
-        guard let anchor else { throw TestPaths.MissingVectors(path: certs.appendingPathComponent("TrustAnchorRootCertificate.crt").path) }
+        guard let anchor else {
+            throw TestPaths.MissingVectors(
+                message: "\(certs.path)/TrustAnchorRootCertificate.crt is missing: the committed PKITS vectors are incomplete")
+        }
         return Data(anchor: anchor, intermediates: intermediates, crls: crls, endEntities: endEntities)
     }
 

@@ -103,17 +103,36 @@ struct AsyncHarness {
     }
 }
 
-/// Rows for App Store JWS verification, or nil (with a message) when the real Apple data in
-/// Vectors/apple is missing.
+/// The Apple third-party data (real App Store signed data, Apple's certificates): the directory
+/// `Scripts/vectors-dir apple` names, the project's one third-party data path. Missing data ends
+/// the run with the helper's message (it names `Scripts/get-vectors`).
+func appleVectors(repo: URL) -> URL {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = [repo.appendingPathComponent("Scripts/vectors-dir").path, "apple"]
+    let out = Pipe()
+    process.standardOutput = out
+    do { try process.run() } catch {
+        FileHandle.standardError.write(Data("could not run Scripts/vectors-dir: \(error)\n".utf8))
+        exit(1)
+    }
+    let path = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, !path.isEmpty else { exit(1) }  // the helper said why on stderr
+    return URL(fileURLWithPath: path, isDirectory: true)
+}
+
+/// Rows for App Store JWS verification, or nil (with a message) when a pipeline refuses the data.
 func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
-    let shared = repo.appendingPathComponent("Vectors/apple/real")
+    let shared = appleVectors(repo: repo).appendingPathComponent("real")
     let jwsURL = shared.appendingPathComponent("jws/mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws")
     let rootURL = shared.appendingPathComponent("apple-pki/AppleRootCA-G3.cer")
     guard let jwsText = try? String(contentsOf: jwsURL, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
         let rootData = FileManager.default.contents(atPath: rootURL.path)
     else {
-        FileHandle.standardError.write(Data("App Store JWS benchmark skipped: Vectors/apple/real is missing\n".utf8))
-        return nil
+        FileHandle.standardError.write(Data("App Store JWS benchmark: \(jwsURL.path) or \(rootURL.path) is unreadable\n".utf8))
+        exit(1)
     }
     let bundle = "com.ms.medicalsupplierzlite"
     do {
@@ -166,7 +185,7 @@ func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
 
 // Per-stage costs of one App Store JWS verification (sigil-bench --probe), to see where time goes.
 func probe(repo: URL) {
-    let shared = repo.appendingPathComponent("Vectors/apple/real")
+    let shared = appleVectors(repo: repo).appendingPathComponent("real")
     let text = try! String(
         contentsOf: shared.appendingPathComponent("jws/mysupplyme-MedicalSupplierzApp/sandbox-transaction-autorenew-2025-10-25.jws"),
         encoding: .utf8

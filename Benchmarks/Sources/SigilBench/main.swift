@@ -20,7 +20,8 @@ let onlyDigests = arguments.contains("digests") && arguments.contains("--only")
 var harness = Harness(seconds: seconds)
 var rows: [Row] = []
 
-// Inputs: fixed pseudo-random bytes; a real certificate (Apple WWDR G6 from Vectors/apple).
+// Inputs: fixed pseudo-random bytes; a real certificate (Apple WWDR G6 from the Apple third-party
+// data, found by Scripts/vectors-dir).
 struct ByteStream {
     var state: UInt64 = 0x5167
     mutating func next() -> UInt8 {
@@ -34,13 +35,10 @@ let mib = (0..<(1 << 20)).map { _ in stream.next() }
 
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let repo = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let certificateCandidates = [
-    repo.appendingPathComponent("Vectors/apple/real/apple-pki/AppleWWDRCAG6.cer")
-]
-guard let certificateURL = certificateCandidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }),
-    let certificateData = FileManager.default.contents(atPath: certificateURL.path)
-else {
-    FileHandle.standardError.write(Data("no certificate to parse\n".utf8))
+let appleData = appleVectors(repo: repo)
+let certificateURL = appleData.appendingPathComponent("real/apple-pki/AppleWWDRCAG6.cer")
+guard let certificateData = FileManager.default.contents(atPath: certificateURL.path) else {
+    FileHandle.standardError.write(Data("no certificate to parse at \(certificateURL.path)\n".utf8))
     exit(1)
 }
 let certificate = Array(certificateData)
