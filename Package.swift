@@ -23,6 +23,9 @@ let package = Package(
         .library(name: "SigilJOSE", targets: ["SigilJOSE"]),
         .library(name: "SigilAppStore", targets: ["SigilAppStore"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
+        // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
+        // and benchmarks; no verifier links it.
+        .library(name: "SigilTestPKI", targets: ["SigilTestPKI"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
     traits: [
@@ -97,6 +100,12 @@ let package = Package(
             name: "SigilAdvancedCommerce",
             dependencies: ["SigilAppStore"]
         ),
+        // Test fixtures: CertificateBuilder, AppleShapedTestPKI, AppReceiptBuilder. A product of its
+        // own so that no verifier links builders ("module size is link size").
+        .target(
+            name: "SigilTestPKI",
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilJOSE", "SigilAppStore"]
+        ),
         .target(
             name: "SigilHTTP",
             dependencies: [
@@ -116,6 +125,7 @@ let package = Package(
                 "SigilCRL",
                 "SigilHTTP",
                 "SigilPKCS7",
+                "SigilTestPKI",
                 "SigilJOSE",
                 "SigilAppStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -136,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilX509Tests",
-            dependencies: ["SigilX509", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"],
+            dependencies: ["SigilX509", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestPKI", "SigilTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -156,7 +166,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilPKCS7Tests",
-            dependencies: ["SigilPKCS7", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
+            dependencies: ["SigilPKCS7", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestPKI", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilJOSETests",
@@ -166,7 +176,7 @@ let package = Package(
             name: "SigilAppStoreTests",
             dependencies: [
                 "SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilKeys", "SigilCore", "SigilASN1",
-                "SigilTestSupport",
+                "SigilTestPKI", "SigilTestSupport",
             ]
         ),
         .testTarget(

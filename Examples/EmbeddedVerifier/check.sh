@@ -61,6 +61,16 @@ else
     echo "embedded: ok   links none of Foundation, FoundationInternationalization, _FoundationICU, FoundationNetworking, libcurl, libssl, libcrypto"
 fi
 
+# No test fixture is linked: the builders live in the SigilTestPKI product, which no verifier
+# depends on ("module size is link size").
+fixtures=$(nm "$bin" 2>/dev/null | grep -cE 'SigilTestPKI|CertificateBuilder|AppleShapedTestPKI|AppReceiptBuilder' || true)
+if [ "$fixtures" -ne 0 ]; then
+    echo "embedded: FAIL the example links $fixtures test-PKI symbols (SigilTestPKI, CertificateBuilder, AppleShapedTestPKI, AppReceiptBuilder)" >&2
+    failures=$((failures + 1))
+else
+    echo "embedded: ok   links no test-PKI code (nm: no SigilTestPKI, CertificateBuilder, AppleShapedTestPKI or AppReceiptBuilder symbol)"
+fi
+
 if [ "${1:-}" = "--static" ]; then
     echo "embedded: building (release, --static-swift-stdlib, clean)"
     rm -rf .build-static
@@ -82,6 +92,11 @@ if [ "${1:-}" = "--static" ]; then
     fi
     echo "embedded: dynamic libraries of the static build:"; ldd "$static" | sed 's/^/embedded:   /'
     expect 0 "static build, real transaction" -- "$static" "$root" "$transaction" "$bundle"
+    fixtures=$(nm "$static" 2>/dev/null | grep -cE 'SigilTestPKI|CertificateBuilder|AppleShapedTestPKI|AppReceiptBuilder' || true)
+    if [ "$fixtures" -ne 0 ]; then
+        echo "embedded: FAIL the static build links $fixtures test-PKI symbols" >&2
+        failures=$((failures + 1))
+    fi
 fi
 
 if [ "$failures" -ne 0 ]; then echo "embedded: $failures check(s) failed" >&2; exit 1; fi

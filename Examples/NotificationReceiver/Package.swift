@@ -49,6 +49,7 @@ let package = Package(
                 "NotificationReceiverKit",
                 .product(name: "SigilAppStore", package: "Sigil"),
                 .product(name: "SigilHTTP", package: "Sigil"),
+                .product(name: "SigilTestPKI", package: "Sigil"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -59,6 +60,7 @@ let package = Package(
                 "notification-receiver",
                 .product(name: "SigilAppStore", package: "Sigil"),
                 .product(name: "SigilHTTP", package: "Sigil"),
+                .product(name: "SigilTestPKI", package: "Sigil"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

@@ -6,6 +6,7 @@ import SigilCore
 import SigilKeys
 import SigilOCSP
 import SigilPKCS7
+import SigilTestPKI
 import SigilX509
 
 /// `sigil bench`: Sigil's own throughput and latency on this machine (the side-by-side comparison

@@ -8,6 +8,7 @@ import SigilJOSE
 import SigilKeys
 import SigilOCSP
 import SigilPKCS7
+import SigilTestPKI
 import SigilX509
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import SigilAppStore
 import SigilCore
+import SigilTestPKI
 import SigilTestSupport
 import SigilX509
 import XCTest

@@ -2,6 +2,7 @@ import Foundation
 import SigilAppStore
 import SigilCore
 import SigilJOSE
+import SigilTestPKI
 import SigilX509
 import XCTest
 

@@ -1,6 +1,7 @@
 import Foundation
 import SigilASN1
 import SigilCore
+import SigilTestPKI
 import SigilTestSupport
 import XCTest
 

@@ -4,6 +4,7 @@ import Logging
 import NotificationReceiverKit
 import SigilAppStore
 import SigilHTTP
+import SigilTestPKI
 
 // receiver-bench: notifications per second end to end (HTTP → verify → commit) against a
 // notification-receiver process started here, and where the time goes: the receiver reports

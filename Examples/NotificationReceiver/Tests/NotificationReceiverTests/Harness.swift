@@ -4,6 +4,7 @@ import Logging
 import NotificationReceiverKit
 import SigilAppStore
 import SigilHTTP
+import SigilTestPKI
 import XCTest
 
 #if canImport(Glibc)

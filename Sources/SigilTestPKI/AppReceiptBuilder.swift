@@ -1,6 +1,7 @@
 import SigilASN1
 import SigilCore
 import SigilKeys
+import SigilPKCS7
 import SigilX509
 
 /// Writes app receipts in Apple's layout (a SET OF ReceiptAttribute inside CMS SignedData,

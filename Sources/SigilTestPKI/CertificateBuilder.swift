@@ -1,6 +1,7 @@
 import SigilASN1
 import SigilCore
 import SigilKeys
+import SigilX509
 
 /// Issues X.509 v3 certificates (RFC 5280 §4.1) signed with ECDSA: for test PKIs, `sigil demo`
 /// and benchmarks that must not depend on outside files. Every certificate it writes is parsed
