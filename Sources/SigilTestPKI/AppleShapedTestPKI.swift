@@ -1,8 +1,8 @@
 import SigilASN1
+import SigilAppStore
 import SigilCore
 import SigilJOSE
 import SigilKeys
-import SigilAppStore
 import SigilX509
 
 /// A PKI shaped like Apple's signed-data PKI, generated in memory: a P-384 root, a P-384
