@@ -146,7 +146,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilX509Tests",
-            dependencies: ["SigilX509", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestPKI", "SigilTestSupport"],
+            dependencies: [
+                "SigilX509", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilAppStore", "SigilPKCS7", "SigilTestPKI",
+                "SigilTestSupport",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

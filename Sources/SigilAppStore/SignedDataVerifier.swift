@@ -98,7 +98,7 @@ public struct SignedDataVerifier: Sendable {
         self.revocation = revocation
         self.cache = cache
         self.clock = clock
-        certificateVerifier = CertificateVerifier(trustedRoots: trustedRoots, policies: [RFC5280Policy(), AppleSignedDataPolicy()])
+        certificateVerifier = CertificateVerifier(trustedRoots: trustedRoots, policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
     }
 
     /// Convenience: roots given as DER.
@@ -514,32 +514,4 @@ extension ResponseBodyV2DecodedPayload {
         if let appData { return (appData.bundleId, appData.appAppleId, appData.environment) }
         return (nil, nil, nil)
     }
-}
-
-/// The steps of one verification, for `sigil verify --explain` and audits: each with the spec
-/// clause it implements and its verdict.
-public final class VerificationTrace: @unchecked Sendable {
-    /// One step: the clause it implements, what was checked, the verdict, the detail.
-    public struct Step: Sendable, Hashable {
-        /// Passed, failed, or a note (a fact recorded, nothing checked).
-        public enum Verdict: String, Sendable { case pass, fail, note }
-        public let clause: String
-        public let check: String
-        public let verdict: Verdict
-        public let detail: String
-    }
-    private let lock = PthreadLock()
-    private var storage: [Step] = []
-    /// An empty trace; pass it to a verification to record its steps.
-    public init() {}
-    public var steps: [Step] { lock.withLock { storage } }
-    func pass(_ clause: String, _ check: String, _ detail: String) {
-        append(Step(clause: clause, check: check, verdict: .pass, detail: detail))
-    }
-    func fail(_ clause: String, _ check: String, _ detail: String) {
-        append(Step(clause: clause, check: check, verdict: .fail, detail: detail))
-    }
-    func note(_ clause: String, _ detail: String) { append(Step(clause: clause, check: "", verdict: .note, detail: detail)) }
-    /// Records a step (thread-safe).
-    public func append(_ step: Step) { lock.withLock { storage.append(step) } }
 }

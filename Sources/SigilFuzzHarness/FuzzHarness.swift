@@ -60,7 +60,7 @@ public enum FuzzHarness {
     public static func chain(_ bytes: [UInt8]) {
         let certificates = splitDER(bytes, limit: 6).compactMap { try? Certificate(derEncoded: $0) }
         guard certificates.count >= 2, let root = certificates.first, let leaf = certificates.last else { return }
-        let verifier = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), AppleSignedDataPolicy()])
+        let verifier = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
         _ = verifier.verify(leaf: leaf, intermediates: Array(certificates.dropFirst().dropLast()), at: time)
     }
 

@@ -124,7 +124,7 @@ public struct SignedDataVerifier: Sendable {
         }
         let others = signed.certificates.filter { $0 != signer }
         let verifier = CertificateVerifier(trustedRoots: trustedRoots, policies: policies, minimumRSABits: minimumRSABits)
-        let policyNames = policies.map { String(describing: type(of: $0)) }.joined(separator: " + ")
+        let policyNames = policies.map(\.name).joined(separator: " + ")
         switch verifier.verify(leaf: signer, intermediates: others, at: time) {
         case .valid(let chain):
             step(

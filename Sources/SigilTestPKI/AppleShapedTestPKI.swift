@@ -8,7 +8,7 @@ import SigilX509
 /// A PKI shaped like Apple's signed-data PKI, generated in memory: a P-384 root, a P-384
 /// intermediate carrying Apple's WWDR marker (1.2.840.113635.100.6.2.1), and a P-256 leaf carrying
 /// the App Store receipt-signing marker (1.2.840.113635.100.6.11.1). It passes the same
-/// `AppleSignedDataPolicy` as Apple's real chain, so integration tests, `sigil demo` and benchmarks
+/// `MarkerExtensionPolicy.appleSignedData` as Apple's real chain, so integration tests, `sigil demo` and benchmarks
 /// can sign realistic App Store data without Apple's keys. Trust `root` (never Apple's roots) when
 /// verifying what it signs.
 public struct AppleShapedTestPKI: Sendable {
@@ -53,7 +53,7 @@ public struct AppleShapedTestPKI: Sendable {
             subjectPublicKeyInfo: intermediateKey.publicKey.spkiDER,
             extensions: [
                 .basicConstraints(ca: true, pathLength: 0), .authorityKeyIdentifier(rootID), .subjectKeyIdentifier(intermediateID),
-                .keyUsage([5, 6]), .marker(X509OIDs.appleWWDRIntermediate),
+                .keyUsage([5, 6]), .marker(AppleOIDs.wwdrIntermediate),
             ] + aia
         ).sign(with: rootKey)
         let leaf = try CertificateBuilder(
@@ -62,7 +62,7 @@ public struct AppleShapedTestPKI: Sendable {
             extensions: [
                 .basicConstraints(ca: false), .authorityKeyIdentifier(intermediateID),
                 .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(leafKey.publicKey)), .keyUsage([0]),
-                .marker(X509OIDs.appleAppStoreReceiptSigning),
+                .marker(AppleOIDs.appStoreReceiptSigning),
             ] + aia
         ).sign(with: intermediateKey)
         return AppleShapedTestPKI(

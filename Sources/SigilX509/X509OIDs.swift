@@ -44,12 +44,6 @@ public enum X509OIDs {
     public static let timeStamping: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 3, 8]
     public static let ocspSigning: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 3, 9]
 
-    // Apple (App Store signed data: Apple's App Store Server Library; receipts: Apple PKI CPS).
-    /// Marks Apple's WWDR intermediate that issues App Store signing certificates.
-    public static let appleWWDRIntermediate: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 1]
-    /// Marks the App Store / receipt signing leaf.
-    public static let appleAppStoreReceiptSigning: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 11, 1]
-
     /// Names for display (`sigil x509 show`) of the OIDs above and of common attribute types.
     public static func name(_ oid: ASN1ObjectIdentifier) -> String? {
         names[oid] ?? crlNames[oid]
@@ -69,6 +63,7 @@ public enum X509OIDs {
         anyExtendedKeyUsage: "anyExtendedKeyUsage", serverAuth: "serverAuth", clientAuth: "clientAuth",
         codeSigning: "codeSigning", emailProtection: "emailProtection", timeStamping: "timeStamping",
         ocspSigning: "OCSPSigning", anyPolicy: "anyPolicy",
-        appleWWDRIntermediate: "Apple WWDR intermediate marker", appleAppStoreReceiptSigning: "Apple App Store receipt signing marker",
+        [1, 2, 840, 113635, 100, 6, 2, 1]: "Apple WWDR intermediate marker",
+        [1, 2, 840, 113635, 100, 6, 11, 1]: "Apple App Store receipt signing marker",
     ]
 }

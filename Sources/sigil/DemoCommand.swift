@@ -75,12 +75,12 @@ struct DemoCommand: AsyncParsableCommand {
             )
         }
         r.check(
-            pki.intermediate.extension(X509OIDs.appleWWDRIntermediate) != nil, "intermediate carries 1.2.840.113635.100.6.2.1 (WWDR marker)"
+            pki.intermediate.extension(AppleOIDs.wwdrIntermediate) != nil, "intermediate carries 1.2.840.113635.100.6.2.1 (WWDR marker)"
         )
         r.check(
-            pki.leaf.extension(X509OIDs.appleAppStoreReceiptSigning) != nil,
+            pki.leaf.extension(AppleOIDs.appStoreReceiptSigning) != nil,
             "leaf carries 1.2.840.113635.100.6.11.1 (receipt-signing marker)")
-        let chainCheck = CertificateVerifier(trustedRoots: [pki.root], policies: [RFC5280Policy(), AppleSignedDataPolicy()])
+        let chainCheck = CertificateVerifier(trustedRoots: [pki.root], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
             .verify(leaf: pki.leaf, intermediates: [pki.intermediate], at: now)
         if case .valid(let chain) = chainCheck {
             r.check(chain.count == 3, "chain leaf → intermediate → root validates under RFC 5280 + Apple's signed-data policy")
@@ -266,7 +266,7 @@ struct DemoCommand: AsyncParsableCommand {
             "\(receiptDER.count) bytes; bundle \(receipt.bundleID ?? "?"), version \(receipt.appVersion ?? "?"), \(receipt.inAppPurchases.count) in-app record(s)"
         )
         let verifiedReceipt = try SigilPKCS7.SignedDataVerifier(
-            trustedRoots: [pki.root], policies: [RFC5280Policy(), AppleReceiptPolicy()]
+            trustedRoots: [pki.root], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleReceipt]
         )
         .verify(signed, at: now)
         r.check(verifiedReceipt.chain.count == 3, "signature and signer chain verify (leaf → intermediate → root, Apple receipt policy)")

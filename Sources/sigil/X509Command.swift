@@ -261,8 +261,8 @@ struct X509Command: ParsableCommand {
                 var policies: [any CertificatePolicy] =
                     switch policy {
                     case .rfc5280: [rfc5280]
-                    case .appleSignedData: [rfc5280, AppleSignedDataPolicy()]
-                    case .appleReceipt: [rfc5280, AppleReceiptPolicy()]
+                    case .appleSignedData: [rfc5280, MarkerExtensionPolicy.appleSignedData]
+                    case .appleReceipt: [rfc5280, MarkerExtensionPolicy.appleReceipt]
                     }
                 // --crl: revocation of every certificate but the trust anchor, from these CRLs.
                 if !crls.isEmpty {

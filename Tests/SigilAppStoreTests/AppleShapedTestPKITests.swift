@@ -14,12 +14,12 @@ final class AppleShapedTestPKITests: XCTestCase {
     func testChainAndSignedData() async throws {
         let pki = try AppleShapedTestPKI.generate(
             notBefore: now - 86_400, notAfter: now + 365 * 86_400, ocspResponder: "http://127.0.0.1:1/ocsp")
-        XCTAssertNotNil(pki.intermediate.extension(X509OIDs.appleWWDRIntermediate))
-        XCTAssertNotNil(pki.leaf.extension(X509OIDs.appleAppStoreReceiptSigning))
+        XCTAssertNotNil(pki.intermediate.extension(AppleOIDs.wwdrIntermediate))
+        XCTAssertNotNil(pki.leaf.extension(AppleOIDs.appStoreReceiptSigning))
         XCTAssertEqual(pki.leaf.ocspURLs, ["http://127.0.0.1:1/ocsp"])
         XCTAssertEqual(pki.intermediate.basicConstraints?.isCA, true)
         XCTAssertEqual(pki.leaf.basicConstraints?.isCA, false)
-        let verifier = CertificateVerifier(trustedRoots: [pki.root], policies: [RFC5280Policy(), AppleSignedDataPolicy()])
+        let verifier = CertificateVerifier(trustedRoots: [pki.root], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
         guard case .valid(let chain) = verifier.verify(leaf: pki.leaf, intermediates: [pki.intermediate], at: now) else {
             return XCTFail("the generated chain does not validate")
         }

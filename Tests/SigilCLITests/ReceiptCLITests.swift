@@ -63,7 +63,7 @@ final class ReceiptCLITests: XCTestCase {
         let trace = String(decoding: ok.stderr, as: UTF8.self)
         for clause in [
             "Apple: receipt fields", "RFC 5280 §6.1.1", "RFC 5652 §5.1", "RFC 5652 §5.3", "RFC 5652 §5.4", "RFC 5652 §5.6",
-            "RFC 5280 §6.1 (RFC5280Policy + AppleReceiptPolicy)",
+            "RFC 5280 §6.1 (RFC 5280 + Apple receipt)",
         ] {
             XCTAssertTrue(trace.contains(clause), "\(clause) missing from:\n\(trace)")
         }

@@ -30,7 +30,7 @@ final class ReceiptSignatureTests: XCTestCase {
             XCTAssertEqual(signed.contentType, CMSOIDs.data, file)
             XCTAssertNotNil(signed.content, file)
             let time = try XCTUnwrap(rfc3339(created))
-            let verifier = SignedDataVerifier(trustedRoots: [incRoot], policies: [RFC5280Policy(), AppleReceiptPolicy()])
+            let verifier = SignedDataVerifier(trustedRoots: [incRoot], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleReceipt])
             let verified = try verifier.verify(signed, at: time)
             XCTAssertEqual(verified.chain.count, 3, file)
             XCTAssertEqual(verified.chain.last, incRoot)

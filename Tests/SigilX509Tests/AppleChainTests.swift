@@ -1,5 +1,8 @@
 import Foundation
+import SigilASN1
+import SigilAppStore
 import SigilCore
+import SigilPKCS7
 import SigilTestSupport
 import XCTest
 
@@ -34,7 +37,7 @@ final class AppleChainTests: XCTestCase {
     }
 
     private func appleVerifier(_ roots: [Certificate]) -> CertificateVerifier {
-        CertificateVerifier(trustedRoots: roots, policies: [RFC5280Policy(), AppleSignedDataPolicy()])
+        CertificateVerifier(trustedRoots: roots, policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
     }
 
     func testRealJWSChainsVerifyAtSignedDate() throws {
@@ -79,12 +82,18 @@ final class AppleChainTests: XCTestCase {
         let verifier = appleVerifier([testCA])
         let time: Int64 = 1_761_962_975  // testValidChainWithoutOCSP
         XCTAssertEqual(verifier.verify(leaf: leaf, intermediates: [intermediate, root], at: time).chain, [leaf, intermediate, testCA])
-        func policyFailure(_ result: CertificateVerifier.Result) -> Bool {
-            result.chain == nil && result.failures.contains { if case .policy = $0 { true } else { false } }
+        func missingMarker(_ result: CertificateVerifier.Result, _ wanted: ASN1ObjectIdentifier) -> Bool {
+            result.chain == nil
+                && result.failures.contains {
+                    if case .missingMarkerExtension(_, _, let oid, "Apple signed data") = $0 { oid == wanted } else { false }
+                }
         }
         XCTAssertTrue(
-            policyFailure(verifier.verify(leaf: leafUnderBad, intermediates: [badIntermediate, root], at: time)), "wrong intermediate OID")
-        XCTAssertTrue(policyFailure(verifier.verify(leaf: badLeaf, intermediates: [intermediate, root], at: time)), "wrong leaf OID")
+            missingMarker(verifier.verify(leaf: leafUnderBad, intermediates: [badIntermediate, root], at: time), AppleOIDs.wwdrIntermediate),
+            "wrong intermediate OID")
+        XCTAssertTrue(
+            missingMarker(verifier.verify(leaf: badLeaf, intermediates: [intermediate, root], at: time), AppleOIDs.appStoreReceiptSigning),
+            "wrong leaf OID")
         let expired = verifier.verify(leaf: badLeaf, intermediates: [intermediate, root], at: 2_280_946_846)
         XCTAssertNil(expired.chain)
         XCTAssertTrue(expired.failures.contains { if case .expired = $0 { true } else { false } })
@@ -119,7 +128,7 @@ final class AppleChainTests: XCTestCase {
         let verifier = CertificateVerifier(trustedRoots: [incRoot])
         XCTAssertEqual(verifier.verify(leaf: g5, at: g5.validity.notBefore + 86_400).chain, [g5, incRoot])
         // The receipt policy wants exactly three certificates (signer, intermediate, root).
-        let receiptVerifier = CertificateVerifier(trustedRoots: [incRoot], policies: [RFC5280Policy(), AppleReceiptPolicy()])
+        let receiptVerifier = CertificateVerifier(trustedRoots: [incRoot], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleReceipt])
         XCTAssertNil(receiptVerifier.verify(leaf: g5, at: g5.validity.notBefore + 86_400).chain)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SigilASN1
+import SigilAppStore
 import SigilCore
 import SigilKeys
 import SigilTestSupport
@@ -128,7 +129,7 @@ final class CertificateParsingTests: XCTestCase {
     func testAppleMarkersAndURLs() throws {
         let shared = try TestPaths.requireAppleVectors()
         let g6 = try Certificate(derEncoded: Array(try Data(contentsOf: shared.appendingPathComponent("real/apple-pki/AppleWWDRCAG6.cer"))))
-        XCTAssertNotNil(g6.extension(X509OIDs.appleWWDRIntermediate))
+        XCTAssertNotNil(g6.extension(AppleOIDs.wwdrIntermediate))
         XCTAssertEqual(g6.ocspURLs, ["http://ocsp.apple.com/ocsp03-applerootcag3"])
         XCTAssertEqual(g6.basicConstraints?.isCA, true)
         XCTAssertEqual(g6.subject.commonName, "Apple Worldwide Developer Relations Certification Authority")
@@ -137,7 +138,7 @@ final class CertificateParsingTests: XCTestCase {
                 try Data(
                     contentsOf: shared.appendingPathComponent(
                         "real/from-apple-library-tests/receipt-signing-leaf-2025-serial-47c287cd.der"))))
-        XCTAssertNotNil(leaf.extension(X509OIDs.appleAppStoreReceiptSigning))
+        XCTAssertNotNil(leaf.extension(AppleOIDs.appStoreReceiptSigning))
         XCTAssertEqual(leaf.ocspURLs, ["http://ocsp.apple.com/ocsp03-wwdrg602"])
         guard case .ec(let key) = leaf.publicKey else { return XCTFail("P-256 leaf") }
         XCTAssertEqual(key.curve, .p256)

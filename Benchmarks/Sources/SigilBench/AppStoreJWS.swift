@@ -212,7 +212,7 @@ func probe(repo: URL) {
     let leaf = try! SigilX509.Certificate(derEncoded: x5c[0])
     let inter = try! SigilX509.Certificate(derEncoded: x5c[1])
     let root = try! SigilX509.Certificate(derEncoded: x5c[2])
-    let v = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), AppleSignedDataPolicy()])
+    let v = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
     time("chain verify", 300) { _ = v.verify(leaf: leaf, intermediates: [inter], at: 1761389594) }
     guard case .ec(let key) = leaf.publicKey else { return }
     time("JWS verify ES256", 500) { try! jws.verify(with: .ecdsa(key)) }

@@ -19,8 +19,13 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
     case unhandledCriticalExtension(subject: String, oid: ASN1ObjectIdentifier)
     /// A signature that does not verify, or that no policy-allowed algorithm can check.
     case invalidSignature(subject: String, reason: String)
-    /// A policy-specific rule (e.g. Apple's marker OIDs or chain length).
+    /// A policy-specific rule.
     case policy(name: String, reason: String)
+    /// A certificate lacks the marker extension a profile (``MarkerExtensionPolicy``) requires of
+    /// its position: `role` names the position ("the WWDR intermediate"), `policy` the profile.
+    case missingMarkerExtension(subject: String, role: String, oid: ASN1ObjectIdentifier, policy: String)
+    /// The chain's length is not the profile's (``MarkerExtensionPolicy/chainLength``).
+    case chainLengthMismatch(policy: String, expected: Int, found: Int)
     /// Path building stopped at its work bound (signature checks or paths tried).
     case workLimitExceeded(String)
     /// An OCSP responder said the certificate is revoked (time, and CRLReason when given).
@@ -60,6 +65,10 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
         case .unhandledCriticalExtension(let subject, let oid): "\(subject) has an unhandled critical extension \(oid.dotted)"
         case .invalidSignature(let subject, let reason): "signature on \(subject): \(reason)"
         case .policy(let name, let reason): "\(name): \(reason)"
+        case .missingMarkerExtension(let subject, let role, let oid, let policy):
+            "\(policy): \(role) (\(subject)) lacks OID \(oid.dotted)"
+        case .chainLengthMismatch(let policy, let expected, let found):
+            "\(policy): the chain must have \(expected) certificates, found \(found)"
         case .workLimitExceeded(let s): "path building stopped: \(s)"
         case .revoked(let subject, let time, let reason):
             "\(subject) is revoked since \(time)" + (reason.map { " (CRLReason \($0))" } ?? "")
@@ -88,6 +97,7 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
         case .unhandledCriticalExtension: "RFC 5280 §6.1.4 (o)"
         case .invalidSignature: "RFC 5280 §6.1.3 (a)(1)"
         case .policy(let name, _): name
+        case .missingMarkerExtension(_, _, _, let policy), .chainLengthMismatch(let policy, _, _): policy
         case .workLimitExceeded: "Sigil path-building bound"
         case .revoked, .revocationStatusUnknown, .revocationCheckFailed: "RFC 5280 §6.1.3 (a)(3)"
         case .nameNotPermitted: "RFC 5280 §6.1.3 (b)"
