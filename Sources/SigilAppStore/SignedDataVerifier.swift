@@ -98,7 +98,8 @@ public struct SignedDataVerifier: Sendable {
         self.revocation = revocation
         self.cache = cache
         self.clock = clock
-        certificateVerifier = CertificateVerifier(trustedRoots: trustedRoots, policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
+        certificateVerifier = CertificateVerifier(
+            trustedRoots: trustedRoots, policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
     }
 
     /// Convenience: roots given as DER.

@@ -120,7 +120,8 @@ struct ReceiptCommand: ParsableCommand {
                     }
                     time = parsed
                 }
-                let policies: [any CertificatePolicy] = applePolicy ? [RFC5280Policy(), MarkerExtensionPolicy.appleReceipt] : [RFC5280Policy()]
+                let policies: [any CertificatePolicy] =
+                    applePolicy ? [RFC5280Policy(), MarkerExtensionPolicy.appleReceipt] : [RFC5280Policy()]
                 var out: [String: Any] = ["time": X509Command.rfc3339(time)]
                 var valid = true
                 var steps: [SignedDataVerifier.Step] = []

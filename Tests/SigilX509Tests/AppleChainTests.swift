@@ -89,7 +89,8 @@ final class AppleChainTests: XCTestCase {
                 }
         }
         XCTAssertTrue(
-            missingMarker(verifier.verify(leaf: leafUnderBad, intermediates: [badIntermediate, root], at: time), AppleOIDs.wwdrIntermediate),
+            missingMarker(
+                verifier.verify(leaf: leafUnderBad, intermediates: [badIntermediate, root], at: time), AppleOIDs.wwdrIntermediate),
             "wrong intermediate OID")
         XCTAssertTrue(
             missingMarker(verifier.verify(leaf: badLeaf, intermediates: [intermediate, root], at: time), AppleOIDs.appStoreReceiptSigning),
