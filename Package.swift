@@ -92,7 +92,7 @@ let package = Package(
         ),
         .target(
             name: "SigilAppStore",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilOCSP", "SigilJOSE"]
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilJOSE"]
         ),
         // The Advanced Commerce API request and response models and the typed in-app request
         // token: a module of their own so a verifier that never builds requests does not link them.
@@ -178,8 +178,8 @@ let package = Package(
         .testTarget(
             name: "SigilAppStoreTests",
             dependencies: [
-                "SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilKeys", "SigilCore", "SigilASN1",
-                "SigilTestPKI", "SigilTestSupport",
+                "SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilCRL", "SigilKeys", "SigilCore",
+                "SigilASN1", "SigilTestPKI", "SigilTestSupport",
             ]
         ),
         .testTarget(

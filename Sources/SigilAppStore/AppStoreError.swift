@@ -1,3 +1,5 @@
+import SigilX509
+
 /// The one error type of SigilAppStore: a stable status, a human reason, and for chain failures
 /// every reason the certificate verifier gave.
 ///
@@ -15,6 +17,9 @@ public struct AppStoreError: Error, Hashable, Sendable, CustomStringConvertible 
         /// Not a three-part JWS, bad base64url or JSON, alg other than ES256, no x5c, or a payload
         /// that does not decode as the expected type.
         public static let invalidJWTFormat = Code("INVALID_JWT_FORMAT")
+        /// The payload's kind was not given and its members fit several kinds (or none): Sigil
+        /// does not guess; the reason names the kinds that fit.
+        public static let ambiguousPayloadKind = Code("AMBIGUOUS_PAYLOAD_KIND")
         /// x5c does not hold exactly three certificates.
         public static let invalidChainLength = Code("INVALID_CHAIN_LENGTH")
         /// The leaf or intermediate in x5c is not a valid DER certificate.
@@ -39,11 +44,13 @@ public struct AppStoreError: Error, Hashable, Sendable, CustomStringConvertible 
 
     public let code: Code
     public let reason: String
-    /// The certificate verifier's reasons, when the chain failed.
-    public let failures: [String]
+    /// The certificate verifier's typed reasons, when the chain failed: each a `ValidationFailure`
+    /// case with the certificate it concerns and the rule it breaks (`rule`), so a program can tell
+    /// an expired leaf from a missing marker OID without reading English.
+    public let failures: [ValidationFailure]
 
     /// An error with its status code, a reason for people, and the chain verifier's failures when the chain failed.
-    public init(_ code: Code, _ reason: String, failures: [String] = []) {
+    public init(_ code: Code, _ reason: String, failures: [ValidationFailure] = []) {
         self.code = code
         self.reason = reason
         self.failures = failures
@@ -53,7 +60,7 @@ public struct AppStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     public var isRetryable: Bool { code == .retryableVerificationFailure }
 
     public var description: String {
-        failures.isEmpty ? "\(code): \(reason)" : "\(code): \(reason) [\(failures.joined(separator: "; "))]"
+        failures.isEmpty ? "\(code): \(reason)" : "\(code): \(reason) [\(failures.map(\.description).joined(separator: "; "))]"
     }
     /// Errors are equal when their codes are (the reason is for people).
     public static func == (lhs: AppStoreError, rhs: AppStoreError) -> Bool { lhs.code == rhs.code }

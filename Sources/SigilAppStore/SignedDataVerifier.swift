@@ -2,7 +2,6 @@ import SigilASN1
 import SigilCore
 import SigilJOSE
 import SigilKeys
-import SigilOCSP
 import SigilX509
 
 #if canImport(FoundationEssentials)
@@ -28,6 +27,8 @@ public struct VerifiedSignedData<Payload: AppStoreSignedPayload>: Sendable {
     public let payload: Payload
     /// The payload bytes exactly as signed (every member, including ones the model does not name).
     public let payloadBytes: [UInt8]
+    /// The payload as parsed (strictly, once), every member included.
+    public let payloadJSON: JSONValue
     public let header: JSONValue
     /// Leaf, intermediate, trusted root (empty unless `trust` is `.appleChain`).
     public let chain: [Certificate]
@@ -36,6 +37,57 @@ public struct VerifiedSignedData<Payload: AppStoreSignedPayload>: Sendable {
     public let trust: SignedDataTrust
     /// Whether the chain came from the cache (validated earlier) rather than being checked now.
     public let chainFromCache: Bool
+    /// The app identity the payload carries and whether the verifier enforced it (it always
+    /// enforces the environment).
+    public let identity: AppIdentityReport
+}
+
+/// Signed data of whichever kind it was verified as (``SignedDataVerifier/verify(_:kind:at:trace:)``).
+public enum VerifiedAnySignedData: Sendable {
+    case transaction(VerifiedSignedData<JWSTransactionDecodedPayload>)
+    case renewalInfo(VerifiedSignedData<JWSRenewalInfoDecodedPayload>)
+    case notification(VerifiedSignedData<ResponseBodyV2DecodedPayload>)
+    case appTransaction(VerifiedSignedData<AppTransaction>)
+    case realtimeRequest(VerifiedSignedData<DecodedRealtimeRequestBody>)
+
+    /// The kind it was verified as.
+    public var kind: SignedDataKind {
+        switch self {
+        case .transaction: .transaction
+        case .renewalInfo: .renewalInfo
+        case .notification: .notification
+        case .appTransaction: .appTransaction
+        case .realtimeRequest: .realtimeRequest
+        }
+    }
+
+    /// The payload as parsed, every member included.
+    public var payloadJSON: JSONValue { fields.payloadJSON }
+    /// Leaf, intermediate, trusted root (empty unless the trust is `.appleChain`).
+    public var chain: [Certificate] { fields.chain }
+    /// The time (seconds since the epoch) the chain was validated at.
+    public var validationTime: Int64 { fields.validationTime }
+    /// How far the payload is trusted.
+    public var trust: SignedDataTrust { fields.trust }
+    /// Whether the chain came from the cache.
+    public var chainFromCache: Bool { fields.chainFromCache }
+    /// The app identity the payload carries and whether it was enforced.
+    public var identity: AppIdentityReport { fields.identity }
+
+    private var fields:
+        (
+            payloadJSON: JSONValue, chain: [Certificate], validationTime: Int64, trust: SignedDataTrust, chainFromCache: Bool,
+            identity: AppIdentityReport
+        )
+    {
+        switch self {
+        case .transaction(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity)
+        case .renewalInfo(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity)
+        case .notification(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity)
+        case .appTransaction(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity)
+        case .realtimeRequest(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity)
+        }
+    }
 }
 
 /// A notification and the signed data nested in it, each verified in the same call.
@@ -59,19 +111,23 @@ public struct VerifiedNotification: Sendable {
 ///    1.2.840.113635.100.6.11.1 on the leaf and 1.2.840.113635.100.6.2.1 on the intermediate,
 ///    three certificates) at the validation time — the payload's signedDate (receiptCreationDate
 ///    for app transactions) when online checks are off, now when they are on — then, when on,
-///    OCSP for leaf and intermediate;
+///    the revocation checker's verdict on leaf and intermediate (OCSP, CRLs, or both);
 /// 6. leaf key P-256 and the ES256 signature over the signing input as received;
-/// 7. bundle id / app Apple id / environment checks (per payload kind, as Apple's libraries).
+/// 7. bundle id / app Apple id / environment (per payload kind, as Apple's libraries: the
+///    payload type's ``AppStoreSignedPayload/checkIdentity(_:)``), in every entry point; a
+///    verifier that does not enforce the bundle id and app Apple id says so at construction
+///    (``AppIdentityCheck/reportOnly``).
 ///
 /// Verified chains are cached (see `ChainCache`), so a stream of notifications from one leaf
 /// costs one P-256 verification each. **Variable time**: every input is public.
 public struct SignedDataVerifier: Sendable {
     public let trustedRoots: [Certificate]
-    public let bundleId: String
-    public let appAppleId: Int64?
+    /// The app identity enforced (or, by name, only reported).
+    public let identityCheck: AppIdentityCheck
     public let environment: AppStoreEnvironment
-    /// Online (OCSP) checks, or nil for none.
-    public let revocation: OCSPRevocationChecker?
+    /// Revocation checking of leaf and intermediate (OCSP, CRLs, or a composition through
+    /// `RevocationPolicy.anyOf/allOf`), or nil for none. With one, the chain is validated now.
+    public let revocation: (any RevocationChecker)?
     public let cache: ChainCache
     /// Seconds since the epoch: the verifier's notion of now (passed in, never a hidden global).
     public let clock: @Sendable () -> Int64
@@ -79,21 +135,40 @@ public struct SignedDataVerifier: Sendable {
 
     public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
-    /// A verifier trusting `trustedRoots` for `bundleId` in `environment` (`appAppleId` is required for Production). `revocation` enables online OCSP checks of leaf and intermediate; `cache` keeps validated chains; `clock` gives the time online checks use.
+    /// The bundle id enforced, nil for a report-only verifier.
+    public var bundleId: String? { if case .enforce(let id, _) = identityCheck { id } else { nil } }
+    /// The app Apple id enforced in Production, nil when none (or report-only).
+    public var appAppleId: Int64? { if case .enforce(_, let id) = identityCheck { id } else { nil } }
+
+    /// A verifier trusting `trustedRoots` that enforces `bundleId` and, in Production,
+    /// `appAppleId` (required there, as in Apple's App Store Server Library) in `environment`.
+    /// `revocation` checks leaf and intermediate online (OCSP, CRLs or both); `cache` keeps
+    /// validated chains; `clock` gives the time online checks use.
     public init(
         trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
-        revocation: OCSPRevocationChecker? = nil, cache: ChainCache = ChainCache(),
+        revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
         clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
     ) throws(AppStoreError) {
-        if environment == .production && appAppleId == nil {
+        try self.init(
+            trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId), environment: environment,
+            revocation: revocation, cache: cache, clock: clock)
+    }
+
+    /// A verifier trusting `trustedRoots` with the identity check `identity` — enforced, or by
+    /// name report-only — in `environment` (always enforced).
+    public init(
+        trustedRoots: [Certificate], identity: AppIdentityCheck, environment: AppStoreEnvironment,
+        revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
+    ) throws(AppStoreError) {
+        if environment == .production, case .enforce(_, nil) = identity {
             throw AppStoreError(.invalidConfiguration, "the Production environment needs the app's Apple id")
         }
         if trustedRoots.isEmpty && environment != .xcode && environment != .localTesting {
             throw AppStoreError(.invalidConfiguration, "no trusted root certificates")
         }
         self.trustedRoots = trustedRoots
-        self.bundleId = bundleId
-        self.appAppleId = appAppleId
+        self.identityCheck = identity
         self.environment = environment
         self.revocation = revocation
         self.cache = cache
@@ -102,10 +177,10 @@ public struct SignedDataVerifier: Sendable {
             trustedRoots: trustedRoots, policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
     }
 
-    /// Convenience: roots given as DER.
+    /// Convenience: roots given as DER; the bundle id and (Production) app Apple id enforced.
     public init(
         rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
-        revocation: OCSPRevocationChecker? = nil, cache: ChainCache = ChainCache(),
+        revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
         clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
     ) throws(AppStoreError) {
         var roots: [Certificate] = []
@@ -125,27 +200,21 @@ public struct SignedDataVerifier: Sendable {
     public func verifyTransaction(_ signedTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<JWSTransactionDecodedPayload>
     {
-        let result = try await verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
-        try checkIdentity(result.payload)
-        return result
+        try await verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
     }
 
     /// Verifies signed renewal info (JWSRenewalInfoDecodedPayload), then its environment.
     public func verifyRenewalInfo(_ signedRenewalInfo: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<JWSRenewalInfoDecodedPayload>
     {
-        let result = try await verify(signedRenewalInfo, as: JWSRenewalInfoDecodedPayload.self, at: time)
-        try checkIdentity(result.payload)
-        return result
+        try await verify(signedRenewalInfo, as: JWSRenewalInfoDecodedPayload.self, at: time)
     }
 
     /// Verifies a signed notification (ResponseBodyV2DecodedPayload), then the bundle id, app Apple id and environment of its data, summary, external purchase token or app data.
     public func verifyNotification(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<ResponseBodyV2DecodedPayload>
     {
-        let result = try await verify(signedPayload, as: ResponseBodyV2DecodedPayload.self, at: time)
-        try checkIdentity(result.payload)
-        return result
+        try await verify(signedPayload, as: ResponseBodyV2DecodedPayload.self, at: time)
     }
 
     /// Verifies a notification and the signed transaction, renewal info or app transaction it
@@ -167,99 +236,29 @@ public struct SignedDataVerifier: Sendable {
     public func verifyAppTransaction(_ signedAppTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<AppTransaction>
     {
-        let result = try await verify(signedAppTransaction, as: AppTransaction.self, at: time)
-        try checkIdentity(result.payload)
-        return result
+        try await verify(signedAppTransaction, as: AppTransaction.self, at: time)
     }
 
     /// Verifies a Retention Messaging realtime request (DecodedRealtimeRequestBody), then app Apple id (Production) and environment.
     public func verifyRealtimeRequest(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedSignedData<DecodedRealtimeRequestBody>
     {
-        let result = try await verify(signedPayload, as: DecodedRealtimeRequestBody.self, at: time)
-        try checkIdentity(result.payload)
-        return result
-    }
-
-    // MARK: - Identity checks (Apple's rules, per payload kind)
-
-    /// Step 7 alone, for a payload verified with `verify(_:as:)`: the bundle id / app Apple id /
-    /// environment checks its kind gets in the typed entry points.
-    public func checkIdentity<Payload: AppStoreSignedPayload>(_ payload: Payload) throws(AppStoreError) {
-        switch payload {
-        case let p as JWSTransactionDecodedPayload: try checkTransaction(p)
-        case let p as JWSRenewalInfoDecodedPayload: try checkEnvironment(p.environment)
-        case let p as ResponseBodyV2DecodedPayload: try checkNotification(p)
-        case let p as AppTransaction: try checkAppTransaction(p)
-        case let p as DecodedRealtimeRequestBody: try checkRealtime(p)
-        default: break
-        }
-    }
-
-    func checkAppTransaction(_ p: AppTransaction) throws(AppStoreError) {
-        if p.bundleId != bundleId || (environment == .production && p.appAppleId != appAppleId) {
-            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: p.bundleId, appAppleId: p.appAppleId))
-        }
-        try checkEnvironment(p.receiptType, field: "receiptType")
-    }
-
-    func checkRealtime(_ p: DecodedRealtimeRequestBody) throws(AppStoreError) {
-        if environment == .production && p.appAppleId != appAppleId {
-            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: nil, appAppleId: p.appAppleId))
-        }
-        try checkEnvironment(p.environment)
-    }
-
-    func checkTransaction(_ p: JWSTransactionDecodedPayload) throws(AppStoreError) {
-        if p.bundleId != bundleId {
-            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: p.bundleId, appAppleId: nil))
-        }
-        try checkEnvironment(p.environment)
-    }
-
-    func checkNotification(_ p: ResponseBodyV2DecodedPayload) throws(AppStoreError) {
-        let identity = p.identity
-        if identity.bundleId != bundleId || (environment == .production && identity.appAppleId != appAppleId) {
-            throw AppStoreError(.invalidAppIdentifier, identityMessage(bundle: identity.bundleId, appAppleId: identity.appAppleId))
-        }
-        try checkEnvironment(identity.environment)
-    }
-
-    func checkEnvironment(_ found: AppStoreEnvironment?, field: String = "environment") throws(AppStoreError) {
-        guard found == environment else {
-            throw AppStoreError(
-                .invalidEnvironment, "the payload's \(field) is \(found?.rawValue ?? "absent"), expected \(environment.rawValue)")
-        }
-    }
-
-    func identityMessage(bundle: String?, appAppleId found: Int64?) -> String {
-        var parts = ["bundle id \(bundle.map { "\"\($0)\"" } ?? "absent") (expected \"\(bundleId)\")"]
-        if environment == .production {
-            parts.append("app Apple id \(found.map(String.init) ?? "absent") (expected \(appAppleId.map(String.init) ?? "none"))")
-        }
-        return "the payload's " + parts.joined(separator: ", ")
+        try await verify(signedPayload, as: DecodedRealtimeRequestBody.self, at: time)
     }
 
     // MARK: - The verification steps
 
-    /// Steps 1–6 for any payload type, without the identity checks of step 7. `time` overrides
-    /// the validation time.
+    /// Every step, 1–7, for any payload type; the identity check of step 7 is the payload
+    /// type's own (``AppStoreSignedPayload/checkIdentity(_:)``). `time` overrides the validation
+    /// time.
     public func verify<Payload: AppStoreSignedPayload>(
         _ compact: String, as type: Payload.Type, at time: Int64? = nil,
         trace: VerificationTrace? = nil
     ) async throws(AppStoreError)
         -> VerifiedSignedData<Payload>
     {
-        // Without online checks nothing suspends: take the synchronous path.
-        guard let revocation else { return try verifyOffline(compact, as: type, at: time, trace: trace) }
-        switch try prepare(compact, as: type, at: time, trace: trace) {
-        case .done(let result): return result
-        case .needsChain(let pending):
-            let result = await certificateVerifier.verify(
-                leaf: pending.leaf, intermediates: [pending.intermediate],
-                at: pending.validationTime, revocation: revocation)
-            return try finish(pending, chainResult: result, trace: trace)
-        }
+        let (jws, json) = try parse(compact, trace: trace)
+        return try await verify(jws, payloadJSON: json, as: type, at: time, trace: trace)
     }
 
     /// The same steps without suspension, for callers that do not use online checks (throws
@@ -271,26 +270,120 @@ public struct SignedDataVerifier: Sendable {
         -> VerifiedSignedData<Payload>
     {
         guard revocation == nil else { throw AppStoreError(.invalidConfiguration, "this verifier makes online checks: use verify") }
-        switch try prepare(compact, as: type, at: time, trace: trace) {
-        case .done(let result): return result
+        let (jws, json) = try parse(compact, trace: trace)
+        return try verifyOffline(jws, payloadJSON: json, as: type, at: time, trace: trace)
+    }
+
+    /// Every step for signed data of `kind`, or — when `kind` is nil — of the one kind whose
+    /// model names every member of the payload (``SignedDataKind/classify(payload:)``); a payload
+    /// several kinds fit is refused (`ambiguousPayloadKind`, naming them), never guessed. The JWS
+    /// and its payload are parsed once.
+    public func verify(_ compact: String, kind: SignedDataKind?, at time: Int64? = nil, trace: VerificationTrace? = nil)
+        async throws(AppStoreError) -> VerifiedAnySignedData
+    {
+        let (jws, json) = try parse(compact, trace: trace)
+        let chosen: SignedDataKind
+        if let kind {
+            chosen = kind
+        } else {
+            switch SignedDataKind.classify(payload: json) {
+            case .kind(let found):
+                trace?.note("Apple: payload kind", "\(found.rawValue): the only kind whose model names every member of the payload")
+                chosen = found
+            case .ambiguous(let fitting, let unknown):
+                let reason =
+                    fitting.isEmpty
+                    ? "no kind's model names every member of the payload"
+                        + (unknown.isEmpty ? "" : " (unknown: \(unknown.joined(separator: ", ")))")
+                    : "the payload fits \(fitting.map(\.rawValue).joined(separator: ", ")): name the kind"
+                trace?.fail("Apple: payload kind", "classify the payload by its members", reason)
+                throw AppStoreError(.ambiguousPayloadKind, reason)
+            }
+        }
+        switch chosen {
+        case .transaction:
+            return .transaction(try await verify(jws, payloadJSON: json, as: JWSTransactionDecodedPayload.self, at: time, trace: trace))
+        case .renewalInfo:
+            return .renewalInfo(try await verify(jws, payloadJSON: json, as: JWSRenewalInfoDecodedPayload.self, at: time, trace: trace))
+        case .notification:
+            return .notification(try await verify(jws, payloadJSON: json, as: ResponseBodyV2DecodedPayload.self, at: time, trace: trace))
+        case .appTransaction:
+            return .appTransaction(try await verify(jws, payloadJSON: json, as: AppTransaction.self, at: time, trace: trace))
+        case .realtimeRequest:
+            return .realtimeRequest(try await verify(jws, payloadJSON: json, as: DecodedRealtimeRequestBody.self, at: time, trace: trace))
+        }
+    }
+
+    func verify<Payload: AppStoreSignedPayload>(
+        _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, at time: Int64?, trace: VerificationTrace?
+    ) async throws(AppStoreError) -> VerifiedSignedData<Payload> {
+        // Without online checks nothing suspends: take the synchronous path.
+        guard let revocation else { return try verifyOffline(jws, payloadJSON: payloadJSON, as: type, at: time, trace: trace) }
+        switch try prepare(jws, payloadJSON: payloadJSON, as: type, at: time, trace: trace) {
+        case .done(let verified): return try checkIdentity(verified, trace: trace)
+        case .needsChain(let pending):
+            let result = await certificateVerifier.verify(
+                leaf: pending.leaf, intermediates: [pending.intermediate],
+                at: pending.validationTime, checkingRevocationWith: revocation)
+            return try checkIdentity(try finish(pending, chainResult: result, trace: trace), trace: trace)
+        }
+    }
+
+    func verifyOffline<Payload: AppStoreSignedPayload>(
+        _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, at time: Int64?, trace: VerificationTrace?
+    ) throws(AppStoreError) -> VerifiedSignedData<Payload> {
+        switch try prepare(jws, payloadJSON: payloadJSON, as: type, at: time, trace: trace) {
+        case .done(let verified): return try checkIdentity(verified, trace: trace)
         case .needsChain(let pending):
             let result = certificateVerifier.verify(leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime)
-            return try finish(pending, chainResult: result, trace: trace)
+            return try checkIdentity(try finish(pending, chainResult: result, trace: trace), trace: trace)
         }
+    }
+
+    /// Step 7: the payload type's identity rule against this verifier's expectation.
+    func checkIdentity<Payload: AppStoreSignedPayload>(_ verified: Verified<Payload>, trace: VerificationTrace?) throws(AppStoreError)
+        -> VerifiedSignedData<Payload>
+    {
+        let expectation = AppIdentityExpectation(check: identityCheck, environment: environment)
+        let report: AppIdentityReport
+        do { report = try verified.payload.checkIdentity(expectation) } catch {
+            trace?.fail("Apple: \(Payload.kind.rawValue) identity", "bundle id / app Apple id / environment", error.reason)
+            throw error
+        }
+        trace?.pass(
+            "Apple: \(Payload.kind.rawValue) identity", "bundle id / app Apple id / environment",
+            "bundle id \(report.bundleId ?? "(none carried)"), app Apple id \(report.appAppleId.map(String.init) ?? "(none carried)"), "
+                + "environment \(report.environment?.rawValue ?? "absent")"
+                + (report.enforced ? "" : " — bundle id and app Apple id reported, not enforced (report-only verifier)"))
+        return VerifiedSignedData(
+            payload: verified.payload, payloadBytes: verified.payloadBytes, payloadJSON: verified.payloadJSON, header: verified.header,
+            chain: verified.chain,
+            validationTime: verified.validationTime, trust: verified.trust, chainFromCache: verified.chainFromCache, identity: report)
+    }
+
+    /// Steps 1–6 done: what step 7 checks.
+    struct Verified<Payload: AppStoreSignedPayload> {
+        let payload: Payload
+        let payloadBytes: [UInt8]
+        let payloadJSON: JSONValue
+        let header: JSONValue
+        let chain: [Certificate]
+        let validationTime: Int64
+        let trust: SignedDataTrust
+        let chainFromCache: Bool
     }
 
     /// Synchronous transaction verification with the identity checks (no online checks).
     public func verifyTransactionOffline(_ signedTransaction: String, at time: Int64? = nil) throws(AppStoreError)
         -> VerifiedSignedData<JWSTransactionDecodedPayload>
     {
-        let result = try verifyOffline(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
-        try checkIdentity(result.payload)
-        return result
+        try verifyOffline(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
     }
 
     struct Pending<Payload: AppStoreSignedPayload> {
         let jws: JWS
         let payload: Payload
+        let payloadJSON: JSONValue
         let leaf: Certificate
         let intermediate: Certificate
         let cacheKey: ChainCache.Key
@@ -298,15 +391,13 @@ public struct SignedDataVerifier: Sendable {
     }
 
     enum Prepared<Payload: AppStoreSignedPayload> {
-        case done(VerifiedSignedData<Payload>)
+        case done(Verified<Payload>)
         case needsChain(Pending<Payload>)
     }
 
-    func prepare<Payload: AppStoreSignedPayload>(
-        _ compact: String, as type: Payload.Type, at time: Int64?,
-        trace: VerificationTrace?
-    ) throws(AppStoreError) -> Prepared<Payload> {
-        // Step 1: compact serialization.
+    /// Step 1: the compact serialization and the payload's JSON, each parsed once (the strict
+    /// parser: duplicate member names refused, RFC 7515 §5.2).
+    func parse(_ compact: String, trace: VerificationTrace?) throws(AppStoreError) -> (JWS, JSONValue) {
         let jws: JWS
         do { jws = try JWS(compact: compact) } catch {
             trace?.fail("RFC 7515 §7.1", "parse the compact JWS", error.reason)
@@ -316,11 +407,22 @@ public struct SignedDataVerifier: Sendable {
             "RFC 7515 §7.1", "parse the compact JWS",
             "three parts; header alg \(jws.header["alg"]?.serialized ?? "absent"), x5c of \(jws.header["x5c"]?.arrayValue?.count ?? 0) certificate(s), "
                 + "members \(jws.header.objectKeys.joined(separator: ", "))")
+        let json: JSONValue
+        do { json = try jws.payloadJSON() } catch {
+            trace?.fail("RFC 7515 §5.2", "parse the payload JSON", error.reason)
+            throw AppStoreError(.invalidJWTFormat, "the payload is not JSON: \(error.reason)")
+        }
+        return (jws, json)
+    }
+
+    func prepare<Payload: AppStoreSignedPayload>(
+        _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, at time: Int64?,
+        trace: VerificationTrace?
+    ) throws(AppStoreError) -> Prepared<Payload> {
         // Step 3 (before the header checks of step 2 so that test environments can decode): payload.
         let payload: Payload
         do {
-            // The strict parser (duplicate member names refused, RFC 7515 §5.2) feeds the models.
-            payload = try JSONValueDecoder().decode(Payload.self, fromJSON: jws.payload)
+            payload = try JSONValueDecoder().decode(Payload.self, from: payloadJSON)
         } catch {
             trace?.fail("Apple: \(Payload.kind.rawValue) payload", "decode the payload", "\(error)")
             throw AppStoreError(.invalidJWTFormat, "the payload is not a valid \(Payload.kind.rawValue): \(Self.describe(error))")
@@ -331,8 +433,8 @@ public struct SignedDataVerifier: Sendable {
         if environment == .localTesting {
             trace?.note("Apple: LocalTesting", "no signature or chain is checked in the LocalTesting environment")
             return .done(
-                VerifiedSignedData(
-                    payload: payload, payloadBytes: jws.payload, header: jws.header, chain: [],
+                Verified(
+                    payload: payload, payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: [],
                     validationTime: time ?? now, trust: .unverified, chainFromCache: false))
         }
         // Step 2: algorithm and x5c.
@@ -350,7 +452,7 @@ public struct SignedDataVerifier: Sendable {
             throw AppStoreError(.invalidJWTFormat, "the header has no x5c certificate chain")
         }
         if environment == .xcode {
-            return .done(try verifyXcode(jws, payload: payload, x5c: x5cStrings, time: time ?? now, trace: trace))
+            return .done(try verifyXcode(jws, payload: payload, payloadJSON: payloadJSON, x5c: x5cStrings, time: time ?? now, trace: trace))
         }
         guard x5cStrings.count == 3 else {
             trace?.fail("Apple signed data", "x5c holds leaf, intermediate, root", "\(x5cStrings.count) certificates")
@@ -384,8 +486,8 @@ public struct SignedDataVerifier: Sendable {
                 "leaf \(entry.chain[0].subject.rfc4514String) valid \(entry.validFrom)…\(entry.validUntil)")
             try verifySignature(jws, key: entry.leafKey, trace: trace)
             return .done(
-                VerifiedSignedData(
-                    payload: payload, payloadBytes: jws.payload, header: jws.header, chain: entry.chain,
+                Verified(
+                    payload: payload, payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: entry.chain,
                     validationTime: validationTime, trust: .appleChain, chainFromCache: true))
         }
         // Step 4: decode leaf and intermediate.
@@ -408,14 +510,14 @@ public struct SignedDataVerifier: Sendable {
         }
         return .needsChain(
             Pending(
-                jws: jws, payload: payload, leaf: certificates[0], intermediate: certificates[1],
+                jws: jws, payload: payload, payloadJSON: payloadJSON, leaf: certificates[0], intermediate: certificates[1],
                 cacheKey: key, validationTime: validationTime))
     }
 
     func finish<Payload: AppStoreSignedPayload>(
         _ pending: Pending<Payload>, chainResult: CertificateVerifier.Result,
         trace: VerificationTrace?
-    ) throws(AppStoreError) -> VerifiedSignedData<Payload> {
+    ) throws(AppStoreError) -> Verified<Payload> {
         // Step 5: the chain.
         guard case .valid(let chain) = chainResult else {
             let failures = chainResult.failures
@@ -424,14 +526,15 @@ public struct SignedDataVerifier: Sendable {
                 return false
             }
             trace?.fail(
-                "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + RFC 6960" : ""), "validate the chain",
+                "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + revocation (§6.1.3 (a)(3))" : ""),
+                "validate the chain",
                 failures.map(\.description).joined(separator: "; "))
             throw AppStoreError(
                 retryable ? .retryableVerificationFailure : .verificationFailure,
-                "the certificate chain does not validate", failures: failures.map(\.description))
+                "the certificate chain does not validate", failures: failures)
         }
         trace?.pass(
-            "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + RFC 6960 (OCSP)" : ""), "validate the chain",
+            "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + revocation (§6.1.3 (a)(3))" : ""), "validate the chain",
             "root matched: \(chain[chain.count - 1].subject.rfc4514String); leaf OID 1.2.840.113635.100.6.11.1 and intermediate OID 1.2.840.113635.100.6.2.1 present"
         )
         // Step 6: leaf key and signature.
@@ -452,8 +555,9 @@ public struct SignedDataVerifier: Sendable {
             ChainCache.Entry(
                 chain: chain, leafKey: leafKey, validFrom: validity.0, validUntil: validity.1,
                 expires: now + cache.timeToLive, online: revocation != nil), now: now)
-        return VerifiedSignedData(
-            payload: pending.payload, payloadBytes: pending.jws.payload, header: pending.jws.header, chain: chain,
+        return Verified(
+            payload: pending.payload, payloadBytes: pending.jws.payload, payloadJSON: pending.payloadJSON, header: pending.jws.header,
+            chain: chain,
             validationTime: pending.validationTime, trust: .appleChain, chainFromCache: false)
     }
 
@@ -474,9 +578,9 @@ public struct SignedDataVerifier: Sendable {
     }
 
     func verifyXcode<Payload: AppStoreSignedPayload>(
-        _ jws: JWS, payload: Payload, x5c: [String], time: Int64,
+        _ jws: JWS, payload: Payload, payloadJSON: JSONValue, x5c: [String], time: Int64,
         trace: VerificationTrace?
-    ) throws(AppStoreError) -> VerifiedSignedData<Payload> {
+    ) throws(AppStoreError) -> Verified<Payload> {
         guard let first = x5c.first else { throw AppStoreError(.invalidChainLength, "x5c is empty") }
         let certificate: Certificate
         do { certificate = try Certificate(derEncoded: try JWS.certificateDER(first)) } catch {
@@ -487,8 +591,8 @@ public struct SignedDataVerifier: Sendable {
         }
         try verifySignature(jws, key: key, trace: trace)
         trace?.note("Apple: Xcode", "signature checked against the self-signed StoreKit Testing certificate; no chain to Apple")
-        return VerifiedSignedData(
-            payload: payload, payloadBytes: jws.payload, header: jws.header, chain: [certificate],
+        return Verified(
+            payload: payload, payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: [certificate],
             validationTime: time, trust: .xcodeSelfSigned, chainFromCache: false)
     }
 

@@ -1,10 +1,16 @@
 /// A payload type Apple signs as App Store signed data.
+///
+/// Every conformance states its identity rule (``checkIdentity(_:)``): there is no default, so a
+/// new payload type cannot be verified without one, and every verify entry point runs it.
 public protocol AppStoreSignedPayload: Codable, Hashable, Sendable {
     /// The kind, for messages and the CLI.
     static var kind: SignedDataKind { get }
     /// The time Apple's libraries validate the chain at when online checks are off: signedDate,
     /// or receiptCreationDate for an app transaction.
     var validationDate: AppStoreDate? { get }
+    /// Checks the app identity this kind carries against `expected` (Apple's rule for the kind:
+    /// which of bundle id, app Apple id and environment it must match) and reports it.
+    func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport
 }
 
 /// The kinds of signed data Apple sends, each with its payload model.
@@ -20,24 +26,64 @@ public enum SignedDataKind: String, Sendable, CaseIterable {
 extension JWSTransactionDecodedPayload: AppStoreSignedPayload {
     public static let kind = SignedDataKind.transaction
     public var validationDate: AppStoreDate? { signedDate }
+
+    /// Bundle id and environment (Apple's libraries do not compare a transaction's app Apple id).
+    public func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport {
+        try expected.bundleId(bundleId)
+        try expected.environment(environment)
+        return AppIdentityReport(bundleId: bundleId, appAppleId: nil, environment: environment, enforced: expected.isEnforced)
+    }
 }
 
 extension JWSRenewalInfoDecodedPayload: AppStoreSignedPayload {
     public static let kind = SignedDataKind.renewalInfo
     public var validationDate: AppStoreDate? { signedDate }
+
+    /// Environment only: renewal info carries no bundle id or app Apple id.
+    public func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport {
+        try expected.environment(environment)
+        return AppIdentityReport(bundleId: nil, appAppleId: nil, environment: environment, enforced: expected.isEnforced)
+    }
 }
 
 extension ResponseBodyV2DecodedPayload: AppStoreSignedPayload {
     public static let kind = SignedDataKind.notification
     public var validationDate: AppStoreDate? { signedDate }
+
+    /// Bundle id, app Apple id (Production) and environment of the data, summary, external
+    /// purchase token or app data the notification carries (the first present).
+    public func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport {
+        let identity = identity
+        try expected.bundleId(identity.bundleId)
+        try expected.appAppleId(identity.appAppleId)
+        try expected.environment(identity.environment)
+        return AppIdentityReport(
+            bundleId: identity.bundleId, appAppleId: identity.appAppleId, environment: identity.environment,
+            enforced: expected.isEnforced)
+    }
 }
 
 extension AppTransaction: AppStoreSignedPayload {
     public static let kind = SignedDataKind.appTransaction
     public var validationDate: AppStoreDate? { receiptCreationDate }
+
+    /// Bundle id, app Apple id (Production) and receiptType as the environment.
+    public func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport {
+        try expected.bundleId(bundleId)
+        try expected.appAppleId(appAppleId)
+        try expected.environment(receiptType, field: "receiptType")
+        return AppIdentityReport(bundleId: bundleId, appAppleId: appAppleId, environment: receiptType, enforced: expected.isEnforced)
+    }
 }
 
 extension DecodedRealtimeRequestBody: AppStoreSignedPayload {
     public static let kind = SignedDataKind.realtimeRequest
     public var validationDate: AppStoreDate? { signedDate }
+
+    /// App Apple id (Production) and environment: a realtime request carries no bundle id.
+    public func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport {
+        try expected.appAppleId(appAppleId)
+        try expected.environment(environment)
+        return AppIdentityReport(bundleId: nil, appAppleId: appAppleId, environment: environment, enforced: expected.isEnforced)
+    }
 }

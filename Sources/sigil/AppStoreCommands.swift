@@ -275,10 +275,23 @@ struct VerifyCommand: AsyncParsableCommand {
         case notification
         case appTransaction = "app-transaction"
         case realtime, auto
+
+        /// The library's kind; nil for auto (the verifier classifies, or refuses to guess).
+        var kind: SignedDataKind? {
+            switch self {
+            case .transaction: .transaction
+            case .renewalInfo: .renewalInfo
+            case .notification: .notification
+            case .appTransaction: .appTransaction
+            case .realtime: .realtimeRequest
+            case .auto: nil
+            }
+        }
     }
     @Option(name: .customLong("root"), help: "A trusted root certificate (repeatable; DER or PEM).") var roots: [String] = []
     @Option(help: "transaction | renewal-info | notification | app-transaction | realtime | auto") var type: Kind = .auto
-    @Option(help: "Expected bundle id (default: whatever the payload says, reported).") var bundleId: String?
+    @Option(help: "Expected bundle id, enforced (without it the bundle id is reported and not checked, and the output says so).")
+    var bundleId: String?
     @Option(help: "Expected app Apple id (required with --environment Production).") var appAppleId: Int64?
     @Option(help: "Sandbox, Production, Xcode or LocalTesting.") var environment: String = "Sandbox"
     @Flag(help: "Check leaf and intermediate with OCSP (network); validate at the current time.") var online = false
@@ -299,14 +312,15 @@ struct VerifyCommand: AsyncParsableCommand {
     func verify() async throws {
         let raw = String(decoding: try Input.read(file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         var text = raw
-        if raw.hasPrefix("{"), let body = try? JSONDecoder().decode(ResponseBodyV2.self, from: Data(raw.utf8)),
-            let signed = body.signedPayload
-        {
+        if raw.hasPrefix("{") {
+            // A notification request body, {"signedPayload": "…"} (the strict parser, as for every JSON Sigil reads).
+            guard let body = try? JSONValue(parsing: Array(raw.utf8)), let signed = body["signedPayload"]?.stringValue else {
+                throw CLIFailure(code: "usage", message: "a JSON input must be a notification body {\"signedPayload\": \"…\"}")
+            }
             text = signed
         }
         var trusted: [Certificate] = []
         for root in roots { trusted += try X509Command.load(root) }
-        let env = AppStoreEnvironment(rawValue: environment)
         var time: Int64?
         if let at {
             guard let parsed = X509Command.parseTime(at) else {
@@ -314,76 +328,50 @@ struct VerifyCommand: AsyncParsableCommand {
             }
             time = parsed
         }
-        var kind = type
-        if kind == .auto { kind = Self.guessKind(text) }
-        let revocation = online ? OCSPRevocationChecker(transport: URLSessionOCSPTransport()) : nil
+        // Without --bundle-id nothing is taken from the payload to check it against itself: the
+        // verifier is report-only by name, and the output says the bundle id was not enforced.
+        let identity: AppIdentityCheck
+        if let bundleId {
+            identity = .enforce(bundleId: bundleId, appAppleId: appAppleId)
+        } else {
+            guard appAppleId == nil else { throw CLIFailure(code: "usage", message: "--app-apple-id needs --bundle-id") }
+            identity = .reportOnly
+        }
+        let revocation: (any RevocationChecker)? = online ? OCSPRevocationChecker(transport: URLSessionOCSPTransport()) : nil
         let trace = explain ? VerificationTrace() : nil
-        // Without --bundle-id, the payload's own bundle id is accepted and reported.
-        let bundle = bundleId ?? Self.payloadBundleId(text) ?? ""
-        let outcome = await Self.run(
-            kind: kind, text: text, time: time, trusted: trusted, bundle: bundle, appAppleId: appAppleId,
-            environment: env, revocation: revocation, trace: trace)
-        switch outcome {
-        case .success(let (payload, extra)):
+        do {
+            let verifier = try SignedDataVerifier(
+                trustedRoots: trusted, identity: identity, environment: AppStoreEnvironment(rawValue: environment), revocation: revocation)
+            let verified = try await verifier.verify(text, kind: type.kind, at: time, trace: trace)
             if let trace { Self.printTrace(trace, verdict: "VALID") }
-            Output.printJSON(["type": kind.rawValue, "payload": JSONCLI.any(bytes: payload), "verification": extra])
-        case .failure(let e):
-            if let trace { Self.printTrace(trace, verdict: e.code.rawValue) }
-            var report: [String: Any] = ["error": e.code.rawValue, "message": e.reason, "retryable": e.isRetryable]
-            if !e.failures.isEmpty { report["failures"] = e.failures }
+            Output.printJSON([
+                "type": verified.kind.rawValue, "payload": JSONCLI.any(verified.payloadJSON),
+                "verification": Self.record(verified),
+            ])
+        } catch {
+            if let trace { Self.printTrace(trace, verdict: error.code.rawValue) }
+            var report: [String: Any] = ["error": error.code.rawValue, "message": error.reason, "retryable": error.isRetryable]
+            if !error.failures.isEmpty {
+                report["failures"] = error.failures.map { ["reason": $0.description, "rule": $0.rule] }
+            }
             FileHandle.standardError.write(Data((Output.json(report) + "\n").utf8))
             Foundation.exit(1)
         }
     }
 
-    static func run(
-        kind: Kind, text: String, time: Int64?, trusted: [Certificate], bundle: String, appAppleId: Int64?,
-        environment: AppStoreEnvironment, revocation: OCSPRevocationChecker?,
-        trace: VerificationTrace?
-    ) async -> Result<([UInt8], [String: Any]), AppStoreError> {
-        let verifier: SignedDataVerifier
-        do {
-            verifier = try SignedDataVerifier(
-                trustedRoots: trusted, bundleId: bundle, appAppleId: appAppleId, environment: environment,
-                revocation: revocation)
-        } catch { return .failure(error) }
-        do {
-            switch kind {
-            case .transaction:
-                let r = try await verifier.verify(text, as: JWSTransactionDecodedPayload.self, at: time, trace: trace)
-                try verifier.checkIdentity(r.payload)
-                return .success(record(r, environment))
-            case .renewalInfo:
-                let r = try await verifier.verify(text, as: JWSRenewalInfoDecodedPayload.self, at: time, trace: trace)
-                try verifier.checkIdentity(r.payload)
-                return .success(record(r, environment))
-            case .notification:
-                let r = try await verifier.verify(text, as: ResponseBodyV2DecodedPayload.self, at: time, trace: trace)
-                try verifier.checkIdentity(r.payload)
-                return .success(record(r, environment))
-            case .appTransaction:
-                let r = try await verifier.verify(text, as: AppTransaction.self, at: time, trace: trace)
-                try verifier.checkIdentity(r.payload)
-                return .success(record(r, environment))
-            case .realtime, .auto:
-                let r = try await verifier.verify(text, as: DecodedRealtimeRequestBody.self, at: time, trace: trace)
-                try verifier.checkIdentity(r.payload)
-                return .success(record(r, environment))
-            }
-        } catch {
-            return .failure(error)
+    static func record(_ verified: VerifiedAnySignedData) -> [String: Any] {
+        let common = verified
+        var identity: [String: Any] = ["enforced": common.identity.enforced]
+        if let bundle = common.identity.bundleId { identity["bundleId"] = bundle }
+        if let appAppleId = common.identity.appAppleId { identity["appAppleId"] = appAppleId }
+        if let environment = common.identity.environment { identity["environment"] = environment.rawValue }
+        if !common.identity.enforced {
+            identity["note"] = "bundle id and app Apple id not enforced: pass --bundle-id (and --app-apple-id in Production) to check them"
         }
-    }
-
-    static func record<P>(_ result: VerifiedSignedData<P>, _ environment: AppStoreEnvironment) -> ([UInt8], [String: Any]) {
-        (
-            [UInt8](result.payloadBytes),
-            [
-                "trust": result.trust.rawValue, "validationTime": X509Command.rfc3339(result.validationTime),
-                "chain": result.chain.map(\.subject.rfc4514String), "environment": environment.rawValue,
-                "chainFromCache": result.chainFromCache,
-            ]
-        )
+        return [
+            "trust": common.trust.rawValue, "validationTime": X509Command.rfc3339(common.validationTime),
+            "chain": common.chain.map(\.subject.rfc4514String), "chainFromCache": common.chainFromCache, "identity": identity,
+        ]
     }
 
     static func printTrace(_ trace: VerificationTrace, verdict: String) {
@@ -393,22 +381,5 @@ struct VerifyCommand: AsyncParsableCommand {
 
     static func traceSteps(_ trace: VerificationTrace) -> [(passed: Bool?, check: String, clause: String, detail: String)] {
         trace.steps.map { ($0.verdict == .pass ? true : $0.verdict == .fail ? false : nil, $0.check, $0.clause, $0.detail) }
-    }
-
-    /// The payload kind from its members (no verification: only to pick the model).
-    static func guessKind(_ text: String) -> Kind {
-        guard let jws = try? JWS(compact: text), let json = try? jws.payloadJSON() else { return .transaction }
-        if json["notificationType"] != nil { return .notification }
-        if json["receiptType"] != nil { return .appTransaction }
-        if json["userLocale"] != nil && json["requestIdentifier"] != nil { return .realtime }
-        if json["transactionId"] != nil { return .transaction }
-        if json["autoRenewStatus"] != nil || json["autoRenewProductId"] != nil { return .renewalInfo }
-        return .transaction
-    }
-
-    static func payloadBundleId(_ text: String) -> String? {
-        guard let jws = try? JWS(compact: text), let json = try? jws.payloadJSON() else { return nil }
-        return json["bundleId"]?.stringValue ?? json["data"]?["bundleId"]?.stringValue ?? json["summary"]?["bundleId"]?.stringValue
-            ?? json["externalPurchaseToken"]?["bundleId"]?.stringValue ?? json["appData"]?["bundleId"]?.stringValue
     }
 }

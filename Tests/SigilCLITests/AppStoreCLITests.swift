@@ -45,6 +45,71 @@ final class AppStoreCLITests: XCTestCase {
         XCTAssertEqual((decoded["x5c"] as? [Any])?.count, 3)
     }
 
+    /// `--type auto` never guesses: every payload of Apple's test resources and the real data is
+    /// classified as its own kind, or refused with AMBIGUOUS_PAYLOAD_KIND naming the kinds that
+    /// fit (its own among them) — never verified as another kind. Without --bundle-id the payload's
+    /// bundle id is reported with `"enforced": false`; with it, a wrong one fails.
+    func testTypeAutoAndReportOnly() throws {
+        let shared = try TestPaths.requireAppleVectors()
+        let mock = shared.appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/mock_signed_data")
+        let testCA = shared.appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/certs/testCA.der").path
+        let appleRoot = shared.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer").path
+        let doy = shared.appendingPathComponent("real/jws/Doy-lee-session-pro-backend")
+        let cases: [(URL, String, String)] = [
+            (mock.appendingPathComponent("testNotification"), "notification", testCA),
+            (mock.appendingPathComponent("transactionInfo"), "transaction", testCA),
+            (mock.appendingPathComponent("renewalInfo"), "renewal-info", testCA),
+            (mock.appendingPathComponent("wrongBundleId"), "notification", testCA),
+            (doy.appendingPathComponent("notification-DID_RENEW-20251001T070838.jws"), "notification", appleRoot),
+            (doy.appendingPathComponent("transaction-2000001024998954-20251001T070838.jws"), "transaction", appleRoot),
+            (doy.appendingPathComponent("renewalinfo-2000001024993299-20251001T070838.jws"), "renewal-info", appleRoot),
+            (shared.appendingPathComponent("real/jws/awa-go-iap/sandbox-renewalinfo-2023-05-23.jws"), "renewal-info", appleRoot),
+            (
+                shared.appendingPathComponent("real/jws/mingos-app_store_server_api/sandbox-transaction-consumable-2025-02-10.jws"),
+                "transaction", appleRoot
+            ),
+        ]
+        var classified = 0
+        for (file, kind, root) in cases {
+            let r = try Subprocess.run(try sigil(), ["verify", "--root", root, "--explain", file.path])
+            let label = "\(file.lastPathComponent) (\(kind))"
+            let explained = String(decoding: r.stderr, as: UTF8.self)
+            if explained.contains("\(kind): the only kind whose model names every member") {
+                classified += 1
+                // Classified: it verifies as that kind, or fails for a reason of its own (Apple's
+                // wrongBundleId notification carries no environment), never as another kind.
+                if r.status == 0 { XCTAssertEqual(try json(r.stdout)["type"] as? String, kind, label) }
+                XCTAssertFalse(explained.contains("AMBIGUOUS_PAYLOAD_KIND"), label)
+            } else {
+                XCTAssertEqual(r.status, 1, label)
+                XCTAssertTrue(explained.contains("AMBIGUOUS_PAYLOAD_KIND"), "\(label): \(explained)")
+                XCTAssertTrue(explained.contains("fits") && explained.contains(kind), "\(label): \(explained)")
+            }
+            for other in ["transaction", "renewal-info", "notification", "app-transaction", "realtime"] where other != kind {
+                XCTAssertFalse(explained.contains("\(other): the only kind whose model names every member"), "\(label) taken for \(other)")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(classified, cases.count - 1, "only payloads without a distinguishing member may be refused")
+        // Apple's renewalInfo resource carries only environment and signedDate: refused, not taken for a transaction.
+        let renewal = try Subprocess.run(try sigil(), ["verify", "--root", testCA, mock.appendingPathComponent("renewalInfo").path])
+        XCTAssertEqual(renewal.status, 1)
+        XCTAssertTrue(String(decoding: renewal.stderr, as: UTF8.self).contains("renewal-info"))
+        let named = try Subprocess.run(
+            try sigil(), ["verify", "--root", testCA, "--type", "renewal-info", mock.appendingPathComponent("renewalInfo").path])
+        XCTAssertEqual(named.status, 0, String(decoding: named.stderr, as: UTF8.self))
+
+        // Report-only output names the bundle id it did not enforce; --bundle-id enforces it.
+        let transaction = doy.appendingPathComponent("transaction-2000001024998954-20251001T070838.jws").path
+        let reported = try json(try Subprocess.run(try sigil(), ["verify", "--root", appleRoot, transaction]).stdout)
+        let identity = try XCTUnwrap((reported["verification"] as? [String: Any])?["identity"] as? [String: Any])
+        XCTAssertEqual(identity["bundleId"] as? String, "com.loki-project.loki-messenger")
+        XCTAssertEqual(identity["enforced"] as? Bool, false)
+        XCTAssertNotNil(identity["note"])
+        let wrong = try Subprocess.run(try sigil(), ["verify", "--root", appleRoot, "--bundle-id", "com.example.other", transaction])
+        XCTAssertEqual(wrong.status, 1)
+        XCTAssertEqual(try json(wrong.stderr)["error"] as? String, "INVALID_APP_IDENTIFIER")
+    }
+
     func testTokensAndExternalPurchaseToken() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

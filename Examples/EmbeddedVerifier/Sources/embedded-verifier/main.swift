@@ -74,15 +74,12 @@ do {
     switch options["type"] ?? "transaction" {
     case "transaction":
         let verified = try verifier.verifyOffline(jws, as: JWSTransactionDecodedPayload.self)
-        try verifier.checkIdentity(verified.payload)
         summary = "\"transactionId\":\"\(verified.payload.transactionId ?? "")\",\"productId\":\"\(verified.payload.productId ?? "")\""
     case "renewal-info":
         let verified = try verifier.verifyOffline(jws, as: JWSRenewalInfoDecodedPayload.self)
-        try verifier.checkIdentity(verified.payload)
         summary = "\"originalTransactionId\":\"\(verified.payload.originalTransactionId ?? "")\""
     case "notification":
         let verified = try verifier.verifyOffline(jws, as: ResponseBodyV2DecodedPayload.self)
-        try verifier.checkIdentity(verified.payload)
         summary = "\"notificationType\":\"\(verified.payload.notificationType?.rawValue ?? "")\""
     case let other:
         fail(2, "unknown --type \(other)")

@@ -1,0 +1,97 @@
+import SigilASN1
+import SigilCore
+import SigilKeys
+import SigilX509
+
+/// Issues X.509 v2 CRLs (RFC 5280 §5.1) signed with ECDSA, for tests and demos: the issuer's
+/// name, thisUpdate/nextUpdate, the revoked serial numbers, and the cRLNumber and
+/// authorityKeyIdentifier extensions every conforming CRL carries (§5.2.1, §5.2.3). Returns
+/// the DER; read it back with SigilCRL's `CRL(derEncoded:)`.
+public struct CRLBuilder: Sendable {
+    /// One revoked certificate: its serial number (big-endian magnitude) and revocation time.
+    public struct Entry: Sendable {
+        public let serialNumber: [UInt8]
+        public let revocationDate: Int64
+        /// An entry for the certificate with `serialNumber`, revoked at `revocationDate` (seconds since 1970).
+        public init(serialNumber: [UInt8], revocationDate: Int64) {
+            self.serialNumber = serialNumber
+            self.revocationDate = revocationDate
+        }
+    }
+
+    public var issuer: Certificate
+    public var thisUpdate: Int64
+    public var nextUpdate: Int64
+    public var entries: [Entry]
+    public var crlNumber: Int
+
+    /// A CRL issued by `issuer` (its subject becomes the CRL issuer, its subjectKeyIdentifier the
+    /// authorityKeyIdentifier), valid from `thisUpdate` to `nextUpdate`, listing `entries`.
+    public init(issuer: Certificate, thisUpdate: Int64, nextUpdate: Int64, entries: [Entry] = [], crlNumber: Int = 1) {
+        self.issuer = issuer
+        self.thisUpdate = thisUpdate
+        self.nextUpdate = nextUpdate
+        self.entries = entries
+        self.crlNumber = crlNumber
+    }
+
+    /// The CRL's DER, signed with `issuerKey` (ecdsa-with-SHA256 for P-256, -SHA384 for P-384).
+    public func sign(with issuerKey: ECDSAPrivateKey) throws(X509Error) -> [UInt8] {
+        let (algorithm, hash): (ASN1ObjectIdentifier, HashAlgorithm) =
+            issuerKey.curve == .p256 ? (X509OIDs.ecdsaWithSHA256, .sha256) : (X509OIDs.ecdsaWithSHA384, .sha384)
+        var algorithmWriter = DERWriter()
+        algorithmWriter.appendSequence { $0.append(algorithm) }
+        func time(_ seconds: Int64, into writer: inout DERWriter) throws(ASN1Error) {
+            let components = try ASN1TimeComponents(secondsSinceEpoch: seconds)
+            if components.year < 2050 { writer.append(try ASN1UTCTime(components)) } else { writer.append(ASN1GeneralizedTime(components)) }
+        }
+        var tbs = DERWriter()
+        do {
+            try tbs.appendSequence { t in
+                t.append(ASN1Integer(1))  // v2
+                t.appendEncoded(algorithmWriter.bytes)
+                t.appendEncoded(issuer.subject.derBytes)
+                try time(thisUpdate, into: &t)
+                try time(nextUpdate, into: &t)
+                if !entries.isEmpty {
+                    try t.appendSequence { list in
+                        for entry in entries {
+                            try list.appendSequence { item in
+                                item.append(ASN1Integer(unsignedMagnitude: entry.serialNumber))
+                                try time(entry.revocationDate, into: &item)
+                            }
+                        }
+                    }
+                }
+                t.appendExplicit(.contextSpecific(0)) { ext in
+                    ext.appendSequence { list in
+                        list.appendSequence { item in
+                            item.append(X509OIDs.cRLNumber)
+                            var number = DERWriter()
+                            number.append(ASN1Integer(crlNumber))
+                            item.appendPrimitive(.octetString, content: number.bytes)
+                        }
+                        if let keyIdentifier = issuer.subjectKeyIdentifier {
+                            list.appendSequence { item in
+                                item.append(X509OIDs.authorityKeyIdentifier)
+                                var aki = DERWriter()
+                                aki.appendSequence { $0.appendPrimitive(.contextSpecific(0), content: keyIdentifier) }
+                                item.appendPrimitive(.octetString, content: aki.bytes)
+                            }
+                        }
+                    }
+                }
+            }
+        } catch {
+            throw X509Error(.malformed, "CRL builder: \(error)")
+        }
+        let signature = issuerKey.signature(for: tbs.bytes, hash: hash).derRepresentation
+        var whole = DERWriter()
+        whole.appendSequence { w in
+            w.appendEncoded(tbs.bytes)
+            w.appendEncoded(algorithmWriter.bytes)
+            w.appendPrimitive(.bitString, content: [0] + signature)
+        }
+        return whole.bytes
+    }
+}

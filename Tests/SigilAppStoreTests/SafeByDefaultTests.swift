@@ -1,0 +1,339 @@
+import Foundation
+import SigilASN1
+import SigilAppStore
+import SigilCRL
+import SigilCore
+import SigilJOSE
+import SigilTestPKI
+import SigilTestSupport
+import SigilX509
+import XCTest
+
+/// The App Store verifier is safe by default: the identity check is a requirement of every
+/// payload type and runs in every entry point; chain failures reach the caller typed; any
+/// revocation checker (here CRLs) can be plugged in.
+final class SafeByDefaultTests: XCTestCase {
+    let now: Int64 = 1_790_000_000
+    let bundle = "com.example.app"
+    let appAppleId: Int64 = 1_234_567_890
+
+    /// A payload kind a user might add: its identity rule is its own.
+    struct GiftCardPayload: AppStoreSignedPayload {
+        static let kind = SignedDataKind.transaction
+        var bundleId: String?
+        var environment: AppStoreEnvironment?
+        var signedDate: AppStoreDate?
+        var validationDate: AppStoreDate? { signedDate }
+
+        func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport {
+            try expected.bundleId(bundleId)
+            try expected.environment(environment)
+            return AppIdentityReport(bundleId: bundleId, appAppleId: nil, environment: environment, enforced: expected.isEnforced)
+        }
+    }
+
+    func json(_ members: [String: Any]) -> [UInt8] { Array(try! JSONSerialization.data(withJSONObject: members, options: [.sortedKeys])) }
+
+    /// A new conformance is verified with its own identity check through the generic entry
+    /// points; and a conformance without one does not compile (swiftc run on such a file).
+    func testNewPayloadTypeCannotSkipItsIdentityCheck() async throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let good = try pki.signedData(payload: json(["bundleId": bundle, "environment": "Sandbox", "signedDate": now * 1000]))
+        let wrong = try pki.signedData(payload: json(["bundleId": "com.other", "environment": "Sandbox", "signedDate": now * 1000]))
+        let verifier = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environment: .sandbox)
+        let verified = try verifier.verifyOffline(good, as: GiftCardPayload.self)
+        XCTAssertEqual(verified.identity, AppIdentityReport(bundleId: bundle, appAppleId: nil, environment: .sandbox, enforced: true))
+        for entry in ["sync", "async"] {
+            do {
+                if entry == "sync" {
+                    _ = try verifier.verifyOffline(wrong, as: GiftCardPayload.self)
+                } else {
+                    _ = try await verifier.verify(wrong, as: GiftCardPayload.self)
+                }
+                XCTFail("\(entry): a wrong bundle id verified")
+            } catch { XCTAssertEqual(error.code, .invalidAppIdentifier, entry) }
+        }
+
+        // The type system: a conformance that does not state its identity rule is refused by the compiler.
+        let modules = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "Modules")
+        let swiftc = try XCTUnwrap(Subprocess.which("swiftc"), "swiftc is on PATH wherever swift test runs")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-conformance-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = TestPaths.repositoryRoot
+        func typecheck(_ body: String) throws -> Subprocess.Result {
+            let file = dir.appendingPathComponent("\(UUID().uuidString).swift")
+            try Data(body.utf8).write(to: file)
+            return try Subprocess.run(
+                swiftc,
+                [
+                    "-typecheck", "-I", modules.path, "-I", root.appendingPathComponent("Sources/CGMP").path, "-I",
+                    root.appendingPathComponent("Sources/CSigilIntrinsics/include").path, file.path,
+                ])
+        }
+        let declaration = """
+            import SigilAppStore
+            struct NewPayload: AppStoreSignedPayload {
+                static let kind = SignedDataKind.transaction
+                var signedDate: AppStoreDate?
+                var validationDate: AppStoreDate? { signedDate }
+            """
+        let without = try typecheck(declaration + "\n}\n")
+        let message = String(decoding: without.stderr, as: UTF8.self)
+        XCTAssertNotEqual(without.status, 0, "a conformance without checkIdentity compiled")
+        XCTAssertTrue(message.contains("does not conform to protocol 'AppStoreSignedPayload'"), message)
+        let with = try typecheck(
+            declaration + """
+
+                    func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport {
+                        AppIdentityReport(bundleId: nil, appAppleId: nil, environment: nil, enforced: expected.isEnforced)
+                    }
+                }
+                """)
+        XCTAssertEqual(with.status, 0, String(decoding: with.stderr, as: UTF8.self))
+    }
+
+    /// A wrong bundle id, app Apple id or environment fails through every entry point, sync and
+    /// async, for every payload kind that carries the field.
+    func testEveryEntryPointEnforcesTheIdentity() async throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let ms = now * 1000
+        let verifier = try SignedDataVerifier(
+            trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .production)
+        func transaction(bundle: String, environment: String) throws -> String {
+            try pki.signedData(
+                payload: json([
+                    "transactionId": "1", "originalTransactionId": "1", "bundleId": bundle, "environment": environment, "signedDate": ms,
+                ]))
+        }
+        func renewal(environment: String) throws -> String {
+            try pki.signedData(
+                payload: json(["originalTransactionId": "1", "autoRenewStatus": 1, "environment": environment, "signedDate": ms]))
+        }
+        func notification(bundle: String, appAppleId: Int64, environment: String, nested: String? = nil) throws -> String {
+            var data: [String: Any] = ["bundleId": bundle, "appAppleId": appAppleId, "environment": environment]
+            if let nested { data["signedTransactionInfo"] = nested }
+            return try pki.signedData(
+                payload: json(["notificationType": "TEST", "notificationUUID": "u", "signedDate": ms, "data": data]))
+        }
+        func appTransaction(bundle: String, appAppleId: Int64, receiptType: String) throws -> String {
+            try pki.signedData(
+                payload: json([
+                    "bundleId": bundle, "appAppleId": appAppleId, "receiptType": receiptType, "receiptCreationDate": ms,
+                    "applicationVersion": "1",
+                ]))
+        }
+        func realtime(appAppleId: Int64, environment: String) throws -> String {
+            try pki.signedData(
+                payload: json([
+                    "originalTransactionId": "1", "appAppleId": appAppleId, "productId": "p", "userLocale": "en_US",
+                    "requestIdentifier": "r", "environment": environment, "signedDate": ms,
+                ]))
+        }
+
+        // Each (entry point, input, expected status); the good inputs verify through the same entry points.
+        typealias Call = @Sendable (String) async throws -> Void
+        let entries: [(String, Call)] = [
+            ("verifyTransaction", { _ = try await verifier.verifyTransaction($0) }),
+            ("verifyTransactionOffline", { _ = try verifier.verifyTransactionOffline($0) }),
+            ("verify(as: transaction)", { _ = try await verifier.verify($0, as: JWSTransactionDecodedPayload.self) }),
+            ("verifyOffline(as: transaction)", { _ = try verifier.verifyOffline($0, as: JWSTransactionDecodedPayload.self) }),
+            ("verify(kind: .transaction)", { _ = try await verifier.verify($0, kind: .transaction) }),
+            ("verify(kind: nil)", { _ = try await verifier.verify($0, kind: nil) }),
+        ]
+        let cases: [(String, String, AppStoreError.Code?)] = [
+            ("transaction", try transaction(bundle: bundle, environment: "Production"), nil),
+            ("transaction, wrong bundle", try transaction(bundle: "com.other", environment: "Production"), .invalidAppIdentifier),
+            ("transaction, wrong environment", try transaction(bundle: bundle, environment: "Sandbox"), .invalidEnvironment),
+        ]
+        for (entry, call) in entries {
+            for (label, input, expected) in cases {
+                do {
+                    try await call(input)
+                    XCTAssertNil(expected, "\(entry): \(label) verified")
+                } catch { XCTAssertEqual((error as? AppStoreError)?.code, expected, "\(entry): \(label): \(error)") }
+            }
+        }
+
+        // Every kind's typed entry point, its generic sync and async forms and the kind-dispatching one.
+        func each<P: AppStoreSignedPayload>(
+            _ type: P.Type, typed: @escaping @Sendable (String) async throws -> Void, _ cases: [(String, String, AppStoreError.Code?)]
+        ) async {
+            let calls: [(String, Call)] = [
+                ("typed", typed), ("verify(as:)", { _ = try await verifier.verify($0, as: P.self) }),
+                ("verifyOffline(as:)", { _ = try verifier.verifyOffline($0, as: P.self) }),
+                ("verify(kind:)", { _ = try await verifier.verify($0, kind: P.kind) }),
+            ]
+            for (entry, call) in calls {
+                for (label, input, expected) in cases {
+                    do {
+                        try await call(input)
+                        XCTAssertNil(expected, "\(P.kind) \(entry): \(label) verified")
+                    } catch { XCTAssertEqual((error as? AppStoreError)?.code, expected, "\(P.kind) \(entry): \(label): \(error)") }
+                }
+            }
+        }
+        await each(
+            JWSRenewalInfoDecodedPayload.self, typed: { _ = try await verifier.verifyRenewalInfo($0) },
+            [
+                ("renewal", try renewal(environment: "Production"), nil),
+                ("wrong environment", try renewal(environment: "Sandbox"), .invalidEnvironment),
+            ])
+        await each(
+            ResponseBodyV2DecodedPayload.self, typed: { _ = try await verifier.verifyNotification($0) },
+            [
+                ("notification", try notification(bundle: bundle, appAppleId: appAppleId, environment: "Production"), nil),
+                (
+                    "wrong bundle", try notification(bundle: "com.other", appAppleId: appAppleId, environment: "Production"),
+                    .invalidAppIdentifier
+                ),
+                ("wrong app Apple id", try notification(bundle: bundle, appAppleId: 1, environment: "Production"), .invalidAppIdentifier),
+                (
+                    "wrong environment", try notification(bundle: bundle, appAppleId: appAppleId, environment: "Sandbox"),
+                    .invalidEnvironment
+                ),
+            ])
+        await each(
+            AppTransaction.self, typed: { _ = try await verifier.verifyAppTransaction($0) },
+            [
+                ("app transaction", try appTransaction(bundle: bundle, appAppleId: appAppleId, receiptType: "Production"), nil),
+                (
+                    "wrong bundle", try appTransaction(bundle: "com.other", appAppleId: appAppleId, receiptType: "Production"),
+                    .invalidAppIdentifier
+                ),
+                ("wrong app Apple id", try appTransaction(bundle: bundle, appAppleId: 1, receiptType: "Production"), .invalidAppIdentifier),
+                (
+                    "wrong receipt type", try appTransaction(bundle: bundle, appAppleId: appAppleId, receiptType: "Sandbox"),
+                    .invalidEnvironment
+                ),
+            ])
+        await each(
+            DecodedRealtimeRequestBody.self, typed: { _ = try await verifier.verifyRealtimeRequest($0) },
+            [
+                ("realtime", try realtime(appAppleId: appAppleId, environment: "Production"), nil),
+                ("wrong app Apple id", try realtime(appAppleId: 1, environment: "Production"), .invalidAppIdentifier),
+                ("wrong environment", try realtime(appAppleId: appAppleId, environment: "Sandbox"), .invalidEnvironment),
+            ])
+        // The nested transaction of a notification is held to the same identity.
+        let nestedWrong = try notification(
+            bundle: bundle, appAppleId: appAppleId, environment: "Production",
+            nested: try transaction(bundle: "com.other", environment: "Production"))
+        do {
+            _ = try await verifier.verifyNotificationAndNested(nestedWrong)
+            XCTFail("a notification with a foreign nested transaction verified")
+        } catch { XCTAssertEqual(error.code, .invalidAppIdentifier) }
+    }
+
+    /// Not enforcing is a named choice: report-only verifies a foreign bundle id and says it did
+    /// not enforce it; the environment is still enforced; Production with enforcement needs the app Apple id.
+    func testReportOnlyIsNamedAndReported() async throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let jws = try pki.signedData(
+            payload: json(["transactionId": "1", "bundleId": "com.any", "environment": "Sandbox", "signedDate": now * 1000]))
+        let reporting = try SignedDataVerifier(trustedRoots: [pki.root], identity: .reportOnly, environment: .sandbox)
+        let verified = try await reporting.verifyTransaction(jws)
+        XCTAssertEqual(verified.identity, AppIdentityReport(bundleId: "com.any", appAppleId: nil, environment: .sandbox, enforced: false))
+        XCTAssertNil(reporting.bundleId)
+        let production = try SignedDataVerifier(trustedRoots: [pki.root], identity: .reportOnly, environment: .production)
+        do {
+            _ = try await production.verifyTransaction(jws)
+            XCTFail("a Sandbox payload verified in Production")
+        } catch { XCTAssertEqual(error.code, .invalidEnvironment) }
+        XCTAssertThrowsError(
+            try SignedDataVerifier(
+                trustedRoots: [pki.root], identity: .enforce(bundleId: bundle, appAppleId: nil), environment: .production))
+    }
+
+    /// Chain failures are typed: an expired leaf and an intermediate without Apple's marker are
+    /// told apart by their cases, with the certificate each concerns.
+    func testTypedChainFailures() async throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let verifier = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environment: .sandbox)
+        let late = now + 10 * 86_400
+        let expired = try pki.signedData(
+            payload: json(["transactionId": "1", "bundleId": bundle, "environment": "Sandbox", "signedDate": late * 1000]))
+        // The same intermediate key and name re-issued without the WWDR marker; the leaf it signed still verifies under it.
+        let bare = try CertificateBuilder(
+            serialNumber: [0x7A, 0x02], issuer: pki.root.subject.derBytes, subject: pki.intermediate.subject.derBytes,
+            notBefore: now - 86_400, notAfter: now + 86_400, subjectPublicKeyInfo: pki.intermediateKey.publicKey.spkiDER,
+            extensions: [
+                .basicConstraints(ca: true, pathLength: 0), .keyUsage([5, 6]),
+                .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(pki.rootKey.publicKey)),
+                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(pki.intermediateKey.publicKey)),
+            ]
+        ).sign(with: pki.rootKey)
+        let chain = [pki.leaf, bare, pki.root].map { JSONValue.string(Base64.encode($0.derBytes)) }
+        let unmarked = try JWS.sign(
+            header: .object([("alg", .string("ES256")), ("x5c", .array(chain))]),
+            payload: json(["transactionId": "1", "bundleId": bundle, "environment": "Sandbox", "signedDate": now * 1000]), key: pki.leafKey)
+
+        func failures(_ jws: String) async -> [ValidationFailure] {
+            do {
+                _ = try await verifier.verifyTransaction(jws)
+                XCTFail("verified")
+                return []
+            } catch {
+                XCTAssertEqual(error.code, .verificationFailure)
+                return error.failures
+            }
+        }
+        let expiredFailures = await failures(expired)
+        XCTAssertTrue(
+            expiredFailures.contains {
+                if case .expired(let subject, _, let time) = $0 {
+                    subject.description.contains("StoreKit Signing") && time == late
+                } else {
+                    false
+                }
+            }, "\(expiredFailures)")
+        XCTAssertFalse(expiredFailures.contains { if case .missingMarkerExtension = $0 { true } else { false } })
+        let markerFailures = await failures(unmarked)
+        XCTAssertTrue(
+            markerFailures.contains {
+                if case .missingMarkerExtension(_, let role, let oid, _) = $0 {
+                    oid == AppleOIDs.wwdrIntermediate && role.contains("intermediate")
+                } else {
+                    false
+                }
+            }, "\(markerFailures)")
+        XCTAssertFalse(markerFailures.contains { if case .expired = $0 { true } else { false } })
+        XCTAssertEqual(markerFailures.first { if case .missingMarkerExtension = $0 { true } else { false } }?.rule, "Apple signed data")
+    }
+
+    /// App Store signed data with CRL revocation checking: a CRL-based checker (SigilCRL) plugged
+    /// into the verifier, alone and composed with another checker; a revoked leaf is refused.
+    func testCRLRevocationChecker() async throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let clockNow = now
+        let jws = try pki.signedData(
+            payload: json(["transactionId": "1", "bundleId": bundle, "environment": "Sandbox", "signedDate": now * 1000]))
+        func crls(revokingLeaf: Bool) throws -> [CRL] {
+            let rootCRL = try CRLBuilder(issuer: pki.root, thisUpdate: now - 3600, nextUpdate: now + 86_400).sign(with: pki.rootKey)
+            let intermediateCRL = try CRLBuilder(
+                issuer: pki.intermediate, thisUpdate: now - 3600, nextUpdate: now + 86_400,
+                entries: revokingLeaf ? [.init(serialNumber: pki.leaf.serialNumber, revocationDate: now - 1800)] : []
+            ).sign(with: pki.intermediateKey)
+            return [try CRL(derEncoded: rootCRL), try CRL(derEncoded: intermediateCRL)]
+        }
+        let good = CRLRevocationChecker(source: OfflineCRLSource(try crls(revokingLeaf: false)))
+        let revoked = CRLRevocationChecker(source: OfflineCRLSource(try crls(revokingLeaf: true)))
+        for (label, checker, valid) in [
+            ("CRLs, leaf good", good as any RevocationChecker, true), ("CRLs, leaf revoked", revoked, false),
+            ("allOf(CRLs good)", RevocationPolicy.allOf([good]), true),
+            ("anyOf(good, revoked): a revocation is never outvoted", RevocationPolicy.anyOf([good, revoked]), false),
+        ] {
+            let verifier = try SignedDataVerifier(
+                trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environment: .sandbox, revocation: checker,
+                cache: ChainCache(timeToLive: 0), clock: { clockNow })
+            do {
+                let verified = try await verifier.verifyTransaction(jws)
+                XCTAssertTrue(valid, "\(label) verified")
+                XCTAssertEqual(verified.chain.count, 3)
+            } catch {
+                XCTAssertFalse(valid, "\(label): \(error)")
+                XCTAssertTrue(error.failures.contains { if case .revoked = $0 { true } else { false } }, "\(label): \(error)")
+            }
+        }
+    }
+}
