@@ -169,7 +169,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilPKCS7Tests",
-            dependencies: ["SigilPKCS7", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestPKI", "SigilTestSupport"]
+            dependencies: [
+                "SigilPKCS7", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilAppStore", "SigilTestPKI", "SigilTestSupport",
+            ]
         ),
         .testTarget(
             name: "SigilJOSETests",

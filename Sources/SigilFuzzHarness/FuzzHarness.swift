@@ -94,12 +94,18 @@ public enum FuzzHarness {
         if let idp = crl.issuingDistributionPoint?.nameRelativeToCRLIssuer { _ = crl.issuer.appending(relativeName: idp) }
     }
 
-    /// CMS SignedData (BER), the receipt payload, and signature verification trusting the
-    /// message's own certificates.
+    /// The receipt job as AppReceiptVerifier runs it (CMS SignedData, the receipt payload, the
+    /// signature and chain, trusting the message's own certificates; base64 or BER input), under
+    /// Apple's profile and the relaxed one, the verifyReceipt answer, and legacy receipts.
     public static func receipt(_ bytes: [UInt8]) {
-        guard let signed = try? SignedData(berEncoded: bytes) else { return }
-        if let payload = signed.payload { _ = try? AppReceipt(payload: payload) }
-        _ = try? SigilPKCS7.SignedDataVerifier(trustedRoots: signed.certificates).verify(signed, at: time)
+        guard let signed = try? SignedData(berEncoded: bytes) else {
+            _ = try? LegacyTransactionReceipt(base64: bytes)
+            _ = AppReceiptVerifier(trustedRoots: []).verifyReceiptResponse(bytes, sentTo: .production, requestTime: time)
+            return
+        }
+        _ = try? AppReceiptVerifier(trustedRoots: signed.certificates).verify(bytes, at: time, deviceGUID: [0, 1, 2])
+        _ = try? AppReceiptVerifier(trustedRoots: signed.certificates, signerRequirement: .anyCertificateUnderTrustedRoots).verify(bytes)
+        _ = AppReceiptVerifier(trustedRoots: signed.certificates).verifyReceiptResponse(bytes, sentTo: .sandbox, requestTime: time)
         _ = try? LegacyTransactionReceipt(base64: bytes)
     }
 

@@ -28,14 +28,23 @@ public struct PKCS7Error: Error, Hashable, Sendable, CustomStringConvertible {
         public static let signerNotValidAtTime = Code("signerNotValidAtTime")
         /// An algorithm Sigil does not verify with.
         public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
+        /// The content is not an app receipt payload (a SET OF ReceiptAttribute).
+        public static let notAReceipt = Code("notAReceipt")
+        /// The receipt's SHA-1 hash does not match the device GUID given: another device, or a copied receipt.
+        public static let deviceMismatch = Code("deviceMismatch")
     }
 
     public let code: Code
     public let reason: String
+    /// The certificate verifier's typed reasons when the signer's chain failed (each with the
+    /// certificate it concerns and its rule).
+    public let failures: [ValidationFailure]
 
-    public init(_ code: Code, _ reason: String) {
+    /// An error with its code, a reason for people, and the chain's typed failures when it failed.
+    public init(_ code: Code, _ reason: String, failures: [ValidationFailure] = []) {
         self.code = code
         self.reason = reason
+        self.failures = failures
     }
 
     public var description: String { "\(code): \(reason)" }

@@ -51,6 +51,7 @@ public struct SignedData: Sendable {
             }
             guard let parsed else { throw PKCS7Error(.malformed, "ContentInfo") }
             (version, digestAlgorithms, contentType, content, certificates, signerInfos) = parsed
+            payload = SignedData.unwrap(parsed.3)
         } catch {
             throw pkcs7Error(error, context: "CMS SignedData")
         }
@@ -88,8 +89,10 @@ public struct SignedData: Sendable {
     }
 
     /// The content without Xcode's extra OCTET STRING wrapper (when the content is exactly one
-    /// OCTET STRING, its value; otherwise the content itself).
-    public var payload: [UInt8]? {
+    /// OCTET STRING, its value; otherwise the content itself). Computed once, when parsed.
+    public let payload: [UInt8]?
+
+    private static func unwrap(_ content: [UInt8]?) -> [UInt8]? {
         guard let content else { return nil }
         if content.first == 0x04, let node = try? BER.parse(content), node.identifier == .octetString,
             let inner = try? ASN1OctetString(node: node)

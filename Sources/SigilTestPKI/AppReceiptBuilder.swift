@@ -101,22 +101,23 @@ public struct AppReceiptBuilder: Sendable {
     /// The receipt payload.
     public func payload() throws(PKCS7Error) -> [UInt8] {
         let bundle = Self.utf8(bundleID)
-        var attributes: [(Int, [UInt8])] = [
-            (0, Self.utf8(receiptType)), (1, Self.integer(appItemID)), (2, bundle), (3, Self.utf8(appVersion)), (4, opaqueValue),
-            (5, SHA1.hash(deviceGUID + opaqueValue + bundle)), (12, try Self.date(creationDate)),
-            (19, Self.utf8(originalApplicationVersion)),
+        var attributes: [(ReceiptFieldType, [UInt8])] = [
+            (.receiptType, Self.utf8(receiptType)), (.appItemID, Self.integer(appItemID)), (.bundleID, bundle),
+            (.appVersion, Self.utf8(appVersion)), (.opaqueValue, opaqueValue), (.sha1Hash, SHA1.hash(deviceGUID + opaqueValue + bundle)),
+            (.creationDate, try Self.date(creationDate)), (.originalApplicationVersion, Self.utf8(originalApplicationVersion)),
         ]
         for purchase in inAppPurchases {
-            var record: [(Int, [UInt8])] = [
-                (1701, Self.integer(purchase.quantity)), (1702, Self.utf8(purchase.productID)), (1703, Self.utf8(purchase.transactionID)),
-                (1704, try Self.date(purchase.purchaseDate)), (1705, Self.utf8(purchase.originalTransactionID)),
-                (1706, try Self.date(purchase.originalPurchaseDate)),
+            var record: [(ReceiptFieldType, [UInt8])] = [
+                (.quantity, Self.integer(purchase.quantity)), (.productID, Self.utf8(purchase.productID)),
+                (.transactionID, Self.utf8(purchase.transactionID)), (.purchaseDate, try Self.date(purchase.purchaseDate)),
+                (.originalTransactionID, Self.utf8(purchase.originalTransactionID)),
+                (.inAppOriginalPurchaseDate, try Self.date(purchase.originalPurchaseDate)),
             ]
-            if let expiry = purchase.subscriptionExpirationDate { record.append((1708, try Self.date(expiry))) }
-            if let line = purchase.webOrderLineItemID { record.append((1711, Self.integer(line))) }
-            attributes.append((17, Self.set(record)))
+            if let expiry = purchase.subscriptionExpirationDate { record.append((.subscriptionExpirationDate, try Self.date(expiry))) }
+            if let line = purchase.webOrderLineItemID { record.append((.webOrderLineItemID, Self.integer(line))) }
+            attributes.append((.inAppPurchase, Self.set(record.map { ($0.0.rawValue, $0.1) })))
         }
-        return Self.set(attributes)
+        return Self.set(attributes.map { ($0.0.rawValue, $0.1) })
     }
 
     /// ContentInfo(SignedData) over `content` (id-data), signed by `signerKey` whose certificate

@@ -32,7 +32,7 @@ struct ReceiptCommand: ParsableCommand {
     static func date(_ seconds: Int64?) -> Any { seconds.map(X509Command.rfc3339) ?? NSNull() }
 
     static func json(_ receipt: AppReceipt) -> [String: Any] {
-        let known: Set<Int> = [0, 1, 2, 3, 4, 5, 10, 12, 17, 18, 19, 21]
+        let known = Set(ReceiptFieldType.receiptFields.map(\.rawValue))
         return [
             "receiptType": receipt.receiptType ?? NSNull(),
             "appItemId": receipt.appItemID ?? NSNull(),
@@ -52,6 +52,7 @@ struct ReceiptCommand: ParsableCommand {
                     "originalPurchaseDate": date(p.originalPurchaseDate), "expiresDate": date(p.subscriptionExpirationDate),
                     "cancellationDate": date(p.cancellationDate), "webOrderLineItemId": p.webOrderLineItemID ?? NSNull(),
                     "isTrialPeriod": p.isTrialPeriod ?? NSNull(), "isInIntroOfferPeriod": p.isInIntroOfferPeriod ?? NSNull(),
+                    "cancellationReason": p.cancellationReason ?? NSNull(),
                     "promotionalOfferId": p.promotionalOfferID ?? NSNull(),
                 ]
             },
@@ -99,81 +100,80 @@ struct ReceiptCommand: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Verify the receipt's signature and signer chain; JSON verdict, exit 0 valid, 1 invalid.")
+            abstract: "Verify an app receipt: signature, signer chain under Apple's receipt profile, device hash; exit 0 valid, 1 invalid.",
+            discussion: """
+                The chain is validated at the receipt's creation date unless --at is given, and the signer must be \
+                Apple's receipt signer (1.2.840.113635.100.6.11.1 under a WWDR intermediate carrying \
+                1.2.840.113635.100.6.2.1) unless --any-signer relaxes it (Xcode StoreKit-testing receipts). \
+                --format verify-receipt prints the body Apple's verifyReceipt endpoint returns, computed offline, \
+                for the endpoint --endpoint names.
+                """)
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case sigil
+            case verifyReceipt = "verify-receipt"
+        }
         @Option(name: .customLong("root"), help: "A trusted root (repeatable).") var roots: [String] = []
         @Option(help: "Validation time, RFC 3339 or unix seconds (default: the receipt's creation date).") var at: String?
         @Option(help: "Device GUID as hex, to check the receipt's SHA-1 hash.") var guid: String?
-        @Flag(help: "Apple's receipt policy (signer → WWDR intermediate → root with Apple's OIDs).") var applePolicy = false
+        @Flag(help: "Relaxation: accept any signer that chains to the roots (Xcode StoreKit-testing receipts), not only Apple's.")
+        var anySigner = false
+        @Option(help: "sigil (the verdict) or verify-receipt (Apple's verifyReceipt body).") var format: Format = .sigil
+        @Option(help: "With --format verify-receipt: the endpoint the receipt was sent to (production or sandbox).")
+        var endpoint: VerifyReceiptEndpoint = .production
         @Flag(help: "Print every verification step, with the spec clause it implements, to stderr.") var explain = false
-        @Argument(help: "Receipt file, or - for standard input.") var file: String
+        @Argument(help: "Receipt file (base64 or DER/BER), or - for standard input.") var file: String
 
         func run() {
             reportingErrors {
                 guard !roots.isEmpty else { throw CLIFailure(code: "usage", message: "at least one --root is needed") }
-                let trusted = try roots.flatMap { try X509Command.load($0) }
-                let signed = try ReceiptCommand.signedData(file)
-                let receipt = try? ReceiptCommand.receipt(signed)
-                var time = receipt?.creationDate ?? Int64(Date().timeIntervalSince1970)
+                let verifier = AppReceiptVerifier(
+                    trustedRoots: try roots.flatMap { try X509Command.load($0) },
+                    signerRequirement: anySigner ? .anyCertificateUnderTrustedRoots : .appleReceiptSigner)
+                let bytes = try Input.read(file)
+                if format == .verifyReceipt {
+                    let body = verifier.verifyReceiptResponse(bytes, sentTo: endpoint, requestTime: Int64(Date().timeIntervalSince1970))
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    print(String(decoding: try encoder.encode(body), as: UTF8.self))
+                    if body.status != 0 { Foundation.exit(1) }
+                    return
+                }
+                var time: Int64?
                 if let at {
                     guard let parsed = X509Command.parseTime(at) else {
                         throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds")
                     }
                     time = parsed
                 }
-                let policies: [any CertificatePolicy] =
-                    applePolicy ? [RFC5280Policy(), MarkerExtensionPolicy.appleReceipt] : [RFC5280Policy()]
-                var out: [String: Any] = ["time": X509Command.rfc3339(time)]
-                var valid = true
-                var steps: [SignedDataVerifier.Step] = []
-                if let receipt {
-                    steps.append(
-                        .init(
-                            clause: "Apple: receipt fields (ReceiptAttribute SET, BER)", check: "payload", passed: true,
-                            detail: "bundle \(receipt.bundleID ?? "-"), version \(receipt.appVersion ?? "-"), created "
-                                + (receipt.creationDate.map(X509Command.rfc3339) ?? "-")
-                                + ", \(receipt.inAppPurchases.count) in-app record(s)"))
-                } else {
-                    steps.append(
-                        .init(
-                            clause: "Apple: receipt fields", check: "payload", passed: false, detail: "the content is not a receipt payload"
-                        ))
-                }
-                steps.append(
-                    .init(
-                        clause: "RFC 5280 §6.1.1 (validation time)", check: "", passed: nil,
-                        detail:
-                            "\(X509Command.rfc3339(time)) — \(at != nil ? "--at" : receipt?.creationDate != nil ? "the receipt's creation date" : "now")"
-                    ))
-                do {
-                    let verified = try SignedDataVerifier(trustedRoots: trusted, policies: policies).verify(signed, at: time) {
-                        steps.append($0)
-                    }
-                    out["chain"] = verified.chain.map(\.subject.rfc4514String)
-                } catch let error as PKCS7Error {
-                    valid = false
-                    out["error"] = error.code.rawValue
-                    out["reason"] = error.reason
-                }
+                var device: [UInt8]?
                 if let guid {
-                    guard let bytes = Output.unhex(guid) else { throw CLIFailure(code: "usage", message: "--guid must be hex") }
-                    let matches = receipt?.matchesDevice(guid: bytes) ?? false
-                    out["deviceHashMatches"] = matches
-                    steps.append(
-                        .init(
-                            clause: "Apple: receipt validation on the device",
-                            check: "SHA-1(GUID ‖ opaque value ‖ bundle id) equals field 5",
-                            passed: matches, detail: matches ? "matches this device" : "does not match: another device, or a copied receipt"
-                        ))
-                    if !matches { valid = false }
+                    guard let parsed = Output.unhex(guid) else { throw CLIFailure(code: "usage", message: "--guid must be hex") }
+                    device = parsed
                 }
-                if explain {
-                    var lines = Output.stepLines(steps.map { ($0.passed, $0.check, $0.clause, $0.detail) })
-                    lines.append("verdict: \(valid ? "VALID" : (out["error"] as? String ?? "INVALID"))")
-                    FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+                let trace = explain ? VerificationTrace() : nil
+                var out: [String: Any] = [:]
+                var verdict = "VALID"
+                do {
+                    let verified = try verifier.verify(bytes, at: time, deviceGUID: device, trace: trace)
+                    out = [
+                        "valid": true, "time": X509Command.rfc3339(verified.validationTime),
+                        "chain": verified.chain.map(\.subject.rfc4514String),
+                    ]
+                    if let matches = verified.deviceMatches { out["deviceHashMatches"] = matches }
+                } catch let error as PKCS7Error {
+                    verdict = error.code.rawValue
+                    out = ["valid": false, "error": error.code.rawValue, "reason": error.reason]
+                    if !error.failures.isEmpty { out["failures"] = error.failures.map { ["reason": $0.description, "rule": $0.rule] } }
+                    if error.code == .deviceMismatch { out["deviceHashMatches"] = false }
                 }
-                out["valid"] = valid
+                if let trace {
+                    let lines = Output.stepLines(
+                        trace.steps.map { ($0.verdict == .pass ? true : $0.verdict == .fail ? false : nil, $0.check, $0.clause, $0.detail) }
+                    )
+                    FileHandle.standardError.write(Data(((lines + ["verdict: \(verdict)"]).joined(separator: "\n") + "\n").utf8))
+                }
                 Output.printJSON(out)
-                if !valid { Foundation.exit(1) }
+                if verdict != "VALID" { Foundation.exit(1) }
             }
         }
     }
@@ -208,3 +208,5 @@ struct ReceiptCommand: ParsableCommand {
         }
     }
 }
+
+extension VerifyReceiptEndpoint: ExpressibleByArgument {}

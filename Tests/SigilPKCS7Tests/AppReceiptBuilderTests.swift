@@ -57,15 +57,15 @@ final class AppReceiptBuilderTests: XCTestCase {
         XCTAssertTrue(receipt.matchesDevice(guid: guid))
         XCTAssertFalse(receipt.matchesDevice(guid: Array(1...16)))
 
-        let verified = try SignedDataVerifier(trustedRoots: [ca]).verify(signed, at: now)
+        let verified = try CMSSignedDataVerifier(trustedRoots: [ca]).verify(signed, at: now)
         XCTAssertEqual(verified.signer, signer)
-        XCTAssertThrowsError(try SignedDataVerifier(trustedRoots: [signer]).verify(signed, at: now + 200_000), "after expiry")
+        XCTAssertThrowsError(try CMSSignedDataVerifier(trustedRoots: [signer]).verify(signed, at: now + 200_000), "after expiry")
         // One changed byte of the product id inside the signed content: parses, does not verify.
         var tampered = der
         let range = try XCTUnwrap(der.firstRange(of: Array("com.example.demo.coins".utf8)))
         tampered[range.lowerBound] ^= 0x20
         let bad = try SignedData(berEncoded: tampered)
-        XCTAssertThrowsError(try SignedDataVerifier(trustedRoots: [ca]).verify(bad, at: now))
+        XCTAssertThrowsError(try CMSSignedDataVerifier(trustedRoots: [ca]).verify(bad, at: now))
 
         // openssl checks the CMS signature and hands back the same payload.
         let openssl = try Subprocess.require("openssl")

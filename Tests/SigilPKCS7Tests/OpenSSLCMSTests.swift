@@ -92,7 +92,7 @@ final class OpenSSLCMSTests: XCTestCase {
             let root = try load("\(kind)-root.pem")
             let other = try load("\(kind)-other.pem")
             let signer = try load("\(kind)-signer.pem")
-            let verifier = SignedDataVerifier(trustedRoots: [root])
+            let verifier = CMSSignedDataVerifier(trustedRoots: [root])
             for digest in ["sha1", "sha256"] {
                 for stream in [false, true] {
                     for attributes in [true, false] {
@@ -122,7 +122,7 @@ final class OpenSSLCMSTests: XCTestCase {
                         XCTAssertEqual(receipt.inAppPurchases.first?.isInIntroOfferPeriod, true)
                         XCTAssertEqual(receipt.attributes.first { $0.type == 9999 }?.value, [0xAB], "unknown attributes kept")
 
-                        func code(_ body: () throws -> SignedDataVerifier.Verified) -> PKCS7Error.Code? {
+                        func code(_ body: () throws -> CMSSignedDataVerifier.Verified) -> PKCS7Error.Code? {
                             do {
                                 _ = try body()
                                 return nil
@@ -152,7 +152,7 @@ final class OpenSSLCMSTests: XCTestCase {
                         }
                         // A signer not chained to the trusted root (same-name root, another key).
                         XCTAssertEqual(
-                            code { try SignedDataVerifier(trustedRoots: [other]).verify(signed, at: now) }, .untrustedSigner, label)
+                            code { try CMSSignedDataVerifier(trustedRoots: [other]).verify(signed, at: now) }, .untrustedSigner, label)
                         // An expired signer at the chosen time.
                         XCTAssertEqual(
                             code { try verifier.verify(signed, at: signer.validity.notAfter + 60) }, .signerNotValidAtTime, label)

@@ -33,7 +33,7 @@ final class ReceiptHostileInputTests: XCTestCase {
                 try Data(
                     contentsOf: TestPaths.requireAppleVectors()
                         .appendingPathComponent("real/apple-pki/AppleIncRootCertificate.cer"))))
-        let verifier = SignedDataVerifier(trustedRoots: [incRoot])
+        let verifier = CMSSignedDataVerifier(trustedRoots: [incRoot])
         var rng = SeededGenerator(seed: 0x7EC3_1F7)
         var parsed = 0
         var payloads = 0

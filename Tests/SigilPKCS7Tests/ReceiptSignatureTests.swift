@@ -30,13 +30,13 @@ final class ReceiptSignatureTests: XCTestCase {
             XCTAssertEqual(signed.contentType, CMSOIDs.data, file)
             XCTAssertNotNil(signed.content, file)
             let time = try XCTUnwrap(rfc3339(created))
-            let verifier = SignedDataVerifier(trustedRoots: [incRoot], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleReceipt])
+            let verifier = CMSSignedDataVerifier(trustedRoots: [incRoot], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleReceipt])
             let verified = try verifier.verify(signed, at: time)
             XCTAssertEqual(verified.chain.count, 3, file)
             XCTAssertEqual(verified.chain.last, incRoot)
             XCTAssertTrue(verified.signer.subject.rfc4514String.contains("Receipt Signing"), "\(file): \(verified.signer.subject)")
             // Another root, or a time after the signer's notAfter: not trusted.
-            XCTAssertThrowsError(try SignedDataVerifier(trustedRoots: [g3Root]).verify(signed, at: time)) {
+            XCTAssertThrowsError(try CMSSignedDataVerifier(trustedRoots: [g3Root]).verify(signed, at: time)) {
                 XCTAssertEqual(($0 as? PKCS7Error)?.code, .untrustedSigner)
             }
             XCTAssertThrowsError(try verifier.verify(signed, at: verified.signer.validity.notAfter + 1)) {
@@ -54,9 +54,9 @@ final class ReceiptSignatureTests: XCTestCase {
         let incRoot = try certificate(base.appendingPathComponent("AppleIncRootCertificate.cer"))
         let signer = try XCTUnwrap(signed.certificates.first)
         let time = signer.validity.notBefore + 86_400
-        let verified = try SignedDataVerifier(trustedRoots: [storeKit]).verify(signed, at: time)
+        let verified = try CMSSignedDataVerifier(trustedRoots: [storeKit]).verify(signed, at: time)
         XCTAssertEqual(verified.chain.last, storeKit)
-        XCTAssertThrowsError(try SignedDataVerifier(trustedRoots: [incRoot]).verify(signed, at: time)) {
+        XCTAssertThrowsError(try CMSSignedDataVerifier(trustedRoots: [incRoot]).verify(signed, at: time)) {
             XCTAssertEqual(($0 as? PKCS7Error)?.code, .untrustedSigner)
         }
     }

@@ -5,9 +5,7 @@ import SigilCore
 /// Fields and In-App Purchase Receipt Fields). Known fields are typed; every attribute, known or
 /// not, is also kept in `attributes` as (type, version, raw bytes).
 ///
-/// Field types: 0 receipt type, 1 app item id, 2 bundle id, 3 app version, 4 opaque value,
-/// 5 SHA-1 hash, 10 age rating, 12 creation date, 17 in-app purchase, 18 original purchase date,
-/// 19 original application version, 21 expiration date.
+/// Field types: ``ReceiptFieldType``.
 public struct AppReceipt: Sendable {
     public let attributes: [ReceiptAttribute]
     public let receiptType: String?
@@ -29,20 +27,22 @@ public struct AppReceipt: Sendable {
         do {
             let attributes = try ReceiptAttribute.payload(payload)
             self.attributes = attributes
-            func first(_ type: Int) -> ReceiptAttribute? { attributes.first { $0.type == type } }
-            receiptType = first(0)?.string
-            appItemID = first(1)?.integer
-            bundleID = first(2)?.string
-            bundleIDBytes = first(2)?.value
-            appVersion = first(3)?.string
-            opaqueValue = first(4)?.value
-            sha1Hash = first(5)?.value
-            ageRating = first(10)?.string
-            creationDate = first(12)?.date ?? nil
-            originalPurchaseDate = first(18)?.date ?? nil
-            originalApplicationVersion = first(19)?.string
-            expirationDate = first(21)?.date ?? nil
-            inAppPurchases = try attributes.filter { $0.type == 17 }.map { try InAppPurchase(payload: $0.value) }
+            func first(_ type: ReceiptFieldType) -> ReceiptAttribute? { attributes.first { $0.type == type.rawValue } }
+            receiptType = first(.receiptType)?.string
+            appItemID = first(.appItemID)?.integer
+            bundleID = first(.bundleID)?.string
+            bundleIDBytes = first(.bundleID)?.value
+            appVersion = first(.appVersion)?.string
+            opaqueValue = first(.opaqueValue)?.value
+            sha1Hash = first(.sha1Hash)?.value
+            ageRating = first(.ageRating)?.string
+            creationDate = first(.creationDate)?.date ?? nil
+            originalPurchaseDate = first(.originalPurchaseDate)?.date ?? nil
+            originalApplicationVersion = first(.originalApplicationVersion)?.string
+            expirationDate = first(.expirationDate)?.date ?? nil
+            inAppPurchases = try attributes.filter { $0.type == ReceiptFieldType.inAppPurchase.rawValue }.map {
+                try InAppPurchase(payload: $0.value)
+            }
         } catch {
             throw pkcs7Error(error, context: "receipt payload")
         }
@@ -71,8 +71,9 @@ public struct AppReceipt: Sendable {
     }
 }
 
-/// One in-app purchase record (types 1701–1721): quantity, product id, transaction ids, dates,
-/// web order line item id, introductory-offer and trial flags, promotional offer id.
+/// One in-app purchase record (``ReceiptFieldType`` 1701–1721): quantity, product id,
+/// transaction ids, dates, web order line item id, introductory-offer and trial flags,
+/// cancellation reason, promotional offer id.
 public struct InAppPurchase: Sendable {
     public let attributes: [ReceiptAttribute]
     public let quantity: Int64?
@@ -86,23 +87,26 @@ public struct InAppPurchase: Sendable {
     public let webOrderLineItemID: Int64?
     public let isTrialPeriod: Bool?
     public let isInIntroOfferPeriod: Bool?
+    /// Why a refunded transaction was refunded: 1 an issue in the app, 0 another reason.
+    public let cancellationReason: Int64?
     public let promotionalOfferID: String?
 
     init(payload: [UInt8]) throws {
         let attributes = try ReceiptAttribute.payload(payload)
         self.attributes = attributes
-        func first(_ type: Int) -> ReceiptAttribute? { attributes.first { $0.type == type } }
-        quantity = first(1701)?.integer
-        productID = first(1702)?.string
-        transactionID = first(1703)?.string
-        purchaseDate = first(1704)?.date ?? nil
-        originalTransactionID = first(1705)?.string
-        originalPurchaseDate = first(1706)?.date ?? nil
-        subscriptionExpirationDate = first(1708)?.date ?? nil
-        webOrderLineItemID = first(1711)?.integer
-        cancellationDate = first(1712)?.date ?? nil
-        isTrialPeriod = first(1713)?.integer.map { $0 != 0 }
-        isInIntroOfferPeriod = first(1719)?.integer.map { $0 != 0 }
-        promotionalOfferID = first(1721)?.string
+        func first(_ type: ReceiptFieldType) -> ReceiptAttribute? { attributes.first { $0.type == type.rawValue } }
+        quantity = first(.quantity)?.integer
+        productID = first(.productID)?.string
+        transactionID = first(.transactionID)?.string
+        purchaseDate = first(.purchaseDate)?.date ?? nil
+        originalTransactionID = first(.originalTransactionID)?.string
+        originalPurchaseDate = first(.inAppOriginalPurchaseDate)?.date ?? nil
+        subscriptionExpirationDate = first(.subscriptionExpirationDate)?.date ?? nil
+        webOrderLineItemID = first(.webOrderLineItemID)?.integer
+        cancellationDate = first(.cancellationDate)?.date ?? nil
+        isTrialPeriod = first(.isTrialPeriod)?.integer.map { $0 != 0 }
+        isInIntroOfferPeriod = first(.isInIntroOfferPeriod)?.integer.map { $0 != 0 }
+        cancellationReason = first(.cancellationReason)?.integer
+        promotionalOfferID = first(.promotionalOfferID)?.string
     }
 }

@@ -8,12 +8,15 @@ import SigilX509
 /// attribute must equal eContentType and the message-digest attribute the digest of the content,
 /// and the signature covers the attributes' DER SET; without them it covers the content. The
 /// signer must then chain to one of the caller's trusted roots under the caller's policies at the
-/// caller's time (DESIGN.md convention 4). Variable time (public inputs).
-public struct SignedDataVerifier: Sendable {
+/// caller's time (ARCHITECTURE.md, Conventions: time and trust are passed in). Variable time
+/// (public inputs). For app receipts, ``AppReceiptVerifier`` runs this with Apple's rules.
+public struct CMSSignedDataVerifier: Sendable {
     public var trustedRoots: [Certificate]
     public var policies: [any CertificatePolicy]
     public var minimumRSABits: Int
 
+    /// A verifier trusting `trustedRoots`, validating the signer's chain under `policies` (the
+    /// RFC 5280 basics always apply), refusing RSA keys under `minimumRSABits`.
     public init(
         trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
         minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
@@ -23,35 +26,26 @@ public struct SignedDataVerifier: Sendable {
         self.minimumRSABits = minimumRSABits
     }
 
+    /// The signer and the chain it validated through.
     public struct Verified: Sendable {
         public let signer: Certificate
         /// Signer first, trusted root last.
         public let chain: [Certificate]
     }
 
-    /// One step of a verification, for `sigil receipt verify --explain` and audits: the spec
-    /// clause it implements, what was checked, the verdict (nil for a note) and the detail.
-    public struct Step: Sendable, Hashable {
-        public let clause: String
-        public let check: String
-        public let passed: Bool?
-        public let detail: String
-        public init(clause: String, check: String, passed: Bool?, detail: String) {
-            self.clause = clause
-            self.check = check
-            self.passed = passed
-            self.detail = detail
-        }
-    }
-
-    /// Verifies the first (for receipts, the only) SignerInfo at `time`. `explain`, when given,
-    /// receives every step as it is taken (the failing one included).
+    /// Verifies the first (for receipts, the only) SignerInfo at `time`. `trace`, when given,
+    /// records every step as it is taken (the failing one included).
     public func verify(
         _ signed: SignedData, at time: Int64, detachedContent: [UInt8]? = nil,
-        explain: ((Step) -> Void)? = nil
+        trace: VerificationTrace? = nil
     ) throws(PKCS7Error) -> Verified {
-        func step(_ clause: String, _ check: String, _ passed: Bool?, _ detail: String) {
-            explain?(Step(clause: clause, check: check, passed: passed, detail: detail))
+        func step(_ clause: String, _ check: String, _ passed: Bool?, _ detail: @escaping @autoclosure @Sendable () -> String) {
+            guard let trace else { return }
+            switch passed {
+            case true?: trace.pass(clause, check, detail())
+            case false?: trace.fail(clause, check, detail())
+            case nil: trace.note(clause, check.isEmpty ? detail() : "\(check): \(detail())")
+            }
         }
         func fail(_ clause: String, _ check: String, _ error: PKCS7Error) -> PKCS7Error {
             step(clause, check, false, "\(error.code): \(error.reason)")
@@ -143,7 +137,7 @@ public struct SignedDataVerifier: Sendable {
                 }
             throw fail(
                 "RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)",
-                PKCS7Error(onlyTime ? .signerNotValidAtTime : .untrustedSigner, reasons))
+                PKCS7Error(onlyTime ? .signerNotValidAtTime : .untrustedSigner, reasons, failures: failures))
         }
     }
 }
