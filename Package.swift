@@ -12,6 +12,7 @@ import PackageDescription
 let package = Package(
     name: "Sigil",
     products: [
+        .library(name: "SigilBase", targets: ["SigilBase"]),
         .library(name: "SigilCore", targets: ["SigilCore"]),
         .library(name: "SigilASN1", targets: ["SigilASN1"]),
         .library(name: "SigilKeys", targets: ["SigilKeys"]),
@@ -56,13 +57,19 @@ let package = Package(
         .target(
             name: "CSigilIntrinsics"
         ),
+        // The shared base below SigilCore and SigilASN1: the coded-error protocols every module's
+        // error adopts, the one lock type, Base16.
+        .target(
+            name: "SigilBase"
+        ),
         .target(
             name: "SigilCore",
-            dependencies: ["CGMP", "CSigilIntrinsics"],
+            dependencies: ["SigilBase", "CGMP", "CSigilIntrinsics"],
             exclude: ["Field/generate_fields.py"]
         ),
         .target(
-            name: "SigilASN1"
+            name: "SigilASN1",
+            dependencies: ["SigilBase"]
         ),
         .target(
             name: "SigilKeys",
@@ -180,8 +187,8 @@ let package = Package(
         .testTarget(
             name: "SigilAppStoreTests",
             dependencies: [
-                "SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilCRL", "SigilKeys", "SigilCore",
-                "SigilASN1", "SigilTestPKI", "SigilTestSupport",
+                "SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilCRL", "SigilPKCS7", "SigilKeys",
+                "SigilCore", "SigilASN1", "SigilBase", "SigilTestPKI", "SigilTestSupport",
             ]
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import SigilBase
 import SigilX509
 
 /// The one error type of SigilAppStore: a stable status, a human reason, and for chain failures
@@ -7,12 +8,13 @@ import SigilX509
 /// `VerificationStatus`), so code written against them maps one to one; Sigil additionally keeps
 /// a bad signature apart from a bad chain (both are `verificationFailure` there) through `reason`
 /// and `failures`.
-public struct AppStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct AppStoreError: ModuleError {
+    /// "appstore": `appstore.code` names this module's errors across Sigil.
+    public static let domain = "appstore"
     /// A stable status code (Apple's library's names): compare codes, show reasons.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// Not a three-part JWS, bad base64url or JSON, alg other than ES256, no x5c, or a payload
         /// that does not decode as the expected type.
@@ -50,7 +52,11 @@ public struct AppStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     public let failures: [ValidationFailure]
 
     /// An error with its status code, a reason for people, and the chain verifier's failures when the chain failed.
-    public init(_ code: Code, _ reason: String, failures: [ValidationFailure] = []) {
+    /// An error with `code` and `reason`.
+    public init(_ code: Code, _ reason: String) { self.init(code, reason, failures: []) }
+
+    /// An error with `code` and `reason` and the chain's typed failures.
+    public init(_ code: Code, _ reason: String, failures: [ValidationFailure]) {
         self.code = code
         self.reason = reason
         self.failures = failures
@@ -62,8 +68,4 @@ public struct AppStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         failures.isEmpty ? "\(code): \(reason)" : "\(code): \(reason) [\(failures.map(\.description).joined(separator: "; "))]"
     }
-    /// Errors are equal when their codes are (the reason is for people).
-    public static func == (lhs: AppStoreError, rhs: AppStoreError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code, as == compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -1,3 +1,4 @@
+import SigilBase
 import SigilCore
 import SigilX509
 

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilX509
 
 /// The cRLNumber CRL extension and the deltaCRLIndicator's base number (RFC 5280 §5.2.3–§5.2.4):

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilX509
 
 /// One entry of a CRL's revokedCertificates list (RFC 5280 §5.1.2.6, §5.3):

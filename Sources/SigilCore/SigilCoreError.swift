@@ -1,13 +1,16 @@
+import SigilBase
+
 /// The one error type of SigilCore.
 ///
 /// `code` is stable and meant for programs; `reason` is for people. Neither ever carries secret
 /// bytes (key material, nonces, intermediate values): only lengths, positions and public facts.
-public struct SigilCoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct SigilCoreError: ModuleError {
+    /// "core": `core.code` names this module's errors across Sigil.
+    public static let domain = "core"
     /// Stable machine-readable error codes.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// A number string had a character outside its base, a misplaced sign, or was empty.
         public static let invalidNumberString = Code("invalidNumberString")
@@ -35,9 +38,5 @@ public struct SigilCoreError: Error, Hashable, Sendable, CustomStringConvertible
         self.reason = reason
     }
 
-    public var description: String { "\(code): \(reason)" }
 
-    /// Errors compare by code only, so tests and callers match on meaning, not wording.
-    public static func == (lhs: SigilCoreError, rhs: SigilCoreError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

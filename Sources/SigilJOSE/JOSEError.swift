@@ -1,13 +1,15 @@
+import SigilBase
 import SigilCore
 import SigilKeys
 
 /// The one error type of SigilJOSE: a stable code and a human reason (never key material).
-public struct JOSEError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct JOSEError: ModuleError {
+    /// "jose": `jose.code` names this module's errors across Sigil.
+    public static let domain = "jose"
     /// A stable error code: compare codes, show reasons.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// Not three dot-separated base64url parts, bad base64url, or JSON that is not valid.
         public static let malformed = Code("malformed")
@@ -44,9 +46,4 @@ public struct JOSEError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { "\(code): \(reason)" }
-    /// Errors are equal when their codes are (the reason is for people).
-    public static func == (lhs: JOSEError, rhs: JOSEError) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code, as == compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

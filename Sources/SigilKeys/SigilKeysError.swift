@@ -1,12 +1,14 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// The one error type of SigilKeys: a stable code, a reason, and never any key bytes.
-public struct SigilKeysError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct SigilKeysError: ModuleError {
+    /// "keys": `keys.code` names this module's errors across Sigil.
+    public static let domain = "keys"
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The bytes are not the structure expected (wraps the ASN.1 error).
         public static let malformed = Code("malformed")
@@ -40,9 +42,6 @@ public struct SigilKeysError: Error, Hashable, Sendable, CustomStringConvertible
         self.init(.invalidKey, "\(context): \(error.reason)")
     }
 
-    public var description: String { "\(code): \(reason)" }
-    public static func == (lhs: SigilKeysError, rhs: SigilKeysError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 /// Object identifiers for key encodings (RFC 5480 §2.1.1, RFC 5915, SEC 2).

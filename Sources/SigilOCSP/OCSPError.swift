@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilKeys
 import SigilX509
@@ -6,11 +7,12 @@ import SigilX509
 /// The one error type of SigilOCSP. Each verification failure has its own code, so a caller can
 /// tell a revoked certificate (not an error: a status) from a response it must not trust, and a
 /// network failure (`retryable`) from both.
-public struct OCSPError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct OCSPError: ModuleError {
+    /// "ocsp": `ocsp.code` names this module's errors across Sigil.
+    public static let domain = "ocsp"
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The bytes are not a well-formed DER OCSP structure.
         public static let malformed = Code("malformed")
@@ -43,9 +45,6 @@ public struct OCSPError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { "\(code): \(reason)" }
-    public static func == (lhs: OCSPError, rhs: OCSPError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 func ocspError(_ error: any Error, context: String) -> OCSPError {

@@ -1,14 +1,16 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilKeys
 import SigilX509
 
 /// The one error type of SigilPKCS7: each verification failure has its own code.
-public struct PKCS7Error: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct PKCS7Error: ModuleError {
+    /// "pkcs7": `pkcs7.code` names this module's errors across Sigil.
+    public static let domain = "pkcs7"
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// Not a well-formed (BER) CMS structure.
         public static let malformed = Code("malformed")
@@ -41,15 +43,16 @@ public struct PKCS7Error: Error, Hashable, Sendable, CustomStringConvertible {
     public let failures: [ValidationFailure]
 
     /// An error with its code, a reason for people, and the chain's typed failures when it failed.
-    public init(_ code: Code, _ reason: String, failures: [ValidationFailure] = []) {
+    /// An error with `code` and `reason`.
+    public init(_ code: Code, _ reason: String) { self.init(code, reason, failures: []) }
+
+    /// An error with `code` and `reason` and the chain's typed failures.
+    public init(_ code: Code, _ reason: String, failures: [ValidationFailure]) {
         self.code = code
         self.reason = reason
         self.failures = failures
     }
 
-    public var description: String { "\(code): \(reason)" }
-    public static func == (lhs: PKCS7Error, rhs: PKCS7Error) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 func pkcs7Error(_ error: any Error, context: String) -> PKCS7Error {

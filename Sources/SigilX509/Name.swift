@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 
 #if canImport(Glibc)
 import Glibc
@@ -142,29 +143,19 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A name's RDNs, decoded on first access and kept (a lock, since names are shared between threads).
-private final class DecodedRDNs: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var rdns: [RelativeDistinguishedName]?
+private typealias DecodedRDNs = Locked<[RelativeDistinguishedName]?>
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
+extension Locked where Value == [RelativeDistinguishedName]? {
+    convenience init() { self.init(nil) }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
-
+    /// The RDNs, decoded by `decode` on first use.
     func value(_ decode: () -> [RelativeDistinguishedName]) -> [RelativeDistinguishedName] {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        if let rdns { return rdns }
-        let made = decode()
-        rdns = made
-        return made
+        withValue { rdns in
+            if let rdns { return rdns }
+            let made = decode()
+            rdns = made
+            return made
+        }
     }
 }
 

@@ -1,15 +1,17 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilKeys
 
 /// The one error type of SigilX509: a stable code, a human reason (what was wrong and, for
 /// encoding errors, at which byte offset), never key material.
-public struct X509Error: Error, Hashable, Sendable, CustomStringConvertible {
+public struct X509Error: ModuleError {
+    /// "x509": `x509.code` names this module's errors across Sigil.
+    public static let domain = "x509"
     /// A stable error code: compare codes, show reasons.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The bytes are not a well-formed DER certificate (the ASN.1 error is in the reason).
         public static let malformed = Code("malformed")
@@ -38,11 +40,6 @@ public struct X509Error: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { "\(code): \(reason)" }
-    /// Errors are equal when their codes are (the reason is for people).
-    public static func == (lhs: X509Error, rhs: X509Error) -> Bool { lhs.code == rhs.code }
-    /// Hashes the code, as == compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 /// Maps any error raised while decoding into an X509Error with a context.

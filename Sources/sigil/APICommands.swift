@@ -4,28 +4,6 @@ import SigilAppStore
 import SigilHTTP
 import SigilJOSE
 
-extension CLIFailure {
-    init(api error: Error) {
-        switch error {
-        case let e as AppStoreServerAPIError:
-            var message = e.description
-            if let body = e.body { message += " " + body.serialized }
-            self.init(code: e.httpStatus == 0 ? "api.transport" : "api.http\(e.httpStatus)", message: message)
-        case let e as AppleAPIRequestError:
-            self.init(code: "api.request", message: e.description)
-        case let e as SignInWithAppleError:
-            self.init(
-                code: e.httpStatus == 0 ? "siwa.transport" : "siwa." + (e.error?.rawValue ?? "http\(e.httpStatus)"), message: e.description)
-        case let e as JOSEError:
-            self.init(code: "jose." + e.code.rawValue, message: e.description)
-        case let e as AppStoreError:
-            self.init(appStore: e)
-        default:
-            self.init(error)
-        }
-    }
-}
-
 enum APIOutput {
     /// An Encodable response as pretty JSON with sorted keys.
     static func print<T: Encodable>(_ value: T) throws {
@@ -103,13 +81,13 @@ struct APICommand: AsyncParsableCommand {
         do {
             try await call()
         } catch {
-            CLIFailure(api: error).report()
+            CLIFailure(error).report()
         }
     }
 
     func signingKey() throws -> AppleSigningKey {
         do { return try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError {
-            throw CLIFailure(appStore: e)
+            throw CLIFailure(e)
         }
     }
 
@@ -383,7 +361,7 @@ struct SIWACommand: AsyncParsableCommand {
         func client() throws -> SignInWithAppleClient {
             let signing: AppleSigningKey
             do { signing = try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError {
-                throw CLIFailure(appStore: e)
+                throw CLIFailure(e)
             }
             return SignInWithAppleClient(signingKey: signing, teamID: teamId, clientID: clientId, baseURL: baseUrl, timeout: timeout)
         }
@@ -414,7 +392,7 @@ struct SIWACommand: AsyncParsableCommand {
                 let encoded = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(response))
                 Output.printJSON(["response": encoded, "identity": SIWACommand.describe(identity)])
             } catch {
-                CLIFailure(api: error).report()
+                CLIFailure(error).report()
             }
         }
     }
@@ -436,7 +414,7 @@ struct SIWACommand: AsyncParsableCommand {
                 try await options.client().revoke(token: token, hint: typeHint)
                 APIOutput.ok()
             } catch {
-                CLIFailure(api: error).report()
+                CLIFailure(error).report()
             }
         }
     }
@@ -487,7 +465,7 @@ struct SIWACommand: AsyncParsableCommand {
                     text, keys: keys, now: now, nonce: nonce)
                 Output.printJSON(SIWACommand.describe(identity))
             } catch {
-                CLIFailure(api: error).report()
+                CLIFailure(error).report()
             }
         }
     }

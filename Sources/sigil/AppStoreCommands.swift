@@ -7,12 +7,6 @@ import SigilJOSE
 import SigilOCSP
 import SigilX509
 
-extension CLIFailure {
-    init(appStore error: AppStoreError) {
-        self.init(code: error.code.rawValue, message: error.description)
-    }
-}
-
 /// Options every token command shares.
 struct SigningKeyOptions: ParsableArguments {
     @Option(help: "The .p8 private key file (PKCS#8 PEM from App Store Connect).") var key: String
@@ -22,7 +16,7 @@ struct SigningKeyOptions: ParsableArguments {
 
     func signingKey() throws -> AppleSigningKey {
         do { return try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError {
-            throw CLIFailure(appStore: e)
+            throw CLIFailure(e)
         }
     }
 
@@ -84,7 +78,7 @@ struct TokenCommand: ParsableCommand {
                         try AppleTokens.appStoreServerAPI(
                             key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
                             issuedAt: try signing.now(), lifetime: ttl))
-                } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+                } catch let e as AppStoreError { throw CLIFailure(e) }
             }
         }
     }
@@ -103,7 +97,7 @@ struct TokenCommand: ParsableCommand {
                         try AppleTokens.externalPurchaseServerAPI(
                             key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
                             issuedAt: try signing.now(), lifetime: ttl))
-                } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+                } catch let e as AppStoreError { throw CLIFailure(e) }
             }
         }
     }
@@ -122,7 +116,7 @@ struct TokenCommand: ParsableCommand {
                         try AppleTokens.signInWithAppleClientSecret(
                             key: try signing.signingKey(), teamID: teamId, clientID: clientId,
                             issuedAt: try signing.now(), lifetime: ttl))
-                } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+                } catch let e as AppStoreError { throw CLIFailure(e) }
             }
         }
     }
@@ -141,7 +135,7 @@ struct TokenCommand: ParsableCommand {
                         try AppleTokens.proximityReaderToken(
                             key: try signing.signingKey(), brandID: brandId, readerID: readerId,
                             issuedAt: try signing.now(), lifetime: ttl))
-                } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+                } catch let e as AppStoreError { throw CLIFailure(e) }
             }
         }
     }
@@ -182,7 +176,7 @@ struct TokenCommand: ParsableCommand {
                             try AppleTokens.promotionalOfferV2(
                                 key: key, issuerID: issuerId, bundleID: bundleId, productID: productId,
                                 offerIdentifier: offerId, transactionID: transactionId, nonce: nonce, issuedAt: now))
-                    } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+                    } catch let e as AppStoreError { throw CLIFailure(e) }
                 default:
                     throw CLIFailure(code: "usage", message: "--version is 1 or 2")
                 }
@@ -254,7 +248,7 @@ struct ExternalPurchaseTokenCommand: ParsableCommand {
                         out["tokenExpirationTime"] = expiry.description
                     }
                     Output.printJSON(out)
-                } catch let e as AppStoreError { throw CLIFailure(appStore: e) }
+                } catch let e as AppStoreError { throw CLIFailure(e) }
             }
         }
     }

@@ -207,7 +207,7 @@ struct BenchCommand: ParsableCommand {
             do {
                 loaded = try ECKey(loading: Input.read(key))
             } catch let error as SigilKeysError {
-                throw CLIFailure(keys: error)
+                throw CLIFailure(error)
             }
             guard case .privateKey(let privateKey) = loaded else {
                 throw CLIFailure(

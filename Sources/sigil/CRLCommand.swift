@@ -11,7 +11,7 @@ struct CRLCommand: ParsableCommand {
 
     /// The CRLs in a file (DER, or PEM "X509 CRL" blocks).
     static func load(_ path: String) throws -> [CRL] {
-        do { return try CRL.load(try Input.read(path)) } catch let error as X509Error { throw CLIFailure(x509: error) }
+        do { return try CRL.load(try Input.read(path)) } catch let error as X509Error { throw CLIFailure(error) }
     }
 
     static func names(_ names: [GeneralName]) -> [String] { names.map(\.description) }

@@ -37,12 +37,6 @@ enum Files {
     }
 }
 
-extension CLIFailure {
-    init(keys error: SigilKeysError) {
-        self.init(code: "keys." + error.code.rawValue, message: error.description)
-    }
-}
-
 struct KeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "key", abstract: "Generate and inspect EC keys (P-256, P-384).",
@@ -88,7 +82,7 @@ struct KeyCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 let loaded: ECKey
-                do { loaded = try Files.loadKey(key) } catch let error as SigilKeysError { throw CLIFailure(keys: error) }
+                do { loaded = try Files.loadKey(key) } catch let error as SigilKeysError { throw CLIFailure(error) }
                 let publicKey = loaded.publicKey
                 var kind = "public"
                 if case .privateKey = loaded { kind = "private" }
@@ -131,7 +125,7 @@ struct SignatureCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 let loaded: ECKey
-                do { loaded = try Files.loadKey(key) } catch let error as SigilKeysError { throw CLIFailure(keys: error) }
+                do { loaded = try Files.loadKey(key) } catch let error as SigilKeysError { throw CLIFailure(error) }
                 guard case .privateKey(let privateKey) = loaded else {
                     throw CLIFailure(code: "usage", message: "\(key) is a public key; signing needs a private key")
                 }
@@ -160,7 +154,7 @@ struct SignatureCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 let loaded: ECKey
-                do { loaded = try Files.loadKey(key) } catch let error as SigilKeysError { throw CLIFailure(keys: error) }
+                do { loaded = try Files.loadKey(key) } catch let error as SigilKeysError { throw CLIFailure(error) }
                 let publicKey = loaded.publicKey
                 let hash = hash ?? publicKey.curve.defaultHash
                 let bytes = try Input.read(signature)

@@ -5,12 +5,6 @@ import SigilHTTP
 import SigilOCSP
 import SigilX509
 
-extension CLIFailure {
-    init(ocsp error: OCSPError, exitCode: Int32 = 1) {
-        self.init(code: "ocsp." + error.code.rawValue, message: error.description, exitCode: exitCode)
-    }
-}
-
 struct OCSPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ocsp", abstract: "Build OCSP requests, read responses, check revocation online.",
@@ -79,7 +73,7 @@ struct OCSPCommand: AsyncParsableCommand {
             reportingErrors {
                 let parsed: OCSPResponse
                 do { parsed = try OCSPResponse(derEncoded: try Input.read(response)) } catch let error as OCSPError {
-                    throw CLIFailure(ocsp: error)
+                    throw CLIFailure(error)
                 }
                 var out: [String: Any] = ["responseStatus": parsed.status.description]
                 if let basic = parsed.basic {

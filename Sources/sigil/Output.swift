@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// JSON output helpers. Keys are sorted so output is stable for scripts and tests.
@@ -45,8 +46,7 @@ enum Output {
     }
 }
 
-/// A failure reported as `{"error": CODE, "message": ...}` on stderr with exit code 1 (DESIGN.md
-/// convention 10).
+/// A failure reported as `{"error": CODE, "message": ...}` on stderr with exit code 1.
 struct CLIFailure: Error {
     let code: String
     let message: String
@@ -58,14 +58,15 @@ struct CLIFailure: Error {
         self.exitCode = exitCode
     }
 
+    /// The one mapping of errors to reports: any Sigil error as its `domain.code` (`x509.malformed`,
+    /// `appstore.INVALID_CONFIGURATION`, `api.http404`); only what is not a Sigil error — a file
+    /// or process failure from Foundation — is `io`.
     init(_ error: Error) {
         switch error {
-        case let e as ASN1Error:
-            self.init(code: "asn1." + e.code.rawValue, message: e.description)
-        case let e as SigilCoreError:
-            self.init(code: "core." + e.code.rawValue, message: e.description)
         case let e as CLIFailure:
             self = e
+        case let e as any CodedError:
+            self.init(code: e.qualifiedCode, message: e.description)
         default:
             self.init(code: "io", message: "\(error)")
         }

@@ -5,12 +5,6 @@ import SigilCore
 import SigilPKCS7
 import SigilX509
 
-extension CLIFailure {
-    init(pkcs7 error: PKCS7Error) {
-        self.init(code: "pkcs7." + error.code.rawValue, message: error.description)
-    }
-}
-
 struct ReceiptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipt", abstract: "Read and verify App Store receipts (PKCS#7) and iOS 6 transaction receipts.",
@@ -21,12 +15,12 @@ struct ReceiptCommand: ParsableCommand {
         let bytes = try Input.read(path)
         let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
         let der = compact.first == 0x30 ? bytes : ((try? Base64.decode(compact, alphabet: .standard, padding: .optional)) ?? bytes)
-        do { return try SignedData(berEncoded: der) } catch { throw CLIFailure(pkcs7: error) }
+        do { return try SignedData(berEncoded: der) } catch { throw CLIFailure(error) }
     }
 
     static func receipt(_ signed: SignedData) throws -> AppReceipt {
         guard let payload = signed.payload else { throw CLIFailure(code: "pkcs7.malformed", message: "the receipt has no content") }
-        do { return try AppReceipt(payload: payload) } catch { throw CLIFailure(pkcs7: error) }
+        do { return try AppReceipt(payload: payload) } catch { throw CLIFailure(error) }
     }
 
     static func date(_ seconds: Int64?) -> Any { seconds.map(X509Command.rfc3339) ?? NSNull() }
@@ -187,7 +181,7 @@ struct ReceiptCommand: ParsableCommand {
             reportingErrors {
                 let receipt: LegacyTransactionReceipt
                 do { receipt = try LegacyTransactionReceipt(base64: try Input.read(file)) } catch let error as PKCS7Error {
-                    throw CLIFailure(pkcs7: error)
+                    throw CLIFailure(error)
                 }
                 var purchase: [String: Any] = [:]
                 for (key, value) in receipt.purchaseInfo { purchase[key] = value }

@@ -6,19 +6,13 @@ import SigilCore
 import SigilKeys
 import SigilX509
 
-extension CLIFailure {
-    init(x509 error: X509Error) {
-        self.init(code: "x509." + error.code.rawValue, message: error.description)
-    }
-}
-
 struct X509Command: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "x509", abstract: "Inspect certificates and validate chains.",
         subcommands: [Show.self, Verify.self])
 
     static func load(_ path: String) throws -> [Certificate] {
-        do { return try Certificate.load(try Input.read(path)) } catch let error as X509Error { throw CLIFailure(x509: error) }
+        do { return try Certificate.load(try Input.read(path)) } catch let error as X509Error { throw CLIFailure(error) }
     }
 
     static func rfc3339(_ c: ASN1TimeComponents) -> String {
@@ -143,7 +137,7 @@ struct X509Command: ParsableCommand {
                                 Data("note: \(file): skipped a PEM block \"\(label)\" (not a certificate)\n".utf8))
                         }
                     } catch let error as X509Error {
-                        throw CLIFailure(x509: error)
+                        throw CLIFailure(error)
                     }
                 }
                 let objects = certificates.map(X509Command.json)

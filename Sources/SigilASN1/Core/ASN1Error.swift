@@ -1,12 +1,15 @@
+import SigilBase
+
 /// The one error type of SigilASN1.
 ///
 /// Every rejection names what was wrong (`code`, stable, for programs; `reason`, for people) and,
 /// where the input is bytes, the byte offset in the caller's input at which the fault was found.
-public struct ASN1Error: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct ASN1Error: ModuleError {
+    /// "asn1": `asn1.code` names this module's errors across Sigil.
+    public static let domain = "asn1"
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The input ended inside an identifier, a length or a value.
         public static let truncated = Code("truncated")
@@ -59,7 +62,11 @@ public struct ASN1Error: Error, Hashable, Sendable, CustomStringConvertible {
     /// Byte offset into the caller's input where the fault was found, when there is one.
     public let offset: Int?
 
-    public init(_ code: Code, _ reason: String, offset: Int? = nil) {
+    /// An error with `code` and `reason`, at no particular offset.
+    public init(_ code: Code, _ reason: String) { self.init(code, reason, offset: nil) }
+
+    /// An error with `code` and `reason`, found at byte `offset` of the caller's input.
+    public init(_ code: Code, _ reason: String, offset: Int?) {
         self.code = code
         self.reason = reason
         self.offset = offset
@@ -70,7 +77,4 @@ public struct ASN1Error: Error, Hashable, Sendable, CustomStringConvertible {
         return "\(code): \(reason)"
     }
 
-    /// Errors compare by code only.
-    public static func == (lhs: ASN1Error, rhs: ASN1Error) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

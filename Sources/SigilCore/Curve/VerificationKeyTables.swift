@@ -5,31 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// A mutual-exclusion lock over pthreads: the library modules import no Foundation lock
-/// (`NSLock` lives outside FoundationEssentials). Shared with the modules above SigilCore.
-package final class PthreadLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    package init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
-
-    @inline(__always)
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-}
+import SigilBase
 
 /// The per-process cache of fixed-base tables for public keys that verify repeatedly (see
 /// FixedBaseTableVartime.swift), one cache per curve.

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 
 #if canImport(Glibc)
 import Glibc
@@ -120,30 +121,20 @@ public struct Extension: Hashable, Sendable {
 /// The decoded values of a certificate's extensions, each decoded on first access and kept
 /// (behind a lock: certificates are shared between threads). One per certificate, shared by its
 /// extensions, so parsing allocates one cache however many extensions there are.
-final class ExtensionValueCache: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var values: [ExtensionValue?] = []
+typealias ExtensionValueCache = Locked<[ExtensionValue?]>
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
+extension Locked where Value == [ExtensionValue?] {
+    convenience init() { self.init([]) }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
-
+    /// The value in `slot`, decoded by `decode` on first use.
     func value(at slot: Int, _ decode: () -> ExtensionValue) -> ExtensionValue {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        if slot < values.count, let value = values[slot] { return value }
-        let made = decode()
-        if values.count <= slot { values += repeatElement(nil, count: slot + 1 - values.count) }
-        values[slot] = made
-        return made
+        withValue { values in
+            if slot < values.count, let value = values[slot] { return value }
+            let made = decode()
+            if values.count <= slot { values += repeatElement(nil, count: slot + 1 - values.count) }
+            values[slot] = made
+            return made
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 
 /// GeneralName (RFC 5280 §4.2.1.6), in the module's IMPLICIT tagging (directoryName is
 /// explicit, since Name is a CHOICE):

@@ -1,3 +1,4 @@
+import SigilBase
 import SigilCore
 
 /// One step of a verification, for `--explain` and audits: the specification clause it implements,

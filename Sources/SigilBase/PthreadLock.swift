@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one lock of the library modules: a pthread mutex and the value it guards, in one object
+/// (the library modules import no Foundation lock; `NSLock` lives outside FoundationEssentials).
+/// Two allocations per lock — the object and its mutex — whatever the value.
+package final class Locked<Value>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    /// A lock guarding `value`.
+    package init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` on the guarded value, holding the lock.
+    @inline(__always)
+    package func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
+
+/// A lock guarding no value: for state kept beside it.
+package typealias PthreadLock = Locked<Void>
+
+extension Locked where Value == Void {
+    /// A lock.
+    package convenience init() { self.init(()) }
+
+    /// Runs `body` holding the lock.
+    @inline(__always)
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        try withValue { _ in try body() }
+    }
+}
