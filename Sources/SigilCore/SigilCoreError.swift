@@ -38,5 +38,4 @@ public struct SigilCoreError: ModuleError {
         self.reason = reason
     }
 
-
 }

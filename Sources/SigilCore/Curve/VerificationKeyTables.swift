@@ -1,3 +1,5 @@
+import SigilBase
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SigilBase
 
 /// The per-process cache of fixed-base tables for public keys that verify repeatedly (see
 /// FixedBaseTableVartime.swift), one cache per curve.
