@@ -257,7 +257,7 @@ public struct SignedDataVerifier: Sendable {
         case .needsChain(let pending):
             let result = await certificateVerifier.verify(
                 leaf: pending.leaf, intermediates: [pending.intermediate],
-                at: pending.validationTime, revocation: revocation)
+                at: pending.validationTime, checkingRevocationWith: revocation)
             return try finish(pending, chainResult: result, trace: trace)
         }
     }

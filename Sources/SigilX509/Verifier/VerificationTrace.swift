@@ -34,10 +34,12 @@ public struct VerificationStep: Sendable, Hashable, CustomStringConvertible {
         "\(verdict.rawValue.uppercased())  \(check.isEmpty ? "" : check + "  ")[\(clause)]: \(detail)"
     }
 
+    /// Steps are equal when clause, check, verdict and rendered detail are.
     public static func == (a: VerificationStep, b: VerificationStep) -> Bool {
         a.clause == b.clause && a.check == b.check && a.verdict == b.verdict && a.detail == b.detail
     }
 
+    /// Hashes clause, check, verdict and rendered detail.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(clause)
         hasher.combine(check)
