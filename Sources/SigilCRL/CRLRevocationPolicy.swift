@@ -109,11 +109,12 @@ public struct CRLRevocationPolicy: CertificatePolicy {
             case .revoked(let entry):
                 failures.append(
                     .revoked(
-                        subject: certificate.subject.rfc4514String, time: entry.revocationDate,
+                        certificate: PathCertificate(certificate, position: index), time: entry.revocationDate,
                         reason: entry.reason?.rawValue))
             case .undetermined(let why):
                 if !options.allowUndetermined {
-                    failures.append(.revocationCheckFailed(subject: certificate.subject.rfc4514String, reason: why, retryable: false))
+                    failures.append(
+                        .revocationCheckFailed(certificate: PathCertificate(certificate, position: index), reason: why, retryable: false))
                 }
             }
         }

@@ -67,16 +67,16 @@ public struct CRLRevocationChecker: RevocationChecker {
         var failures: [ValidationFailure] = []
         for index in 0..<(chain.count - 1) {
             let certificate = chain[index]
-            let subject = certificate.subject.rfc4514String
+            let named = PathCertificate(certificate, position: index)
             switch policy.status(of: certificate, issuer: chain[index + 1], chain: chain, at: time) {
             case .unrevoked: break
             case .revoked(let entry):
-                failures.append(.revoked(subject: subject, time: entry.revocationDate, reason: entry.reason?.rawValue))
+                failures.append(.revoked(certificate: named, time: entry.revocationDate, reason: entry.reason?.rawValue))
             case .undetermined(let why):
                 if let error = unreachable[index] {
-                    failures.append(.revocationCheckFailed(subject: subject, reason: "CRL source: \(error)", retryable: true))
+                    failures.append(.revocationCheckFailed(certificate: named, reason: "CRL source: \(error)", retryable: true))
                 } else if !options.allowUndetermined {
-                    failures.append(.revocationCheckFailed(subject: subject, reason: why, retryable: false))
+                    failures.append(.revocationCheckFailed(certificate: named, reason: why, retryable: false))
                 }
             }
         }

@@ -105,35 +105,21 @@ public actor OCSPRevocationChecker {
         for index in 0..<max(0, chain.count - 1) {
             let certificate = chain[index]
             let issuer = chain[index + 1]
-            let subject = certificate.subject.rfc4514String
+            let named = PathCertificate(certificate, position: index)
             do {
                 let result = try await status(of: certificate, issuer: issuer, at: time)
                 switch result.status {
                 case .good: break
-                case .revoked(let revokedAt, let reason): failures.append(.revoked(subject: subject, time: revokedAt, reason: reason))
-                case .unknown: failures.append(.revocationStatusUnknown(subject: subject))
+                case .revoked(let revokedAt, let reason): failures.append(.revoked(certificate: named, time: revokedAt, reason: reason))
+                case .unknown: failures.append(.revocationStatusUnknown(certificate: named))
                 }
             } catch {
                 let retryable = error.code == .retryable
                 if retryable && mode == .softFail { continue }
-                failures.append(.revocationCheckFailed(subject: subject, reason: error.description, retryable: retryable))
+                failures.append(.revocationCheckFailed(certificate: named, reason: error.description, retryable: retryable))
             }
         }
         return failures
-    }
-}
-
-extension CertificateVerifier {
-    /// Path validation followed by online revocation checks of the chain found (DESIGN.md
-    /// convention 4: Apple's signed-data policy = RFC 5280 basics + OIDs + pinned roots + optional OCSP).
-    public func verify(
-        leaf: Certificate, intermediates: [Certificate] = [], at time: Int64,
-        revocation: OCSPRevocationChecker
-    ) async -> Result {
-        let result = verify(leaf: leaf, intermediates: intermediates, at: time)
-        guard case .valid(let chain) = result else { return result }
-        let failures = await revocation.failures(of: chain, at: time)
-        return failures.isEmpty ? result : .invalid(failures)
     }
 }
 

@@ -360,6 +360,23 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     /// Whether subject and issuer name the same entity (a self-issued certificate, §3.2).
     public var isSelfIssued: Bool { subject.matches(issuer) }
 
+    /// Whether `other` stands for the same CA in a path: same subject, same SubjectPublicKeyInfo
+    /// and same subjectAltName (RFC 4158 §5.2). Path building never uses such a pair twice in one
+    /// path, which also stops loops through cross-signed certificates (different DER, same CA).
+    /// Compares bytes in place, without copying.
+    func isSameEntity(as other: Certificate) -> Bool {
+        guard subject.derBytes == other.subject.derBytes, derBytes[spkiRange] == other.derBytes[other.spkiRange] else {
+            return false
+        }
+        let mine = self.extension(X509OIDs.subjectAltName)
+        let theirs = other.extension(X509OIDs.subjectAltName)
+        switch (mine, theirs) {
+        case (nil, nil): return true
+        case (let a?, let b?): return a.contentSlice == b.contentSlice
+        default: return false
+        }
+    }
+
     public var description: String { "Certificate(subject: \(subject), issuer: \(issuer), serial: \(serialNumberHex))" }
 
     /// Certificates are equal when their DER encodings are.

@@ -263,11 +263,6 @@ struct X509Command: ParsableCommand {
                     let revocation = CRLRevocationPolicy(
                         crls: try crls.flatMap { try CRLCommand.load($0) }, candidateCertificates: candidates + trusted,
                         options: .init(minimumRSABits: minimumRsaBits))
-                    policies = policies.map { policy in
-                        guard var basics = policy as? RFC5280Policy else { return policy }
-                        basics.alsoHandled.formUnion(revocation.handledCriticalExtensions)
-                        return basics
-                    }
                     policies.append(revocation)
                 }
                 let verifier = CertificateVerifier(trustedRoots: trusted, policies: policies, minimumRSABits: minimumRsaBits)

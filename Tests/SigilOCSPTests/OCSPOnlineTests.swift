@@ -176,25 +176,25 @@ final class OCSPOnlineTests: XCTestCase {
         // Chains through the verifier, the OCSP URL taken from each leaf's authorityInfoAccess.
         let verifier = CertificateVerifier(trustedRoots: [ca])
         let fresh = OCSPRevocationChecker(transport: transport, timeout: 5)
-        let goodChain = await verifier.verify(leaf: good, at: now, revocation: fresh)
+        let goodChain = await verifier.verify(leaf: good, at: now, checkingRevocationWith: fresh)
         XCTAssertEqual(goodChain.chain, [good, ca], "\(goodChain.failures)")
-        let revokedChain = await verifier.verify(leaf: revoked, at: now, revocation: fresh)
+        let revokedChain = await verifier.verify(leaf: revoked, at: now, checkingRevocationWith: fresh)
         XCTAssertTrue(
             revokedChain.failures.contains { if case .revoked(_, 1_767_268_800, 1) = $0 { true } else { false } },
             "\(revokedChain.failures)")
-        let unknownChain = await verifier.verify(leaf: unknown, at: now, revocation: fresh)
+        let unknownChain = await verifier.verify(leaf: unknown, at: now, checkingRevocationWith: fresh)
         XCTAssertTrue(unknownChain.failures.contains { if case .revocationStatusUnknown = $0 { true } else { false } })
 
         // The responder goes down: hard-fail reports a retryable failure, soft-fail lets it pass.
         stopResponder()
         let hard = OCSPRevocationChecker(transport: transport, mode: .hardFail, timeout: 2)
         let start = Date()
-        let down = await verifier.verify(leaf: good, at: now, revocation: hard)
+        let down = await verifier.verify(leaf: good, at: now, checkingRevocationWith: hard)
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
         XCTAssertTrue(
             down.failures.contains { if case .revocationCheckFailed(_, _, true) = $0 { true } else { false } }, "\(down.failures)")
         let soft = OCSPRevocationChecker(transport: transport, mode: .softFail, timeout: 2)
-        let tolerated = await verifier.verify(leaf: good, at: now, revocation: soft)
+        let tolerated = await verifier.verify(leaf: good, at: now, checkingRevocationWith: soft)
         XCTAssertNotNil(tolerated.chain, "\(tolerated.failures)")
         do {
             _ = try await hard.status(of: good, issuer: ca, at: now)

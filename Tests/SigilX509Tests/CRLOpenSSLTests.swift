@@ -140,7 +140,7 @@ final class CRLOpenSSLTests: XCTestCase {
         XCTAssertTrue(
             decide(leaves[0], [base]).failures.contains(
                 .revoked(
-                    subject: leaves[0].subject.rfc4514String,
+                    certificate: PathCertificate(leaves[0], position: 0),
                     time: entries[0].revocationDate, reason: 1)))
         XCTAssertNil(decide(leaves[1], [base]).chain)
         XCTAssertNotNil(decide(leaves[2], [base]).chain)

@@ -208,7 +208,7 @@ final class ChainValidationTests: XCTestCase {
         expectFailure(
             verifier.verify(leaf: critical, intermediates: [inter], at: now),
             { if case .unhandledCriticalExtension = $0 { true } else { false } }, "unknown critical extension")
-        let handled = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(alsoHandled: [[1, 3, 6, 1, 4, 1, 55555, 1]])])
+        let handled = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), Handles(oid: [1, 3, 6, 1, 4, 1, 55555, 1])])
         XCTAssertNotNil(handled.verify(leaf: critical, intermediates: [inter], at: now).chain, "a policy that handles it")
         let nonCritical = try certificate(
             "noncritical", subject: "/CN=Non Critical", key: leafKey, issuer: (path("inter.pem"), interKey),
@@ -303,4 +303,84 @@ final class ChainValidationTests: XCTestCase {
         // With the real intermediate among them, a path is still found within the bound when it comes first.
         XCTAssertNotNil(verifier.verify(leaf: leaf, intermediates: [inter] + hostile, at: now).chain)
     }
+
+    /// The RFC 5280 basics run whatever policies the verifier is given: with no policy at all, or
+    /// only a marker-extension profile, an expired chain, a non-CA issuer and an unknown critical
+    /// extension are refused, each with its typed failure and the position of the certificate.
+    func testBasicsApplyWithoutRFC5280Policy() throws {
+        let rootKey = try key("root", "ec:P-256")
+        let interKey = try key("inter", "ec:P-256")
+        let leafKey = try key("leaf", "ec:P-256")
+        let root = try certificate("root", subject: "/CN=Basics Root", key: rootKey, issuer: nil, extensions: caExtensions)
+        let inter = try certificate(
+            "inter", subject: "/CN=Basics Intermediate", key: interKey, issuer: (path("root.pem"), rootKey), extensions: caExtensions)
+        let leaf = try certificate(
+            "leaf", subject: "/CN=Basics Leaf", key: leafKey, issuer: (path("inter.pem"), interKey), extensions: leafExtensions)
+        let marker: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 55555, 9]
+        let profile = MarkerExtensionPolicy(name: "Any length", chainLength: nil, requirements: [])
+        for policies in [[], [profile]] as [[any CertificatePolicy]] {
+            let verifier = CertificateVerifier(trustedRoots: [root], policies: policies)
+            XCTAssertEqual(verifier.verify(leaf: leaf, intermediates: [inter], at: now).chain, [leaf, inter, root])
+            expectFailure(
+                verifier.verify(leaf: leaf, intermediates: [inter], at: now + 40 * 86_400),
+                { if case .expired(let certificate, _, _) = $0 { certificate.position == 0 } else { false } }, "expired leaf")
+
+            let notCA = try certificate(
+                "notca", subject: "/CN=Basics Not A CA", key: interKey, issuer: (path("root.pem"), rootKey),
+                extensions: leafExtensions)
+            let underNotCA = try certificate(
+                "undernotca", subject: "/CN=Basics Under", key: leafKey, issuer: (path("notca.pem"), interKey),
+                extensions: leafExtensions)
+            expectFailure(
+                verifier.verify(leaf: underNotCA, intermediates: [notCA], at: now),
+                { if case .notACA(let certificate) = $0 { certificate == PathCertificate(notCA, position: 1) } else { false } },
+                "non-CA issuer")
+
+            let critical = try certificate(
+                "critical", subject: "/CN=Basics Critical", key: leafKey, issuer: (path("inter.pem"), interKey),
+                extensions: leafExtensions + ["\(marker.dotted)=critical,ASN1:NULL"])
+            expectFailure(
+                verifier.verify(leaf: critical, intermediates: [inter], at: now),
+                { if case .unhandledCriticalExtension(_, let oid) = $0 { oid == marker } else { false } }, "unknown critical extension")
+            // A policy that declares the extension handled is all it takes: no glue.
+            let handling = CertificateVerifier(trustedRoots: [root], policies: policies + [Handles(oid: marker)])
+            XCTAssertNotNil(handling.verify(leaf: critical, intermediates: [inter], at: now).chain)
+        }
+    }
+
+    /// Two CAs certify each other several times over (distinct DER, same subject and key): path
+    /// building treats each CA as one entity (RFC 4158 §5.2), so it never walks the loop A → B → A′
+    /// and ends with "no path" instead of running into its depth bound.
+    func testCrossSignedLoopEndsWithoutReachingTheBound() throws {
+        let rootKey = try key("root", "ec:P-256")
+        let aKey = try key("a", "ec:P-256")
+        let bKey = try key("b", "ec:P-256")
+        let leafKey = try key("leaf", "ec:P-256")
+        let root = try certificate("root", subject: "/CN=Loop Root", key: rootKey, issuer: nil, extensions: caExtensions)
+        // Self-signed starting points, so each CA can sign the other's certificates.
+        _ = try certificate("a0", subject: "/CN=Loop A", key: aKey, issuer: nil, extensions: caExtensions)
+        _ = try certificate("b0", subject: "/CN=Loop B", key: bKey, issuer: nil, extensions: caExtensions)
+        var candidates: [Certificate] = []
+        for i in 1...5 {
+            candidates.append(
+                try certificate("a\(i)", subject: "/CN=Loop A", key: aKey, issuer: (path("b0.pem"), bKey), extensions: caExtensions))
+            candidates.append(
+                try certificate("b\(i)", subject: "/CN=Loop B", key: bKey, issuer: (path("a0.pem"), aKey), extensions: caExtensions))
+        }
+        XCTAssertEqual(Set(candidates).count, 10, "distinct certificates")
+        let leaf = try certificate(
+            "leaf", subject: "/CN=Loop Leaf", key: leafKey, issuer: (path("a0.pem"), aKey), extensions: leafExtensions)
+        let result = CertificateVerifier(trustedRoots: [root]).verify(leaf: leaf, intermediates: candidates, at: now)
+        XCTAssertNil(result.chain)
+        XCTAssertFalse(result.failures.contains { if case .workLimitExceeded = $0 { true } else { false } }, "\(result.failures)")
+        XCTAssertTrue(result.failures.contains { if case .noPathToTrustedRoot = $0 { true } else { false } }, "\(result.failures)")
+    }
+}
+
+/// A policy that adds no rule and declares one critical extension handled.
+private struct Handles: CertificatePolicy {
+    let oid: ASN1ObjectIdentifier
+    var name: String { "handles \(oid.dotted)" }
+    var handledCriticalExtensions: Set<ASN1ObjectIdentifier> { [oid] }
+    func failures(of chain: [Certificate], at time: Int64) -> [ValidationFailure] { [] }
 }

@@ -74,9 +74,7 @@ final class PKITSTests: XCTestCase {
             }
         }
         let leaf = try PKITSTests.load(testCase.leaf)
-        // The critical extensions the revocation policy processes (cRLDistributionPoints, …).
-        let handled = extraPolicies.reduce(into: Set<ASN1ObjectIdentifier>()) { $0.formUnion($1.handledCriticalExtensions) }
-        let policy = RFC5280Policy(alsoHandled: handled, policySettings: testCase.settings)
+        let policy = RFC5280Policy(policySettings: testCase.settings)
         let verifier = CertificateVerifier(trustedRoots: [root], policies: [policy] + extraPolicies, minimumRSABits: 1024)
         let validation = verifier.validate(leaf: leaf, intermediates: intermediates, at: PKITSTests.validationTime)
         switch testCase.outcome {

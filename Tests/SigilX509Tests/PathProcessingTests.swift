@@ -184,7 +184,7 @@ final class PathProcessingTests: XCTestCase {
             XCTFail("nameConstraints did not parse")
         }
         // 60 names × 4,000 permitted subtrees = 240,000 comparisons wanted; 100,000 allowed.
-        XCTAssertEqual(check.check(path[1]), [.nameConstraintWorkExceeded(limit: 100_000)])
+        XCTAssertEqual(check.check(path[1], position: 0), [.nameConstraintWorkExceeded(limit: 100_000)])
         XCTAssertEqual(check.steps, 100_000)
         let result = CertificateVerifier(trustedRoots: [chain.last!]).verify(
             leaf: chain[0], intermediates: Array(chain.dropFirst()), at: PathProcessingTests.now)
@@ -199,7 +199,7 @@ final class PathProcessingTests: XCTestCase {
             leaf: [PathProcessingTests.dnsNames(["elsewhere.org"])])
         XCTAssertEqual(
             RFC5280Policy().evaluate(outside, at: PathProcessingTests.now).failures,
-            [.nameNotPermitted(subject: "CN=Leaf", name: "DNS:elsewhere.org")])
+            [.nameNotPermitted(certificate: PathCertificate(position: 0, subject: "CN=Leaf"), name: "DNS:elsewhere.org")])
     }
 
     /// Forms Sigil cannot check: refused only when a critical constraint of that form meets a
@@ -219,7 +219,7 @@ final class PathProcessingTests: XCTestCase {
             leaf: [.init(oid: X509OIDs.subjectAltName, critical: false, value: san.bytes)])
         XCTAssertEqual(
             RFC5280Policy().evaluate(withRID, at: PathProcessingTests.now).failures,
-            [.unsupportedNameConstraint(subject: "CN=Leaf", form: "registeredID")])
+            [.unsupportedNameConstraint(certificate: PathCertificate(position: 0, subject: "CN=Leaf"), form: "registeredID")])
         let withoutRID = try PathProcessingTests.chain(cas: [[registeredIDConstraint]], leaf: [PathProcessingTests.dnsNames(["a.example"])])
         XCTAssertEqual(RFC5280Policy().evaluate(withoutRID, at: PathProcessingTests.now).failures, [])
     }
@@ -242,13 +242,13 @@ final class PathProcessingTests: XCTestCase {
         let masked = try PathProcessingTests.chain(cas: [[excludedRange]], leaf: [san([10, 0, 0, 1, 255, 0, 0, 0])])
         XCTAssertEqual(
             RFC5280Policy().evaluate(masked, at: PathProcessingTests.now).failures,
-            [.nameNotPermitted(subject: "CN=Leaf", name: "IP:0a000001ff000000")])
+            [.nameNotPermitted(certificate: PathCertificate(position: 0, subject: "CN=Leaf"), name: "IP:0a000001ff000000")])
         let plain = try PathProcessingTests.chain(cas: [[excludedRange]], leaf: [san([10, 0, 0, 1])])
         XCTAssertEqual(RFC5280Policy().evaluate(plain, at: PathProcessingTests.now).failures, [])
         let inside = try PathProcessingTests.chain(cas: [[excludedRange]], leaf: [san([192, 168, 3, 4])])
         XCTAssertEqual(
             RFC5280Policy().evaluate(inside, at: PathProcessingTests.now).failures,
-            [.nameExcluded(subject: "CN=Leaf", name: "IP:192.168.3.4")])
+            [.nameExcluded(certificate: PathCertificate(position: 0, subject: "CN=Leaf"), name: "IP:192.168.3.4")])
     }
 
     /// Policy outputs PKITS states: mapped policies are reported in the trust anchor's domain.

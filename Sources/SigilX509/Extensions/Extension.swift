@@ -36,6 +36,8 @@ public struct Extension: Hashable, Sendable {
 
     /// The extnValue OCTET STRING's content (the extension's DER; a copy of those octets).
     public var rawValue: [UInt8] { Array(content) }
+    /// The extnValue content in place (no copy), for comparisons.
+    var contentSlice: ArraySlice<UInt8> { content }
 
     /// The decoded value (`.unknown` for an extension Sigil does not know), decoded from
     /// `rawValue` on first access and kept.

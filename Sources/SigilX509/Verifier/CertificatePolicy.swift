@@ -39,36 +39,20 @@ extension CertificatePolicy {
     }
 }
 
-/// RFC 5280 §6.1 path validation of a candidate chain (name chaining and signatures are checked
-/// while the path is built):
-/// - validity of every certificate at the validation time (§6.1.3 (a)(2));
+/// RFC 5280 §6.1 path processing beyond the basics every ``CertificateVerifier`` applies itself
+/// (validity, CA and key-usage checks, path length, critical extensions):
 /// - name constraints: every name of each certificate within the permitted and outside the
 ///   excluded subtrees of the CAs above it (§6.1.3 (b)–(c), §6.1.4 (g); see `NameConstraintsCheck`);
 /// - certificate policies with the caller's ``PolicySettings`` (§6.1.3 (d)–(f), §6.1.4 (a)–(b),
 ///   (h)–(j), §6.1.5 (a)–(b), (g)), computed on RFC 9618's policy graph, and the resulting
-///   ``ValidPolicySet`` reported through ``evaluate(_:at:)``;
-/// - issuers are CAs (§6.1.4 (k); a v1/v2 trust anchor is taken as one), pathLenConstraint
-///   (§6.1.4 (l)–(m), self-issued intermediates not counted), keyUsage keyCertSign on issuers
-///   when keyUsage is present (§6.1.4 (n)), and no critical extension left unhandled (§6.1.4 (o)).
+///   ``ValidPolicySet`` reported through ``evaluate(_:at:)``.
 ///
 /// The trust anchor (the chain's last certificate) is an input, not part of the path: its
-/// name constraints, policies and policy constraints are not applied (§6.1.1 (d)).
+/// policies and policy constraints are not applied (§6.1.1 (d)).
 /// Revocation (§6.1.3 (a)(3)) is a separate policy (OCSP, CRLs).
 public struct RFC5280Policy: CertificatePolicy {
     public let name = "RFC 5280"
 
-    /// The critical extensions the RFC 5280 checks here process or that carry no constraint Sigil
-    /// ignores: basicConstraints, keyUsage, extKeyUsage (processed by purpose-specific policies),
-    /// subjectAltName, certificatePolicies, policyMappings, policyConstraints, inhibitAnyPolicy,
-    /// nameConstraints.
-    static let understood: Set<ASN1ObjectIdentifier> = [
-        X509OIDs.basicConstraints, X509OIDs.keyUsage, X509OIDs.extKeyUsage, X509OIDs.subjectAltName,
-        X509OIDs.certificatePolicies, X509OIDs.subjectKeyIdentifier, X509OIDs.authorityKeyIdentifier,
-        X509OIDs.nameConstraints, X509OIDs.policyMappings, X509OIDs.policyConstraints, X509OIDs.inhibitAnyPolicy,
-    ]
-
-    /// Extensions other policies in the same verification declare they handle.
-    public var alsoHandled: Set<ASN1ObjectIdentifier>
     /// The certificate-policy inputs (RFC 5280 §6.1.1 (c), (e)–(g)).
     public var policySettings: PolicySettings
     /// Bound on the policy graph: nodes, edges and expected-policy entries created per chain.
@@ -76,13 +60,11 @@ public struct RFC5280Policy: CertificatePolicy {
     /// Bound on name-constraint checking: (name, subtree) comparisons per chain.
     public var maximumNameConstraintComparisons: Int
 
-    /// RFC 5280 checks; `alsoHandled` lists critical extensions another policy in the same
-    /// verification processes; `policySettings` the relying party's policy inputs.
+    /// RFC 5280 path processing with `policySettings`, the relying party's policy inputs.
     public init(
-        alsoHandled: Set<ASN1ObjectIdentifier> = [], policySettings: PolicySettings = PolicySettings(),
-        maximumPolicyGraphSize: Int = 10_000, maximumNameConstraintComparisons: Int = 100_000
+        policySettings: PolicySettings = PolicySettings(), maximumPolicyGraphSize: Int = 10_000,
+        maximumNameConstraintComparisons: Int = 100_000
     ) {
-        self.alsoHandled = alsoHandled
         self.policySettings = policySettings
         self.maximumPolicyGraphSize = maximumPolicyGraphSize
         self.maximumNameConstraintComparisons = maximumNameConstraintComparisons
@@ -96,7 +78,7 @@ public struct RFC5280Policy: CertificatePolicy {
     /// The failures of `chain` (leaf first, root last) at `time`, and its valid policy set when
     /// policy processing succeeded.
     public func evaluate(_ chain: [Certificate], at time: Int64) -> PolicyEvaluation {
-        var failures = basicFailures(of: chain, at: time)
+        var failures: [ValidationFailure] = []
         // RFC 5280 numbering: certificate 1 is issued by the trust anchor, certificate n is the leaf.
         let path = Array(chain.dropLast().reversed())
         failures += nameConstraintFailures(of: path)
@@ -114,46 +96,11 @@ public struct RFC5280Policy: CertificatePolicy {
         for (offset, certificate) in path.enumerated() {
             let isLeaf = offset == path.count - 1
             if isLeaf || !certificate.isSelfIssued {
-                failures += check.check(certificate)
+                failures += check.check(certificate, position: path.count - 1 - offset)
                 if failures.contains(.nameConstraintWorkExceeded(limit: maximumNameConstraintComparisons)) { return failures }
             }
             if !isLeaf, let e = certificate.extension(X509OIDs.nameConstraints), case .nameConstraints(let constraints) = e.value {
                 check.add(constraints, critical: e.critical)
-            }
-        }
-        return failures
-    }
-
-    /// Validity, CA and key-usage checks, path length and unhandled critical extensions.
-    func basicFailures(of chain: [Certificate], at time: Int64) -> [ValidationFailure] {
-        var failures: [ValidationFailure] = []
-        for (index, certificate) in chain.enumerated() {
-            // The RFC 4514 string is built only when a failure needs it.
-            var subject: String { certificate.subject.rfc4514String }
-            if time > certificate.validity.notAfter {
-                failures.append(.expired(subject: subject, notAfter: certificate.validity.notAfter, time: time))
-            }
-            if time < certificate.validity.notBefore {
-                failures.append(.notYetValid(subject: subject, notBefore: certificate.validity.notBefore, time: time))
-            }
-            for e in certificate.extensions where e.critical && !RFC5280Policy.understood.contains(e.oid) && !alsoHandled.contains(e.oid) {
-                failures.append(.unhandledCriticalExtension(subject: subject, oid: e.oid))
-            }
-            guard index > 0 else { continue }
-            // An issuer: must be a CA, may limit the intermediates below it, must be allowed to sign certificates.
-            let isTrustAnchor = index == chain.count - 1
-            if let constraints = certificate.basicConstraints {
-                if !constraints.isCA { failures.append(.notACA(subject: subject)) }
-                if let limit = constraints.pathLengthConstraint {
-                    // Non-self-issued intermediates strictly between this CA and the leaf.
-                    let below = chain[1..<index].filter { !$0.isSelfIssued }.count
-                    if below > limit { failures.append(.pathLengthExceeded(subject: subject, constraint: limit, below: below)) }
-                }
-            } else if !(isTrustAnchor && certificate.version < 3) {
-                failures.append(.notACA(subject: subject))
-            }
-            if let usage = certificate.keyUsage, !usage.keyCertSign {
-                failures.append(.missingKeyCertSign(subject: subject))
             }
         }
         return failures

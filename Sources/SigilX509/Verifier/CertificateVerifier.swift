@@ -1,14 +1,25 @@
 import SigilCore
 
-/// Builds a path from a leaf to a trusted root and validates it under composable policies
-/// (RFC 5280 §6; DESIGN.md convention 4: time and trust are passed in).
+/// Builds a path from a leaf to a trusted root and validates it (RFC 5280 §6; time and trust are
+/// passed in).
+///
+/// Safe by default: the verifier itself applies the RFC 5280 §6.1 basics to every candidate
+/// chain, whatever `policies` it is given (even none): validity of every certificate
+/// (§6.1.3 (a)(2)), issuers are CAs (§6.1.4 (k); a v1/v2 trust anchor is taken as one),
+/// pathLenConstraint (§6.1.4 (l)–(m), self-issued intermediates not counted), keyUsage
+/// keyCertSign on issuers when keyUsage is present (§6.1.4 (n)), and no critical extension left
+/// unhandled (§6.1.4 (o)) — handled meaning understood by these basics or declared in some
+/// policy's ``CertificatePolicy/handledCriticalExtensions``. Policies add rules (name
+/// constraints, certificate policies and the profile in ``RFC5280Policy``, issuer profiles,
+/// CRLs); none removes a basic check.
 ///
 /// Path building: from the current certificate, candidate issuers are the trusted roots and the
 /// given intermediates whose subject matches its issuer name (RFC 5280 §7.1 matching) and whose
 /// subjectKeyIdentifier, when both sides carry key identifiers, equals its authorityKeyIdentifier.
 /// Trusted roots are tried first; a candidate is used only if its signature on the current
-/// certificate verifies. Depth-first, never reusing a certificate within one path, so every
-/// alternative is tried until a path satisfies every policy. The work is bounded: at most
+/// certificate verifies. Depth-first; a path never holds two certificates of the same subject,
+/// SubjectPublicKeyInfo and subjectAltName (RFC 4158 §5.2: no loops, cross-signed ones included),
+/// so every alternative is tried until a path satisfies every policy. The work is bounded: at most
 /// `maximumSignatureChecks` signature verifications (each pair checked once) and
 /// `maximumDepth` certificates per path; reaching a bound ends with `.workLimitExceeded`.
 ///
@@ -17,13 +28,14 @@ import SigilCore
 /// never ends a path.
 public struct CertificateVerifier: Sendable {
     public var trustedRoots: [Certificate]
+    /// Rules added to the RFC 5280 basics, each run on every candidate chain.
     public var policies: [any CertificatePolicy]
     /// RSA keys smaller than this verify nothing (2048 by default; 1024 for legacy data).
     public var minimumRSABits: Int
     public var maximumDepth: Int
     public var maximumSignatureChecks: Int
 
-    /// A verifier trusting `trustedRoots` under `policies`, refusing RSA keys under `minimumRSABits`, with bounded path building.
+    /// A verifier trusting `trustedRoots`, applying the RFC 5280 basics and `policies`, refusing RSA keys under `minimumRSABits`, with bounded path building.
     public init(
         trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
         minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits, maximumDepth: Int = 10,
@@ -125,7 +137,8 @@ public struct CertificateVerifier: Sendable {
             return true
         }
 
-        mutating func signatureVerifies(_ child: Certificate, by issuer: Certificate) -> Bool? {
+        /// Whether `issuer` signed `child`, the certificate at `position` (0 = leaf); nil past the work bound.
+        mutating func signatureVerifies(_ child: Certificate, at position: Int, by issuer: Certificate) -> Bool? {
             let key = PairKey(child: child.derBytes, issuer: issuer.derBytes)
             if let known = checked[key] { return known }
             guard signatureChecks < verifier.maximumSignatureChecks else {
@@ -136,7 +149,7 @@ public struct CertificateVerifier: Sendable {
             signatureChecks += 1
             let result = child.isSignedVartime(by: issuer, minimumRSABits: verifier.minimumRSABits)
             if case .failure(let reason) = result {
-                record(.invalidSignature(subject: child.subject.rfc4514String, reason: reason.description))
+                record(.invalidSignature(certificate: PathCertificate(child, position: position), reason: reason.description))
             }
             let ok = (try? result.get()) != nil
             checked[key] = ok
@@ -152,23 +165,24 @@ public struct CertificateVerifier: Sendable {
             }
             // 1. A trusted root that issued `current` ends the path.
             for root in verifier.trustedRoots where mayIssue(root, current) {
-                guard let verifies = signatureVerifies(current, by: root) else { return nil }
+                guard let verifies = signatureVerifies(current, at: path.count - 1, by: root) else { return nil }
                 guard verifies else { continue }
                 // A trusted root reached as the leaf itself (the leaf is a trusted root) counts once.
                 let chain = path.last?.derBytes == root.derBytes ? path : path + [root]
+                let basics = BasicChecks.failures(of: chain, at: time, policies: verifier.policies)
                 let evaluations = verifier.policies.map { $0.evaluate(chain, at: time) }
-                let chainFailures = evaluations.flatMap(\.failures)
+                let chainFailures = basics + evaluations.flatMap(\.failures)
                 if chainFailures.isEmpty {
                     validPolicies = evaluations.lazy.compactMap(\.validPolicies).first
                     return chain
                 }
                 chainFailures.forEach { record($0) }
             }
-            // 2. Otherwise an intermediate, not already on the path.
-            // Paths are a few certificates long: a linear scan beats hashing whole DER encodings.
+            // 2. Otherwise an intermediate whose entity (subject, key, subjectAltName; RFC 4158
+            // §5.2) is not already on the path. Paths are a few certificates long: a linear scan.
             for candidate in intermediates
-            where !path.contains(where: { $0.derBytes == candidate.derBytes }) && mayIssue(candidate, current) {
-                guard let verifies = signatureVerifies(current, by: candidate) else { return nil }
+            where mayIssue(candidate, current) && !path.contains(where: { $0.isSameEntity(as: candidate) }) {
+                guard let verifies = signatureVerifies(current, at: path.count - 1, by: candidate) else { return nil }
                 guard verifies else { continue }
                 if let chain = extend(path + [candidate]) { return chain }
                 if stopped { return nil }

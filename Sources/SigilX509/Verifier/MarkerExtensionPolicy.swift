@@ -60,7 +60,8 @@ public struct MarkerExtensionPolicy: CertificatePolicy {
             if certificate.extension(requirement.oid) == nil {
                 failures.append(
                     .missingMarkerExtension(
-                        subject: certificate.subject.rfc4514String, role: requirement.role, oid: requirement.oid, policy: name))
+                        certificate: PathCertificate(certificate, position: requirement.position), role: requirement.role,
+                        oid: requirement.oid, policy: name))
             }
         }
         return failures

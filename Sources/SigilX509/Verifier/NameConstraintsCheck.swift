@@ -102,41 +102,42 @@ struct NameConstraintsCheck {
         return names
     }
 
-    /// §6.1.3 (b)–(c) for `certificate`: its failures; stops at the work bound.
-    mutating func check(_ certificate: Certificate) -> [ValidationFailure] {
+    /// §6.1.3 (b)–(c) for `certificate`, at `position` in the path (0 = leaf): its failures;
+    /// stops at the work bound.
+    mutating func check(_ certificate: Certificate, position: Int) -> [ValidationFailure] {
         guard !isEmpty else { return [] }
         var failures: [ValidationFailure] = []
-        var subject: String { certificate.subject.rfc4514String }
+        var named: PathCertificate { PathCertificate(certificate, position: position) }
         for name in NameConstraintsCheck.names(of: certificate) {
             let form = Form(name)
             guard form.checkable else {
-                if uncheckable.contains(form) { failures.append(.unsupportedNameConstraint(subject: subject, form: form.label)) }
+                if uncheckable.contains(form) { failures.append(.unsupportedNameConstraint(certificate: named, form: form.label)) }
                 continue
             }
             if uncheckable.contains(form) {
                 // A critical constraint of this form could not be read: the name cannot be cleared.
-                failures.append(.unsupportedNameConstraint(subject: subject, form: form.label))
+                failures.append(.unsupportedNameConstraint(certificate: named, form: form.label))
                 continue
             }
             if case .ipAddress(let octets) = name, octets.count != 4 && octets.count != 16,
                 excluded[form] != nil || permitted.contains(where: { $0[form] != nil })
             {
                 // An address with a mask is no address (§4.2.1.6): it can be cleared by no subtree.
-                failures.append(.nameNotPermitted(subject: subject, name: name.description))
+                failures.append(.nameNotPermitted(certificate: named, name: name.description))
                 continue
             }
             for list in permitted {
                 guard let bases = list[form] else { continue }
                 guard spend(bases.count) else { return failures + [.nameConstraintWorkExceeded(limit: limit)] }
                 if !bases.contains(where: { NameConstraintsCheck.name(name, isWithin: $0) }) {
-                    failures.append(.nameNotPermitted(subject: subject, name: name.description))
+                    failures.append(.nameNotPermitted(certificate: named, name: name.description))
                     break
                 }
             }
             if let bases = excluded[form] {
                 guard spend(bases.count) else { return failures + [.nameConstraintWorkExceeded(limit: limit)] }
                 if bases.contains(where: { NameConstraintsCheck.name(name, isWithin: $0) }) {
-                    failures.append(.nameExcluded(subject: subject, name: name.description))
+                    failures.append(.nameExcluded(certificate: named, name: name.description))
                 }
             }
         }

@@ -148,7 +148,7 @@ struct PolicyGraph {
         for (offset, certificate) in path.enumerated() {
             let i = offset + 1
             let selfIssued = countersMatter && certificate.isSelfIssued
-            var subject: String { certificate.subject.rfc4514String }
+            var named: PathCertificate { PathCertificate(certificate, position: n - i) }
             // §6.1.3 (d)–(e).
             if present, certificate.extension(X509OIDs.certificatePolicies) != nil {
                 guard addLevel(for: certificate, depth: i, anyAllowed: inhibitAnyPolicy > 0 || (i < n && selfIssued)) else {
@@ -160,7 +160,7 @@ struct PolicyGraph {
             }
             // §6.1.3 (f).
             if explicitPolicy == 0 && !present {
-                outcome.failures.append(.noValidPolicy(subject: subject, clause: "§6.1.3 (f)"))
+                outcome.failures.append(.noValidPolicy(certificate: named, clause: "§6.1.3 (f)"))
                 return outcome
             }
             guard i < n else { break }
@@ -169,7 +169,7 @@ struct PolicyGraph {
                 if mappings.mappings.contains(where: {
                     $0.issuerDomainPolicy == PolicyGraph.any || $0.subjectDomainPolicy == PolicyGraph.any
                 }) {
-                    outcome.failures.append(.policyMappingOfAnyPolicy(subject: subject))
+                    outcome.failures.append(.policyMappingOfAnyPolicy(certificate: named))
                     return outcome
                 }
                 if present {
@@ -219,8 +219,8 @@ struct PolicyGraph {
             user = authorities.intersection(settings.initialPolicySet)
         }
         if explicitPolicy == 0 && user.isEmpty {
-            let leaf = path.last?.subject.rfc4514String ?? "the trust anchor"
-            outcome.failures.append(.noValidPolicy(subject: leaf, clause: "§6.1.5 (g)"))
+            let leaf = path.last.map { PathCertificate($0, position: 0) } ?? PathCertificate(position: 0, subject: "the trust anchor")
+            outcome.failures.append(.noValidPolicy(certificate: leaf, clause: "§6.1.5 (g)"))
             return outcome
         }
         outcome.validPolicies = ValidPolicySet(
