@@ -85,26 +85,45 @@ do {
     let theirs = harness.opsPerSecond { first8(Crypto.HMAC<Crypto.SHA256>.authenticationCode(for: message, using: symmetricKey)) }
     rows.append(Row(name: "HMAC-SHA256 64 B", sigil: ours, reference: theirs, referenceName: "swift-crypto HMAC<SHA256>", bytesPerOp: 0))
 }
-// SHA-256 with Sigil's portable Swift path forced (what runs on a CPU without SHA extensions).
+// SHA-256 with Sigil's AVX2 kernel forced (what runs on a CPU with AVX2 but without SHA extensions),
+// against OpenSSL's own AVX2 code: `openssl speed` with the SHA-extension bit masked, run right after.
+if DigestBackend.available(for: .sha256).contains(.x86AVX2) {
+    let saved = DigestBackend.forced
+    DigestBackend.forced = .x86AVX2
+    for (label, input) in [("SHA-256 1 KiB, AVX2", kib), ("SHA-256 1 MiB, AVX2", mib)] {
+        let ours = harness.opsPerSecond { first8(SigilCore.SHA256.hash(input)) }
+        if let theirs = opensslSpeed("sha256", bytes: input.count, seconds: seconds, environment: ["OPENSSL_ia32cap": ":~0x20000000"]) {
+            rows.append(
+                Row(
+                    name: label, sigil: ours, reference: theirs, referenceName: "openssl speed -evp sha256, SHA extensions masked",
+                    bytesPerOp: input.count))
+        } else {
+            let theirs = harness.opsPerSecond { first8(Crypto.SHA256.hash(data: input)) }
+            rows.append(Row(name: label, sigil: ours, reference: theirs, referenceName: "swift-crypto SHA256", bytesPerOp: input.count))
+        }
+    }
+    DigestBackend.forced = saved
+}
+// SHA-256 with Sigil's portable Swift path forced (what runs on a CPU without SHA extensions or AVX2).
 if DigestBackend.accelerated != nil {
-    let saved = DigestBackend.forcePortable
+    let saved = DigestBackend.forced
     DigestBackend.forcePortable = true
     for (label, input) in [("SHA-256 1 KiB, portable Swift", kib), ("SHA-256 1 MiB, portable Swift", mib)] {
         let ours = harness.opsPerSecond { first8(SigilCore.SHA256.hash(input)) }
         let theirs = harness.opsPerSecond { first8(Crypto.SHA256.hash(data: input)) }
         rows.append(Row(name: label, sigil: ours, reference: theirs, referenceName: "swift-crypto SHA256", bytesPerOp: input.count))
     }
-    DigestBackend.forcePortable = saved
+    DigestBackend.forced = saved
 }
 // SHA-384 with the portable Swift path forced (what runs on a CPU without AVX2 and BMI2).
 if DigestBackend.accelerated(for: .sha384) != nil {
-    let saved = DigestBackend.forcePortable
+    let saved = DigestBackend.forced
     DigestBackend.forcePortable = true
     let ours = harness.opsPerSecond { first8(SigilCore.SHA384.hash(kib)) }
     let theirs = harness.opsPerSecond { first8(Crypto.SHA384.hash(data: kib)) }
     rows.append(
         Row(name: "SHA-384 1 KiB, portable Swift", sigil: ours, reference: theirs, referenceName: "swift-crypto SHA384", bytesPerOp: 1024))
-    DigestBackend.forcePortable = saved
+    DigestBackend.forced = saved
 }
 if onlyDigests {
     print("SHA-256 backend: \(DigestBackend.current.rawValue)")
