@@ -47,6 +47,20 @@ let certificate = Array(certificateData)
 
 func first8(_ bytes: some Sequence<UInt8>) -> UInt64 { bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
 
+// --ceiling: the field-ceiling table alone (FieldCeiling.swift). --ceiling-chain VARIANT OPERATION
+// CURVE COUNT: one chain and nothing else, for callgrind (Benchmarks/field-ceiling.sh).
+if let i = arguments.firstIndex(of: "--ceiling-chain"), i + 4 < arguments.count,
+    let variant = FieldCeiling.Variant.allCases.first(where: { "\($0)" == arguments[i + 1] }),
+    let operation = FieldCeiling.Operation(rawValue: arguments[i + 2]), let curve = ECCurve(rawValue: arguments[i + 3]),
+    let count = Int(arguments[i + 4])
+{
+    print(FieldCeiling.run(variant, operation, curve, count: count))
+    exit(0)
+}
+if arguments.contains("--ceiling") {
+    print(FieldCeiling.table(harness: &harness))
+    exit(0)
+}
 if arguments.contains("--probe") {
     probe(repo: repo)
     exit(0)
