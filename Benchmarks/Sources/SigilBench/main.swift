@@ -61,6 +61,11 @@ if arguments.contains("--ceiling") {
     print(FieldCeiling.table(harness: &harness))
     exit(0)
 }
+// --only rsa: just the RSA-2048 rows (against swift-crypto and `openssl speed rsa2048`).
+if arguments.contains("rsa") && arguments.contains("--only") {
+    print(format(try rsaRows(harness: &harness, message: Array(kib.prefix(100)), seconds: seconds)))
+    exit(0)
+}
 if arguments.contains("--probe") {
     probe(repo: repo)
     exit(0)
@@ -225,24 +230,7 @@ do {
 }
 
 // RSA-2048 PKCS#1 v1.5 / SHA-256 verification (receipts, Sign in with Apple RS256).
-do {
-    let theirKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-    let theirSignature = try theirKey.signature(for: message, padding: .insecurePKCS1v1_5)
-    let ourKey = try SigilCore.RSAPublicKey(spkiDER: Array(theirKey.publicKey.derRepresentation))
-    let signatureBytes = Array(theirSignature.rawRepresentation)
-    guard ourKey.isValidPKCS1v15SignatureVartime(signatureBytes, for: message, hash: .sha256) else {
-        FileHandle.standardError.write(Data("RSA cross-check failed\n".utf8))
-        exit(1)
-    }
-    let ours = harness.opsPerSecond { ourKey.isValidPKCS1v15SignatureVartime(signatureBytes, for: message, hash: .sha256) ? 1 : 0 }
-    let theirs = harness.opsPerSecond {
-        theirKey.publicKey.isValidSignature(theirSignature, for: message, padding: .insecurePKCS1v1_5) ? 1 : 0
-    }
-    rows.append(
-        Row(
-            name: "RSA-2048 PKCS#1 v1.5 verify", sigil: ours, reference: theirs,
-            referenceName: "swift-crypto _RSA.Signing", bytesPerOp: 0))
-}
+rows.append(contentsOf: try rsaRows(harness: &harness, message: message, seconds: seconds))
 
 // Field and point operations, per operation (no reference column: swift-crypto does not expose them).
 var micro: [(name: String, p256: Double, p384: Double)] = []
