@@ -29,8 +29,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                "CFieldCeilingBaseline",
+                "CFieldCeilingBMI2ADX",
             ],
             path: "Sources/SigilBench"
-        )
+        ),
+        // The P-256/P-384 field ceiling (README.md): the generated Montgomery multiplication and
+        // squaring, written in C by Sources/SigilCore/Field/generate_fields.py, compiled twice —
+        // for baseline x86-64, and with BMI2 (MULX) and ADX (ADCX/ADOX) allowed.
+        .target(name: "CFieldCeilingBaseline", path: "Sources/CFieldCeilingBaseline"),
+        .target(
+            name: "CFieldCeilingBMI2ADX",
+            path: "Sources/CFieldCeilingBMI2ADX",
+            cSettings: [.unsafeFlags(["-mbmi2", "-madx"])]
+        ),
     ]
 )

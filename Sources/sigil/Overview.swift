@@ -54,6 +54,8 @@ struct Overview: ParsableCommand {
                     "sha384sha512": DigestBackend.current(for: .sha512).rawValue,
                     "sha384sha512AccelerationAvailable": DigestBackend.accelerated(for: .sha512)?.rawValue ?? "none",
                     "portableForced": DigestBackend.forcePortable,
+                    "forced": DigestBackend.forced?.environmentName ?? "none",
+                    "sha256Available": DigestBackend.available(for: .sha256).map(\.rawValue),
                 ] as [String: Any],
             ])
         } else {
@@ -76,17 +78,24 @@ struct Overview: ParsableCommand {
         if !allPassed { Foundation.exit(1) }
     }
 
-    /// Which compression runs for `algorithm` (SHA-256, or the SHA-512 family), and why (CPUID and
-    /// \(DigestBackend.environmentVariable)).
+    /// Which compression runs for `algorithm` (SHA-256, or the SHA-512 family), and why (CPUID, and
+    /// \(DigestBackend.selectionEnvironmentVariable) or \(DigestBackend.environmentVariable)).
     static func digestBackendLine(for algorithm: HashAlgorithm) -> String {
-        let current = DigestBackend.current(for: algorithm).rawValue
-        guard let accelerated = DigestBackend.accelerated(for: algorithm) else {
-            let lacking = algorithm == .sha256 ? "SHA extensions" : "AVX2 and BMI2"
-            return "\(current) (this CPU has no \(lacking))"
+        let current = DigestBackend.current(for: algorithm)
+        let others = DigestBackend.available(for: algorithm).filter { $0 != current && $0 != .portable }
+        guard let forced = DigestBackend.forced else {
+            if current == .portable {
+                let lacking = algorithm == .sha256 ? "SHA extensions nor AVX2 and BMI2" : "AVX2 and BMI2"
+                return "\(current.rawValue) (this CPU has no \(lacking))"
+            }
+            let also = others.isEmpty ? "" : " (the CPU also has \(others.map(\.rawValue).joined(separator: ", ")))"
+            return "\(current.rawValue)\(also)"
         }
-        let why =
-            DigestBackend.forcePortable ? ", forced by \(DigestBackend.environmentVariable) (the CPU has \(accelerated.rawValue))" : ""
-        return "\(current)\(why)"
+        let shorthand = forced == .portable ? " or \(DigestBackend.environmentVariable)=1" : ""
+        let why = ", forced (\(DigestBackend.selectionEnvironmentVariable)=\(forced.environmentName)\(shorthand))"
+        let fallback = forced != current ? " (the forced path does not exist for it here)" : ""
+        let has = others.isEmpty ? "" : " (the CPU has \(others.map(\.rawValue).joined(separator: ", ")))"
+        return "\(current.rawValue)\(why)\(fallback)\(has)"
     }
 
     static func selfCheck() -> [Check] {

@@ -2,19 +2,43 @@ import Foundation
 import SigilTestSupport
 import XCTest
 
-/// `sigil overview` reports which SHA-256 and SHA-384/512 paths run, and SIGIL_PORTABLE_DIGESTS=1 forces the
-/// portable one for the whole process (the CLI's self-check then passes on that path too).
+/// `sigil overview` reports which SHA-256 and SHA-384/512 paths run; SIGIL_PORTABLE_DIGESTS=1 forces the
+/// portable one and SIGIL_DIGEST_BACKEND=avx2 the AVX2 kernels for the whole process (the CLI's
+/// self-check then passes on that path too).
 final class DigestBackendCLITests: XCTestCase {
-    private func overview(portable: Bool) throws -> (json: [String: Any], text: String) {
+    private func overview(portable: Bool, backend: String? = nil) throws -> (json: [String: Any], text: String) {
         let sigil = try TestPaths.builtProduct("sigil", besideBundleOf: DigestBackendCLITests.self).path
-        // The child inherits this process's environment; set the variable only around the runs.
+        // The child inherits this process's environment; set the variables only around the runs.
         if portable { setenv("SIGIL_PORTABLE_DIGESTS", "1", 1) } else { unsetenv("SIGIL_PORTABLE_DIGESTS") }
-        defer { unsetenv("SIGIL_PORTABLE_DIGESTS") }
+        if let backend { setenv("SIGIL_DIGEST_BACKEND", backend, 1) } else { unsetenv("SIGIL_DIGEST_BACKEND") }
+        defer {
+            unsetenv("SIGIL_PORTABLE_DIGESTS")
+            unsetenv("SIGIL_DIGEST_BACKEND")
+        }
         let json = try Subprocess.run(sigil, ["overview", "--json"])
         XCTAssertEqual(json.status, 0, String(decoding: json.stderr, as: UTF8.self))
         let text = try Subprocess.run(sigil, ["overview"])
         XCTAssertEqual(text.status, 0)
         return (try XCTUnwrap(JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]), text.stdoutString)
+    }
+
+    /// SIGIL_DIGEST_BACKEND=avx2 runs SHA-256 on the AVX2 kernel even where the SHA extensions exist
+    /// (and portable Swift where the CPU has no AVX2); the self-check passes on it.
+    func testOverviewReportsTheForcedAVX2Path() throws {
+        let forced = try overview(portable: false, backend: "avx2")
+        let backend = try XCTUnwrap(forced.json["digestBackend"] as? [String: Any])
+        XCTAssertEqual(forced.json["passed"] as? Bool, true)
+        XCTAssertEqual(backend["forced"] as? String, "avx2")
+        XCTAssertEqual(backend["portableForced"] as? Bool, false)
+        let available = try XCTUnwrap(backend["sha256Available"] as? [String])
+        let expected = available.contains("x86-64 AVX2 and BMI2") ? "x86-64 AVX2 and BMI2" : "portable Swift"
+        XCTAssertEqual(backend["sha256"] as? String, expected)
+        XCTAssertTrue(forced.text.contains("SHA-256 runs on: \(expected), forced (SIGIL_DIGEST_BACKEND=avx2)"), forced.text)
+        // The shorthand wins over the general variable.
+        let portable = try overview(portable: true, backend: "avx2")
+        let portableBackend = try XCTUnwrap(portable.json["digestBackend"] as? [String: Any])
+        XCTAssertEqual(portableBackend["sha256"] as? String, "portable Swift")
+        XCTAssertEqual(portableBackend["forced"] as? String, "portable")
     }
 
     func testOverviewReportsTheDigestBackend() throws {

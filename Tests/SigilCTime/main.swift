@@ -48,12 +48,26 @@ for curve in ECCurve.allCases {
         exported.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
     }
 }
-// The SHA-384/512 compressions directly, on each path this CPU offers (the accelerated one first, then
-// the portable one forced): HMAC under a secret key over a secret message, for one to five blocks
-// (odd and even runs, which the two-block AVX2 kernel handles differently).
-let forcedAtStart = DigestBackend.forcePortable
-for portable in DigestBackend.accelerated(for: .sha512) == nil ? [true] : [false, true] {
-    DigestBackend.forcePortable = portable
+// The SHA-2 compressions directly, on each path this CPU offers (the accelerated ones first, then the
+// portable one, each forced): HMAC under a secret key over a secret message, for one to five blocks
+// (odd and even runs, which the two-block AVX2 kernels handle differently). Under valgrind the SHA-256
+// paths are AVX2 and portable (valgrind hides the SHA extensions).
+let forcedAtStart = DigestBackend.forced
+for backend in DigestBackend.available(for: .sha256) {
+    DigestBackend.forced = backend
+    for length in [0, 50, 100, 150, 250] {
+        let key = (0..<32).map { UInt8(truncatingIfNeeded: 0x35 &+ $0 &* 7) }
+        let message = (0..<length).map { UInt8(truncatingIfNeeded: 0x4B &+ $0 &* 3) }
+        key.withUnsafeBytes { sigil_ctime_mark_secret($0.baseAddress, $0.count) }
+        message.withUnsafeBytes { sigil_ctime_mark_secret($0.baseAddress, $0.count) }
+        let mac = HMAC<SHA256>.authenticationCode(key: key, message: message)
+        mac.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
+        sink &+= mac[0]
+    }
+    print("SHA-256 HMAC with secret inputs: \(DigestBackend.current(for: .sha256).rawValue)")
+}
+for backend in DigestBackend.available(for: .sha512) {
+    DigestBackend.forced = backend
     for length in [0, 100, 200, 300, 600] {
         let key = (0..<48).map { UInt8(truncatingIfNeeded: 0x35 &+ $0 &* 7) }
         let message = (0..<length).map { UInt8(truncatingIfNeeded: 0x4B &+ $0 &* 3) }
@@ -68,7 +82,7 @@ for portable in DigestBackend.accelerated(for: .sha512) == nil ? [true] : [false
     }
     print("SHA-384/512 HMAC with secret inputs: \(DigestBackend.current(for: .sha512).rawValue)")
 }
-DigestBackend.forcePortable = forcedAtStart
+DigestBackend.forced = forcedAtStart
 
 /// Marks the private-key octets of `der` (the first occurrence of `raw`) secret; the rest stays
 /// public structure.
@@ -151,9 +165,9 @@ do {
     print("token builders: \(tokens.count) tokens")
 }
 
-// Which SHA-256 compression ran the HMACs of RFC 6979 above. Under valgrind it is the portable one:
-// valgrind clears the SHA bit of the CPUID it reports (and cannot execute SHA256RNDS2), so the probe
-// falls back by itself.
+// Which SHA-256 compression ran the HMACs of RFC 6979 above. Under valgrind it is the AVX2 one (or the
+// portable one on a CPU without AVX2): valgrind clears the SHA bit of the CPUID it reports (and cannot
+// execute SHA256RNDS2), so the probe falls back by itself.
 print("SHA-256 backend: \(DigestBackend.current.rawValue)")
 // And which SHA-384/512 compression ran the P-384 signatures' hashing and HMACs.
 print("SHA-384/512 backend: \(DigestBackend.current(for: .sha384).rawValue)")

@@ -36,8 +36,18 @@ final class ConstantTimeTests: XCTestCase {
         XCTAssertEqual(clean.status, 0, "memcheck found a secret-dependent branch or index:\n\(report)")
         XCTAssertFalse(report.contains("uninitialised"), report)
         XCTAssertTrue(clean.stdoutString.contains("PEM key loading: done"), clean.stdoutString)
-        // valgrind hides the SHA extensions from CPUID, so the portable SHA-256 (and HMAC) ran under memcheck.
-        XCTAssertTrue(clean.stdoutString.contains("SHA-256 backend: portable Swift"), clean.stdoutString)
+        // valgrind hides the SHA extensions from CPUID, so the AVX2 SHA-256 (and HMAC) ran under memcheck
+        // on a CPU with AVX2 and BMI2 (valgrind reports them), the portable one otherwise; the harness
+        // then ran the direct HMACs on both.
+        let avx2 = DigestBackend.available(for: .sha256).contains(.x86AVX2)
+        XCTAssertTrue(
+            clean.stdoutString.contains("SHA-256 backend: \(avx2 ? "x86-64 AVX2 and BMI2" : "portable Swift")"), clean.stdoutString)
+        XCTAssertTrue(clean.stdoutString.contains("SHA-256 HMAC with secret inputs: portable Swift"), clean.stdoutString)
+        if avx2 {
+            XCTAssertTrue(
+                clean.stdoutString.contains("SHA-256 HMAC with secret inputs: x86-64 AVX2 and BMI2"),
+                "the SHA-256 AVX2 kernel must run under memcheck on a CPU that has it: \(clean.stdoutString)")
+        }
         // valgrind (3.19) does report AVX2, BMI2 and the YMM state, so the SHA-384/512 kernel ran under
         // memcheck with secret inputs (the signatures' hashing and RFC 6979 HMACs, and the direct HMACs),
         // and the harness then reran the direct HMACs on the portable path.

@@ -3,41 +3,49 @@ import SigilCore
 import SigilTestSupport
 import XCTest
 
-/// The two paths of each accelerated hash: portable Swift, forced with `DigestBackend.forcePortable`,
-/// and the CPU's kernel (CSigilIntrinsics) — SHA-256 (FIPS 180-4 §6.2.2) on the SHA extensions,
-/// SHA-384 and SHA-512 (§6.4.2, §6.5) on AVX2 and BMI2. Each runs NIST SHAVS short, long and Monte
-/// Carlo and RFC 4231 HMAC; the two agree on random inputs of every length 0…1,000 and on random
-/// streaming splits. On a CPU without a kernel the accelerated half is skipped, and says so.
+/// Every path of each accelerated hash: portable Swift and the CPU's kernels (CSigilIntrinsics), each
+/// forced with `DigestBackend.forced` — SHA-256 (FIPS 180-4 §6.2.2) on the SHA extensions and on AVX2
+/// and BMI2, SHA-384 and SHA-512 (§6.4.2, §6.5) on AVX2 and BMI2. Each runs NIST SHAVS short, long and
+/// Monte Carlo and RFC 4231 HMAC; all paths agree on random inputs of every length 0…1,000 and on
+/// random streaming splits. On a CPU without a kernel its half is skipped, and says so.
 final class DigestBackendTests: XCTestCase {
-    /// Runs `body` with the given path for `algorithm`, then restores the process's choice.
+    /// Runs `body` with the given path forced, then restores the process's choice.
     private func on<T>(_ backend: DigestBackend, for algorithm: HashAlgorithm, _ body: () throws -> T) throws -> T {
-        let saved = DigestBackend.forcePortable
-        defer { DigestBackend.forcePortable = saved }
-        DigestBackend.forcePortable = backend == .portable
+        let saved = DigestBackend.forced
+        defer { DigestBackend.forced = saved }
+        DigestBackend.forced = backend
         XCTAssertEqual(DigestBackend.current(for: algorithm), backend)
         return try body()
     }
 
-    /// The accelerated backend for `algorithm`, or a skip naming what the CPU lacks.
+    /// The fastest accelerated backend for `algorithm`, or a skip naming what the CPU lacks.
     private func accelerated(for algorithm: HashAlgorithm) throws -> DigestBackend {
         guard let backend = DigestBackend.accelerated(for: algorithm) else {
-            switch algorithm {
-            case .sha384, .sha512:
-                throw XCTSkip(
-                    """
-                    This CPU (or OS) lacks AVX2 and BMI2 (CPUID.(EAX=7,ECX=0):EBX bits 5 and 8, `avx2` and `bmi2` \
-                    in /proc/cpuinfo, with AVX, SSSE3 and YMM state enabled in XCR0): the accelerated \
-                    \(algorithm.rawValue) path was NOT tested here, only the portable one.
-                    """)
-            default:
-                throw XCTSkip(
-                    """
-                    This CPU has no SHA extensions (CPUID.(EAX=7,ECX=0):EBX bit 29, `sha_ni` in /proc/cpuinfo, \
-                    with SSSE3 and SSE4.1): the accelerated SHA-256 path was NOT tested here, only the portable one.
-                    """)
-            }
+            throw XCTSkip(
+                """
+                This CPU (or OS) has no accelerated \(algorithm.rawValue) path (neither SHA extensions, CPUID.(EAX=7,ECX=0):EBX \
+                bit 29, nor AVX2 and BMI2, bits 5 and 8, with AVX, SSSE3 and YMM state enabled in XCR0): only the portable \
+                path was tested here.
+                """)
         }
         return backend
+    }
+
+    /// `backend` when this CPU can run it for `algorithm`, or a skip naming what the CPU lacks.
+    private func require(_ backend: DigestBackend, for algorithm: HashAlgorithm) throws -> DigestBackend {
+        guard DigestBackend.available(for: algorithm).contains(backend) else {
+            let flags = backend == .x86AVX2 ? "`avx2` and `bmi2`" : "`sha_ni`"
+            throw XCTSkip(
+                "This CPU (or OS) lacks \(flags) in /proc/cpuinfo: the \(backend.rawValue) path of \(algorithm.rawValue) was NOT tested here."
+            )
+        }
+        return backend
+    }
+
+    /// Every accelerated backend for `algorithm` on this CPU, or a skip when there is none.
+    private func allAccelerated(for algorithm: HashAlgorithm) throws -> [DigestBackend] {
+        _ = try accelerated(for: algorithm)
+        return DigestBackend.available(for: algorithm).filter { $0 != .portable }
     }
 
     /// SHAVS short, long and Monte Carlo for `H` (files named `<prefix>ShortMsg.rsp` …) on `backend`.
@@ -68,7 +76,11 @@ final class DigestBackendTests: XCTestCase {
 
     func testPortableSHAVS() throws { try shavs(SHA256.self, .sha256, prefix: "SHA256", on: .portable) }
 
-    func testAcceleratedSHAVS() throws { try shavs(SHA256.self, .sha256, prefix: "SHA256", on: try accelerated(for: .sha256)) }
+    func testSHAExtensionsSHAVS() throws {
+        try shavs(SHA256.self, .sha256, prefix: "SHA256", on: try require(.x86SHAExtensions, for: .sha256))
+    }
+
+    func testAVX2SHAVS() throws { try shavs(SHA256.self, .sha256, prefix: "SHA256", on: try require(.x86AVX2, for: .sha256)) }
 
     func testPortableSHA384SHA512SHAVS() throws {
         try shavs(SHA384.self, .sha384, prefix: "SHA384", on: .portable)
@@ -83,9 +95,11 @@ final class DigestBackendTests: XCTestCase {
 
     func testPortableHMAC() throws { try rfc4231(SHA256.self, .sha256, file: "rfc-4231-sha256.txt", on: .portable) }
 
-    func testAcceleratedHMAC() throws {
-        try rfc4231(SHA256.self, .sha256, file: "rfc-4231-sha256.txt", on: try accelerated(for: .sha256))
+    func testSHAExtensionsHMAC() throws {
+        try rfc4231(SHA256.self, .sha256, file: "rfc-4231-sha256.txt", on: try require(.x86SHAExtensions, for: .sha256))
     }
+
+    func testAVX2HMAC() throws { try rfc4231(SHA256.self, .sha256, file: "rfc-4231-sha256.txt", on: try require(.x86AVX2, for: .sha256)) }
 
     func testPortableHMACSHA384SHA512() throws {
         try rfc4231(SHA384.self, .sha384, file: "rfc-4231-sha384.txt", on: .portable)
@@ -98,19 +112,21 @@ final class DigestBackendTests: XCTestCase {
         try rfc4231(SHA512.self, .sha512, file: "rfc-4231-sha512.txt", on: fast)
     }
 
-    /// Every length 0…1,000 of random bytes, and HMAC under random keys: both paths, same digest.
+    /// Every length 0…1,000 of random bytes, and HMAC under random keys: every path, same digest.
     private func pathsAgreeOnEveryLength<H: HashFunction>(_ type: H.Type, _ algorithm: HashAlgorithm, seed: UInt64) throws {
-        let fast = try accelerated(for: algorithm)
+        let fast = try allAccelerated(for: algorithm)
         var rng = SeededGenerator(seed: seed)
         let data = rng.bytes(1000)
         let keys = (0..<8).map { rng.bytes($0 * 37) }
         let hashes = { (0...1000).map { H.hash(data[..<$0]) } }
         let macs = { (0...1000).map { HMAC<H>.authenticationCode(key: keys[$0 % 8], message: data[..<$0]) } }
         let portable = try on(.portable, for: algorithm) { (hashes(), macs()) }
-        let accelerated = try on(fast, for: algorithm) { (hashes(), macs()) }
-        for n in 0...1000 {
-            XCTAssertEqual(portable.0[n], accelerated.0[n], "\(H.name) of \(n) bytes")
-            XCTAssertEqual(portable.1[n], accelerated.1[n], "HMAC-\(H.name) of \(n) bytes")
+        for backend in fast {
+            let accelerated = try on(backend, for: algorithm) { (hashes(), macs()) }
+            for n in 0...1000 {
+                XCTAssertEqual(portable.0[n], accelerated.0[n], "\(H.name) of \(n) bytes, \(backend.rawValue)")
+                XCTAssertEqual(portable.1[n], accelerated.1[n], "HMAC-\(H.name) of \(n) bytes, \(backend.rawValue)")
+            }
         }
     }
 
@@ -122,9 +138,9 @@ final class DigestBackendTests: XCTestCase {
     }
 
     /// Random update boundaries (including empty updates and runs of many blocks, odd and even
-    /// counts) give the one-shot digest on both paths, and the paths agree.
+    /// counts) give the one-shot digest on every path, and the paths agree.
     private func pathsAgreeOnStreamingSplits<H: HashFunction>(_ type: H.Type, _ algorithm: HashAlgorithm, seed: UInt64) throws {
-        let fast = try accelerated(for: algorithm)
+        let fast = try allAccelerated(for: algorithm)
         var rng = SeededGenerator(seed: seed)
         for trial in 0..<200 {
             let message = rng.bytes(trial < 130 ? trial : Int.random(in: 0...10_000, using: &rng))
@@ -144,10 +160,12 @@ final class DigestBackendTests: XCTestCase {
                 return hasher.finalize()
             }
             let portable = try on(.portable, for: algorithm) { (streamed(), H.hash(message)) }
-            let accelerated = try on(fast, for: algorithm) { (streamed(), H.hash(message)) }
             XCTAssertEqual(portable.0, portable.1, "\(H.name) portable, \(message.count) bytes, cuts \(cuts)")
-            XCTAssertEqual(accelerated.0, accelerated.1, "\(H.name) accelerated, \(message.count) bytes, cuts \(cuts)")
-            XCTAssertEqual(portable.1, accelerated.1, "\(H.name), \(message.count) bytes")
+            for backend in fast {
+                let accelerated = try on(backend, for: algorithm) { (streamed(), H.hash(message)) }
+                XCTAssertEqual(accelerated.0, accelerated.1, "\(H.name) \(backend.rawValue), \(message.count) bytes, cuts \(cuts)")
+                XCTAssertEqual(portable.1, accelerated.1, "\(H.name) \(backend.rawValue), \(message.count) bytes")
+            }
         }
     }
 
@@ -168,10 +186,14 @@ final class DigestBackendTests: XCTestCase {
         }
         let set = Set(flags.split(separator: " ").map(String.init))
         let sha256 = set.contains("sha_ni") && set.contains("ssse3") && set.contains("sse4_1")
-        XCTAssertEqual(DigestBackend.accelerated(for: .sha256) == .x86SHAExtensions, sha256, "SHA-256: CPUID vs /proc/cpuinfo flags")
-        let sha512 = ["avx2", "bmi2", "avx", "ssse3"].allSatisfy(set.contains)
-        XCTAssertEqual(DigestBackend.accelerated(for: .sha384) == .x86AVX2, sha512, "SHA-384: CPUID vs /proc/cpuinfo flags")
-        XCTAssertEqual(DigestBackend.accelerated(for: .sha512) == .x86AVX2, sha512, "SHA-512: CPUID vs /proc/cpuinfo flags")
+        let avx2 = ["avx2", "bmi2", "avx", "ssse3"].allSatisfy(set.contains)
+        XCTAssertEqual(
+            DigestBackend.available(for: .sha256).contains(.x86SHAExtensions), sha256, "SHA-256 extensions: CPUID vs /proc/cpuinfo flags")
+        XCTAssertEqual(DigestBackend.available(for: .sha256).contains(.x86AVX2), avx2, "SHA-256 AVX2: CPUID vs /proc/cpuinfo flags")
+        XCTAssertEqual(
+            DigestBackend.accelerated(for: .sha256), sha256 ? .x86SHAExtensions : avx2 ? .x86AVX2 : nil, "SHA-256: fastest first")
+        XCTAssertEqual(DigestBackend.accelerated(for: .sha384) == .x86AVX2, avx2, "SHA-384: CPUID vs /proc/cpuinfo flags")
+        XCTAssertEqual(DigestBackend.accelerated(for: .sha512) == .x86AVX2, avx2, "SHA-512: CPUID vs /proc/cpuinfo flags")
         XCTAssertNil(DigestBackend.accelerated(for: .sha1))
         #else
         throw XCTSkip("the probes are checked against /proc/cpuinfo on Linux x86-64 only")
@@ -180,19 +202,37 @@ final class DigestBackendTests: XCTestCase {
 
     /// Forcing and releasing the portable path switches every hash's backend.
     func testForcingThePortablePath() throws {
-        let saved = DigestBackend.forcePortable
-        defer { DigestBackend.forcePortable = saved }
+        let saved = DigestBackend.forced
+        defer { DigestBackend.forced = saved }
         DigestBackend.forcePortable = true
+        XCTAssertEqual(DigestBackend.forced, .portable)
         XCTAssertEqual(DigestBackend.current, .portable)
         for algorithm in HashAlgorithm.allCases {
             XCTAssertEqual(DigestBackend.current(for: algorithm), .portable, algorithm.rawValue)
         }
         DigestBackend.forcePortable = false
+        XCTAssertNil(DigestBackend.forced)
         XCTAssertEqual(DigestBackend.current, DigestBackend.accelerated ?? .portable)
         for algorithm in HashAlgorithm.allCases {
             XCTAssertEqual(
                 DigestBackend.current(for: algorithm), DigestBackend.accelerated(for: algorithm) ?? .portable, algorithm.rawValue)
         }
+    }
+
+    /// A forced path runs for every hash that has it on this CPU, portable Swift for the others.
+    func testForcingEachPath() throws {
+        let saved = DigestBackend.forced
+        defer { DigestBackend.forced = saved }
+        for backend in DigestBackend.allCases {
+            DigestBackend.forced = backend
+            XCTAssertEqual(DigestBackend.forced, backend)
+            XCTAssertEqual(DigestBackend.forcePortable, backend == .portable)
+            for algorithm in HashAlgorithm.allCases {
+                let expected = DigestBackend.available(for: algorithm).contains(backend) ? backend : .portable
+                XCTAssertEqual(DigestBackend.current(for: algorithm), expected, "\(backend.rawValue) forced, \(algorithm.rawValue)")
+            }
+        }
+        XCTAssertEqual(DigestBackend.allCases.map(\.environmentName), ["portable", "sha-extensions", "avx2"])
     }
 
     /// One key schedule reused for many messages gives the same MACs as keying each time, for

@@ -45,6 +45,25 @@ let certificate = Array(certificateData)
 
 func first8(_ bytes: some Sequence<UInt8>) -> UInt64 { bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
 
+// --ceiling: the field-ceiling table alone (FieldCeiling.swift). --ceiling-chain VARIANT OPERATION
+// CURVE COUNT: one chain and nothing else, for callgrind (Benchmarks/field-ceiling.sh).
+if let i = arguments.firstIndex(of: "--ceiling-chain"), i + 4 < arguments.count,
+    let variant = FieldCeiling.Variant.allCases.first(where: { "\($0)" == arguments[i + 1] }),
+    let operation = FieldCeiling.Operation(rawValue: arguments[i + 2]), let curve = ECCurve(rawValue: arguments[i + 3]),
+    let count = Int(arguments[i + 4])
+{
+    print(FieldCeiling.run(variant, operation, curve, count: count))
+    exit(0)
+}
+if arguments.contains("--ceiling") {
+    print(FieldCeiling.table(harness: &harness))
+    exit(0)
+}
+// --only rsa: just the RSA-2048 rows (against swift-crypto and `openssl speed rsa2048`).
+if arguments.contains("rsa") && arguments.contains("--only") {
+    print(format(try rsaRows(harness: &harness, message: Array(kib.prefix(100)), seconds: seconds)))
+    exit(0)
+}
 if arguments.contains("--probe") {
     probe(repo: repo)
     exit(0)
@@ -83,26 +102,45 @@ do {
     let theirs = harness.opsPerSecond { first8(Crypto.HMAC<Crypto.SHA256>.authenticationCode(for: message, using: symmetricKey)) }
     rows.append(Row(name: "HMAC-SHA256 64 B", sigil: ours, reference: theirs, referenceName: "swift-crypto HMAC<SHA256>", bytesPerOp: 0))
 }
-// SHA-256 with Sigil's portable Swift path forced (what runs on a CPU without SHA extensions).
+// SHA-256 with Sigil's AVX2 kernel forced (what runs on a CPU with AVX2 but without SHA extensions),
+// against OpenSSL's own AVX2 code: `openssl speed` with the SHA-extension bit masked, run right after.
+if DigestBackend.available(for: .sha256).contains(.x86AVX2) {
+    let saved = DigestBackend.forced
+    DigestBackend.forced = .x86AVX2
+    for (label, input) in [("SHA-256 1 KiB, AVX2", kib), ("SHA-256 1 MiB, AVX2", mib)] {
+        let ours = harness.opsPerSecond { first8(SigilCore.SHA256.hash(input)) }
+        if let theirs = opensslSpeed("sha256", bytes: input.count, seconds: seconds, environment: ["OPENSSL_ia32cap": ":~0x20000000"]) {
+            rows.append(
+                Row(
+                    name: label, sigil: ours, reference: theirs, referenceName: "openssl speed -evp sha256, SHA extensions masked",
+                    bytesPerOp: input.count))
+        } else {
+            let theirs = harness.opsPerSecond { first8(Crypto.SHA256.hash(data: input)) }
+            rows.append(Row(name: label, sigil: ours, reference: theirs, referenceName: "swift-crypto SHA256", bytesPerOp: input.count))
+        }
+    }
+    DigestBackend.forced = saved
+}
+// SHA-256 with Sigil's portable Swift path forced (what runs on a CPU without SHA extensions or AVX2).
 if DigestBackend.accelerated != nil {
-    let saved = DigestBackend.forcePortable
+    let saved = DigestBackend.forced
     DigestBackend.forcePortable = true
     for (label, input) in [("SHA-256 1 KiB, portable Swift", kib), ("SHA-256 1 MiB, portable Swift", mib)] {
         let ours = harness.opsPerSecond { first8(SigilCore.SHA256.hash(input)) }
         let theirs = harness.opsPerSecond { first8(Crypto.SHA256.hash(data: input)) }
         rows.append(Row(name: label, sigil: ours, reference: theirs, referenceName: "swift-crypto SHA256", bytesPerOp: input.count))
     }
-    DigestBackend.forcePortable = saved
+    DigestBackend.forced = saved
 }
 // SHA-384 with the portable Swift path forced (what runs on a CPU without AVX2 and BMI2).
 if DigestBackend.accelerated(for: .sha384) != nil {
-    let saved = DigestBackend.forcePortable
+    let saved = DigestBackend.forced
     DigestBackend.forcePortable = true
     let ours = harness.opsPerSecond { first8(SigilCore.SHA384.hash(kib)) }
     let theirs = harness.opsPerSecond { first8(Crypto.SHA384.hash(data: kib)) }
     rows.append(
         Row(name: "SHA-384 1 KiB, portable Swift", sigil: ours, reference: theirs, referenceName: "swift-crypto SHA384", bytesPerOp: 1024))
-    DigestBackend.forcePortable = saved
+    DigestBackend.forced = saved
 }
 if onlyDigests {
     print("SHA-256 backend: \(DigestBackend.current.rawValue)")
@@ -190,24 +228,7 @@ do {
 }
 
 // RSA-2048 PKCS#1 v1.5 / SHA-256 verification (receipts, Sign in with Apple RS256).
-do {
-    let theirKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-    let theirSignature = try theirKey.signature(for: message, padding: .insecurePKCS1v1_5)
-    let ourKey = try SigilCore.RSAPublicKey(spkiDER: Array(theirKey.publicKey.derRepresentation))
-    let signatureBytes = Array(theirSignature.rawRepresentation)
-    guard ourKey.isValidPKCS1v15SignatureVartime(signatureBytes, for: message, hash: .sha256) else {
-        FileHandle.standardError.write(Data("RSA cross-check failed\n".utf8))
-        exit(1)
-    }
-    let ours = harness.opsPerSecond { ourKey.isValidPKCS1v15SignatureVartime(signatureBytes, for: message, hash: .sha256) ? 1 : 0 }
-    let theirs = harness.opsPerSecond {
-        theirKey.publicKey.isValidSignature(theirSignature, for: message, padding: .insecurePKCS1v1_5) ? 1 : 0
-    }
-    rows.append(
-        Row(
-            name: "RSA-2048 PKCS#1 v1.5 verify", sigil: ours, reference: theirs,
-            referenceName: "swift-crypto _RSA.Signing", bytesPerOp: 0))
-}
+rows.append(contentsOf: try rsaRows(harness: &harness, message: message, seconds: seconds))
 
 // Field and point operations, per operation (no reference column: swift-crypto does not expose them).
 var micro: [(name: String, p256: Double, p384: Double)] = []

@@ -66,6 +66,16 @@ public enum Microbenchmarks {
         }
     }
 
+    /// The operands of the field chains of ``run(_:curve:iterations:)`` (x starts at `a`, the
+    /// multiplier is `b`), little-endian limbs in Montgomery form: for the same chains written in
+    /// other languages (Benchmarks/'s C ceiling targets), whose results must match.
+    public static func fieldOperands(curve: ECCurve) -> (a: [UInt64], b: [UInt64]) {
+        switch curve {
+        case .p256: (P256Curve.generatorOddMultiples[5].x.limbs, P256Curve.generatorOddMultiples[9].y.limbs)
+        case .p384: (P384Curve.generatorOddMultiples[5].x.limbs, P384Curve.generatorOddMultiples[9].y.limbs)
+        }
+    }
+
     /// The same dependent multiplication chain with plain residues (not Montgomery form: GMP
     /// reduces by division) through `mpn` calls, on stack buffers.
     private static func gmpChain<F: MontgomeryFieldElement>(_ a: F, _ b: F, constantTime: Bool, iterations: Int) -> UInt64 {

@@ -16,47 +16,88 @@ import Darwin
 /// run NIST SHAVS and random inputs through each), and each is constant time in the message and the
 /// chaining value. SHA-1 always runs in portable Swift.
 ///
-/// The portable path can be forced for tests and audits, for every hash at once, from code with
-/// ``forcePortable`` or for a whole process with the environment variable `SIGIL_PORTABLE_DIGESTS=1`
-/// (read once, at the first hash). `sigil overview` reports which path runs.
+/// By default each hash takes the fastest path the CPU offers: SHA-256 the SHA extensions, else AVX2
+/// and BMI2, else portable Swift; SHA-384 and SHA-512 AVX2 and BMI2, else portable Swift. One path
+/// can be forced for tests, audits and measurement — from code with ``forced`` (or ``forcePortable``),
+/// or for a whole process with the environment variable `SIGIL_DIGEST_BACKEND` (`portable`, `avx2`,
+/// `sha-extensions`) or its shorthand `SIGIL_PORTABLE_DIGESTS=1` (read once, at the first hash). A
+/// forced path runs for every hash that has it on this CPU; the others run portable Swift. So
+/// `SIGIL_DIGEST_BACKEND=avx2` measures and tests SHA-256's AVX2 kernel on a CPU with the SHA
+/// extensions. `sigil overview` reports which path runs.
 public enum DigestBackend: String, Sendable, CaseIterable {
     /// FIPS 180-4 in Swift: runs on every CPU.
     case portable = "portable Swift"
     /// SHA-256 with the x86-64 SHA extensions (SHA256RNDS2, SHA256MSG1, SHA256MSG2, with SSSE3 and SSE4.1).
     case x86SHAExtensions = "x86-64 SHA extensions"
-    /// SHA-384 and SHA-512 with x86-64 AVX2 (the message schedule of two blocks at once in 256-bit
-    /// vectors) and BMI2 (RORX in the rounds).
+    /// SHA-256, SHA-384 and SHA-512 with x86-64 AVX2 (the message schedules of two blocks at once in
+    /// 256-bit vectors) and BMI2 (RORX in the rounds); SHA-256's path on CPUs without SHA extensions.
     case x86AVX2 = "x86-64 AVX2 and BMI2"
 
-    /// The environment variable that, set to `1`, makes ``portable`` the starting choice.
+    /// The environment variable that, set to `1`, makes ``portable`` the starting choice: the
+    /// shorthand of `SIGIL_DIGEST_BACKEND=portable`, and the one that wins when both are set.
     public static let environmentVariable = "SIGIL_PORTABLE_DIGESTS"
 
-    /// The accelerated SHA-256 backend this CPU supports, or `nil` when it has none (CPUID, whatever
-    /// is forced). The same as `accelerated(for: .sha256)`.
-    public static var accelerated: DigestBackend? { accelerated(for: .sha256) }
+    /// The environment variable that forces one path for the whole process: its value is a
+    /// backend's ``environmentName`` (`portable`, `avx2`, `sha-extensions`); unset, empty or any
+    /// other value leaves the choice to CPUID.
+    public static let selectionEnvironmentVariable = "SIGIL_DIGEST_BACKEND"
 
-    /// The accelerated backend this CPU supports for `algorithm`, or `nil` when it has none (CPUID,
-    /// whatever is forced). SHA-384 and SHA-512 share one; SHA-1 has none.
-    public static func accelerated(for algorithm: HashAlgorithm) -> DigestBackend? {
-        switch algorithm {
-        case .sha1: nil
-        case .sha256: digestSelection.available(DigestSelection.sha256Bit) ? .x86SHAExtensions : nil
-        case .sha384, .sha512: digestSelection.available(DigestSelection.sha512Bit) ? .x86AVX2 : nil
+    /// The value of `SIGIL_DIGEST_BACKEND` that forces this path.
+    public var environmentName: String {
+        switch self {
+        case .portable: "portable"
+        case .x86SHAExtensions: "sha-extensions"
+        case .x86AVX2: "avx2"
         }
     }
 
-    /// Whether the portable Swift path is forced (for every hash). Starts as `true` when
-    /// `SIGIL_PORTABLE_DIGESTS=1`; setting it to `false` returns to automatic selection by CPUID.
-    ///
-    /// Meant for tests, audits and start-up configuration: set it before hashing starts, not while
-    /// other threads hash (each compression call reads it once, so a switch takes effect at the
-    /// next call).
-    public static var forcePortable: Bool {
-        get { digestSelection.flags.pointee & DigestSelection.forcedBit != 0 }
-        set {
-            let flags = digestSelection.flags
-            flags.pointee = newValue ? flags.pointee | DigestSelection.forcedBit : flags.pointee & ~DigestSelection.forcedBit
+    /// The fastest accelerated SHA-256 backend this CPU supports, or `nil` when it has none (CPUID,
+    /// whatever is forced). The same as `accelerated(for: .sha256)`.
+    public static var accelerated: DigestBackend? { accelerated(for: .sha256) }
+
+    /// The fastest accelerated backend this CPU supports for `algorithm`, or `nil` when it has none
+    /// (CPUID, whatever is forced): for SHA-256 the SHA extensions, else AVX2; SHA-384 and SHA-512
+    /// share AVX2; SHA-1 has none.
+    public static func accelerated(for algorithm: HashAlgorithm) -> DigestBackend? {
+        available(for: algorithm).first { $0 != .portable }
+    }
+
+    /// Every backend that can run `algorithm` on this CPU (CPUID, whatever is forced), fastest
+    /// first; ``portable`` always, last.
+    public static func available(for algorithm: HashAlgorithm) -> [DigestBackend] {
+        let cpu = digestSelection.available
+        var backends: [DigestBackend] = []
+        switch algorithm {
+        case .sha1: break
+        case .sha256:
+            if cpu & DigestSelection.sha256Extensions != 0 { backends.append(.x86SHAExtensions) }
+            if cpu & DigestSelection.sha256AVX2 != 0 { backends.append(.x86AVX2) }
+        case .sha384, .sha512:
+            if cpu & DigestSelection.sha512AVX2 != 0 { backends.append(.x86AVX2) }
         }
+        backends.append(.portable)
+        return backends
+    }
+
+    /// The path forced for every hash, or `nil` for automatic selection by CPUID. Forcing a path
+    /// runs it for each hash that has it on this CPU and portable Swift for the others (forcing
+    /// ``x86AVX2`` runs SHA-256 on AVX2 even where the SHA extensions exist; forcing
+    /// ``x86SHAExtensions`` runs SHA-384 and SHA-512 portable). Starts as `SIGIL_DIGEST_BACKEND`
+    /// (or `SIGIL_PORTABLE_DIGESTS=1`) says.
+    ///
+    /// Meant for tests, audits, measurement and start-up configuration: set it before hashing
+    /// starts, not while other threads hash (each compression call reads the choice once, so a
+    /// switch takes effect at the next call).
+    public static var forced: DigestBackend? {
+        get { digestSelection.forced }
+        set { digestSelection.force(newValue) }
+    }
+
+    /// Whether the portable Swift path is forced (for every hash): `forced == .portable`. Setting it
+    /// to `true` forces ``portable``; setting it to `false` returns to automatic selection by CPUID.
+    public static var forcePortable: Bool {
+        get { forced == .portable }
+        set { forced = newValue ? .portable : nil }
     }
 
     /// The backend SHA-256 uses now. The same as `current(for: .sha256)`.
@@ -66,41 +107,84 @@ public enum DigestBackend: String, Sendable, CaseIterable {
     public static func current(for algorithm: HashAlgorithm) -> DigestBackend {
         switch algorithm {
         case .sha1: .portable
-        case .sha256: digestSelection.uses(DigestSelection.sha256Bit) ? .x86SHAExtensions : .portable
-        case .sha384, .sha512: digestSelection.uses(DigestSelection.sha512Bit) ? .x86AVX2 : .portable
+        case .sha256:
+            digestSelection.uses(DigestSelection.sha256Extensions)
+                ? .x86SHAExtensions : digestSelection.uses(DigestSelection.sha256AVX2) ? .x86AVX2 : .portable
+        case .sha384, .sha512: digestSelection.uses(DigestSelection.sha512AVX2) ? .x86AVX2 : .portable
         }
     }
 }
 
-/// The process-wide choice, probed once. The flags live behind a pointer allocated once, so the
-/// hot path reads them with a plain load (no exclusivity bookkeeping of a global `var`).
+/// The process-wide choice, probed once. What runs lives behind a pointer allocated once, so the
+/// hot path reads it with a plain load (no exclusivity bookkeeping of a global `var`): byte 0 holds
+/// the kernels in use (at most one SHA-256 bit), byte 1 the forced backend's code (0 none).
 struct DigestSelection: @unchecked Sendable {
-    /// The CPU has the SHA-256 kernel's instructions.
-    static let sha256Bit: UInt8 = 1
-    static let forcedBit: UInt8 = 2
-    /// The CPU has the SHA-512 kernel's instructions (and the OS saves YMM state).
-    static let sha512Bit: UInt8 = 4
+    /// SHA-256 on the SHA extensions.
+    static let sha256Extensions: UInt8 = 1
+    /// SHA-256 on AVX2 and BMI2.
+    static let sha256AVX2: UInt8 = 2
+    /// SHA-384 and SHA-512 on AVX2 and BMI2.
+    static let sha512AVX2: UInt8 = 4
 
+    /// The kernels the CPU can run (and, for AVX2, the OS saves the YMM state for).
+    let available: UInt8
     let flags: UnsafeMutablePointer<UInt8>
 
     init() {
-        var initial: UInt8 = 0
-        if sigil_cpu_has_sha256_extensions() != 0 { initial |= DigestSelection.sha256Bit }
-        if sigil_cpu_has_avx2_bmi2() != 0 { initial |= DigestSelection.sha512Bit }
+        var cpu: UInt8 = 0
+        if sigil_cpu_has_sha256_extensions() != 0 { cpu |= DigestSelection.sha256Extensions }
+        if sigil_cpu_has_avx2_bmi2() != 0 { cpu |= DigestSelection.sha256AVX2 | DigestSelection.sha512AVX2 }
+        available = cpu
+        flags = UnsafeMutablePointer<UInt8>.allocate(capacity: 2)
+        flags.initialize(repeating: 0, count: 2)
+        var initial: DigestBackend? = nil
+        if let value = getenv(DigestBackend.selectionEnvironmentVariable) {
+            let text = String(cString: value)
+            initial = DigestBackend.allCases.first { $0.environmentName == text }
+        }
         if let value = getenv(DigestBackend.environmentVariable) {
             let text = String(cString: value)
-            if !text.isEmpty && text != "0" { initial |= DigestSelection.forcedBit }
+            if !text.isEmpty && text != "0" { initial = .portable }
         }
-        flags = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-        flags.initialize(to: initial)
+        force(initial)
     }
 
-    func available(_ kernel: UInt8) -> Bool { flags.pointee & kernel != 0 }
+    /// The forced backend, decoded from byte 1.
+    var forced: DigestBackend? {
+        switch flags[1] {
+        case 1: .portable
+        case 2: .x86SHAExtensions
+        case 3: .x86AVX2
+        default: nil
+        }
+    }
 
-    /// True when the CPU has the kernel (``sha256Bit`` or ``sha512Bit``) and the portable path is
-    /// not forced.
+    /// Records `backend` as forced (nil: automatic) and sets the kernels in use accordingly.
+    func force(_ backend: DigestBackend?) {
+        let inUse: UInt8
+        switch backend {
+        case nil:
+            let sha256 =
+                available & DigestSelection.sha256Extensions != 0
+                ? DigestSelection.sha256Extensions : available & DigestSelection.sha256AVX2
+            inUse = sha256 | available & DigestSelection.sha512AVX2
+        case .portable?: inUse = 0
+        case .x86SHAExtensions?: inUse = available & DigestSelection.sha256Extensions
+        case .x86AVX2?: inUse = available & (DigestSelection.sha256AVX2 | DigestSelection.sha512AVX2)
+        }
+        flags[0] = inUse
+        flags[1] =
+            switch backend {
+            case nil: 0
+            case .portable?: 1
+            case .x86SHAExtensions?: 2
+            case .x86AVX2?: 3
+            }
+    }
+
+    /// True when `kernel` (``sha256Extensions``, ``sha256AVX2`` or ``sha512AVX2``) runs now.
     @inline(__always)
-    func uses(_ kernel: UInt8) -> Bool { flags.pointee & (kernel | DigestSelection.forcedBit) == kernel }
+    func uses(_ kernel: UInt8) -> Bool { flags.pointee & kernel != 0 }
 }
 
 /// Probed at first use (Swift initialises globals once, thread-safely); never freed.

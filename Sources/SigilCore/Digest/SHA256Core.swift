@@ -31,14 +31,21 @@ struct SHA256Core: MDCompressor {
     ]
 
     /// Processes the blocks with the backend ``DigestBackend/current`` names: the SHA-extension
-    /// kernel when the CPU has it and the portable path is not forced, else the Swift rounds below.
+    /// kernel, else the AVX2 one, when the CPU has it and no other path is forced, else the Swift
+    /// rounds below.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
         #if arch(x86_64)
-        if digestSelection.uses(DigestSelection.sha256Bit), let base = blocks.baseAddress {
+        let inUse = digestSelection.flags.pointee & (DigestSelection.sha256Extensions | DigestSelection.sha256AVX2)
+        if inUse != 0, let base = blocks.baseAddress {
             var state = (h0, h1, h2, h3, h4, h5, h6, h7)
             withUnsafeMutablePointer(to: &state) {
                 $0.withMemoryRebound(to: UInt32.self, capacity: 8) { words in
-                    sigil_sha256_compress_shani(words, base.assumingMemoryBound(to: UInt8.self), blocks.count / 64)
+                    let input = base.assumingMemoryBound(to: UInt8.self)
+                    if inUse == DigestSelection.sha256Extensions {
+                        sigil_sha256_compress_shani(words, input, blocks.count / 64)
+                    } else {
+                        sigil_sha256_compress_avx2(words, input, blocks.count / 64)
+                    }
                 }
             }
             (h0, h1, h2, h3, h4, h5, h6, h7) = state

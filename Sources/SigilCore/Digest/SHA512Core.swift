@@ -72,7 +72,7 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
     /// kernel when the CPU has it and the portable path is not forced, else the Swift rounds below.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
         #if arch(x86_64)
-        if digestSelection.uses(DigestSelection.sha512Bit), let base = blocks.baseAddress {
+        if digestSelection.uses(DigestSelection.sha512AVX2), let base = blocks.baseAddress {
             var state = (h0, h1, h2, h3, h4, h5, h6, h7)
             withUnsafeMutablePointer(to: &state) {
                 $0.withMemoryRebound(to: UInt64.self, capacity: 8) { words in

@@ -3,7 +3,9 @@
 P-256 and P-384 base fields and scalar fields, fully unrolled, branch-free.
 
 Run from anywhere: python3 Sources/SigilCore/Field/generate_fields.py
-The output is marked "generated, do not edit"; change this script instead.
+The output is marked "generated, do not edit"; change this script instead. It also writes the
+benchmark-only C translation of the base-field multiplication and squaring into
+Benchmarks/Sources/CFieldCeiling*/ (the ceiling measurement of Benchmarks/README.md).
 
 Arithmetic: 64-bit limbs, little-endian; Montgomery form with R = 2^(64·N); multiplication is
 SOS (Koç, Acar, Kaliski 1996: full product, then word-by-word reduction) with a dedicated
@@ -76,6 +78,52 @@ def emit_reduction(m, n, n0inv):
     return lines
 
 
+def montgomery_bodies(m, n, n0inv):
+    """The statements of Montgomery multiplication and squaring (SOS: full product, then
+    word-by-word reduction), as Swift lines; emit_field writes them into the Swift field types and
+    emit_ceiling_c translates the same lines into C for the benchmark-only ceiling targets."""
+    mul = ["        var x: UInt128", "        var c: UInt64"]
+    mul += [f"        var t{k}: UInt64 = 0" for k in range(2 * n)]
+    for i in range(n):
+        mul.append(f"        // row {i}: t += a · b[{i}] · 2^{64 * i}")
+        mul.append("        c = 0")
+        for j in range(n):
+            mul.append(f"        x = UInt128(a.l{j}) &* UInt128(b.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+        mul.append(f"        t{i + n} = c")
+    mul += emit_reduction(m, n, n0inv)
+    sq = ["        var x: UInt128", "        var c: UInt64"]
+    sq += [f"        var t{k}: UInt64 = 0" for k in range(2 * n)]
+    sq.append("        // off-diagonal products a[i]·a[j], i < j")
+    for i in range(n - 1):
+        sq.append("        c = 0")
+        for j in range(i + 1, n):
+            sq.append(f"        x = UInt128(a.l{j}) &* UInt128(a.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+        sq.append(f"        t{i + n} = c")
+    sq.append("        // doubled: shift left by one bit")
+    for k in range(2 * n - 1, 0, -1):
+        sq.append(f"        t{k} = (t{k} << 1) | (t{k - 1} >> 63)")
+    sq.append("        t0 = t0 << 1")
+    sq.append("        // plus the diagonal a[i]²")
+    sq.append("        c = 0")
+    for i in range(n):
+        sq.append(f"        x = UInt128(a.l{i}) &* UInt128(a.l{i}) &+ UInt128(t{2 * i}) &+ UInt128(c); t{2 * i} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+        sq.append(f"        x = UInt128(t{2 * i + 1}) &+ UInt128(c); t{2 * i + 1} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+    sq += emit_reduction(m, n, n0inv)
+    return mul, sq
+
+
+def reduce_once_body(name, n):
+    """The statements of reduceOnce: (top:t) in [0, 2m) -> [0, m), as Swift lines."""
+    rb = ["        var borrow: UInt64 = 0", "        var d: UInt128"]
+    for i in range(n):
+        rb.append(f"        d = UInt128(t{i}) &- UInt128(modulus.l{i}) &- UInt128(borrow); let s{i} = UInt64(truncatingIfNeeded: d); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1")
+    rb.append("        d = UInt128(top) &- UInt128(borrow); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1")
+    rb.append("        // borrow = 1 exactly when (top:t) < m: keep t; otherwise take t − m.")
+    rb.append("        let keep = 0 &- borrow")
+    rb.append(f"        return {name}(" + ", ".join(f"(t{i} & keep) | (s{i} & ~keep)" for i in range(n)) + ")")
+    return rb
+
+
 def emit_field(curve, kind, modulus, n, spec):
     name = f"{curve}{kind}"
     R = 2 ** (64 * n)
@@ -116,34 +164,7 @@ struct {name}: MontgomeryFieldElement {{
     /// 1 in Montgomery form (R mod m).
     static let one = {name}({", ".join(hexl(x) for x in one)})
 """)
-    # Montgomery multiplication and squaring: full product, then word-by-word reduction (SOS).
-    mul = ["        var x: UInt128", "        var c: UInt64"]
-    mul += [f"        var t{k}: UInt64 = 0" for k in range(2 * n)]
-    for i in range(n):
-        mul.append(f"        // row {i}: t += a · b[{i}] · 2^{64 * i}")
-        mul.append("        c = 0")
-        for j in range(n):
-            mul.append(f"        x = UInt128(a.l{j}) &* UInt128(b.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
-        mul.append(f"        t{i + n} = c")
-    mul += emit_reduction(m, n, n0inv)
-    sq = ["        var x: UInt128", "        var c: UInt64"]
-    sq += [f"        var t{k}: UInt64 = 0" for k in range(2 * n)]
-    sq.append("        // off-diagonal products a[i]·a[j], i < j")
-    for i in range(n - 1):
-        sq.append("        c = 0")
-        for j in range(i + 1, n):
-            sq.append(f"        x = UInt128(a.l{j}) &* UInt128(a.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
-        sq.append(f"        t{i + n} = c")
-    sq.append("        // doubled: shift left by one bit")
-    for k in range(2 * n - 1, 0, -1):
-        sq.append(f"        t{k} = (t{k} << 1) | (t{k - 1} >> 63)")
-    sq.append("        t0 = t0 << 1")
-    sq.append("        // plus the diagonal a[i]²")
-    sq.append("        c = 0")
-    for i in range(n):
-        sq.append(f"        x = UInt128(a.l{i}) &* UInt128(a.l{i}) &+ UInt128(t{2 * i}) &+ UInt128(c); t{2 * i} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
-        sq.append(f"        x = UInt128(t{2 * i + 1}) &+ UInt128(c); t{2 * i + 1} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
-    sq += emit_reduction(m, n, n0inv)
+    mul, sq = montgomery_bodies(m, n, n0inv)
     out.append(f"""
     /// a · b · R⁻¹ mod m: schoolbook product into 2·{n} limbs, then Montgomery reduction word by
     /// word. The reduced value stays below 2m, so one masked subtraction finishes it.
@@ -156,14 +177,7 @@ struct {name}: MontgomeryFieldElement {{
     @inline(__always)
     static func montgomerySquare(_ a: {name}) -> {name} {{
 """ + "\n".join(sq) + "\n    }\n")
-    # reduceOnce: (top:t) in [0, 2m) -> [0, m)
-    rb = ["        var borrow: UInt64 = 0", "        var d: UInt128"]
-    for i in range(n):
-        rb.append(f"        d = UInt128(t{i}) &- UInt128(modulus.l{i}) &- UInt128(borrow); let s{i} = UInt64(truncatingIfNeeded: d); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1")
-    rb.append("        d = UInt128(top) &- UInt128(borrow); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1")
-    rb.append("        // borrow = 1 exactly when (top:t) < m: keep t; otherwise take t − m.")
-    rb.append("        let keep = 0 &- borrow")
-    rb.append(f"        return {name}(" + ", ".join(f"(t{i} & keep) | (s{i} & ~keep)" for i in range(n)) + ")")
+    rb = reduce_once_body(name, n)
     out.append(f"""
     /// Given a value (top:t) in [0, 2m), returns it reduced into [0, m) without branching.
     @inline(__always)
@@ -314,6 +328,115 @@ extension {curve}Curve {{
     return "".join(out)
 
 
+# The ceiling measurement (Benchmarks/README.md, "P-256/P-384 field ceiling"): the same Montgomery
+# multiplication and squaring as the Swift fields, translated statement by statement into C, for
+# two benchmark-only C targets of Benchmarks/ that differ only in their compiler flags (baseline
+# x86-64, and -mbmi2 -madx). Not part of the library.
+CEILING_VARIANTS = {
+    "Baseline": "baseline x86-64 (no extra flags)",
+    "BMI2ADX": "-mbmi2 -madx (the target's cSettings)",
+}
+
+
+def swift_to_c(line, name, n):
+    """One generated Swift statement line as C: the same operations on the same variables."""
+    import re
+    text = line.strip()
+    if not text or text.startswith("//"):
+        return "    " + text if text else ""
+    if text.startswith("return reduceOnce("):
+        args = text[len("return reduceOnce("):-1].replace(" top: ", " ")
+        return f"    reduce_once_{name.lower()}(r, {args});"
+    if text.startswith(f"return {name}("):
+        args = text[len(f"return {name}("):-1].split(", ")
+        return "    " + " ".join(f"r[{i}] = {arg};" for i, arg in enumerate(args))
+    out = []
+    for statement in text.split("; "):
+        statement = re.sub(r"^var (\w+): UInt128$", r"u128 \1", statement)
+        statement = re.sub(r"^var (\w+): UInt64 = 0$", r"uint64_t \1 = 0", statement)
+        statement = re.sub(r"^var (\w+): UInt64$", r"uint64_t \1", statement)
+        statement = re.sub(r"^let (\w+) = ", r"const uint64_t \1 = ", statement)
+        statement = re.sub(r"UInt64\(truncatingIfNeeded: ([^()]*)\)", r"((uint64_t)(\1))", statement)
+        statement = re.sub(r"UInt128\(([^()]*)\)", r"((u128)(\1))", statement)
+        statement = re.sub(r"\b(a|b)\.l(\d+)", r"\1[\2]", statement)
+        statement = re.sub(r"\bmodulus\.l(\d+)", rf"{name.upper()}_MODULUS[\1]", statement)
+        for swift, c in (("&*", "*"), ("&+", "+"), ("&-", "-"), ("&>>", ">>")):
+            statement = statement.replace(swift, c)
+        out.append(statement + ";")
+    return "    " + " ".join(out)
+
+
+def emit_ceiling_c(variant):
+    """The C source and header of one ceiling target (`variant` a key of CEILING_VARIANTS)."""
+    prefix = f"sigil_ceiling_{variant.lower()}"
+    source = [f"""// generated by Sources/SigilCore/Field/generate_fields.py — do not edit.
+//
+// The P-256 and P-384 base-field Montgomery multiplication and squaring of Sources/SigilCore/Field/
+// Generated/P256Field.swift and P384Field.swift, statement for statement in C (the generator
+// translates its own Swift lines), compiled with {CEILING_VARIANTS[variant]}: the ceiling the
+// generated Swift is measured against (Benchmarks/README.md). Benchmark-only; not part of Sigil.
+
+#include "CFieldCeiling{variant}.h"
+
+typedef unsigned __int128 u128;
+"""]
+    header = [f"""// generated by Sources/SigilCore/Field/generate_fields.py — do not edit.
+// Benchmark-only: the generated Montgomery field arithmetic in C, {CEILING_VARIANTS[variant]}.
+#ifndef SIGIL_CEILING_{variant.upper()}_H
+#define SIGIL_CEILING_{variant.upper()}_H
+
+#include <stddef.h>
+#include <stdint.h>
+"""]
+    for curve, c in CURVES.items():
+        n = c["limbs"]
+        modulus = c["p"]
+        name = f"{curve}Field"
+        n0inv = (-pow(modulus, -1, 2**64)) % 2**64
+        m = limbs(modulus, n)
+        mul, sq = montgomery_bodies(m, n, n0inv)
+        rb = reduce_once_body(name, n)
+        body = lambda lines: "\n".join(swift_to_c(line, name, n) for line in lines)
+        source.append(f"""
+static const uint64_t {name.upper()}_MODULUS[{n}] = {{{", ".join(hexl(x) + "ULL" for x in m)}}};
+
+static inline void reduce_once_{name.lower()}(uint64_t r[{n}], {", ".join(f"uint64_t t{i}" for i in range(n))}, uint64_t top) {{
+{body(rb)}
+}}
+
+// a · b · R⁻¹ mod p (r may alias a or b: it is written last).
+static inline void {curve.lower()}_multiply(uint64_t r[{n}], const uint64_t a[{n}], const uint64_t b[{n}]) {{
+{body(mul)}
+}}
+
+// a² · R⁻¹ mod p.
+static inline void {curve.lower()}_square(uint64_t r[{n}], const uint64_t a[{n}]) {{
+{body(sq)}
+}}
+
+void {prefix}_{curve.lower()}_multiply_chain(uint64_t x[{n}], const uint64_t b[{n}], size_t count) {{
+    for (size_t i = 0; i < count; i++) {{
+        {curve.lower()}_multiply(x, x, b);
+    }}
+}}
+
+void {prefix}_{curve.lower()}_square_chain(uint64_t x[{n}], size_t count) {{
+    for (size_t i = 0; i < count; i++) {{
+        {curve.lower()}_square(x, x);
+    }}
+}}
+""")
+        header.append(f"""
+/// x ← x · b · R⁻¹ mod p, `count` times (a dependent chain), {curve} base field, {n} little-endian
+/// limbs in Montgomery form, inputs fully reduced.
+void {prefix}_{curve.lower()}_multiply_chain(uint64_t x[{n}], const uint64_t b[{n}], size_t count);
+/// x ← x² · R⁻¹ mod p, `count` times, {curve} base field.
+void {prefix}_{curve.lower()}_square_chain(uint64_t x[{n}], size_t count);
+""")
+    header.append("\n#endif\n")
+    return "".join(source), "".join(header)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     target = os.path.join(here, "Generated")
@@ -328,6 +451,17 @@ def main():
         with open(os.path.join(target, name), "w") as f:
             f.write(text)
     print("wrote", ", ".join(sorted(files)))
+    # The benchmark-only ceiling targets (Benchmarks/Sources/CFieldCeiling*), from the same bodies.
+    benchmarks = os.path.join(here, "..", "..", "..", "Benchmarks", "Sources")
+    for variant in CEILING_VARIANTS:
+        source, header = emit_ceiling_c(variant)
+        folder = os.path.join(benchmarks, f"CFieldCeiling{variant}")
+        os.makedirs(os.path.join(folder, "include"), exist_ok=True)
+        with open(os.path.join(folder, "field_ceiling.c"), "w") as f:
+            f.write(source)
+        with open(os.path.join(folder, "include", f"CFieldCeiling{variant}.h"), "w") as f:
+            f.write(header)
+        print("wrote", os.path.normpath(folder))
 
 
 if __name__ == "__main__":

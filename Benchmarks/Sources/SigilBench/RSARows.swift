@@ -1,0 +1,32 @@
+import Crypto
+import Foundation
+import SigilCore
+import _CryptoExtras
+
+/// RSA-2048 PKCS#1 v1.5 / SHA-256 verification of `message` under a fresh key: Sigil against
+/// swift-crypto (BoringSSL) in this process, then against `openssl speed rsa2048` (its verify/s:
+/// the RSA public operation and the padding check of a digest, no hashing) run right after.
+func rsaRows(harness: inout Harness, message: [UInt8], seconds: Double) throws -> [Row] {
+    let theirKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+    let theirSignature = try theirKey.signature(for: message, padding: .insecurePKCS1v1_5)
+    let ourKey = try SigilCore.RSAPublicKey(spkiDER: Array(theirKey.publicKey.derRepresentation))
+    let signatureBytes = Array(theirSignature.rawRepresentation)
+    guard ourKey.isValidPKCS1v15SignatureVartime(signatureBytes, for: message, hash: .sha256) else {
+        FileHandle.standardError.write(Data("RSA cross-check failed\n".utf8))
+        exit(1)
+    }
+    let ours = harness.opsPerSecond { ourKey.isValidPKCS1v15SignatureVartime(signatureBytes, for: message, hash: .sha256) ? 1 : 0 }
+    let theirs = harness.opsPerSecond {
+        theirKey.publicKey.isValidSignature(theirSignature, for: message, padding: .insecurePKCS1v1_5) ? 1 : 0
+    }
+    var rows = [
+        Row(name: "RSA-2048 PKCS#1 v1.5 verify", sigil: ours, reference: theirs, referenceName: "swift-crypto _RSA.Signing", bytesPerOp: 0)
+    ]
+    if let openssl = opensslSpeedRSAVerify(bits: 2048, seconds: seconds) {
+        rows.append(
+            Row(
+                name: "RSA-2048 PKCS#1 v1.5 verify", sigil: ours, reference: openssl, referenceName: "openssl speed rsa2048 (verify/s)",
+                bytesPerOp: 0))
+    }
+    return rows
+}
