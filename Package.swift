@@ -95,7 +95,7 @@ let package = Package(
         ),
         .target(
             name: "SigilJOSE",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys"]
         ),
         .target(
             name: "SigilAppStore",

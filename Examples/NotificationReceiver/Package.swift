@@ -29,6 +29,8 @@ let package = Package(
             name: "NotificationReceiverKit",
             dependencies: [
                 .product(name: "SigilAppStore", package: "Sigil"),
+                .product(name: "SigilPKCS7", package: "Sigil"),
+                .product(name: "SigilJOSE", package: "Sigil"),
                 .product(name: "SigilX509", package: "Sigil"),
                 .product(name: "SigilASN1", package: "Sigil"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -60,6 +62,8 @@ let package = Package(
                 "notification-receiver",
                 .product(name: "SigilAppStore", package: "Sigil"),
                 .product(name: "SigilHTTP", package: "Sigil"),
+                .product(name: "SigilPKCS7", package: "Sigil"),
+                .product(name: "SigilASN1", package: "Sigil"),
                 .product(name: "SigilTestPKI", package: "Sigil"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

@@ -1,5 +1,5 @@
-// The only C header Sigil includes. Swift cannot import GMP's mpz_*/mpn_* macro names, so
-// Sources/SigilCore/BigNum/ calls the real symbols (__gmpz_*, __gmpn_*).
+// The GMP header Sigil includes. Swift cannot import GMP's mpz_*/mpn_* macro names, so
+// Sources/SigilCore/BigNum/ and RSA/RSAVerificationPrimitive.swift call the real symbols (__gmpz_*, __gmpn_*).
 #ifndef SIGIL_CGMP_SHIM_H
 #define SIGIL_CGMP_SHIM_H
 #include <gmp.h>

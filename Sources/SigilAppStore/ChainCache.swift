@@ -41,7 +41,7 @@ public final class ChainCache: @unchecked Sendable {
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
 
-    /// A cache keeping each validated chain `timeToLive` seconds (0 disables it), at most `capacity` chains (least recently used evicted first).
+    /// A cache keeping each validated chain `timeToLive` seconds (0 disables it), at most `capacity` chains (when full, the oldest stored is evicted first: insertion order, lookups do not refresh it).
     public init(timeToLive: Int64 = 900, capacity: Int = 64) {
         self.timeToLive = max(0, timeToLive)
         self.capacity = max(1, capacity)

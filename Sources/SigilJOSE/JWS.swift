@@ -3,7 +3,7 @@ import SigilCore
 import SigilKeys
 
 /// The JWS algorithms Sigil signs and verifies (RFC 7518 §3). "none" and the HMAC algorithms are
-/// deliberately absent: a token naming them is refused before any cryptography (DESIGN.md rule 9).
+/// deliberately absent: a token naming them is refused before any cryptography (ARCHITECTURE.md, Conventions 9).
 public enum JWSAlgorithm: String, Sendable, CaseIterable, Hashable {
     /// ECDSA P-256 with SHA-256, signature R ‖ S of 64 bytes (RFC 7518 §3.4).
     case es256 = "ES256"

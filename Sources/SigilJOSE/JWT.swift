@@ -52,7 +52,7 @@ public struct JWTClaims: Sendable, Hashable {
     }
 }
 
-/// What a JWT must satisfy, checked against a caller-supplied clock (DESIGN.md rule 4: time is
+/// What a JWT must satisfy, checked against a caller-supplied clock (ARCHITECTURE.md, Conventions 4: time is
 /// passed in, never read from a hidden global).
 public struct JWTValidation: Sendable {
     /// Required iss, when set.

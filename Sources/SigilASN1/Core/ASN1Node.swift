@@ -77,7 +77,7 @@ public struct ASN1NodeCollection: Sequence, Sendable {
 /// Reads the children of a SEQUENCE (or SET) in order, for schema decoders.
 ///
 /// Decoders pull required fields with ``next(_:)`` and optional ones with ``nextIfPresent(_:)``;
-/// ``ASN1/sequence(_:identifier:_:)`` then insists that nothing is left (DESIGN.md convention 2).
+/// ``ASN1/sequence(_:identifier:_:)`` then insists that nothing is left (ARCHITECTURE.md, Conventions 2).
 public struct ASN1SequenceReader: Sendable {
     let parent: ASN1Node
     /// Index of the next unconsumed child, and the end of the parent's subtree. Kept as indices

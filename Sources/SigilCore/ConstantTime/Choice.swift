@@ -1,4 +1,4 @@
-/// A secret boolean as a mask: all ones for true, zero for false (DESIGN.md convention 5).
+/// A secret boolean as a mask: all ones for true, zero for false (ARCHITECTURE.md, Conventions 5).
 ///
 /// Code that handles secrets combines `Choice` values with `&`, `|` and `!` and selects with masks;
 /// it never branches on one. ``isTrueVartime`` declassifies a choice (turns it into a `Bool` that

@@ -1,4 +1,4 @@
-/// The one seam for the constant-time audit (DESIGN.md convention 5).
+/// The one seam for the constant-time audit (ARCHITECTURE.md, Conventions 5).
 ///
 /// Every place where code that handles secrets turns a `Choice` into a branch goes through
 /// ``Choice/isTrueVartime``, which first hands the value to `declassifyHook`. Normally the hook is

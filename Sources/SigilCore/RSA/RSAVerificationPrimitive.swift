@@ -6,7 +6,7 @@ import CGMP
 /// exponentiation in Montgomery form: for e = 65537, 16 squarings and one multiplication, each
 /// followed by a Montgomery reduction (n calls of `mpn_addmul_1`, what GMP's own `mpz_powm` does
 /// internally). Measured with callgrind against `mpz_powm` and against plain division
-/// (`mpn_tdiv_qr`) for the reduction: see the rsa-cert notes.
+/// (`mpn_tdiv_qr`) for the reduction: see the contract comments below.
 ///
 /// Variable time: n, e and s are public.
 final class RSAModulusLimbs: @unchecked Sendable {

@@ -15,6 +15,7 @@ import SigilAppStore
 /// | `--app-apple-id N` | `RECEIVER_APP_APPLE_ID` | none (required for Production) |
 /// | `--environment E` | `RECEIVER_ENVIRONMENT` | `Sandbox` |
 /// | `--root-certificate PATH` (repeatable) | `RECEIVER_ROOT_CERTIFICATES` (comma-separated) | required |
+/// | `--receipt-root-certificate PATH` (repeatable) | `RECEIVER_RECEIPT_ROOT_CERTIFICATES` (comma-separated) | the `--root-certificate` files |
 /// | `--max-body-bytes N` | `RECEIVER_MAX_BODY_BYTES` | `1048576` |
 public struct ReceiverConfiguration: Sendable {
     public var host = "127.0.0.1"
@@ -28,6 +29,9 @@ public struct ReceiverConfiguration: Sendable {
     public var environment: AppStoreEnvironment = .sandbox
     /// Trusted roots, DER or PEM files (Apple's AppleRootCA-G3.cer for real notifications).
     public var rootCertificatePaths: [String] = []
+    /// Trusted roots for app receipts (`POST /verifyReceipt`): Apple's AppleIncRootCertificate.cer
+    /// for real receipts; when none are given, the signed-data roots.
+    public var receiptRootCertificatePaths: [String] = []
     public var maxBodyBytes = 1 << 20
 
     public init() {}
@@ -58,6 +62,7 @@ public struct ReceiverConfiguration: Sendable {
                 guard let known else { throw Error("environment \(value) is not one of Sandbox, Production, Xcode, LocalTesting") }
                 configuration.environment = known
             case "root-certificate": configuration.rootCertificatePaths.append(value)
+            case "receipt-root-certificate": configuration.receiptRootCertificatePaths.append(value)
             case "max-body-bytes":
                 guard let bytes = Int(value), bytes > 0, bytes <= 64 << 20 else { throw Error("max body bytes \(value) is not 1…67108864") }
                 configuration.maxBodyBytes = bytes
@@ -75,6 +80,9 @@ public struct ReceiverConfiguration: Sendable {
         }
         if let roots = environment["RECEIVER_ROOT_CERTIFICATES"] {
             configuration.rootCertificatePaths += roots.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+        }
+        if let roots = environment["RECEIVER_RECEIPT_ROOT_CERTIFICATES"] {
+            configuration.receiptRootCertificatePaths += roots.split(separator: ",").map(String.init).filter { !$0.isEmpty }
         }
         var index = 0
         while index < arguments.count {
@@ -100,10 +108,17 @@ public struct ReceiverConfiguration: Sendable {
         return configuration
     }
 
+    /// The receipt roots: `receiptRootCertificatePaths`, or the signed-data roots when none are given.
+    public func loadReceiptRootCertificates() throws -> [[UInt8]] {
+        try loadCertificates(receiptRootCertificatePaths.isEmpty ? rootCertificatePaths : receiptRootCertificatePaths)
+    }
+
     /// The root certificates, each file read as PEM (every CERTIFICATE block) or else as DER.
-    public func loadRootCertificates() throws -> [[UInt8]] {
+    public func loadRootCertificates() throws -> [[UInt8]] { try loadCertificates(rootCertificatePaths) }
+
+    func loadCertificates(_ paths: [String]) throws -> [[UInt8]] {
         var roots: [[UInt8]] = []
-        for path in rootCertificatePaths {
+        for path in paths {
             guard let data = FileManager.default.contents(atPath: path) else { throw Error("cannot read root certificate \(path)") }
             let bytes = [UInt8](data)
             if let text = String(bytes: bytes, encoding: .utf8), text.contains("-----BEGIN") {

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 import SigilAppStore
+import SigilJOSE
+import SigilPKCS7
 
 /// What POST /appstore/notifications does with one body: decode Apple's `{"signedPayload": …}`,
 /// verify the notification and every signed item inside it (transaction, renewal info, app
@@ -143,10 +145,21 @@ public struct NotificationIntake: Sendable {
 ///   code, "reason": …}` when verification fails, 413 for a body over the size limit, 500/503 when
 ///   the notification could not be stored or checked now (Apple retries).
 /// - `GET /appstore/transactions/{originalTransactionId}`: the stored `TransactionState` as JSON, 404 if none.
+/// - `POST /verifyReceipt`: a drop-in for Apple's deprecated `verifyReceipt` endpoint, offline —
+///   Apple's request body (`{"receipt-data": base64, …}`), Apple's response body
+///   (`VerifyReceiptResponse`: status 0/21002/21003/21007/21008, `environment`, `receipt` with
+///   `in_app`) with HTTP 200 as Apple answers; the receiver's environment decides which endpoint
+///   it stands for (Production: `buy.itunes.apple.com`, otherwise the sandbox).
 /// - `GET /health`: 200 `{"status":"ok", …}` once the schema is in place and the database answers.
 public enum ReceiverRoutes {
-    public static func router(intake: NotificationIntake, maxBodyBytes: Int) -> Router<BasicRequestContext> {
+    public static func router(intake: NotificationIntake, receipts: ReceiptIntake, maxBodyBytes: Int) -> Router<BasicRequestContext> {
         let router = Router()
+        router.post("/verifyReceipt") { request, _ -> Response in
+            guard let buffer = try? await request.body.collect(upTo: maxBodyBytes) else {
+                return receipts.response(VerifyReceiptResponse(status: 21002))
+            }
+            return receipts.response(receipts.answer(body: Array(buffer.readableBytesView)))
+        }
         router.post("/appstore/notifications") { request, _ -> Response in
             let buffer: ByteBuffer
             do {
@@ -198,5 +211,40 @@ public enum ReceiverRoutes {
         return Response(
             status: .init(code: status), headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+/// `POST /verifyReceipt`: Apple's `verifyReceipt` request answered offline by
+/// `AppReceiptVerifier.verifyReceiptResponse`.
+public struct ReceiptIntake: Sendable {
+    public let verifier: AppReceiptVerifier
+    /// Which of Apple's endpoints this receiver stands for.
+    public let endpoint: VerifyReceiptEndpoint
+    public let clock: @Sendable () -> Int64
+
+    public init(
+        verifier: AppReceiptVerifier, endpoint: VerifyReceiptEndpoint,
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) {
+        self.verifier = verifier
+        self.endpoint = endpoint
+        self.clock = clock
+    }
+
+    /// The answer to Apple's request body `{"receipt-data": base64, "password": …, "exclude-old-transactions": …}`
+    /// (status 21002 when there is no receipt-data string; the shared secret is checked only by Apple).
+    public func answer(body: [UInt8]) -> VerifyReceiptResponse {
+        guard let request = try? JSONValue(parsing: body), let data = request["receipt-data"]?.stringValue, !data.isEmpty else {
+            return VerifyReceiptResponse(status: 21002)
+        }
+        return verifier.verifyReceiptResponse(Array(data.utf8), sentTo: endpoint, requestTime: clock())
+    }
+
+    /// HTTP 200 with the body as JSON (Apple answers 200 whatever the status).
+    public func response(_ body: VerifyReceiptResponse) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let bytes = (try? encoder.encode(body)) ?? Data(#"{"status":21002}"#.utf8)
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

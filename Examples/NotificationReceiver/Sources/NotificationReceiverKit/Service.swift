@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 import SigilAppStore
+import SigilPKCS7
+import SigilX509
 
 /// Builds the whole service from a configuration: store (PostgreSQL when a URL is set, else
 /// SQLite), verifier, routes; the schema is created or upgraded before the server accepts
@@ -15,7 +17,12 @@ public enum ReceiverService {
         let postgres = try configuration.postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
         let store: any NotificationStore = try postgres ?? SQLiteNotificationStore(path: configuration.sqlitePath)
         let intake = NotificationIntake(verifier: verifier, store: store, logger: logger)
-        let router = ReceiverRoutes.router(intake: intake, maxBodyBytes: configuration.maxBodyBytes)
+        var receiptRoots: [Certificate] = []
+        for der in try configuration.loadReceiptRootCertificates() { receiptRoots.append(try Certificate(derEncoded: der)) }
+        let receipts = ReceiptIntake(
+            verifier: AppReceiptVerifier(trustedRoots: receiptRoots),
+            endpoint: configuration.environment == .production ? .production : .sandbox)
+        let router = ReceiverRoutes.router(intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes)
         var app = Application(
             router: router,
             configuration: .init(

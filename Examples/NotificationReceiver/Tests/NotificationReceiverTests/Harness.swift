@@ -195,6 +195,13 @@ final class Sender: @unchecked Sendable {
             timeout: timeout, maximumResponseSize: 1 << 20)
     }
 
+    /// POSTs `body` to `url` itself (any route).
+    func post(url: String, _ body: [UInt8]) async throws -> HTTPResponse {
+        try await transport.send(
+            HTTPRequest(method: "POST", url: url, headers: [HTTPHeader("Content-Type", "application/json")], body: body),
+            timeout: 60, maximumResponseSize: 1 << 20)
+    }
+
     func get(_ url: String) async throws -> HTTPResponse {
         try await transport.send(HTTPRequest(method: "GET", url: url), timeout: 30, maximumResponseSize: 1 << 20)
     }

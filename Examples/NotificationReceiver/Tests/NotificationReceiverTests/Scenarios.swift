@@ -2,8 +2,11 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NotificationReceiverKit
+import SigilASN1
 import SigilAppStore
 import SigilHTTP
+import SigilPKCS7
+import SigilTestPKI
 import XCTest
 
 /// The receiver's behaviour, run once per backend (SQLiteReceiverTests, PostgresReceiverTests):
@@ -203,6 +206,9 @@ final class Scenarios: @unchecked Sendable {
         XCTAssertTrue(log.contains("INVALID_APP_IDENTIFIER"), "wrong bundle logged")
         XCTAssertTrue(log.contains("INVALID_ENVIRONMENT"), "wrong environment logged")
 
+        // POST /verifyReceipt: Apple's request body in, the same answer as the library's drop-in out.
+        try await verifyReceiptRoute(base)
+
         // A restart keeps everything and leaves the schema at its version.
         receiver.stop()
         let again = try await start()
@@ -215,6 +221,54 @@ final class Scenarios: @unchecked Sendable {
             XCTAssertEqual(settings.journalMode, "wal")
             XCTAssertEqual(settings.synchronous, 2, "synchronous = FULL")
         }
+    }
+
+    /// The receiver's `POST /verifyReceipt` answers as `AppReceiptVerifier.verifyReceiptResponse`
+    /// does (the request time aside): status 0 with the receipt's fields for a receipt the trusted
+    /// root's signer made (this receiver stands for the sandbox endpoint), 21008 for a production
+    /// receipt, 21003 for a changed byte, 21002 for a body without receipt-data.
+    func verifyReceiptRoute(_ base: String) async throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        func receipt(_ type: String) throws -> [UInt8] {
+            let builder = AppReceiptBuilder(
+                receiptType: type, appItemID: signer.appAppleId, bundleID: signer.bundleId, appVersion: "7",
+                originalApplicationVersion: "1", creationDate: now - 60, opaqueValue: [9, 8, 7], deviceGUID: [1, 2, 3],
+                inAppPurchases: [
+                    .init(
+                        productID: "coins", transactionID: "2000000000000042", originalTransactionID: "2000000000000042",
+                        purchaseDate: now - 3600, originalPurchaseDate: now - 3600)
+                ])
+            return try AppReceiptBuilder.signedData(
+                content: try builder.payload(), signer: signer.pki.leaf, signerKey: signer.pki.leafKey,
+                certificates: [signer.pki.leaf, signer.pki.intermediate])
+        }
+        func request(_ der: [UInt8]) -> [UInt8] { Array(#"{"receipt-data":"\#(Base64.encode(der))","password":"x"}"#.utf8) }
+        let library = AppReceiptVerifier(trustedRoots: [signer.pki.root])
+        let sandbox = try receipt("ProductionSandbox")
+        var changed = sandbox
+        changed[changed.count - 40] ^= 0x01
+        for (der, label) in [(sandbox, "sandbox receipt"), (try receipt("Production"), "production receipt"), (changed, "changed byte")] {
+            let response = try await sender.post(url: base + "/verifyReceipt", request(der))
+            XCTAssertEqual(response.status, 200, label)
+            func withoutRequestTime(_ body: VerifyReceiptResponse) -> VerifyReceiptResponse {
+                var body = body
+                body.receipt?.request_date = ""
+                body.receipt?.request_date_ms = ""
+                body.receipt?.request_date_pst = ""
+                return body
+            }
+            let answer = try JSONDecoder().decode(VerifyReceiptResponse.self, from: Data(response.body))
+            let expected = library.verifyReceiptResponse(Array(Base64.encode(der).utf8), sentTo: .sandbox, requestTime: now)
+            XCTAssertEqual(withoutRequestTime(answer), withoutRequestTime(expected), label)
+        }
+        let answers = try await [sandbox, try receipt("Production"), changed].asyncMap {
+            try JSONDecoder().decode(
+                VerifyReceiptResponse.self, from: Data(try await sender.post(url: base + "/verifyReceipt", request($0)).body))
+        }
+        XCTAssertEqual(answers.map(\.status), [0, 21008, 21003])
+        XCTAssertEqual(answers[0].receipt?.in_app.first?.transaction_id, "2000000000000042")
+        let garbage = try await sender.post(url: base + "/verifyReceipt", Array(#"{"password":"x"}"#.utf8))
+        XCTAssertEqual(try JSONDecoder().decode(VerifyReceiptResponse.self, from: Data(garbage.body)).status, 21002)
     }
 
     // MARK: - Burst
@@ -379,5 +433,14 @@ final class Counter: @unchecked Sendable {
         defer { lock.unlock() }
         acknowledged += 1
         return acknowledged
+    }
+}
+
+extension Array {
+    /// `transform` applied to each element in turn.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var out: [T] = []
+        for element in self { out.append(try await transform(element)) }
+        return out
     }
 }
