@@ -102,6 +102,10 @@ final class AppStoreCLITests: XCTestCase {
             try sigil(),
             ["verify", "--root", testCA, "--type", "renewal-info"] + relaxed + [mock.appendingPathComponent("renewalInfo").path])
         XCTAssertEqual(named.status, 0, String(decoding: named.stderr, as: UTF8.self))
+        // Without --relax the test root is refused: no silent acceptance.
+        let strict = try Subprocess.run(
+            try sigil(), ["verify", "--root", testCA, "--type", "renewal-info", mock.appendingPathComponent("renewalInfo").path])
+        XCTAssertEqual(strict.status, 1, String(decoding: strict.stderr, as: UTF8.self))
 
         // Report-only output names the bundle id it did not enforce; --bundle-id enforces it.
         let transaction = doy.appendingPathComponent("transaction-2000001024998954-20251001T070838.jws").path
