@@ -144,23 +144,29 @@ public struct SignedDataVerifier: Sendable {
     /// A verifier trusting `trustedRoots` that enforces `bundleId` and, in Production,
     /// `appAppleId` (required there, as in Apple's App Store Server Library) in `environment`.
     /// `revocation` checks leaf and intermediate online (OCSP, CRLs or both); `cache` keeps
-    /// validated chains; `clock` gives the time online checks use.
+    /// validated chains; `clock` gives the time online checks use. `rfc5280Relaxations` names
+    /// RFC 5280 profile rules not enforced on the chain (none by default; Apple's real chains
+    /// need none, its App Store Server Library test PKI needs `.missingKeyIdentifiers` and
+    /// `.nonCriticalBasicConstraints`).
     public init(
         trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
         revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
-        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId), environment: environment,
-            revocation: revocation, cache: cache, clock: clock)
+            revocation: revocation, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
     /// A verifier trusting `trustedRoots` with the identity check `identity` — enforced, or by
-    /// name report-only — in `environment` (always enforced).
+    /// name report-only — in `environment` (always enforced); `rfc5280Relaxations` names the
+    /// RFC 5280 profile rules not enforced on the chain (none by default).
     public init(
         trustedRoots: [Certificate], identity: AppIdentityCheck, environment: AppStoreEnvironment,
         revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
-        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         if environment == .production, case .enforce(_, nil) = identity {
             throw AppStoreError(.invalidConfiguration, "the Production environment needs the app's Apple id")
@@ -175,14 +181,16 @@ public struct SignedDataVerifier: Sendable {
         self.cache = cache
         self.clock = clock
         certificateVerifier = CertificateVerifier(
-            trustedRoots: trustedRoots, policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
+            trustedRoots: trustedRoots, policies: [RFC5280Policy(relaxations: rfc5280Relaxations), MarkerExtensionPolicy.appleSignedData])
     }
 
-    /// Convenience: roots given as DER; the bundle id and (Production) app Apple id enforced.
+    /// Convenience: roots given as DER; the bundle id and (Production) app Apple id enforced;
+    /// `rfc5280Relaxations` as in the other initializers (none by default).
     public init(
         rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
         revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
-        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         var roots: [Certificate] = []
         for (index, der) in rootCertificates.enumerated() {
@@ -192,7 +200,7 @@ public struct SignedDataVerifier: Sendable {
         }
         try self.init(
             trustedRoots: roots, bundleId: bundleId, appAppleId: appAppleId, environment: environment,
-            revocation: revocation, cache: cache, clock: clock)
+            revocation: revocation, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
     // MARK: - Public entry points

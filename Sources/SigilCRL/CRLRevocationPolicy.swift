@@ -10,8 +10,10 @@ import SigilX509
 /// cRLDistributionPoints is covered by CRLs its issuer issued, §6.3.3 last paragraph), and for
 /// each, while the reasons covered so far (reasons_mask) are not all reasons and the certificate
 /// is not found revoked, every complete CRL in the set is considered (§6.3.3 (a)–(k)):
-/// (a) current at the validation time (thisUpdate ≤ time ≤ nextUpdate) and with no critical
-/// extension Sigil does not process; (b) in scope: issued by the certificate's issuer, or by the
+/// (a) current at the validation time (thisUpdate ≤ time ≤ nextUpdate), with no critical
+/// extension Sigil does not process, and within the CRL profile: a cRLNumber, not critical
+/// (§5.2.3; a CRL left unused for this is reported as ``ValidationFailure/nonConformingCRL``
+/// unless ``Relaxation`` names it); (b) in scope: issued by the certificate's issuer, or by the
 /// distribution point's cRLIssuer with indirectCRL asserted; the issuingDistributionPoint's name
 /// matching the distribution point's (full names, or names relative to the CRL issuer) and its
 /// onlyContainsUserCerts / onlyContainsCACerts / onlyContainsAttributeCerts fitting the
@@ -48,19 +50,29 @@ public struct CRLRevocationPolicy: CertificatePolicy {
         /// signer's certificate is itself checked against CRLs, whose signers are checked, …);
         /// a signer found at this depth is not trusted (fail closed).
         public var maximumSignerNesting: Int
+        /// CRL-profile rules not enforced (none by default).
+        public var relaxations: Set<Relaxation>
 
         /// Options: fail on undetermined status unless `allowUndetermined`; delta CRLs read unless `useDeltaCRLs` is false.
         public init(
             allowUndetermined: Bool = false, useDeltaCRLs: Bool = true,
             minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits, maximumCRLsPerCertificate: Int = 64,
-            maximumSignerNesting: Int = 3
+            maximumSignerNesting: Int = 3, relaxations: Set<Relaxation> = []
         ) {
+            self.relaxations = relaxations
             self.allowUndetermined = allowUndetermined
             self.useDeltaCRLs = useDeltaCRLs
             self.minimumRSABits = minimumRSABits
             self.maximumCRLsPerCertificate = maximumCRLsPerCertificate
             self.maximumSignerNesting = maximumSignerNesting
         }
+    }
+
+    /// A CRL-profile rule deliberately not enforced, for data known to break it. Off by default.
+    public enum Relaxation: String, Hashable, Sendable, CaseIterable {
+        /// Use a complete CRL without a cRLNumber (§5.2.3): CRLs made by pyca/cryptography's
+        /// CertificateRevocationListBuilder when no CRLNumber extension is added.
+        case missingCRLNumber
     }
 
     public let name = "CRL revocation"
@@ -104,7 +116,8 @@ public struct CRLRevocationPolicy: CertificatePolicy {
         guard chain.count >= 2 else { return [] }
         for index in 0..<(chain.count - 1) {
             let certificate = chain[index]
-            switch status(of: certificate, issuer: chain[index + 1], chain: chain, at: time) {
+            var nonConforming: [(CRL, ProfileViolation)] = []
+            switch status(of: certificate, issuer: chain[index + 1], chain: chain, at: time, nonConforming: &nonConforming) {
             case .unrevoked: break
             case .revoked(let entry):
                 failures.append(
@@ -113,8 +126,12 @@ public struct CRLRevocationPolicy: CertificatePolicy {
                         reason: entry.reason?.rawValue))
             case .undetermined(let why):
                 if !options.allowUndetermined {
-                    failures.append(
-                        .revocationCheckFailed(certificate: PathCertificate(certificate, position: index), reason: why, retryable: false))
+                    let named = PathCertificate(certificate, position: index)
+                    // CRLs in scope left unused for breaking the CRL profile, each with its clause.
+                    for (crl, violation) in nonConforming {
+                        failures.append(.nonConformingCRL(certificate: named, crlIssuer: crl.issuer.rfc4514String, violation: violation))
+                    }
+                    failures.append(.revocationCheckFailed(certificate: named, reason: why, retryable: false))
                 }
             }
         }
@@ -138,6 +155,16 @@ public struct CRLRevocationPolicy: CertificatePolicy {
 
     /// RFC 5280 §6.3.3 for `certificate`, issued by `issuer`, on `chain` (for its trust anchor).
     public func status(of certificate: Certificate, issuer: Certificate, chain: [Certificate], at time: Int64) -> Status {
+        var nonConforming: [(CRL, ProfileViolation)] = []
+        return status(of: certificate, issuer: issuer, chain: chain, at: time, nonConforming: &nonConforming)
+    }
+
+    /// ``status(of:issuer:chain:at:)``, collecting in `nonConforming` the CRLs in scope left
+    /// unused for breaking the CRL profile.
+    func status(
+        of certificate: Certificate, issuer: Certificate, chain: [Certificate], at time: Int64,
+        nonConforming: inout [(CRL, ProfileViolation)]
+    ) -> Status {
         var points: [Point] = certificate.crlDistributionPoints.map { dp in
             var names = dp.fullName
             if let relative = dp.nameRelativeToCRLIssuer {
@@ -176,6 +203,12 @@ public struct CRLRevocationPolicy: CertificatePolicy {
                 }
                 // (b) scope.
                 guard inScope(crl, certificate: certificate, point: point) else { continue }
+                // The CRL profile (§5.2.3): a CRL without a cRLNumber, or with a critical one, is not used.
+                if let violation = profileViolation(of: crl) {
+                    nonConforming.append((crl, violation))
+                    notes.append("a CRL of \(crl.issuer): \(violation) (\(violation.clause))")
+                    continue
+                }
                 // (c)–(d) reasons.
                 let interim = (crl.issuingDistributionPoint?.onlySomeReasons ?? .all).intersection(point.reasons ?? .all).intersection(.all)
                 guard !interim.subtracting(reasonsMask).isEmpty else { continue }
@@ -206,6 +239,15 @@ public struct CRLRevocationPolicy: CertificatePolicy {
         if reasonsMask == .all { return .unrevoked }
         let covered = reasonsMask.isEmpty ? "no usable CRL covers it" : "CRLs cover only \(reasonsMask)"
         return .undetermined(([covered] + notes.prefix(4)).joined(separator: "; "))
+    }
+
+    /// The CRL-profile rule `crl` breaks, if any: cRLNumber missing (unless relaxed) or marked
+    /// critical (§5.2.3).
+    func profileViolation(of crl: CRL) -> ProfileViolation? {
+        guard let number = crl.extensions.first(where: { $0.oid == X509OIDs.cRLNumber }) else {
+            return options.relaxations.contains(.missingCRLNumber) ? nil : .crlNumberMissing
+        }
+        return number.critical ? .crlNumberCritical : nil
     }
 
     /// The cheap part of §6.3.3 (b)(1), checked before a CRL counts against the work bound: its

@@ -24,6 +24,11 @@ public struct CRLBuilder: Sendable {
     public var nextUpdate: Int64
     public var entries: [Entry]
     public var crlNumber: Int
+    /// Whether the cRLNumber extension is written (true by default; false makes a CRL outside
+    /// the §5.2.3 profile, for tests).
+    public var includesCRLNumber = true
+    /// Whether the cRLNumber extension is marked critical (false by default, as §5.2.3 requires).
+    public var crlNumberCritical = false
 
     /// A CRL issued by `issuer` (its subject becomes the CRL issuer, its subjectKeyIdentifier the
     /// authorityKeyIdentifier), valid from `thisUpdate` to `nextUpdate`, listing `entries`.
@@ -65,11 +70,14 @@ public struct CRLBuilder: Sendable {
                 }
                 t.appendExplicit(.contextSpecific(0)) { ext in
                     ext.appendSequence { list in
-                        list.appendSequence { item in
-                            item.append(X509OIDs.cRLNumber)
-                            var number = DERWriter()
-                            number.append(ASN1Integer(crlNumber))
-                            item.appendPrimitive(.octetString, content: number.bytes)
+                        if includesCRLNumber {
+                            list.appendSequence { item in
+                                item.append(X509OIDs.cRLNumber)
+                                if crlNumberCritical { item.appendPrimitive(.boolean, content: [0xFF]) }
+                                var number = DERWriter()
+                                number.append(ASN1Integer(crlNumber))
+                                item.appendPrimitive(.octetString, content: number.bytes)
+                            }
                         }
                         if let keyIdentifier = issuer.subjectKeyIdentifier {
                             list.appendSequence { item in

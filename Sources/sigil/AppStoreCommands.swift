@@ -291,6 +291,12 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(help: "Check leaf and intermediate with OCSP (network); validate at the current time.") var online = false
     @Option(help: "Validation time, unix seconds or RFC 3339 (default: the payload's signedDate offline, now online).") var at: String?
     @Flag(help: "Print every verification step to stderr.") var explain = false
+    @Option(
+        name: .customLong("relax"),
+        help:
+            "An RFC 5280 profile rule not enforced on the chain (repeatable): \(RelaxationName.allValueStrings.joined(separator: ", ")). Default: none; Apple's App Store Server Library test root needs missing-key-identifiers and noncritical-basic-constraints."
+    )
+    var relaxations: [RelaxationName] = []
     @Argument(help: "File holding the JWS (or a notification body {\"signedPayload\": …}), or - for standard input.") var file: String
 
     mutating func run() async throws {
@@ -335,7 +341,8 @@ struct VerifyCommand: AsyncParsableCommand {
         let trace = explain ? VerificationTrace() : nil
         do {
             let verifier = try SignedDataVerifier(
-                trustedRoots: trusted, identity: identity, environment: AppStoreEnvironment(rawValue: environment), revocation: revocation)
+                trustedRoots: trusted, identity: identity, environment: AppStoreEnvironment(rawValue: environment), revocation: revocation,
+                rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
             let verified = try await verifier.verify(text, kind: type.kind, at: time, trace: trace)
             if let trace { Self.printTrace(trace, verdict: "VALID") }
             Output.printJSON([

@@ -195,6 +195,12 @@ struct X509Command: ParsableCommand {
         @Flag(help: "The path must be valid for an explicit policy (initial-explicit-policy).") var requireExplicitPolicy = false
         @Flag(help: "Policy mapping is not allowed (initial-policy-mapping-inhibit).") var inhibitPolicyMapping = false
         @Flag(help: "anyPolicy in a certificate matches nothing (initial-any-policy-inhibit).") var inhibitAnyPolicy = false
+        @Option(
+            name: .customLong("relax"),
+            help:
+                "An RFC 5280 profile rule not enforced, for data known to break it (repeatable): \(RelaxationName.allValueStrings.joined(separator: ", ")). Default: none."
+        )
+        var relaxations: [RelaxationName] = []
         @Argument(help: "The leaf certificate.") var leaf: String
 
         /// The certificates of each --intermediate file; a file or PEM block that does not parse
@@ -242,7 +248,7 @@ struct X509Command: ParsableCommand {
                 let settings = PolicySettings(
                     initialPolicySet: initialSet, requireExplicitPolicy: requireExplicitPolicy,
                     inhibitPolicyMapping: inhibitPolicyMapping, inhibitAnyPolicy: inhibitAnyPolicy)
-                let rfc5280 = RFC5280Policy(policySettings: settings)
+                let rfc5280 = RFC5280Policy(policySettings: settings, relaxations: Set(relaxations.map(\.relaxation)))
                 let leafCertificates = try X509Command.load(leaf)
                 guard let leafCertificate = leafCertificates.first else { throw CLIFailure(code: "usage", message: "no leaf certificate") }
                 var time = Int64(Date().timeIntervalSince1970)
@@ -262,7 +268,8 @@ struct X509Command: ParsableCommand {
                 if !crls.isEmpty {
                     let revocation = CRLRevocationPolicy(
                         crls: try crls.flatMap { try CRLCommand.load($0) }, candidateCertificates: candidates + trusted,
-                        options: .init(minimumRSABits: minimumRsaBits))
+                        options: .init(minimumRSABits: minimumRsaBits),
+                        signerPolicies: [RFC5280Policy(relaxations: rfc5280.relaxations)])
                     policies.append(revocation)
                 }
                 let verifier = CertificateVerifier(trustedRoots: trusted, policies: policies, minimumRSABits: minimumRsaBits)
@@ -293,6 +300,22 @@ struct X509Command: ParsableCommand {
                     Foundation.exit(1)
                 }
             }
+        }
+    }
+}
+
+/// The `--relax` names of ``RFC5280Policy/Relaxation`` (`sigil x509 verify`, `sigil verify`).
+enum RelaxationName: String, ExpressibleByArgument, CaseIterable {
+    case missingKeyIdentifiers = "missing-key-identifiers"
+    case noncriticalBasicConstraints = "noncritical-basic-constraints"
+    case noncriticalPolicyConstraints = "noncritical-policy-constraints"
+
+    /// The library's relaxation of this name.
+    var relaxation: RFC5280Policy.Relaxation {
+        switch self {
+        case .missingKeyIdentifiers: .missingKeyIdentifiers
+        case .noncriticalBasicConstraints: .nonCriticalBasicConstraints
+        case .noncriticalPolicyConstraints: .nonCriticalPolicyConstraints
         }
     }
 }

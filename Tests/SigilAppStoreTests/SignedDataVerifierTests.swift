@@ -236,18 +236,23 @@ final class SignedDataVerifierTests: XCTestCase {
 
     func testCA() throws -> Certificate { try Certificate(derEncoded: Array(try Data(contentsOf: try library("certs/testCA.der")))) }
 
-    func libraryVerifier(environment: AppStoreEnvironment = .sandbox, bundle: String = "com.example", appAppleId: Int64? = 1234) throws
-        -> SignedDataVerifier
-    {
+    /// Apple's library test PKI has no key identifiers and a non-critical root basicConstraints:
+    /// it is verified through those two named RFC 5280 relaxations (`strict`: through none).
+    func libraryVerifier(
+        environment: AppStoreEnvironment = .sandbox, bundle: String = "com.example", appAppleId: Int64? = 1234, strict: Bool = false
+    ) throws -> SignedDataVerifier {
         try SignedDataVerifier(
             trustedRoots: [try testCA()], bundleId: bundle, appAppleId: appAppleId, environment: environment,
-            clock: { 1_761_962_975 })
+            clock: { 1_761_962_975 }, rfc5280Relaxations: strict ? [] : [.missingKeyIdentifiers, .nonCriticalBasicConstraints])
     }
 
     func testAppleLibraryMockSignedData() async throws {
         let renewal = try read(try library("mock_signed_data/renewalInfo"))
         let r = try await libraryVerifier().verifyRenewalInfo(renewal)
         XCTAssertEqual(r.payload.environment, .sandbox)
+        // Without the relaxations the test PKI is refused (no silent acceptance).
+        let strict = await status { _ = try await self.libraryVerifier(strict: true).verifyRenewalInfo(renewal) }
+        XCTAssertNotNil(strict)
 
         let notification = try read(try library("mock_signed_data/testNotification"))
         let n = try await libraryVerifier().verifyNotification(notification)

@@ -54,6 +54,8 @@ final class AppStoreCLITests: XCTestCase {
         let mock = shared.appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/mock_signed_data")
         let testCA = shared.appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/certs/testCA.der").path
         let appleRoot = shared.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer").path
+        // Apple's library test root has no key identifiers and a non-critical basicConstraints.
+        let relaxed = ["--relax", "missing-key-identifiers", "--relax", "noncritical-basic-constraints"]
         let doy = shared.appendingPathComponent("real/jws/Doy-lee-session-pro-backend")
         let cases: [(URL, String, String)] = [
             (mock.appendingPathComponent("testNotification"), "notification", testCA),
@@ -71,7 +73,8 @@ final class AppStoreCLITests: XCTestCase {
         ]
         var classified = 0
         for (file, kind, root) in cases {
-            let r = try Subprocess.run(try sigil(), ["verify", "--root", root, "--explain", file.path])
+            let r = try Subprocess.run(
+                try sigil(), ["verify", "--root", root, "--explain"] + (root == testCA ? relaxed : []) + [file.path])
             let label = "\(file.lastPathComponent) (\(kind))"
             let explained = String(decoding: r.stderr, as: UTF8.self)
             if explained.contains("\(kind): the only kind whose model names every member") {
@@ -91,12 +94,18 @@ final class AppStoreCLITests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(classified, cases.count - 1, "only payloads without a distinguishing member may be refused")
         // Apple's renewalInfo resource carries only environment and signedDate: refused, not taken for a transaction.
-        let renewal = try Subprocess.run(try sigil(), ["verify", "--root", testCA, mock.appendingPathComponent("renewalInfo").path])
+        let renewal = try Subprocess.run(
+            try sigil(), ["verify", "--root", testCA] + relaxed + [mock.appendingPathComponent("renewalInfo").path])
         XCTAssertEqual(renewal.status, 1)
         XCTAssertTrue(String(decoding: renewal.stderr, as: UTF8.self).contains("renewal-info"))
         let named = try Subprocess.run(
-            try sigil(), ["verify", "--root", testCA, "--type", "renewal-info", mock.appendingPathComponent("renewalInfo").path])
+            try sigil(),
+            ["verify", "--root", testCA, "--type", "renewal-info"] + relaxed + [mock.appendingPathComponent("renewalInfo").path])
         XCTAssertEqual(named.status, 0, String(decoding: named.stderr, as: UTF8.self))
+        // Without --relax the test root is refused: no silent acceptance.
+        let strict = try Subprocess.run(
+            try sigil(), ["verify", "--root", testCA, "--type", "renewal-info", mock.appendingPathComponent("renewalInfo").path])
+        XCTAssertEqual(strict.status, 1, String(decoding: strict.stderr, as: UTF8.self))
 
         // Report-only output names the bundle id it did not enforce; --bundle-id enforces it.
         let transaction = doy.appendingPathComponent("transaction-2000001024998954-20251001T070838.jws").path

@@ -16,12 +16,14 @@ final class X509PolicyCLITests: XCTestCase {
     /// Runs `x509 verify` on a PKITS path (intermediates from the anchor down, then the leaf).
     private func verify(
         _ path: [String], _ leaf: String, _ options: [String] = [],
-        extraCandidates: [String] = []
+        extraCandidates: [String] = [], relaxed: Bool = true
     ) throws -> (status: Int32, json: [String: Any]) {
         var arguments = [
             "x509", "verify", "--root", pkits("TrustAnchorRootCertificate"), "--at", "2020-01-01T00:00:00Z",
             "--minimum-rsa-bits", "1024",
         ]
+        // 16 PKITS CA certificates carry a non-critical policyConstraints (§4.2.1.11).
+        if relaxed { arguments += ["--relax", "noncritical-policy-constraints"] }
         for name in path { arguments += ["--intermediate", pkits(name)] }
         for file in extraCandidates { arguments += ["--intermediate", file] }
         let result = try Subprocess.run(try sigil(), arguments + options + [pkits(leaf)])
@@ -37,6 +39,10 @@ final class X509PolicyCLITests: XCTestCase {
         XCTAssertEqual(mapped.status, 0, "\(mapped.json)")
         let policies = try XCTUnwrap(mapped.json["validPolicies"] as? [String: Any])
         XCTAssertEqual(policies["userConstrained"] as? [String], [p1])
+        // Without the named relaxation Mapping1to2CA's non-critical policyConstraints is refused.
+        let strict = try verify(["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", ["--initial-policy", p1], relaxed: false)
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(failures(strict.json).contains { $0.hasPrefix("RFC 5280 §4.2.1.11: ") }, "\(failures(strict.json))")
         let wrongPolicy = try verify(["Mapping1to2CACert"], "ValidPolicyMappingTest1EE", ["--initial-policy", p2])
         XCTAssertEqual(wrongPolicy.status, 1)
         XCTAssertTrue(failures(wrongPolicy.json).contains { $0.hasPrefix("RFC 5280 §6.1.5 (g): ") }, "\(failures(wrongPolicy.json))")

@@ -19,13 +19,15 @@ final class AppReceiptBuilderTests: XCTestCase {
         let ca = try CertificateBuilder(
             serialNumber: [1], issuer: caName, subject: caName, notBefore: now - 1000, notAfter: now + 100_000,
             subjectPublicKeyInfo: caKey.publicKey.spkiDER,
-            extensions: [.basicConstraints(ca: true), .keyUsage([5, 6])]
+            extensions: [
+                .basicConstraints(ca: true), .keyUsage([5, 6]), .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(caKey.publicKey)),
+            ]
         ).sign(with: caKey)
         let signer = try CertificateBuilder(
             serialNumber: [0x0F, 0xAB], issuer: caName,
             subject: CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Receipt Signer")]),
             notBefore: now - 1000, notAfter: now + 100_000, subjectPublicKeyInfo: signerKey.publicKey.spkiDER,
-            extensions: [.keyUsage([0])]
+            extensions: [.keyUsage([0]), .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(caKey.publicKey))]
         ).sign(with: caKey)
         let guid: [UInt8] = Array(0..<16)
         let builder = AppReceiptBuilder(

@@ -54,7 +54,10 @@ final class ReceiptSignatureTests: XCTestCase {
         let incRoot = try certificate(base.appendingPathComponent("AppleIncRootCertificate.cer"))
         let signer = try XCTUnwrap(signed.certificates.first)
         let time = signer.validity.notBefore + 86_400
-        let verified = try CMSSignedDataVerifier(trustedRoots: [storeKit]).verify(signed, at: time)
+        // Xcode's StoreKit test certificate is a CA without subjectKeyIdentifier: the named relaxation.
+        XCTAssertThrowsError(try CMSSignedDataVerifier(trustedRoots: [storeKit]).verify(signed, at: time))
+        let relaxed = [RFC5280Policy(relaxations: [.missingKeyIdentifiers])]
+        let verified = try CMSSignedDataVerifier(trustedRoots: [storeKit], policies: relaxed).verify(signed, at: time)
         XCTAssertEqual(verified.chain.last, storeKit)
         XCTAssertThrowsError(try CMSSignedDataVerifier(trustedRoots: [incRoot]).verify(signed, at: time)) {
             XCTAssertEqual(($0 as? PKCS7Error)?.code, .untrustedSigner)

@@ -36,9 +36,15 @@ final class AppleChainTests: XCTestCase {
         return (x5c, signedDate / 1000)
     }
 
-    private func appleVerifier(_ roots: [Certificate]) -> CertificateVerifier {
-        CertificateVerifier(trustedRoots: roots, policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
+    /// Apple's signed-data profile under `roots`; `relaxations` for Apple's library test PKI.
+    private func appleVerifier(_ roots: [Certificate], relaxations: Set<RFC5280Policy.Relaxation> = []) -> CertificateVerifier {
+        CertificateVerifier(
+            trustedRoots: roots, policies: [RFC5280Policy(relaxations: relaxations), MarkerExtensionPolicy.appleSignedData])
     }
+
+    /// What Apple's App Store Server Library test PKI (testCA.der) needs: no key identifiers, a
+    /// non-critical root basicConstraints.
+    private let libraryTestPKI: Set<RFC5280Policy.Relaxation> = [.missingKeyIdentifiers, .nonCriticalBasicConstraints]
 
     func testRealJWSChainsVerifyAtSignedDate() throws {
         let shared = try TestPaths.requireAppleVectors()
@@ -79,7 +85,7 @@ final class AppleChainTests: XCTestCase {
         let leafUnderBad = try loadCertificate(
             extracted.appendingPathComponent("leaf_cert_for_intermediate_ca_invalid_oid_base64_encoded.der"))
         let badLeaf = try loadCertificate(extracted.appendingPathComponent("leaf_cert_invalid_oid_base64_encoded.der"))
-        let verifier = appleVerifier([testCA])
+        let verifier = appleVerifier([testCA], relaxations: libraryTestPKI)
         let time: Int64 = 1_761_962_975  // testValidChainWithoutOCSP
         XCTAssertEqual(verifier.verify(leaf: leaf, intermediates: [intermediate, root], at: time).chain, [leaf, intermediate, testCA])
         func missingMarker(_ result: CertificateVerifier.Result, _ wanted: ASN1ObjectIdentifier) -> Bool {
@@ -99,7 +105,17 @@ final class AppleChainTests: XCTestCase {
         XCTAssertNil(expired.chain)
         XCTAssertTrue(expired.failures.contains { if case .expired = $0 { true } else { false } })
         // Under RFC 5280 alone (no Apple OIDs) the wrong-OID chains are fine: the OIDs are the policy's.
-        XCTAssertNotNil(CertificateVerifier(trustedRoots: [testCA]).verify(leaf: badLeaf, intermediates: [intermediate], at: time).chain)
+        // Apple's library test PKI has no key identifiers and a non-critical root basicConstraints:
+        // it validates through those two named relaxations, and only through them.
+        let strict = CertificateVerifier(trustedRoots: [testCA]).verify(leaf: badLeaf, intermediates: [intermediate], at: time)
+        XCTAssertTrue(
+            strict.failures.contains(
+                .nonConformingCertificate(certificate: PathCertificate(badLeaf, position: 0), violation: .authorityKeyIdentifierMissing)),
+            "\(strict.failures)")
+        let relaxed = RFC5280Policy(relaxations: [.missingKeyIdentifiers, .nonCriticalBasicConstraints])
+        XCTAssertNotNil(
+            CertificateVerifier(trustedRoots: [testCA], policies: [relaxed]).verify(leaf: badLeaf, intermediates: [intermediate], at: time)
+                .chain)
     }
 
     /// testNotification's x5c carries a root that is not byte-equal to testCA.der but has its name
@@ -115,11 +131,14 @@ final class AppleChainTests: XCTestCase {
         let (x5c, signedDate) = try jwsParts(temporary)
         XCTAssertNotEqual(x5c[2], testCA, "the carried root differs in bytes")
         XCTAssertTrue(x5c[2].subject.matches(testCA.subject))
-        let result = appleVerifier([testCA]).verify(leaf: x5c[0], intermediates: Array(x5c.dropFirst()), at: signedDate)
+        let result = appleVerifier([testCA], relaxations: libraryTestPKI).verify(
+            leaf: x5c[0], intermediates: Array(x5c.dropFirst()), at: signedDate)
         XCTAssertEqual(result.chain?.last, testCA, "\(result.failures)")
         XCTAssertEqual(result.chain?.count, 3)
         // Trusting only the carried copy's bytes would be wrong; trusting nothing fails.
-        XCTAssertNil(appleVerifier([]).verify(leaf: x5c[0], intermediates: Array(x5c.dropFirst()), at: signedDate).chain)
+        XCTAssertNil(
+            appleVerifier([], relaxations: libraryTestPKI).verify(leaf: x5c[0], intermediates: Array(x5c.dropFirst()), at: signedDate).chain
+        )
     }
 
     func testReceiptEraRSAChain() throws {

@@ -266,6 +266,8 @@ final class CRLOpenSSLTests: XCTestCase {
                  .serial_number(serial).not_valid_before(now).not_valid_after(later)
                  .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
                  .add_extension(ku, critical=True))
+            b = (b.add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
+                 .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(signer.public_key()), critical=False))
             for e in extra: b = b.add_extension(e, critical=False)
             return b.sign(signer, hashes.SHA256())
         ku_ca = x509.KeyUsage(False, False, False, False, False, True, True, False, False)

@@ -257,7 +257,13 @@ final class ChainValidationTests: XCTestCase {
         XCTAssertTrue(root.extensions.isEmpty)
         let leaf = try certificate(
             "v1leaf", subject: "/CN=Under V1", key: leafKey, issuer: (path("v1root.pem"), rootKey),
-            extensions: ["basicConstraints=critical,CA:FALSE"])
+            // A v1 root has no subjectKeyIdentifier for openssl to copy: the leaf's keyIdentifier
+            // (§4.2.1.1, method 1 of §4.2.1.2) is written as DER.
+            extensions: [
+                "basicConstraints=critical,CA:FALSE",
+                "2.5.29.35=DER:30168014"
+                    + SHA1.hash(root.subjectPublicKeyInfo.subjectPublicKey.bytes).map { String(format: "%02x", $0) }.joined(),
+            ])
         XCTAssertEqual(CertificateVerifier(trustedRoots: [root]).verify(leaf: leaf, at: now).chain, [leaf, root])
     }
 

@@ -175,7 +175,10 @@ final class OpenSSLPathAgreementTests: XCTestCase {
             leaf: chain.leaf, intermediates: chain.intermediates, at: now)
         let path = try XCTUnwrap(built.chain, "\(chain.description): \(built.failures)")
         XCTAssertEqual(path, [chain.leaf] + chain.intermediates.reversed() + [root])
-        return settings.map { RFC5280Policy(policySettings: $0).evaluate(path, at: now).failures.isEmpty }
+        // openssl writes policyConstraints non-critical (§4.2.1.11 says critical): named relaxation.
+        return settings.map {
+            RFC5280Policy(policySettings: $0, relaxations: [.nonCriticalPolicyConstraints]).evaluate(path, at: now).failures.isEmpty
+        }
     }
 
     func testNameConstraintsAndPoliciesAgreeWithOpenSSL() throws {

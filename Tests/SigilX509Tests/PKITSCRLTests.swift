@@ -66,10 +66,10 @@ final class PKITSCRLTests: XCTestCase {
         let crlPolicy = CRLRevocationPolicy(
             crls: data.crls, candidateCertificates: data.intermediates + [data.anchor],
             options: .init(minimumRSABits: 1024),
-            signerPolicies: [RFC5280Policy()])
+            signerPolicies: [RFC5280Policy(relaxations: [.nonCriticalPolicyConstraints])])
         let verifier = CertificateVerifier(
             trustedRoots: [data.anchor],
-            policies: [RFC5280Policy(), crlPolicy],
+            policies: [RFC5280Policy(relaxations: [.nonCriticalPolicyConstraints]), crlPolicy],
             minimumRSABits: 1024)
         return verifier.verify(leaf: leaf, intermediates: data.intermediates, at: validationTime)
     }

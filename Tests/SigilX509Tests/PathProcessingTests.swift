@@ -59,7 +59,11 @@ final class PathProcessingTests: XCTestCase {
     {
         let spki = key.publicKey.spkiDER
         func name(_ text: String) -> [UInt8] { CertificateBuilder.name([(AttributeTypeAndValue.commonName, text)]) }
-        let caBase: [CertificateBuilder.ExtensionValue] = [.basicConstraints(ca: true), .keyUsage([5, 6])]
+        // One key throughout: the same key identifiers in every certificate (§4.2.1.1–2).
+        let id = CertificateBuilder.keyIdentifier(key.publicKey)
+        let caBase: [CertificateBuilder.ExtensionValue] = [
+            .basicConstraints(ca: true), .keyUsage([5, 6]), .subjectKeyIdentifier(id), .authorityKeyIdentifier(id),
+        ]
         var issued = [
             try CertificateBuilder(
                 serialNumber: [1], issuer: name("Root"), subject: name("Root"), notBefore: now - 1000,
@@ -80,7 +84,7 @@ final class PathProcessingTests: XCTestCase {
             try CertificateBuilder(
                 serialNumber: [0x7F], issuer: name(issuer), subject: name("Leaf"), notBefore: now - 1000,
                 notAfter: now + 100_000, subjectPublicKeyInfo: spki,
-                extensions: [.basicConstraints(ca: false), .keyUsage([0])] + leaf
+                extensions: [.basicConstraints(ca: false), .keyUsage([0]), .authorityKeyIdentifier(id)] + leaf
             ).sign(with: key))
         return issued.reversed()
     }
@@ -261,7 +265,9 @@ final class PathProcessingTests: XCTestCase {
         let p2: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 2, 1, 48, 2]
         func policies(_ path: [String], _ leaf: String, _ settings: PolicySettings) throws -> ValidPolicySet? {
             let intermediates = try path.map(load)
-            return CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(policySettings: settings)], minimumRSABits: 1024)
+            // PKITS CA certificates carry a non-critical policyConstraints: the named relaxation.
+            let policy = RFC5280Policy(policySettings: settings, relaxations: [.nonCriticalPolicyConstraints])
+            return CertificateVerifier(trustedRoots: [root], policies: [policy], minimumRSABits: 1024)
                 .validate(leaf: try load(leaf), intermediates: intermediates, at: PKITSTests.validationTime).validPolicies
         }
         // 4.10.1: Mapping1to2CA maps NIST-test-policy-1 to -2; the end entity asserts -2.

@@ -47,12 +47,41 @@ extension CertificatePolicy {
 ///   (h)–(j), §6.1.5 (a)–(b), (g)), computed on RFC 9618's policy graph, and the resulting
 ///   ``ValidPolicySet`` reported through ``evaluate(_:at:)``.
 ///
-/// The trust anchor (the chain's last certificate) is an input, not part of the path: its
-/// policies and policy constraints are not applied (§6.1.1 (d)).
+/// - the trust anchor's name constraints (RFC 5937, as Go and rustls-webpki apply them): a
+///   trust anchor whose nameConstraints is not critical or holds a subtree that is no valid name
+///   is refused, otherwise its subtrees constrain every certificate below it;
+/// - the certificate profile (``ProfileViolation``): authorityKeyIdentifier present in every
+///   certificate but a self-issued trust anchor and never critical, subjectKeyIdentifier in every
+///   CA certificate (§4.2.1.1–2); no CA certificate with an empty subject, a critical
+///   basicConstraints in the trust anchor, no keyCertSign in a leaf that is not a CA
+///   (§4.1.2.6, §4.2.1.3, §4.2.1.9); no nameConstraints in an end-entity certificate
+///   (§4.2.1.10); a critical subjectAltName when the subject is empty, dNSNames in the
+///   preferred name syntax (§4.2.1.6); a critical policyConstraints (§4.2.1.11). Data that
+///   breaks one of these and must still be accepted is accepted only through a named
+///   ``Relaxation``.
+///
+/// The trust anchor's policies and policy constraints are not applied (§6.1.1 (d)).
 /// Revocation (§6.1.3 (a)(3)) is a separate policy (OCSP, CRLs).
 public struct RFC5280Policy: CertificatePolicy {
     public let name = "RFC 5280"
 
+    /// A profile rule deliberately not enforced, for data known to break it. Off by default;
+    /// each names what it admits and who issued such data.
+    public enum Relaxation: String, Hashable, Sendable, CaseIterable {
+        /// Accept certificates without authorityKeyIdentifier or, in a CA certificate, without
+        /// subjectKeyIdentifier (§4.2.1.1–2): Apple's App Store Server Library test PKI (the
+        /// signed-data test root, intermediate and leaves) and Xcode's StoreKit testing certificate.
+        case missingKeyIdentifiers
+        /// Accept a trust anchor whose basicConstraints is not critical (§4.2.1.9): the App Store
+        /// Server Library's test root.
+        case nonCriticalBasicConstraints
+        /// Accept a policyConstraints that is not critical (§4.2.1.11): NIST's PKITS CA
+        /// certificates, written before the rule was enforced.
+        case nonCriticalPolicyConstraints
+    }
+
+    /// The profile rules not enforced (none by default).
+    public var relaxations: Set<Relaxation>
     /// The certificate-policy inputs (RFC 5280 §6.1.1 (c), (e)–(g)).
     public var policySettings: PolicySettings
     /// Bound on the policy graph: nodes, edges and expected-policy entries created per chain.
@@ -60,11 +89,13 @@ public struct RFC5280Policy: CertificatePolicy {
     /// Bound on name-constraint checking: (name, subtree) comparisons per chain.
     public var maximumNameConstraintComparisons: Int
 
-    /// RFC 5280 path processing with `policySettings`, the relying party's policy inputs.
+    /// RFC 5280 path processing with `policySettings`, the relying party's policy inputs, every
+    /// profile rule enforced but `relaxations`.
     public init(
-        policySettings: PolicySettings = PolicySettings(), maximumPolicyGraphSize: Int = 10_000,
-        maximumNameConstraintComparisons: Int = 100_000
+        policySettings: PolicySettings = PolicySettings(), relaxations: Set<Relaxation> = [],
+        maximumPolicyGraphSize: Int = 10_000, maximumNameConstraintComparisons: Int = 100_000
     ) {
+        self.relaxations = relaxations
         self.policySettings = policySettings
         self.maximumPolicyGraphSize = maximumPolicyGraphSize
         self.maximumNameConstraintComparisons = maximumNameConstraintComparisons
@@ -78,21 +109,42 @@ public struct RFC5280Policy: CertificatePolicy {
     /// The failures of `chain` (leaf first, root last) at `time`, and its valid policy set when
     /// policy processing succeeded.
     public func evaluate(_ chain: [Certificate], at time: Int64) -> PolicyEvaluation {
-        var failures: [ValidationFailure] = []
+        var failures = profileFailures(of: chain)
         // RFC 5280 numbering: certificate 1 is issued by the trust anchor, certificate n is the leaf.
         let path = Array(chain.dropLast().reversed())
-        failures += nameConstraintFailures(of: path)
+        failures += nameConstraintFailures(of: path, anchor: chain.count > 1 ? chain.last : nil)
         let policies = PolicyGraph.process(path, settings: policySettings, limit: maximumPolicyGraphSize)
         failures += policies.failures
         return PolicyEvaluation(failures: failures, validPolicies: failures.isEmpty ? policies.validPolicies : nil)
     }
 
-    /// §6.1.3 (b)–(c) and §6.1.4 (g) over `path` (certificate 1 first).
-    func nameConstraintFailures(of path: [Certificate]) -> [ValidationFailure] {
+    /// §6.1.3 (b)–(c) and §6.1.4 (g) over `path` (certificate 1 first), starting from the
+    /// name constraints of the trust anchor `anchor` (RFC 5937).
+    func nameConstraintFailures(of path: [Certificate], anchor: Certificate?) -> [ValidationFailure] {
+        let anchorConstraints = anchor?.extension(X509OIDs.nameConstraints)
         // No CA of the path constrains names: nothing to check (the common case, kept cheap).
-        guard path.dropLast().contains(where: { $0.extension(X509OIDs.nameConstraints) != nil }) else { return [] }
+        guard anchorConstraints != nil || path.dropLast().contains(where: { $0.extension(X509OIDs.nameConstraints) != nil }) else {
+            return []
+        }
         var check = NameConstraintsCheck(limit: maximumNameConstraintComparisons)
         var failures: [ValidationFailure] = []
+        if let e = anchorConstraints, case .nameConstraints(let constraints) = e.value {
+            // An anchor's constraints must be critical and well formed: a CA that cannot be read
+            // exactly constrains nothing safely, so the anchor is refused.
+            let position = path.count
+            if !e.critical {
+                failures.append(
+                    .nonConformingCertificate(
+                        certificate: PathCertificate(anchor!, position: position), violation: .nameConstraintsNotCritical))
+            }
+            if !(constraints.permitted + constraints.excluded).allSatisfy({ NameConstraintsCheck.isValidSubtree($0.base) }) {
+                failures.append(
+                    .nonConformingCertificate(
+                        certificate: PathCertificate(anchor!, position: position), violation: .nameConstraintsMalformed))
+            }
+            guard failures.isEmpty else { return failures }
+            check.add(constraints, critical: true)
+        }
         for (offset, certificate) in path.enumerated() {
             let isLeaf = offset == path.count - 1
             if isLeaf || !certificate.isSelfIssued {
@@ -104,5 +156,74 @@ public struct RFC5280Policy: CertificatePolicy {
             }
         }
         return failures
+    }
+
+    /// The certificate-profile failures of `chain` (leaf first, trust anchor last), but for the
+    /// rules `relaxations` names.
+    func profileFailures(of chain: [Certificate]) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        let anchorIndex = chain.count - 1
+        for (index, certificate) in chain.enumerated() {
+            func fail(_ violation: ProfileViolation) {
+                failures.append(.nonConformingCertificate(certificate: PathCertificate(certificate, position: index), violation: violation))
+            }
+            let isCA = certificate.basicConstraints?.isCA == true
+            // §4.2.1.1–2.
+            if let aki = certificate.extension(X509OIDs.authorityKeyIdentifier) {
+                if aki.critical { fail(.authorityKeyIdentifierCritical) }
+            }
+            if !relaxations.contains(.missingKeyIdentifiers) {
+                let needsAKI = index < anchorIndex || !certificate.isSelfIssued
+                if needsAKI && certificate.authorityKeyIdentifier?.keyIdentifier == nil { fail(.authorityKeyIdentifierMissing) }
+                if isCA && certificate.subjectKeyIdentifier == nil { fail(.subjectKeyIdentifierMissing) }
+            }
+            // §4.1.2.6, §4.2.1.9, §4.2.1.3.
+            if isCA && certificate.subject.rdns.isEmpty { fail(.caSubjectEmpty) }
+            if index == anchorIndex, !relaxations.contains(.nonCriticalBasicConstraints),
+                let e = certificate.extension(X509OIDs.basicConstraints), !e.critical
+            {
+                fail(.basicConstraintsNotCritical)
+            }
+            if index == 0, index < anchorIndex, !isCA, certificate.keyUsage?.keyCertSign == true { fail(.keyCertSignWithoutCA) }
+            // §4.2.1.10.
+            if index == 0, index < anchorIndex, !isCA, certificate.extension(X509OIDs.nameConstraints) != nil {
+                fail(.nameConstraintsInEndEntity)
+            }
+            // §4.2.1.6.
+            if let san = certificate.extension(X509OIDs.subjectAltName) {
+                if !san.critical && certificate.subject.rdns.isEmpty { fail(.subjectAltNameNotCritical) }
+                if index < anchorIndex,
+                    certificate.subjectAlternativeNames.contains(where: {
+                        if case .dnsName(let name) = $0 { !RFC5280Policy.isPreferredDNSName(name) } else { false }
+                    })
+                {
+                    fail(.dnsNameSyntax)
+                }
+            }
+            // §4.2.1.11.
+            if !relaxations.contains(.nonCriticalPolicyConstraints), let e = certificate.extension(X509OIDs.policyConstraints), !e.critical
+            {
+                fail(.policyConstraintsNotCritical)
+            }
+        }
+        return failures
+    }
+
+    /// A dNSName in the preferred name syntax (RFC 1034 §3.5, §4.2.1.6): non-empty labels of
+    /// ASCII letters, digits and hyphens, the leftmost label possibly the wildcard "*".
+    static func isPreferredDNSName(_ name: String) -> Bool {
+        let labels = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard !labels.isEmpty else { return false }
+        for (offset, label) in labels.enumerated() {
+            if offset == 0 && label.elementsEqual("*".utf8) { continue }
+            guard !label.isEmpty else { return false }
+            for byte in label {
+                let ok =
+                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+                guard ok else { return false }
+            }
+        }
+        return true
     }
 }

@@ -119,10 +119,10 @@ struct NameConstraintsCheck {
                 failures.append(.unsupportedNameConstraint(certificate: named, form: form.label))
                 continue
             }
-            if case .ipAddress(let octets) = name, octets.count != 4 && octets.count != 16,
-                excluded[form] != nil || permitted.contains(where: { $0[form] != nil })
-            {
-                // An address with a mask is no address (§4.2.1.6): it can be cleared by no subtree.
+            if !NameConstraintsCheck.isWellFormedName(name), excluded[form] != nil || permitted.contains(where: { $0[form] != nil }) {
+                // A malformed name (an address with a mask, a DNS name with an empty label, a
+                // mailbox without exactly one "@"; §4.2.1.6) can be cleared by no subtree, even
+                // one whose suffix it carries.
                 failures.append(.nameNotPermitted(certificate: named, name: name.description))
                 continue
             }
@@ -151,6 +151,45 @@ struct NameConstraintsCheck {
         }
         steps += count
         return true
+    }
+
+    /// Whether a subjectAltName (or subject emailAddress) has the shape of its form: an
+    /// iPAddress of 4 or 16 octets, a dNSName of non-empty labels, an rfc822Name with exactly one
+    /// "@" between a non-empty local part and a host of non-empty labels. Other forms pass.
+    static func isWellFormedName(_ name: GeneralName) -> Bool {
+        switch name {
+        case .ipAddress(let octets): return octets.count == 4 || octets.count == 16
+        case .dnsName(let text): return hasNonEmptyLabels(Substring(text))
+        case .rfc822Name(let text):
+            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+            return parts.count == 2 && !parts[0].isEmpty && hasNonEmptyLabels(parts[1])
+        default: return true
+        }
+    }
+
+    /// Whether `text` is one or more dot-separated labels, none empty.
+    static func hasNonEmptyLabels(_ text: Substring) -> Bool {
+        !text.isEmpty && !text.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }
+    }
+
+    /// Whether a constraint's base is a valid subtree of its form for a trust anchor's constraints
+    /// (RFC 5937 with §4.2.1.10): an iPAddress of address and contiguous mask, a dNSName of
+    /// non-empty labels without a wildcard (a leading "." is taken as the subdomains, as Sigil's
+    /// matching does), an rfc822Name with at most one "@".
+    static func isValidSubtree(_ base: GeneralName) -> Bool {
+        switch base {
+        case .ipAddress: return wellFormed(base)
+        case .dnsName(let text):
+            if text.isEmpty { return true }
+            let body = text.hasPrefix(".") ? text.dropFirst() : Substring(text)
+            return !text.contains("*") && hasNonEmptyLabels(body)
+        case .rfc822Name(let text):
+            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+            if parts.count == 2 { return !parts[0].isEmpty && hasNonEmptyLabels(parts[1]) }
+            guard parts.count == 1 else { return false }
+            return hasNonEmptyLabels(text.hasPrefix(".") ? Substring(text).dropFirst() : Substring(text))
+        default: return true
+        }
     }
 
     /// Whether a constraint's base has the shape its form needs (iPAddress: address and mask,

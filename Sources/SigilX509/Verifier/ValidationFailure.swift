@@ -53,6 +53,12 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
     case noValidPolicy(certificate: PathCertificate, clause: String)
     /// The policy graph (RFC 9618) would grow past its bound of nodes and edges.
     case policyGraphLimitExceeded(limit: Int)
+    /// `certificate` breaks a rule of the RFC 5280 certificate profile (``ProfileViolation``,
+    /// each with its clause) that ``RFC5280Policy`` enforces.
+    case nonConformingCertificate(certificate: PathCertificate, violation: ProfileViolation)
+    /// A CRL that would decide `certificate`'s status breaks a rule of the CRL profile (RFC 5280
+    /// §5), so it was not used; `crlIssuer` names the CRL's issuer.
+    case nonConformingCRL(certificate: PathCertificate, crlIssuer: String, violation: ProfileViolation)
 
     public var description: String {
         switch self {
@@ -85,6 +91,9 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
         case .policyMappingOfAnyPolicy(let certificate): "\(certificate) maps a policy to or from anyPolicy"
         case .noValidPolicy(let certificate, _): "no valid certificate policy at \(certificate) while an explicit policy is required"
         case .policyGraphLimitExceeded(let limit): "policy processing stopped: the policy graph would exceed \(limit) nodes and edges"
+        case .nonConformingCertificate(let certificate, let violation): "\(certificate): \(violation)"
+        case .nonConformingCRL(let certificate, let crlIssuer, let violation):
+            "a CRL of \(crlIssuer) for \(certificate) was not used: \(violation)"
         }
     }
 
@@ -109,6 +118,7 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
         case .policyMappingOfAnyPolicy: "RFC 5280 §6.1.4 (a)"
         case .noValidPolicy(_, let clause): "RFC 5280 \(clause)"
         case .policyGraphLimitExceeded: "RFC 9618 policy-graph bound"
+        case .nonConformingCertificate(_, let violation), .nonConformingCRL(_, _, let violation): violation.clause
         }
     }
 }
@@ -135,4 +145,75 @@ public struct PathCertificate: Hashable, Sendable, CustomStringConvertible {
 
     /// `CN=Leaf (position 0)`; an empty subject reads `(empty subject)`.
     public var description: String { "\(subject.isEmpty ? "(empty subject)" : subject) (position \(position))" }
+}
+
+/// A rule of the RFC 5280 certificate or CRL profile a certificate or CRL breaks. Each names its
+/// clause (``clause``); ``RFC5280Policy`` refuses a path with any of them unless the caller
+/// names the matching ``RFC5280Policy/Relaxation``.
+public enum ProfileViolation: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// A certificate that is not self-issued without authorityKeyIdentifier keyIdentifier (§4.2.1.1).
+    case authorityKeyIdentifierMissing
+    /// An authorityKeyIdentifier marked critical, in any certificate of the path (§4.2.1.1).
+    case authorityKeyIdentifierCritical
+    /// A CA certificate without subjectKeyIdentifier (§4.2.1.2).
+    case subjectKeyIdentifierMissing
+    /// A CA certificate with an empty subject (§4.1.2.6).
+    case caSubjectEmpty
+    /// A trust anchor whose basicConstraints is not critical (§4.2.1.9).
+    case basicConstraintsNotCritical
+    /// A leaf asserting keyCertSign without basicConstraints cA (§4.2.1.3, §4.2.1.9).
+    case keyCertSignWithoutCA
+    /// nameConstraints in an end-entity certificate (§4.2.1.10).
+    case nameConstraintsInEndEntity
+    /// nameConstraints not marked critical (§4.2.1.10), checked on the trust anchor (RFC 5937).
+    case nameConstraintsNotCritical
+    /// A subtree of nameConstraints that is no valid name of its form (§4.2.1.10), checked on the
+    /// trust anchor (RFC 5937).
+    case nameConstraintsMalformed
+    /// A non-critical subjectAltName in a certificate with an empty subject (§4.2.1.6).
+    case subjectAltNameNotCritical
+    /// A dNSName outside the preferred name syntax: letters, digits and hyphens in non-empty
+    /// labels, a wildcard only as a whole leftmost label (§4.2.1.6, RFC 1034 §3.5).
+    case dnsNameSyntax
+    /// policyConstraints not marked critical (§4.2.1.11).
+    case policyConstraintsNotCritical
+    /// A CRL without cRLNumber (§5.2.3).
+    case crlNumberMissing
+    /// A CRL whose cRLNumber is marked critical (§5.2.3).
+    case crlNumberCritical
+
+    /// The clause the rule is stated in ("RFC 5280 §4.2.1.1").
+    public var clause: String {
+        switch self {
+        case .authorityKeyIdentifierMissing, .authorityKeyIdentifierCritical: "RFC 5280 §4.2.1.1"
+        case .subjectKeyIdentifierMissing: "RFC 5280 §4.2.1.2"
+        case .caSubjectEmpty: "RFC 5280 §4.1.2.6"
+        case .basicConstraintsNotCritical: "RFC 5280 §4.2.1.9"
+        case .keyCertSignWithoutCA: "RFC 5280 §4.2.1.3"
+        case .nameConstraintsInEndEntity, .nameConstraintsNotCritical, .nameConstraintsMalformed: "RFC 5280 §4.2.1.10"
+        case .subjectAltNameNotCritical, .dnsNameSyntax: "RFC 5280 §4.2.1.6"
+        case .policyConstraintsNotCritical: "RFC 5280 §4.2.1.11"
+        case .crlNumberMissing, .crlNumberCritical: "RFC 5280 §5.2.3"
+        }
+    }
+
+    /// What is wrong, in words.
+    public var description: String {
+        switch self {
+        case .authorityKeyIdentifierMissing: "no authorityKeyIdentifier keyIdentifier"
+        case .authorityKeyIdentifierCritical: "authorityKeyIdentifier is marked critical"
+        case .subjectKeyIdentifierMissing: "a CA certificate without subjectKeyIdentifier"
+        case .caSubjectEmpty: "a CA certificate with an empty subject"
+        case .basicConstraintsNotCritical: "the trust anchor's basicConstraints is not critical"
+        case .keyCertSignWithoutCA: "keyUsage keyCertSign without basicConstraints cA"
+        case .nameConstraintsInEndEntity: "nameConstraints in an end-entity certificate"
+        case .nameConstraintsNotCritical: "nameConstraints is not critical"
+        case .nameConstraintsMalformed: "nameConstraints holds a subtree that is no valid name"
+        case .subjectAltNameNotCritical: "an empty subject with a non-critical subjectAltName"
+        case .dnsNameSyntax: "a dNSName outside the preferred name syntax"
+        case .policyConstraintsNotCritical: "policyConstraints is not critical"
+        case .crlNumberMissing: "the CRL has no cRLNumber"
+        case .crlNumberCritical: "the CRL's cRLNumber is marked critical"
+        }
+    }
 }
