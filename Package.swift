@@ -193,7 +193,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilCLITests",
-            dependencies: ["sigil", "SigilTestSupport"]
+            dependencies: ["sigil", "SigilASN1", "SigilCore", "SigilX509", "SigilTestPKI", "SigilTestSupport"]
         ),
         // The valgrind constant-time check: a test-only C shim for memcheck client requests and
         // the harness it runs (Tests/SigilCoreTests/ConstantTimeTests.swift drives both).

@@ -1,5 +1,9 @@
 import Foundation
+import SigilASN1
+import SigilCore
+import SigilTestPKI
 import SigilTestSupport
+import SigilX509
 import XCTest
 
 /// `sigil receipt show|transaction-id|verify|legacy` on the real receipts.
@@ -113,5 +117,56 @@ final class ReceiptCLITests: XCTestCase {
             XCTAssertEqual(wrong.status, 1)
             XCTAssertEqual(try json(wrong)["status"] as? Int, environment == "production" ? 21008 : 21007, name)
         }
+    }
+
+    /// A receipt whose signer chains to the trusted root but lacks Apple's receipt-signing OID is
+    /// refused by `sigil receipt verify` by default, with the typed failure and its rule; the
+    /// relaxation is named (`--any-signer`).
+    func testForgedSignerRefusedByDefault() throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let fakeKey = ECDSAPrivateKey.generate(curve: .p256)
+        let fake = try CertificateBuilder(
+            serialNumber: [0x0F, 0xAC, 0xE1], issuer: pki.intermediate.subject.derBytes,
+            subject: CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Fake Receipt Signing")]),
+            notBefore: now - 86_400, notAfter: now + 86_400, subjectPublicKeyInfo: fakeKey.publicKey.spkiDER,
+            extensions: [
+                .basicConstraints(ca: false), .keyUsage([0]),
+                .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(pki.intermediateKey.publicKey)),
+                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(fakeKey.publicKey)),
+            ]
+        ).sign(with: pki.intermediateKey)
+        let payload = try AppReceiptBuilder(
+            appItemID: 1, bundleID: "com.example", appVersion: "1", originalApplicationVersion: "1", creationDate: now,
+            opaqueValue: [1], deviceGUID: [2], inAppPurchases: []
+        ).payload()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-receipt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = dir.appendingPathComponent("root.der")
+        try Data(pki.root.derBytes).write(to: root)
+        func write(_ name: String, signer: Certificate, key: ECDSAPrivateKey) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            try Data(
+                try AppReceiptBuilder.signedData(
+                    content: payload, signer: signer, signerKey: key, certificates: [signer, pki.intermediate])
+            ).write(to: url)
+            return url.path
+        }
+        let genuine = try write("genuine", signer: pki.leaf, key: pki.leafKey)
+        let forged = try write("forged", signer: fake, key: fakeKey)
+        XCTAssertEqual(try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root.path, genuine]).status, 0)
+        let refused = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root.path, forged])
+        XCTAssertEqual(refused.status, 1)
+        let out = try json(refused)
+        XCTAssertEqual(out["error"] as? String, "untrustedSigner")
+        let failures = try XCTUnwrap(out["failures"] as? [[String: Any]], "\(out)")
+        XCTAssertTrue(
+            failures.contains {
+                ($0["rule"] as? String) == "Apple receipt" && (($0["reason"] as? String) ?? "").contains("1.2.840.113635.100.6.11.1")
+            },
+            "\(failures)")
+        let relaxed = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root.path, "--any-signer", forged])
+        XCTAssertEqual(relaxed.status, 0, relaxed.stdoutString)
     }
 }
