@@ -42,6 +42,7 @@ public enum Base16 {
 /// An error code known only at run time (an HTTP status, a code from a server's answer), for
 /// errors whose codes are not a fixed list.
 public struct ErrorCodeName: ErrorCode {
+    /// The code as a string.
     public let rawValue: String
     /// The code `rawValue`.
     public init(_ rawValue: String) { self.rawValue = rawValue }

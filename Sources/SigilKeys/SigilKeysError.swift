@@ -6,6 +6,7 @@ import SigilCore
 public struct SigilKeysError: ModuleError {
     /// "keys": `keys.code` names this module's errors across Sigil.
     public static let domain = "keys"
+    /// A stable code: compare codes, show reasons.
     public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }

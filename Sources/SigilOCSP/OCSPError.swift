@@ -10,6 +10,7 @@ import SigilX509
 public struct OCSPError: ModuleError {
     /// "ocsp": `ocsp.code` names this module's errors across Sigil.
     public static let domain = "ocsp"
+    /// A stable code: compare codes, show reasons.
     public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }

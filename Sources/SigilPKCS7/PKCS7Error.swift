@@ -8,6 +8,7 @@ import SigilX509
 public struct PKCS7Error: ModuleError {
     /// "pkcs7": `pkcs7.code` names this module's errors across Sigil.
     public static let domain = "pkcs7"
+    /// A stable code: compare codes, show reasons.
     public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }

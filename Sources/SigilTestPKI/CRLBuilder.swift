@@ -10,7 +10,9 @@ import SigilX509
 public struct CRLBuilder: Sendable {
     /// One revoked certificate: its serial number (big-endian magnitude) and revocation time.
     public struct Entry: Sendable {
+        /// The revoked certificate's serial number, big-endian magnitude.
         public let serialNumber: [UInt8]
+        /// When it was revoked, seconds since 1970.
         public let revocationDate: Int64
         /// An entry for the certificate with `serialNumber`, revoked at `revocationDate` (seconds since 1970).
         public init(serialNumber: [UInt8], revocationDate: Int64) {
@@ -19,10 +21,15 @@ public struct CRLBuilder: Sendable {
         }
     }
 
+    /// The certificate whose subject issues the CRL and whose key signs it.
     public var issuer: Certificate
+    /// thisUpdate, seconds since 1970.
     public var thisUpdate: Int64
+    /// nextUpdate, seconds since 1970.
     public var nextUpdate: Int64
+    /// The revoked certificates.
     public var entries: [Entry]
+    /// The cRLNumber extension's value.
     public var crlNumber: Int
     /// Whether the cRLNumber extension is written (true by default; false makes a CRL outside
     /// the §5.2.3 profile, for tests).

@@ -7,6 +7,7 @@ import SigilBase
 public struct ASN1Error: ModuleError {
     /// "asn1": `asn1.code` names this module's errors across Sigil.
     public static let domain = "asn1"
+    /// A stable code: compare codes, show reasons.
     public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }

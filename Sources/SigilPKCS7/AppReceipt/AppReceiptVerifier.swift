@@ -31,7 +31,9 @@ public struct AppReceiptVerifier: Sendable {
         case anyCertificateUnderTrustedRoots
     }
 
+    /// The roots a receipt signer must chain to (Apple Root CA for App Store receipts).
     public let trustedRoots: [Certificate]
+    /// Apple's receipt signer (the default), or the named relaxation.
     public let signerRequirement: SignerRequirement
     /// RSA keys smaller than this verify nothing (Apple's receipt signers are RSA-2048).
     public let minimumRSABits: Int

@@ -41,49 +41,89 @@ public struct VerifyReceiptResponse: Codable, Sendable, Hashable {
     /// "yyyy-MM-dd HH:mm:ss Etc/GMT", `…_date_ms` milliseconds as a string, `…_date_pst` in
     /// America/Los_Angeles).
     public struct Receipt: Codable, Sendable, Hashable {
+        /// Apple's `receipt_type`.
         public var receipt_type: String?
+        /// Apple's `adam_id`.
         public var adam_id: Int64?
+        /// Apple's `app_item_id`.
         public var app_item_id: Int64?
+        /// Apple's `bundle_id`.
         public var bundle_id: String?
+        /// Apple's `application_version`.
         public var application_version: String?
+        /// Apple's `original_application_version`.
         public var original_application_version: String?
+        /// Apple's `receipt_creation_date`.
         public var receipt_creation_date: String?
+        /// Apple's `receipt_creation_date_ms`.
         public var receipt_creation_date_ms: String?
+        /// Apple's `receipt_creation_date_pst`.
         public var receipt_creation_date_pst: String?
+        /// Apple's `request_date`.
         public var request_date: String
+        /// Apple's `request_date_ms`.
         public var request_date_ms: String
+        /// Apple's `request_date_pst`.
         public var request_date_pst: String
+        /// Apple's `original_purchase_date`.
         public var original_purchase_date: String?
+        /// Apple's `original_purchase_date_ms`.
         public var original_purchase_date_ms: String?
+        /// Apple's `original_purchase_date_pst`.
         public var original_purchase_date_pst: String?
+        /// Apple's `expiration_date`.
         public var expiration_date: String?
+        /// Apple's `expiration_date_ms`.
         public var expiration_date_ms: String?
+        /// Apple's `expiration_date_pst`.
         public var expiration_date_pst: String?
+        /// Apple's `in_app`.
         public var in_app: [InApp]
     }
 
     /// One `in_app` record: every value a string, as Apple writes them.
     public struct InApp: Codable, Sendable, Hashable {
+        /// Apple's `quantity`.
         public var quantity: String?
+        /// Apple's `product_id`.
         public var product_id: String?
+        /// Apple's `transaction_id`.
         public var transaction_id: String?
+        /// Apple's `original_transaction_id`.
         public var original_transaction_id: String?
+        /// Apple's `purchase_date`.
         public var purchase_date: String?
+        /// Apple's `purchase_date_ms`.
         public var purchase_date_ms: String?
+        /// Apple's `purchase_date_pst`.
         public var purchase_date_pst: String?
+        /// Apple's `original_purchase_date`.
         public var original_purchase_date: String?
+        /// Apple's `original_purchase_date_ms`.
         public var original_purchase_date_ms: String?
+        /// Apple's `original_purchase_date_pst`.
         public var original_purchase_date_pst: String?
+        /// Apple's `expires_date`.
         public var expires_date: String?
+        /// Apple's `expires_date_ms`.
         public var expires_date_ms: String?
+        /// Apple's `expires_date_pst`.
         public var expires_date_pst: String?
+        /// Apple's `cancellation_date`.
         public var cancellation_date: String?
+        /// Apple's `cancellation_date_ms`.
         public var cancellation_date_ms: String?
+        /// Apple's `cancellation_date_pst`.
         public var cancellation_date_pst: String?
+        /// Apple's `cancellation_reason`.
         public var cancellation_reason: String?
+        /// Apple's `web_order_line_item_id`.
         public var web_order_line_item_id: String?
+        /// Apple's `is_trial_period`.
         public var is_trial_period: String?
+        /// Apple's `is_in_intro_offer_period`.
         public var is_in_intro_offer_period: String?
+        /// Apple's `promotional_offer_id`.
         public var promotional_offer_id: String?
     }
 }

@@ -16,6 +16,7 @@ public struct VerificationStep: Sendable, Hashable, CustomStringConvertible {
     public let clause: String
     /// What was checked ("validity of every certificate at the validation time").
     public let check: String
+    /// Passed, failed, or a note.
     public let verdict: Verdict
     private let render: @Sendable () -> String
 
