@@ -76,4 +76,37 @@ public struct AppleShapedTestPKI: Sendable {
         let chain = [leaf, intermediate, root].map { JSONValue.string(Base64.encode($0.derBytes)) }
         return try JWS.sign(header: .object([("alg", .string("ES256")), ("x5c", .array(chain))]), payload: payload, key: leafKey)
     }
+
+    /// The intermediate re-issued by the root without Apple's WWDR marker (same name and key, so
+    /// the leaf it signed still chains through it): for tests of the Apple profiles' refusals.
+    public func intermediateWithoutMarker(notBefore: Int64, notAfter: Int64) throws(X509Error) -> Certificate {
+        try CertificateBuilder(
+            serialNumber: [0x7A, 0x7F], issuer: root.subject.derBytes, subject: intermediate.subject.derBytes,
+            notBefore: notBefore, notAfter: notAfter, subjectPublicKeyInfo: intermediateKey.publicKey.spkiDER,
+            extensions: [
+                .basicConstraints(ca: true, pathLength: 0), .keyUsage([5, 6]),
+                .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(rootKey.publicKey)),
+                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(intermediateKey.publicKey)),
+            ]
+        ).sign(with: rootKey)
+    }
+
+    /// A P-256 leaf the intermediate issues under `commonName` without Apple's signing marker
+    /// (1.2.840.113635.100.6.11.1) — a certificate Apple issued "to anyone" — and its key.
+    public func unmarkedLeaf(commonName: String, notBefore: Int64, notAfter: Int64) throws(X509Error) -> (
+        certificate: Certificate, key: ECDSAPrivateKey
+    ) {
+        let key = ECDSAPrivateKey.generate(curve: .p256)
+        let certificate = try CertificateBuilder(
+            serialNumber: [0x0F, 0xAC, 0xE0], issuer: intermediate.subject.derBytes,
+            subject: CertificateBuilder.name([(AttributeTypeAndValue.commonName, commonName)]),
+            notBefore: notBefore, notAfter: notAfter, subjectPublicKeyInfo: key.publicKey.spkiDER,
+            extensions: [
+                .basicConstraints(ca: false), .keyUsage([0]),
+                .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(intermediateKey.publicKey)),
+                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(key.publicKey)),
+            ]
+        ).sign(with: intermediateKey)
+        return (certificate, key)
+    }
 }

@@ -49,64 +49,37 @@ public struct CRLBuilder: Sendable {
 
     /// The CRL's DER, signed with `issuerKey` (ecdsa-with-SHA256 for P-256, -SHA384 for P-384).
     public func sign(with issuerKey: ECDSAPrivateKey) throws(X509Error) -> [UInt8] {
-        let (algorithm, hash): (ASN1ObjectIdentifier, HashAlgorithm) =
-            issuerKey.curve == .p256 ? (X509OIDs.ecdsaWithSHA256, .sha256) : (X509OIDs.ecdsaWithSHA384, .sha384)
-        var algorithmWriter = DERWriter()
-        algorithmWriter.appendSequence { $0.append(algorithm) }
-        func time(_ seconds: Int64, into writer: inout DERWriter) throws(ASN1Error) {
-            let components = try ASN1TimeComponents(secondsSinceEpoch: seconds)
-            if components.year < 2050 { writer.append(try ASN1UTCTime(components)) } else { writer.append(ASN1GeneralizedTime(components)) }
+        let algorithm = TestPKISigning.algorithm(for: issuerKey)
+        var extensions: [CertificateBuilder.ExtensionValue] = []
+        if includesCRLNumber {
+            var number = DERWriter()
+            number.append(ASN1Integer(crlNumber))
+            extensions.append(.init(oid: X509OIDs.cRLNumber, critical: crlNumberCritical, value: number.bytes))
         }
+        if let keyIdentifier = issuer.subjectKeyIdentifier { extensions.append(.authorityKeyIdentifier(keyIdentifier)) }
         var tbs = DERWriter()
         do {
             try tbs.appendSequence { t in
                 t.append(ASN1Integer(1))  // v2
-                t.appendEncoded(algorithmWriter.bytes)
+                t.appendEncoded(algorithm.der)
                 t.appendEncoded(issuer.subject.derBytes)
-                try time(thisUpdate, into: &t)
-                try time(nextUpdate, into: &t)
+                try TestPKISigning.time(thisUpdate, into: &t)
+                try TestPKISigning.time(nextUpdate, into: &t)
                 if !entries.isEmpty {
                     try t.appendSequence { list in
                         for entry in entries {
                             try list.appendSequence { item in
                                 item.append(ASN1Integer(unsignedMagnitude: entry.serialNumber))
-                                try time(entry.revocationDate, into: &item)
+                                try TestPKISigning.time(entry.revocationDate, into: &item)
                             }
                         }
                     }
                 }
-                t.appendExplicit(.contextSpecific(0)) { ext in
-                    ext.appendSequence { list in
-                        if includesCRLNumber {
-                            list.appendSequence { item in
-                                item.append(X509OIDs.cRLNumber)
-                                if crlNumberCritical { item.appendPrimitive(.boolean, content: [0xFF]) }
-                                var number = DERWriter()
-                                number.append(ASN1Integer(crlNumber))
-                                item.appendPrimitive(.octetString, content: number.bytes)
-                            }
-                        }
-                        if let keyIdentifier = issuer.subjectKeyIdentifier {
-                            list.appendSequence { item in
-                                item.append(X509OIDs.authorityKeyIdentifier)
-                                var aki = DERWriter()
-                                aki.appendSequence { $0.appendPrimitive(.contextSpecific(0), content: keyIdentifier) }
-                                item.appendPrimitive(.octetString, content: aki.bytes)
-                            }
-                        }
-                    }
-                }
+                t.appendExplicit(.contextSpecific(0)) { TestPKISigning.extensions(extensions, into: &$0) }
             }
         } catch {
             throw X509Error(.malformed, "CRL builder: \(error)")
         }
-        let signature = issuerKey.signature(for: tbs.bytes, hash: hash).derRepresentation
-        var whole = DERWriter()
-        whole.appendSequence { w in
-            w.appendEncoded(tbs.bytes)
-            w.appendEncoded(algorithmWriter.bytes)
-            w.appendPrimitive(.bitString, content: [0] + signature)
-        }
-        return whole.bytes
+        return TestPKISigning.signed(tbs.bytes, algorithm: algorithm, key: issuerKey)
     }
 }

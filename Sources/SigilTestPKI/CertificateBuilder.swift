@@ -132,53 +132,27 @@ public struct CertificateBuilder: Sendable {
     /// Signs the certificate with `issuerKey` (ecdsa-with-SHA256 for a P-256 issuer key,
     /// ecdsa-with-SHA384 for P-384) and returns it parsed.
     public func sign(with issuerKey: ECDSAPrivateKey) throws(X509Error) -> Certificate {
-        let (algorithm, hash): (ASN1ObjectIdentifier, HashAlgorithm) =
-            issuerKey.curve == .p256 ? (X509OIDs.ecdsaWithSHA256, .sha256) : (X509OIDs.ecdsaWithSHA384, .sha384)
-        var algorithmWriter = DERWriter()
-        algorithmWriter.appendSequence { $0.append(algorithm) }
+        let algorithm = TestPKISigning.algorithm(for: issuerKey)
         var tbs = DERWriter()
         do {
             try tbs.appendSequence { t in
                 t.appendExplicit(.contextSpecific(0)) { $0.append(ASN1Integer(2)) }
                 t.append(ASN1Integer(unsignedMagnitude: serialNumber))
-                t.appendEncoded(algorithmWriter.bytes)
+                t.appendEncoded(algorithm.der)
                 t.appendEncoded(issuer)
                 try t.appendSequence { validity in
-                    for time in [notBefore, notAfter] {
-                        let components = try ASN1TimeComponents(secondsSinceEpoch: time)
-                        if components.year < 2050 {
-                            validity.append(try ASN1UTCTime(components))
-                        } else {
-                            validity.append(ASN1GeneralizedTime(components))
-                        }
-                    }
+                    try TestPKISigning.time(notBefore, into: &validity)
+                    try TestPKISigning.time(notAfter, into: &validity)
                 }
                 t.appendEncoded(subject)
                 t.appendEncoded(subjectPublicKeyInfo)
                 if !extensions.isEmpty {
-                    t.appendExplicit(.contextSpecific(3)) { ext in
-                        ext.appendSequence { list in
-                            for e in extensions {
-                                list.appendSequence { item in
-                                    item.append(e.oid)
-                                    if e.critical { item.appendPrimitive(.boolean, content: [0xFF]) }
-                                    item.appendPrimitive(.octetString, content: e.value)
-                                }
-                            }
-                        }
-                    }
+                    t.appendExplicit(.contextSpecific(3)) { TestPKISigning.extensions(extensions, into: &$0) }
                 }
             }
         } catch {
             throw X509Error(.malformed, "certificate builder: \(error)")
         }
-        let signature = issuerKey.signature(for: tbs.bytes, hash: hash).derRepresentation
-        var certificate = DERWriter()
-        certificate.appendSequence { c in
-            c.appendEncoded(tbs.bytes)
-            c.appendEncoded(algorithmWriter.bytes)
-            c.append(ASN1BitString(wholeBytes: signature))
-        }
-        return try Certificate(derEncoded: certificate.bytes)
+        return try Certificate(derEncoded: TestPKISigning.signed(tbs.bytes, algorithm: algorithm, key: issuerKey))
     }
 }

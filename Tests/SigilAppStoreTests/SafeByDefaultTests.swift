@@ -254,15 +254,7 @@ final class SafeByDefaultTests: XCTestCase {
         let expired = try pki.signedData(
             payload: json(["transactionId": "1", "bundleId": bundle, "environment": "Sandbox", "signedDate": late * 1000]))
         // The same intermediate key and name re-issued without the WWDR marker; the leaf it signed still verifies under it.
-        let bare = try CertificateBuilder(
-            serialNumber: [0x7A, 0x02], issuer: pki.root.subject.derBytes, subject: pki.intermediate.subject.derBytes,
-            notBefore: now - 86_400, notAfter: now + 86_400, subjectPublicKeyInfo: pki.intermediateKey.publicKey.spkiDER,
-            extensions: [
-                .basicConstraints(ca: true, pathLength: 0), .keyUsage([5, 6]),
-                .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(pki.rootKey.publicKey)),
-                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(pki.intermediateKey.publicKey)),
-            ]
-        ).sign(with: pki.rootKey)
+        let bare = try pki.intermediateWithoutMarker(notBefore: now - 86_400, notAfter: now + 86_400)
         let chain = [pki.leaf, bare, pki.root].map { JSONValue.string(Base64.encode($0.derBytes)) }
         let unmarked = try JWS.sign(
             header: .object([("alg", .string("ES256")), ("x5c", .array(chain))]),

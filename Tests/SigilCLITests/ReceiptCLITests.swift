@@ -125,17 +125,7 @@ final class ReceiptCLITests: XCTestCase {
     func testForgedSignerRefusedByDefault() throws {
         let now = Int64(Date().timeIntervalSince1970)
         let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
-        let fakeKey = ECDSAPrivateKey.generate(curve: .p256)
-        let fake = try CertificateBuilder(
-            serialNumber: [0x0F, 0xAC, 0xE1], issuer: pki.intermediate.subject.derBytes,
-            subject: CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Fake Receipt Signing")]),
-            notBefore: now - 86_400, notAfter: now + 86_400, subjectPublicKeyInfo: fakeKey.publicKey.spkiDER,
-            extensions: [
-                .basicConstraints(ca: false), .keyUsage([0]),
-                .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(pki.intermediateKey.publicKey)),
-                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(fakeKey.publicKey)),
-            ]
-        ).sign(with: pki.intermediateKey)
+        let (fake, fakeKey) = try pki.unmarkedLeaf(commonName: "Fake Receipt Signing", notBefore: now - 86_400, notAfter: now + 86_400)
         let payload = try AppReceiptBuilder(
             appItemID: 1, bundleID: "com.example", appVersion: "1", originalApplicationVersion: "1", creationDate: now,
             opaqueValue: [1], deviceGUID: [2], inAppPurchases: []

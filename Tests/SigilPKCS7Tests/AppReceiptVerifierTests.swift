@@ -56,17 +56,7 @@ final class AppReceiptVerifierTests: XCTestCase {
     func testAppleReceiptProfileIsTheDefault() throws {
         let now: Int64 = 1_790_000_000
         let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
-        let fakeKey = ECDSAPrivateKey.generate(curve: .p256)
-        let fake = try CertificateBuilder(
-            serialNumber: [0x0F, 0xAC, 0xE0], issuer: pki.intermediate.subject.derBytes,
-            subject: CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Fake Receipt Signing")]),
-            notBefore: now - 86_400, notAfter: now + 86_400, subjectPublicKeyInfo: fakeKey.publicKey.spkiDER,
-            extensions: [
-                .basicConstraints(ca: false), .keyUsage([0]),
-                .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(pki.intermediateKey.publicKey)),
-                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(fakeKey.publicKey)),
-            ]
-        ).sign(with: pki.intermediateKey)
+        let (fake, fakeKey) = try pki.unmarkedLeaf(commonName: "Fake Receipt Signing", notBefore: now - 86_400, notAfter: now + 86_400)
         let builder = AppReceiptBuilder(
             appItemID: 1, bundleID: "com.example", appVersion: "1", originalApplicationVersion: "1", creationDate: now,
             opaqueValue: [1, 2, 3], deviceGUID: [4, 5, 6], inAppPurchases: [])
@@ -93,15 +83,7 @@ final class AppReceiptVerifierTests: XCTestCase {
         XCTAssertEqual(try relaxed.verify(forged).chain.count, 3)
 
         // An intermediate without the WWDR marker (same key and name), signer genuine.
-        let bare = try CertificateBuilder(
-            serialNumber: [0x7A, 0x03], issuer: pki.root.subject.derBytes, subject: pki.intermediate.subject.derBytes,
-            notBefore: now - 86_400, notAfter: now + 86_400, subjectPublicKeyInfo: pki.intermediateKey.publicKey.spkiDER,
-            extensions: [
-                .basicConstraints(ca: true, pathLength: 0), .keyUsage([5, 6]),
-                .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(pki.rootKey.publicKey)),
-                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(pki.intermediateKey.publicKey)),
-            ]
-        ).sign(with: pki.rootKey)
+        let bare = try pki.intermediateWithoutMarker(notBefore: now - 86_400, notAfter: now + 86_400)
         let underBare = try AppReceiptBuilder.signedData(
             content: payload, signer: pki.leaf, signerKey: pki.leafKey, certificates: [pki.leaf, bare])
         do {
