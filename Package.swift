@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "SigilPKCS7", targets: ["SigilPKCS7"]),
         .library(name: "SigilJOSE", targets: ["SigilJOSE"]),
         .library(name: "SigilAppStore", targets: ["SigilAppStore"]),
+        .library(name: "SigilTokens", targets: ["SigilTokens"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
         // and benchmarks; no verifier links it.
@@ -101,11 +102,19 @@ let package = Package(
             name: "SigilAppStore",
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilJOSE"]
         ),
+        // The tokens Sigil mints with an App Store Connect key (API bearer tokens, the Sign in with
+        // Apple client secret, reader tokens, offer signatures) and the Sign in with Apple identity
+        // token verifier: a module of their own so a verifier of App Store signed data links no
+        // signing code of its own and no token verifier.
+        .target(
+            name: "SigilTokens",
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilJOSE", "SigilAppStore"]
+        ),
         // The Advanced Commerce API request and response models and the typed in-app request
         // token: a module of their own so a verifier that never builds requests does not link them.
         .target(
             name: "SigilAdvancedCommerce",
-            dependencies: ["SigilAppStore"]
+            dependencies: ["SigilAppStore", "SigilTokens"]
         ),
         // Test fixtures: CertificateBuilder, AppleShapedTestPKI, AppReceiptBuilder. A product of its
         // own so that no verifier links builders ("module size is link size").
@@ -116,7 +125,7 @@ let package = Package(
         .target(
             name: "SigilHTTP",
             dependencies: [
-                "SigilOCSP", "SigilCRL", "SigilAppStore", "SigilJOSE",
+                "SigilOCSP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilJOSE",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             exclude: ["generate_error_codes.py", "app_store_api_error_codes.txt"]
@@ -135,6 +144,7 @@ let package = Package(
                 "SigilTestPKI",
                 "SigilJOSE",
                 "SigilAppStore",
+                "SigilTokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -169,7 +179,7 @@ let package = Package(
         .testTarget(
             name: "SigilHTTPTests",
             dependencies: [
-                "SigilHTTP", "SigilCRL", "SigilAppStore", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport",
+                "SigilHTTP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             exclude: ["Fixtures"]
@@ -187,7 +197,8 @@ let package = Package(
         .testTarget(
             name: "SigilAppStoreTests",
             dependencies: [
-                "SigilAppStore", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilCRL", "SigilPKCS7", "SigilKeys",
+                "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilCRL", "SigilPKCS7",
+                "SigilKeys",
                 "SigilCore", "SigilASN1", "SigilBase", "SigilTestPKI", "SigilTestSupport",
             ]
         ),
@@ -203,14 +214,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "sigil-ctime",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilAppStore", "SigilCTimeShim"],
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilAppStore", "SigilTokens", "SigilCTimeShim"],
             path: "Tests/SigilCTime"
         ),
         // What each libFuzzer target does with one input; also run over the committed regression
         // inputs by SigilFuzzTests. Not a product.
         .target(
             name: "SigilFuzzHarness",
-            dependencies: ["SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore"]
+            dependencies: [
+                "SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore", "SigilTokens",
+            ]
         ),
         .testTarget(
             name: "SigilFuzzTests",

@@ -1,4 +1,5 @@
 import SigilAppStore
+import SigilTokens
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -328,34 +328,45 @@ public struct SignedDataVerifier: Sendable {
     ) async throws(AppStoreError) -> VerifiedSignedData<Payload> {
         // Without online checks nothing suspends: take the synchronous path.
         guard let revocation else { return try verifyOffline(jws, payloadJSON: payloadJSON, as: type, at: time, trace: trace) }
-        switch try prepare(jws, payloadJSON: payloadJSON, as: type, at: time, trace: trace) {
-        case .done(let verified): return try checkIdentity(verified, trace: trace)
+        let payload = try decode(jws, payloadJSON: payloadJSON, as: type, trace: trace)
+        let envelope: Envelope
+        switch try prepare(
+            jws, payloadJSON: payloadJSON, kind: Payload.kind, validationDate: payload.validationDate, at: time, trace: trace)
+        {
+        case .done(let done): envelope = done
         case .needsChain(let pending):
             let result = await certificateVerifier.verify(
                 leaf: pending.leaf, intermediates: [pending.intermediate],
-                at: pending.validationTime, checkingRevocationWith: revocation)
-            return try checkIdentity(try finish(pending, chainResult: result, trace: trace), trace: trace)
+                at: pending.validationTime, checkingRevocationWith: revocation, trace: trace)
+            envelope = try finish(pending, chainResult: result, trace: trace)
         }
+        return try checkIdentity(payload, envelope, trace: trace)
     }
 
     func verifyOffline<Payload: AppStoreSignedPayload>(
         _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, at time: Int64?, trace: VerificationTrace?
     ) throws(AppStoreError) -> VerifiedSignedData<Payload> {
-        switch try prepare(jws, payloadJSON: payloadJSON, as: type, at: time, trace: trace) {
-        case .done(let verified): return try checkIdentity(verified, trace: trace)
+        let payload = try decode(jws, payloadJSON: payloadJSON, as: type, trace: trace)
+        let envelope: Envelope
+        switch try prepare(
+            jws, payloadJSON: payloadJSON, kind: Payload.kind, validationDate: payload.validationDate, at: time, trace: trace)
+        {
+        case .done(let done): envelope = done
         case .needsChain(let pending):
-            let result = certificateVerifier.verify(leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime)
-            return try checkIdentity(try finish(pending, chainResult: result, trace: trace), trace: trace)
+            let result = certificateVerifier.verify(
+                leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime, trace: trace)
+            envelope = try finish(pending, chainResult: result, trace: trace)
         }
+        return try checkIdentity(payload, envelope, trace: trace)
     }
 
     /// Step 7: the payload type's identity rule against this verifier's expectation.
-    func checkIdentity<Payload: AppStoreSignedPayload>(_ verified: Verified<Payload>, trace: VerificationTrace?) throws(AppStoreError)
-        -> VerifiedSignedData<Payload>
+    func checkIdentity<Payload: AppStoreSignedPayload>(_ payload: Payload, _ verified: Envelope, trace: VerificationTrace?)
+        throws(AppStoreError) -> VerifiedSignedData<Payload>
     {
         let expectation = AppIdentityExpectation(check: identityCheck, environment: environment)
         let report: AppIdentityReport
-        do { report = try verified.payload.checkIdentity(expectation) } catch {
+        do { report = try payload.checkIdentity(expectation) } catch {
             trace?.fail("Apple: \(Payload.kind.rawValue) identity", "bundle id / app Apple id / environment", error.reason)
             throw error
         }
@@ -365,14 +376,15 @@ public struct SignedDataVerifier: Sendable {
                 + "environment \(report.environment?.rawValue ?? "absent")"
                 + (report.enforced ? "" : " — bundle id and app Apple id reported, not enforced (report-only verifier)"))
         return VerifiedSignedData(
-            payload: verified.payload, payloadBytes: verified.payloadBytes, payloadJSON: verified.payloadJSON, header: verified.header,
+            payload: payload, payloadBytes: verified.payloadBytes, payloadJSON: verified.payloadJSON, header: verified.header,
             chain: verified.chain,
             validationTime: verified.validationTime, trust: verified.trust, chainFromCache: verified.chainFromCache, identity: report)
     }
 
-    /// Steps 1–6 done: what step 7 checks.
-    struct Verified<Payload: AppStoreSignedPayload> {
-        let payload: Payload
+    /// Steps 1–6 done (for any payload type; the decoded payload travels beside it): what the
+    /// result carries besides the payload. The steps between decoding and the identity check are
+    /// not generic, so the module holds one copy of them rather than one per payload type.
+    struct Envelope {
         let payloadBytes: [UInt8]
         let payloadJSON: JSONValue
         let header: JSONValue
@@ -389,9 +401,8 @@ public struct SignedDataVerifier: Sendable {
         try verifyOffline(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
     }
 
-    struct Pending<Payload: AppStoreSignedPayload> {
+    struct Pending {
         let jws: JWS
-        let payload: Payload
         let payloadJSON: JSONValue
         let leaf: Certificate
         let intermediate: Certificate
@@ -399,9 +410,9 @@ public struct SignedDataVerifier: Sendable {
         let validationTime: Int64
     }
 
-    enum Prepared<Payload: AppStoreSignedPayload> {
-        case done(Verified<Payload>)
-        case needsChain(Pending<Payload>)
+    enum Prepared {
+        case done(Envelope)
+        case needsChain(Pending)
     }
 
     /// Step 1: the compact serialization and the payload's JSON, each parsed once (the strict
@@ -424,11 +435,11 @@ public struct SignedDataVerifier: Sendable {
         return (jws, json)
     }
 
-    func prepare<Payload: AppStoreSignedPayload>(
-        _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, at time: Int64?,
-        trace: VerificationTrace?
-    ) throws(AppStoreError) -> Prepared<Payload> {
-        // Step 3 (before the header checks of step 2 so that test environments can decode): payload.
+    /// Step 3, run before the header checks of step 2 so that test environments can decode: the
+    /// payload as its model.
+    func decode<Payload: AppStoreSignedPayload>(
+        _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, trace: VerificationTrace?
+    ) throws(AppStoreError) -> Payload {
         let payload: Payload
         do {
             payload = try JSONValueDecoder().decode(Payload.self, from: payloadJSON)
@@ -437,13 +448,22 @@ public struct SignedDataVerifier: Sendable {
             throw AppStoreError(.invalidJWTFormat, "the payload is not a valid \(Payload.kind.rawValue): \(Self.describe(error))")
         }
         trace?.pass("Apple: \(Payload.kind.rawValue) payload", "decode the payload", "\(jws.payload.count) bytes of JSON")
+        return payload
+    }
 
+    /// Steps 2 and 4, and step 6 when the chain is cached, for a decoded payload of `kind` whose
+    /// validation date (signedDate, or receiptCreationDate of an app transaction) is
+    /// `validationDate`.
+    func prepare(
+        _ jws: JWS, payloadJSON: JSONValue, kind: SignedDataKind, validationDate: AppStoreDate?, at time: Int64?,
+        trace: VerificationTrace?
+    ) throws(AppStoreError) -> Prepared {
         let now = clock()
         if environment == .localTesting {
             trace?.note("Apple: LocalTesting", "no signature or chain is checked in the LocalTesting environment")
             return .done(
-                Verified(
-                    payload: payload, payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: [],
+                Envelope(
+                    payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: [],
                     validationTime: time ?? now, trust: .unverified, chainFromCache: false))
         }
         // Step 2: algorithm and x5c.
@@ -461,7 +481,7 @@ public struct SignedDataVerifier: Sendable {
             throw AppStoreError(.invalidJWTFormat, "the header has no x5c certificate chain")
         }
         if environment == .xcode {
-            return .done(try verifyXcode(jws, payload: payload, payloadJSON: payloadJSON, x5c: x5cStrings, time: time ?? now, trace: trace))
+            return .done(try verifyXcode(jws, payloadJSON: payloadJSON, x5c: x5cStrings, time: time ?? now, trace: trace))
         }
         guard x5cStrings.count == 3 else {
             trace?.fail("Apple signed data", "x5c holds leaf, intermediate, root", "\(x5cStrings.count) certificates")
@@ -474,7 +494,7 @@ public struct SignedDataVerifier: Sendable {
         let validationTime: Int64
         if let time {
             validationTime = time
-        } else if revocation == nil, let date = payload.validationDate {
+        } else if revocation == nil, let date = validationDate {
             validationTime = date.secondsSince1970
         } else {
             validationTime = now
@@ -484,8 +504,8 @@ public struct SignedDataVerifier: Sendable {
             "\(validationTime) (\(AppStoreDate(millisecondsSince1970: Double(validationTime) * 1000))) — "
                 + (time != nil
                     ? "given by the caller"
-                    : revocation == nil && payload.validationDate != nil
-                        ? "the payload's \(Payload.kind == .appTransaction ? "receiptCreationDate" : "signedDate") (online checks off)"
+                    : revocation == nil && validationDate != nil
+                        ? "the payload's \(kind == .appTransaction ? "receiptCreationDate" : "signedDate") (online checks off)"
                         : "now"))
 
         let key = ChainCache.Key(leaf: x5cStrings[0], intermediate: x5cStrings[1])
@@ -495,8 +515,8 @@ public struct SignedDataVerifier: Sendable {
                 "leaf \(entry.chain[0].subject.rfc4514String) valid \(entry.validFrom)…\(entry.validUntil)")
             try verifySignature(jws, key: entry.leafKey, trace: trace)
             return .done(
-                Verified(
-                    payload: payload, payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: entry.chain,
+                Envelope(
+                    payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: entry.chain,
                     validationTime: validationTime, trust: .appleChain, chainFromCache: true))
         }
         // Step 4: decode leaf and intermediate.
@@ -519,14 +539,14 @@ public struct SignedDataVerifier: Sendable {
         }
         return .needsChain(
             Pending(
-                jws: jws, payload: payload, payloadJSON: payloadJSON, leaf: certificates[0], intermediate: certificates[1],
+                jws: jws, payloadJSON: payloadJSON, leaf: certificates[0], intermediate: certificates[1],
                 cacheKey: key, validationTime: validationTime))
     }
 
-    func finish<Payload: AppStoreSignedPayload>(
-        _ pending: Pending<Payload>, chainResult: CertificateVerifier.Result,
+    func finish(
+        _ pending: Pending, chainResult: CertificateVerifier.Result,
         trace: VerificationTrace?
-    ) throws(AppStoreError) -> Verified<Payload> {
+    ) throws(AppStoreError) -> Envelope {
         // Step 5: the chain.
         guard case .valid(let chain) = chainResult else {
             let failures = chainResult.failures
@@ -564,8 +584,8 @@ public struct SignedDataVerifier: Sendable {
             ChainCache.Entry(
                 chain: chain, leafKey: leafKey, validFrom: validity.0, validUntil: validity.1,
                 expires: now + cache.timeToLive, online: revocation != nil), now: now)
-        return Verified(
-            payload: pending.payload, payloadBytes: pending.jws.payload, payloadJSON: pending.payloadJSON, header: pending.jws.header,
+        return Envelope(
+            payloadBytes: pending.jws.payload, payloadJSON: pending.payloadJSON, header: pending.jws.header,
             chain: chain,
             validationTime: pending.validationTime, trust: .appleChain, chainFromCache: false)
     }
@@ -586,10 +606,10 @@ public struct SignedDataVerifier: Sendable {
         }
     }
 
-    func verifyXcode<Payload: AppStoreSignedPayload>(
-        _ jws: JWS, payload: Payload, payloadJSON: JSONValue, x5c: [String], time: Int64,
+    func verifyXcode(
+        _ jws: JWS, payloadJSON: JSONValue, x5c: [String], time: Int64,
         trace: VerificationTrace?
-    ) throws(AppStoreError) -> Verified<Payload> {
+    ) throws(AppStoreError) -> Envelope {
         guard let first = x5c.first else { throw AppStoreError(.invalidChainLength, "x5c is empty") }
         let certificate: Certificate
         do { certificate = try Certificate(derEncoded: try JWS.certificateDER(first)) } catch {
@@ -600,8 +620,8 @@ public struct SignedDataVerifier: Sendable {
         }
         try verifySignature(jws, key: key, trace: trace)
         trace?.note("Apple: Xcode", "signature checked against the self-signed StoreKit Testing certificate; no chain to Apple")
-        return Verified(
-            payload: payload, payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: [certificate],
+        return Envelope(
+            payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: [certificate],
             validationTime: time, trust: .xcodeSelfSigned, chainFromCache: false)
     }
 

@@ -5,6 +5,7 @@ import SigilJOSE
 import SigilKeys
 import SigilOCSP
 import SigilPKCS7
+import SigilTokens
 import SigilX509
 
 /// What each libFuzzer target does with one input (Fuzz/README.md). Every function takes any

@@ -1,6 +1,7 @@
 import Foundation
 import SigilAppStore
 import SigilJOSE
+import SigilTokens
 
 /// A failed App Store Server API call: the HTTP status (0 when no response arrived), Apple's
 /// errorCode as a named case (unknown codes kept raw), its message, whether trying again later can

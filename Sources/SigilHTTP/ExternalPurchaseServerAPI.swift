@@ -1,6 +1,7 @@
 import Foundation
 import SigilAppStore
 import SigilJOSE
+import SigilTokens
 
 // The External Purchase Server API (https://developer.apple.com/documentation/externalpurchaseserverapi):
 //   PUT /externalPurchase/v1/reports                       Send External Purchase Report

@@ -1,6 +1,7 @@
 import Foundation
 import SigilAppStore
 import SigilJOSE
+import SigilTokens
 
 // Sign in with Apple's REST endpoints (https://developer.apple.com/documentation/signinwithapplerestapi):
 //   POST /auth/token   Generate and validate tokens (authorization_code and refresh_token grants)

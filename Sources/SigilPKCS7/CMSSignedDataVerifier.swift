@@ -119,7 +119,7 @@ public struct CMSSignedDataVerifier: Sendable {
         let others = signed.certificates.filter { $0 != signer }
         let verifier = CertificateVerifier(trustedRoots: trustedRoots, policies: policies, minimumRSABits: minimumRSABits)
         let policyNames = policies.map(\.name).joined(separator: " + ")
-        switch verifier.verify(leaf: signer, intermediates: others, at: time) {
+        switch verifier.verify(leaf: signer, intermediates: others, at: time, trace: trace) {
         case .valid(let chain):
             step(
                 "RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)", true,

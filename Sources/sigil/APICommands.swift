@@ -3,6 +3,7 @@ import Foundation
 import SigilAppStore
 import SigilHTTP
 import SigilJOSE
+import SigilTokens
 
 enum APIOutput {
     /// An Encodable response as pretty JSON with sorted keys.
@@ -18,44 +19,234 @@ enum APIOutput {
 /// `sigil api ENDPOINT [ARG...]`: one App Store Server API, Retention Messaging or External
 /// Purchase Server API call, response as JSON.
 struct APICommand: AsyncParsableCommand {
-    static let endpoints: [(name: String, usage: String)] = [
-        ("transaction-info", "TRANSACTION_ID"),
-        ("app-transaction-info", "TRANSACTION_ID"),
-        (
+    /// What one endpoint does with the parsed command line: the client it calls, the identifiers
+    /// and parameters given.
+    enum Perform: Sendable {
+        case appStore(@Sendable (AppStoreServerAPIClient, APICall) async throws -> Void)
+        case externalPurchase(@Sendable (ExternalPurchaseServerAPIClient, APICall) async throws -> Void)
+    }
+
+    /// One endpoint: its name on the command line, its usage line, how many identifiers come
+    /// before the NAME=VALUE parameters, and the call.
+    struct Endpoint: Sendable {
+        let name: String
+        let usage: String
+        let identifiers: Int
+        let perform: Perform
+
+        init(_ name: String, _ usage: String, identifiers: Int, _ perform: Perform) {
+            self.name = name
+            self.usage = usage
+            self.identifiers = identifiers
+            self.perform = perform
+        }
+    }
+
+    /// Every endpoint `sigil api` calls, in the order `--help` lists them.
+    static let endpoints: [Endpoint] = [
+        Endpoint(
+            "transaction-info", "TRANSACTION_ID", identifiers: 1,
+            .appStore { api, c in try APIOutput.print(try await api.getTransactionInfo(transactionId: c.ids[0])) }),
+        Endpoint(
+            "app-transaction-info", "TRANSACTION_ID", identifiers: 1,
+            .appStore { api, c in try APIOutput.print(try await api.getAppTransactionInfo(transactionId: c.ids[0])) }),
+        Endpoint(
             "transaction-history",
             "TRANSACTION_ID [revision=R] [version=v1|v2] [startDate=MS] [endDate=MS] [productId=P]… [productType=T]… "
-                + "[sort=ASCENDING|DESCENDING] [subscriptionGroupIdentifier=G]… [inAppOwnershipType=T] [revoked=true|false] (--all: every page)"
-        ),
-        ("subscription-statuses", "TRANSACTION_ID [status=N]…"),
-        ("refund-history", "TRANSACTION_ID [revision=R] (--all)"),
-        ("order-lookup", "ORDER_ID"),
-        ("extend-renewal-date", "ORIGINAL_TRANSACTION_ID --body ExtendRenewalDateRequest.json"),
-        ("mass-extend-renewal-date", "--body MassExtendRenewalDateRequest.json"),
-        ("mass-extend-status", "PRODUCT_ID REQUEST_IDENTIFIER"),
-        ("consumption", "TRANSACTION_ID --body ConsumptionRequest.json (v2)"),
-        ("consumption-v1", "TRANSACTION_ID --body ConsumptionRequestV1.json"),
-        ("test-notification", ""),
-        ("test-notification-status", "TEST_NOTIFICATION_TOKEN"),
-        ("notification-history", "--body NotificationHistoryRequest.json [paginationToken=T] (--all)"),
-        ("set-app-account-token", "ORIGINAL_TRANSACTION_ID UUID"),
-        ("finish-transaction", "TRANSACTION_ID"),
-        ("image-upload", "IMAGE_UUID --body image.png [imageSize=FULL_SIZE|BULLET_POINT]"),
-        ("image-delete", "IMAGE_UUID"),
-        ("image-list", ""),
-        ("message-upload", "MESSAGE_UUID --body UploadMessageRequestBody.json"),
-        ("message-delete", "MESSAGE_UUID"),
-        ("message-list", ""),
-        ("default-message-set", "PRODUCT_ID LOCALE MESSAGE_UUID"),
-        ("default-message-delete", "PRODUCT_ID LOCALE"),
-        ("default-message", "PRODUCT_ID LOCALE"),
-        ("realtime-url-set", "HTTPS_URL"),
-        ("realtime-url-delete", ""),
-        ("realtime-url", ""),
-        ("performance-test", "ORIGINAL_TRANSACTION_ID"),
-        ("performance-test-result", "REQUEST_ID"),
-        ("external-purchase-report", "--body ExternalPurchaseReport.json (External Purchase Server API)"),
-        ("external-purchase-report-get", "REQUEST_IDENTIFIER_UUID (External Purchase Server API)"),
+                + "[sort=ASCENDING|DESCENDING] [subscriptionGroupIdentifier=G]… [inAppOwnershipType=T] [revoked=true|false] (--all: every page)",
+            identifiers: 1, .appStore(transactionHistory)),
+        Endpoint(
+            "subscription-statuses", "TRANSACTION_ID [status=N]…", identifiers: 1,
+            .appStore { api, c in
+                let statuses = try c.values("status").map { text -> Int32 in
+                    guard let n = Int32(text) else { throw CLIFailure(code: "usage", message: "status \(text) is not an integer") }
+                    return n
+                }
+                try APIOutput.print(try await api.getAllSubscriptionStatuses(transactionId: c.ids[0], status: statuses))
+            }),
+        Endpoint(
+            "refund-history", "TRANSACTION_ID [revision=R] (--all)", identifiers: 1,
+            .appStore { api, c in
+                if c.all {
+                    var pages: [RefundHistoryResponse] = []
+                    for try await page in api.refundHistory(transactionId: c.ids[0]) { pages.append(page) }
+                    try APIOutput.print(pages)
+                } else {
+                    try APIOutput.print(try await api.getRefundHistory(transactionId: c.ids[0], revision: c.value("revision")))
+                }
+            }),
+        Endpoint(
+            "order-lookup", "ORDER_ID", identifiers: 1,
+            .appStore { api, c in try APIOutput.print(try await api.lookUpOrderId(orderId: c.ids[0])) }),
+        Endpoint(
+            "extend-renewal-date", "ORIGINAL_TRANSACTION_ID --body ExtendRenewalDateRequest.json", identifiers: 1,
+            .appStore { api, c in
+                try APIOutput.print(
+                    try await api.extendSubscriptionRenewalDate(
+                        originalTransactionId: c.ids[0], request: try c.body(ExtendRenewalDateRequest.self)))
+            }),
+        Endpoint(
+            "mass-extend-renewal-date", "--body MassExtendRenewalDateRequest.json", identifiers: 0,
+            .appStore { api, c in
+                try APIOutput.print(
+                    try await api.extendRenewalDateForAllActiveSubscribers(request: try c.body(MassExtendRenewalDateRequest.self)))
+            }),
+        Endpoint(
+            "mass-extend-status", "PRODUCT_ID REQUEST_IDENTIFIER", identifiers: 2,
+            .appStore { api, c in
+                try APIOutput.print(
+                    try await api.getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: c.ids[1], productId: c.ids[0]))
+            }),
+        Endpoint(
+            "consumption", "TRANSACTION_ID --body ConsumptionRequest.json (v2)", identifiers: 1,
+            .appStore { api, c in
+                try await api.sendConsumptionInformation(transactionId: c.ids[0], request: try c.body(ConsumptionRequest.self))
+                APIOutput.ok()
+            }),
+        Endpoint(
+            "consumption-v1", "TRANSACTION_ID --body ConsumptionRequestV1.json", identifiers: 1,
+            .appStore { api, c in
+                try await api.sendConsumptionData(transactionId: c.ids[0], request: try c.body(ConsumptionRequestV1.self))
+                APIOutput.ok()
+            }),
+        Endpoint(
+            "test-notification", "", identifiers: 0,
+            .appStore { api, _ in try APIOutput.print(try await api.requestTestNotification()) }),
+        Endpoint(
+            "test-notification-status", "TEST_NOTIFICATION_TOKEN", identifiers: 1,
+            .appStore { api, c in try APIOutput.print(try await api.getTestNotificationStatus(testNotificationToken: c.ids[0])) }),
+        Endpoint(
+            "notification-history", "--body NotificationHistoryRequest.json [paginationToken=T] (--all)", identifiers: 0,
+            .appStore { api, c in
+                let request = try c.body(NotificationHistoryRequest.self)
+                if c.all {
+                    var pages: [NotificationHistoryResponse] = []
+                    for try await page in api.notificationHistory(request: request) { pages.append(page) }
+                    try APIOutput.print(pages)
+                } else {
+                    try APIOutput.print(try await api.getNotificationHistory(paginationToken: c.value("paginationToken"), request: request))
+                }
+            }),
+        Endpoint(
+            "set-app-account-token", "ORIGINAL_TRANSACTION_ID UUID", identifiers: 2,
+            .appStore { api, c in
+                try await api.setAppAccountToken(originalTransactionId: c.ids[0], appAccountToken: try c.uuid(c.ids[1]))
+                APIOutput.ok()
+            }),
+        Endpoint(
+            "finish-transaction", "TRANSACTION_ID", identifiers: 1,
+            .appStore { api, c in
+                try await api.finishTransaction(transactionId: c.ids[0])
+                APIOutput.ok()
+            }),
+        Endpoint(
+            "image-upload", "IMAGE_UUID --body image.png [imageSize=FULL_SIZE|BULLET_POINT]", identifiers: 1,
+            .appStore { api, c in
+                guard let body = c.bodyPath else { throw CLIFailure(code: "usage", message: "image-upload needs --body FILE.png") }
+                try await api.uploadImage(
+                    imageIdentifier: try c.uuid(c.ids[0]), png: try Input.read(body),
+                    imageSize: c.value("imageSize").map(ImageSize.init(rawValue:)))
+                APIOutput.ok()
+            }),
+        Endpoint(
+            "image-delete", "IMAGE_UUID", identifiers: 1,
+            .appStore { api, c in
+                try await api.deleteImage(imageIdentifier: try c.uuid(c.ids[0]))
+                APIOutput.ok()
+            }),
+        Endpoint("image-list", "", identifiers: 0, .appStore { api, _ in try APIOutput.print(try await api.getImageList()) }),
+        Endpoint(
+            "message-upload", "MESSAGE_UUID --body UploadMessageRequestBody.json", identifiers: 1,
+            .appStore { api, c in
+                try await api.uploadMessage(messageIdentifier: try c.uuid(c.ids[0]), body: try c.body(UploadMessageRequestBody.self))
+                APIOutput.ok()
+            }),
+        Endpoint(
+            "message-delete", "MESSAGE_UUID", identifiers: 1,
+            .appStore { api, c in
+                try await api.deleteMessage(messageIdentifier: try c.uuid(c.ids[0]))
+                APIOutput.ok()
+            }),
+        Endpoint("message-list", "", identifiers: 0, .appStore { api, _ in try APIOutput.print(try await api.getMessageList()) }),
+        Endpoint(
+            "default-message-set", "PRODUCT_ID LOCALE MESSAGE_UUID", identifiers: 3,
+            .appStore { api, c in
+                try await api.configureDefaultMessage(
+                    productId: c.ids[0], locale: c.ids[1], request: DefaultConfigurationRequest(messageIdentifier: try c.uuid(c.ids[2])))
+                APIOutput.ok()
+            }),
+        Endpoint(
+            "default-message-delete", "PRODUCT_ID LOCALE", identifiers: 2,
+            .appStore { api, c in
+                try await api.deleteDefaultMessage(productId: c.ids[0], locale: c.ids[1])
+                APIOutput.ok()
+            }),
+        Endpoint(
+            "default-message", "PRODUCT_ID LOCALE", identifiers: 2,
+            .appStore { api, c in try APIOutput.print(try await api.getDefaultMessage(productId: c.ids[0], locale: c.ids[1])) }),
+        Endpoint(
+            "realtime-url-set", "HTTPS_URL", identifiers: 1,
+            .appStore { api, c in
+                try await api.configureRealtimeURL(request: RealtimeUrlRequest(realtimeURL: c.ids[0]))
+                APIOutput.ok()
+            }),
+        Endpoint(
+            "realtime-url-delete", "", identifiers: 0,
+            .appStore { api, _ in
+                try await api.deleteRealtimeURL()
+                APIOutput.ok()
+            }),
+        Endpoint("realtime-url", "", identifiers: 0, .appStore { api, _ in try APIOutput.print(try await api.getRealtimeURL()) }),
+        Endpoint(
+            "performance-test", "ORIGINAL_TRANSACTION_ID", identifiers: 1,
+            .appStore { api, c in
+                try APIOutput.print(try await api.initiatePerformanceTest(request: PerformanceTestRequest(originalTransactionId: c.ids[0])))
+            }),
+        Endpoint(
+            "performance-test-result", "REQUEST_ID", identifiers: 1,
+            .appStore { api, c in try APIOutput.print(try await api.getPerformanceTestResults(requestId: c.ids[0])) }),
+        Endpoint(
+            "external-purchase-report", "--body ExternalPurchaseReport.json (External Purchase Server API)", identifiers: 0,
+            .externalPurchase { api, c in try APIOutput.print(try await api.sendReport(try c.body(ExternalPurchaseReport.self))) }),
+        Endpoint(
+            "external-purchase-report-get", "REQUEST_IDENTIFIER_UUID (External Purchase Server API)", identifiers: 1,
+            .externalPurchase { api, c in try APIOutput.print(try await api.retrieveReport(requestIdentifier: try c.uuid(c.ids[0]))) }),
     ]
+
+    /// `transaction-history`: the filters from NAME=VALUE parameters, one page or every page.
+    @Sendable static func transactionHistory(_ api: AppStoreServerAPIClient, _ c: APICall) async throws {
+        var filters = TransactionHistoryRequest(
+            productIds: c.values("productId"), subscriptionGroupIdentifiers: c.values("subscriptionGroupIdentifier"))
+        filters.startDate = try c.value("startDate").map { try c.integer($0, "startDate") }
+        filters.endDate = try c.value("endDate").map { try c.integer($0, "endDate") }
+        filters.productTypes = try c.values("productType").map {
+            guard let t = TransactionHistoryRequest.ProductType(rawValue: $0) else {
+                throw CLIFailure(code: "usage", message: "productType \($0)")
+            }
+            return t
+        }
+        filters.sort = try c.value("sort").map {
+            guard let s = TransactionHistoryRequest.Sort(rawValue: $0) else { throw CLIFailure(code: "usage", message: "sort \($0)") }
+            return s
+        }
+        filters.inAppOwnershipType = c.value("inAppOwnershipType").map(InAppOwnershipType.init(rawValue:))
+        filters.revoked = try c.value("revoked").map {
+            guard $0 == "true" || $0 == "false" else { throw CLIFailure(code: "usage", message: "revoked is true or false") }
+            return $0 == "true"
+        }
+        guard let version = AppStoreServerAPIClient.HistoryVersion(rawValue: c.value("version") ?? "v2") else {
+            throw CLIFailure(code: "usage", message: "version is v1 or v2")
+        }
+        if c.all {
+            var pages: [HistoryResponse] = []
+            for try await page in api.transactionHistory(transactionId: c.ids[0], filters: filters, version: version) { pages.append(page) }
+            try APIOutput.print(pages)
+        } else {
+            try APIOutput.print(
+                try await api.getTransactionHistory(
+                    transactionId: c.ids[0], revision: c.value("revision"), filters: filters, version: version))
+        }
+    }
 
     static let configuration = CommandConfiguration(
         commandName: "api",
@@ -136,10 +327,7 @@ struct APICommand: AsyncParsableCommand {
         return (ids, params)
     }
 
-    var expectedIdentifiers: Int {
-        let usage = Self.endpoints.first { $0.name == endpoint }?.usage ?? ""
-        return usage.split(separator: " ").prefix { $0.first?.isUppercase == true }.count
-    }
+    var expectedIdentifiers: Int { Self.endpoints.first { $0.name == endpoint }?.identifiers ?? 0 }
 
     func ids(_ count: Int, _ list: [String]) throws -> [String] {
         guard list.count == count else {
@@ -161,174 +349,21 @@ struct APICommand: AsyncParsableCommand {
         }
     }
 
+    /// Parse → call → print: the endpoint from the table, its identifiers and parameters
+    /// checked, the client it needs built, its call made.
     func call() async throws {
-        guard Self.endpoints.contains(where: { $0.name == endpoint }) else {
+        guard let chosen = Self.endpoints.first(where: { $0.name == endpoint }) else {
             throw CLIFailure(
                 code: "usage", message: "unknown endpoint \(endpoint); known: \(Self.endpoints.map(\.name).joined(separator: ", "))")
         }
         let (idList, params) = split()
-        func values(_ name: String) -> [String] { params.filter { $0.0 == name }.map(\.1) }
-        func value(_ name: String) -> String? { values(name).last }
         for (name, _) in params where !Self.knownParameters.contains(name) {
             throw CLIFailure(code: "usage", message: "unknown parameter \(name)")
         }
-        if endpoint.hasPrefix("external-purchase-report") {
-            let api = try externalPurchaseClient()
-            if endpoint == "external-purchase-report" {
-                _ = try ids(0, idList)
-                try APIOutput.print(try await api.sendReport(try requestBody(ExternalPurchaseReport.self)))
-            } else {
-                try APIOutput.print(try await api.retrieveReport(requestIdentifier: try uuid(try ids(1, idList)[0])))
-            }
-            return
-        }
-        let api = try appStoreClient()
-        switch endpoint {
-        case "transaction-info":
-            try APIOutput.print(try await api.getTransactionInfo(transactionId: try ids(1, idList)[0]))
-        case "app-transaction-info":
-            try APIOutput.print(try await api.getAppTransactionInfo(transactionId: try ids(1, idList)[0]))
-        case "transaction-history":
-            let id = try ids(1, idList)[0]
-            var filters = TransactionHistoryRequest(
-                productIds: values("productId"), subscriptionGroupIdentifiers: values("subscriptionGroupIdentifier"))
-            filters.startDate = try value("startDate").map { try integer($0, "startDate") }
-            filters.endDate = try value("endDate").map { try integer($0, "endDate") }
-            filters.productTypes = try values("productType").map {
-                guard let t = TransactionHistoryRequest.ProductType(rawValue: $0) else {
-                    throw CLIFailure(code: "usage", message: "productType \($0)")
-                }
-                return t
-            }
-            filters.sort = try value("sort").map {
-                guard let s = TransactionHistoryRequest.Sort(rawValue: $0) else { throw CLIFailure(code: "usage", message: "sort \($0)") }
-                return s
-            }
-            filters.inAppOwnershipType = value("inAppOwnershipType").map(InAppOwnershipType.init(rawValue:))
-            filters.revoked = try value("revoked").map {
-                guard $0 == "true" || $0 == "false" else { throw CLIFailure(code: "usage", message: "revoked is true or false") }
-                return $0 == "true"
-            }
-            guard let version = AppStoreServerAPIClient.HistoryVersion(rawValue: value("version") ?? "v2") else {
-                throw CLIFailure(code: "usage", message: "version is v1 or v2")
-            }
-            if all {
-                var pages: [HistoryResponse] = []
-                for try await page in api.transactionHistory(transactionId: id, filters: filters, version: version) { pages.append(page) }
-                try APIOutput.print(pages)
-            } else {
-                try APIOutput.print(
-                    try await api.getTransactionHistory(transactionId: id, revision: value("revision"), filters: filters, version: version))
-            }
-        case "subscription-statuses":
-            let statuses = try values("status").map { text -> Int32 in
-                guard let n = Int32(text) else { throw CLIFailure(code: "usage", message: "status \(text) is not an integer") }
-                return n
-            }
-            try APIOutput.print(try await api.getAllSubscriptionStatuses(transactionId: try ids(1, idList)[0], status: statuses))
-        case "refund-history":
-            let id = try ids(1, idList)[0]
-            if all {
-                var pages: [RefundHistoryResponse] = []
-                for try await page in api.refundHistory(transactionId: id) { pages.append(page) }
-                try APIOutput.print(pages)
-            } else {
-                try APIOutput.print(try await api.getRefundHistory(transactionId: id, revision: value("revision")))
-            }
-        case "order-lookup":
-            try APIOutput.print(try await api.lookUpOrderId(orderId: try ids(1, idList)[0]))
-        case "extend-renewal-date":
-            try APIOutput.print(
-                try await api.extendSubscriptionRenewalDate(
-                    originalTransactionId: try ids(1, idList)[0],
-                    request: try requestBody(ExtendRenewalDateRequest.self)))
-        case "mass-extend-renewal-date":
-            _ = try ids(0, idList)
-            try APIOutput.print(
-                try await api.extendRenewalDateForAllActiveSubscribers(request: try requestBody(MassExtendRenewalDateRequest.self)))
-        case "mass-extend-status":
-            let i = try ids(2, idList)
-            try APIOutput.print(try await api.getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: i[1], productId: i[0]))
-        case "consumption":
-            try await api.sendConsumptionInformation(
-                transactionId: try ids(1, idList)[0], request: try requestBody(ConsumptionRequest.self))
-            APIOutput.ok()
-        case "consumption-v1":
-            try await api.sendConsumptionData(transactionId: try ids(1, idList)[0], request: try requestBody(ConsumptionRequestV1.self))
-            APIOutput.ok()
-        case "test-notification":
-            _ = try ids(0, idList)
-            try APIOutput.print(try await api.requestTestNotification())
-        case "test-notification-status":
-            try APIOutput.print(try await api.getTestNotificationStatus(testNotificationToken: try ids(1, idList)[0]))
-        case "notification-history":
-            _ = try ids(0, idList)
-            let request = try requestBody(NotificationHistoryRequest.self)
-            if all {
-                var pages: [NotificationHistoryResponse] = []
-                for try await page in api.notificationHistory(request: request) { pages.append(page) }
-                try APIOutput.print(pages)
-            } else {
-                try APIOutput.print(try await api.getNotificationHistory(paginationToken: value("paginationToken"), request: request))
-            }
-        case "set-app-account-token":
-            let i = try ids(2, idList)
-            try await api.setAppAccountToken(originalTransactionId: i[0], appAccountToken: try uuid(i[1]))
-            APIOutput.ok()
-        case "finish-transaction":
-            try await api.finishTransaction(transactionId: try ids(1, idList)[0])
-            APIOutput.ok()
-        case "image-upload":
-            guard let body else { throw CLIFailure(code: "usage", message: "image-upload needs --body FILE.png") }
-            try await api.uploadImage(
-                imageIdentifier: try uuid(try ids(1, idList)[0]), png: try Input.read(body),
-                imageSize: value("imageSize").map(ImageSize.init(rawValue:)))
-            APIOutput.ok()
-        case "image-delete":
-            try await api.deleteImage(imageIdentifier: try uuid(try ids(1, idList)[0]))
-            APIOutput.ok()
-        case "image-list":
-            _ = try ids(0, idList)
-            try APIOutput.print(try await api.getImageList())
-        case "message-upload":
-            try await api.uploadMessage(
-                messageIdentifier: try uuid(try ids(1, idList)[0]), body: try requestBody(UploadMessageRequestBody.self))
-            APIOutput.ok()
-        case "message-delete":
-            try await api.deleteMessage(messageIdentifier: try uuid(try ids(1, idList)[0]))
-            APIOutput.ok()
-        case "message-list":
-            _ = try ids(0, idList)
-            try APIOutput.print(try await api.getMessageList())
-        case "default-message-set":
-            let i = try ids(3, idList)
-            try await api.configureDefaultMessage(
-                productId: i[0], locale: i[1], request: DefaultConfigurationRequest(messageIdentifier: try uuid(i[2])))
-            APIOutput.ok()
-        case "default-message-delete":
-            let i = try ids(2, idList)
-            try await api.deleteDefaultMessage(productId: i[0], locale: i[1])
-            APIOutput.ok()
-        case "default-message":
-            let i = try ids(2, idList)
-            try APIOutput.print(try await api.getDefaultMessage(productId: i[0], locale: i[1]))
-        case "realtime-url-set":
-            try await api.configureRealtimeURL(request: RealtimeUrlRequest(realtimeURL: try ids(1, idList)[0]))
-            APIOutput.ok()
-        case "realtime-url-delete":
-            _ = try ids(0, idList)
-            try await api.deleteRealtimeURL()
-            APIOutput.ok()
-        case "realtime-url":
-            _ = try ids(0, idList)
-            try APIOutput.print(try await api.getRealtimeURL())
-        case "performance-test":
-            try APIOutput.print(
-                try await api.initiatePerformanceTest(request: PerformanceTestRequest(originalTransactionId: try ids(1, idList)[0])))
-        case "performance-test-result":
-            try APIOutput.print(try await api.getPerformanceTestResults(requestId: try ids(1, idList)[0]))
-        default:
-            throw CLIFailure(code: "usage", message: "unknown endpoint \(endpoint)")
+        let call = APICall(command: self, ids: try ids(chosen.identifiers, idList), params: params)
+        switch chosen.perform {
+        case .appStore(let perform): try await perform(try appStoreClient(), call)
+        case .externalPurchase(let perform): try await perform(try externalPurchaseClient(), call)
         }
     }
 
@@ -336,7 +371,26 @@ struct APICommand: AsyncParsableCommand {
         "revision", "version", "startDate", "endDate", "productId", "productType", "sort",
         "subscriptionGroupIdentifier", "inAppOwnershipType", "revoked", "status", "paginationToken", "imageSize",
     ]
+}
 
+/// One `sigil api` call as an endpoint's closure sees it: identifiers (already counted),
+/// NAME=VALUE parameters, `--all` and the request body.
+struct APICall {
+    let command: APICommand
+    let ids: [String]
+    let params: [(String, String)]
+
+    var all: Bool { command.all }
+    var bodyPath: String? { command.body }
+    /// Every value given for parameter `name`, in order.
+    func values(_ name: String) -> [String] { params.filter { $0.0 == name }.map(\.1) }
+    /// The last value given for parameter `name`.
+    func value(_ name: String) -> String? { values(name).last }
+    /// The `--body` file decoded strictly as `T`.
+    func body<T: Decodable>(_ type: T.Type) throws -> T { try command.requestBody(type) }
+    /// `text` as a UUID, or a usage error.
+    func uuid(_ text: String) throws -> UUID { try command.uuid(text) }
+    /// `text` as milliseconds, or a usage error naming the parameter.
     func integer(_ text: String, _ name: String) throws -> Int64 {
         guard let n = Int64(text) else { throw CLIFailure(code: "usage", message: "\(name) \(text) is not an integer (milliseconds)") }
         return n

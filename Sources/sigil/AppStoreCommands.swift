@@ -5,6 +5,7 @@ import SigilCore
 import SigilHTTP
 import SigilJOSE
 import SigilOCSP
+import SigilTokens
 import SigilX509
 
 /// Options every token command shares.

@@ -9,6 +9,7 @@ import SigilKeys
 import SigilOCSP
 import SigilPKCS7
 import SigilTestPKI
+import SigilTokens
 import SigilX509
 
 #if canImport(Glibc)
@@ -60,11 +61,24 @@ struct DemoCommand: AsyncParsableCommand {
         if report.failures > 0 { Foundation.exit(1) }
     }
 
+    /// The demo's app: bundle id and App Apple id of every payload, token and receipt it makes.
+    static let bundle = "com.example.sigil.demo"
+    static let appAppleId: Int64 = 1_234_567_890
+
+    /// The seven steps in order; each is its own function below and reports through `r`.
     func demo(_ r: Report) async throws {
         let now = Int64(Date().timeIntervalSince1970)
-        let nowMillis = now * 1000
+        let (pki, port) = try pkiStep(r, now: now)
+        let signedTransaction = try await signedDataStep(r, pki: pki, now: now)
+        try tokensStep(r, now: now)
+        externalPurchaseStep(r)
+        let receiptDER = try receiptStep(r, pki: pki, now: now)
+        try await ocspRequestStep(r, pki: pki, port: port, now: now)
+        try throughputStep(r, pki: pki, signedTransaction: signedTransaction, receiptDER: receiptDER, now: now)
+    }
 
-        // 1. PKI
+    /// 1. An Apple-shaped PKI with its markers, and the chain validated under Apple's policy.
+    func pkiStep(_ r: Report, now: Int64) throws -> (AppleShapedTestPKI, UInt16?) {
         r.step("1. An Apple-shaped PKI, generated in memory")
         let port = try? Self.freePort()
         let ocspURL = port.map { "http://127.0.0.1:\($0)/" }
@@ -87,11 +101,16 @@ struct DemoCommand: AsyncParsableCommand {
         } else {
             r.check(false, "chain validates: \(chainCheck)")
         }
+        return (pki, port)
+    }
 
-        // 2. Signed data
+    /// 2. Signed transaction, renewal info and notification: verified, tampered, wrong bundle
+    /// id, and one `--explain` trace. Returns the signed transaction for the throughput step.
+    func signedDataStep(_ r: Report, pki: AppleShapedTestPKI, now: Int64) async throws -> String {
         r.step("2. App Store signed data: sign, then verify (SignedDataVerifier, trusted root = the demo root)")
-        let bundle = "com.example.sigil.demo"
-        let appAppleId: Int64 = 1_234_567_890
+        let bundle = Self.bundle
+        let appAppleId = Self.appAppleId
+        let nowMillis = now * 1000
         let transaction = """
             {"transactionId":"2000000900000001","originalTransactionId":"2000000900000000","webOrderLineItemId":"2000000090000001",\
             "bundleId":"\(bundle)","productId":"\(bundle).monthly","subscriptionGroupIdentifier":"21000001","purchaseDate":\(nowMillis - 60_000),\
@@ -154,8 +173,13 @@ struct DemoCommand: AsyncParsableCommand {
             cache: ChainCache(timeToLive: 0))
         _ = try await fresh.verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: nil, trace: trace)
         for line in Output.stepLines(VerifyCommand.traceSteps(trace)) { r.line("  " + line) }
+        return signedTransaction
+    }
 
-        // 3. Tokens
+    /// 3. Every token kind minted from a generated key and verified back; the lifetime limit.
+    func tokensStep(_ r: Report, now: Int64) throws {
+        let bundle = Self.bundle
+        let nowMillis = now * 1000
         r.step("3. Every Apple token kind, minted from a .p8-style key and verified back")
         let p8 = try AppleSigningKey(privateKey: .generate(curve: .p256), keyID: "DEMOKEY123")
         let publicKey = JWSVerificationKey.ecdsa(p8.privateKey.publicKey)
@@ -230,8 +254,10 @@ struct DemoCommand: AsyncParsableCommand {
             (Data(base64Encoded: v1).map(Array.init)).flatMap { try? ECDSASignature(derEncoded: $0, curve: .p256) }
             .map { p8.privateKey.publicKey.isValidSignatureVartime($0, for: message, hash: .sha256) } ?? false
         r.check(v1OK, "promotional offer v1: U+2063-joined message, DER ECDSA signature verifies (\(v1.count) base64 chars)")
+    }
 
-        // 4. External purchase tokens
+    /// 4. Apple's example external purchase tokens decoded.
+    func externalPurchaseStep(_ r: Report) {
         r.step("4. External purchase tokens (the example tokens of Apple's article)")
         for token in Self.externalPurchaseTokens {
             do {
@@ -244,8 +270,12 @@ struct DemoCommand: AsyncParsableCommand {
                 r.fail("external purchase token", error)
             }
         }
+    }
 
-        // 5. Receipt
+    /// 5. An app receipt built and verified by `AppReceiptVerifier`. Returns its DER.
+    func receiptStep(_ r: Report, pki: AppleShapedTestPKI, now: Int64) throws -> [UInt8] {
+        let bundle = Self.bundle
+        let appAppleId = Self.appAppleId
         r.step("5. An app receipt made here: CMS SignedData (RFC 5652) with Apple's payload layout")
         let guid = Array(UUID().uuidString.utf8.prefix(16))
         let receiptBuilder = AppReceiptBuilder(
@@ -270,8 +300,11 @@ struct DemoCommand: AsyncParsableCommand {
         r.check(verifiedReceipt.chain.count == 3, "signature and signer chain verify (leaf → intermediate → root, Apple receipt policy)")
         r.check(receipt.transactionID() == "1000000900000001", "transaction id \(receipt.transactionID() ?? "?")")
         r.check(verifiedReceipt.deviceMatches == true, "SHA-1(GUID ‖ opaque ‖ bundle id) matches the device")
+        return receiptDER
+    }
 
-        // 6. OCSP
+    /// 6. An OCSP request for the leaf, answered by a loopback `openssl ocsp` when available.
+    func ocspRequestStep(_ r: Report, pki: AppleShapedTestPKI, port: UInt16?, now: Int64) async throws {
         r.step("6. OCSP (RFC 6960): request for the leaf, checked against a loopback responder")
         var random = SystemRandomNumberGenerator()
         let request = OCSPRequest.forCertificate(pki.leaf, issuer: pki.intermediate, using: &random)
@@ -283,8 +316,12 @@ struct DemoCommand: AsyncParsableCommand {
                 "skipped the responder: \(port == nil ? "no loopback port" : "the openssl CLI is not installed") (the request above is still built)"
             )
         }
+    }
 
-        // 7. Throughput
+    /// 7. A few throughput figures.
+    func throughputStep(_ r: Report, pki: AppleShapedTestPKI, signedTransaction: String, receiptDER: [UInt8], now: Int64) throws {
+        let bundle = Self.bundle
+        let appAppleId = Self.appAppleId
         r.step("7. Throughput (\(seconds) s per figure; `sigil bench` for more)")
         let msg = Array(repeating: UInt8(0x5A), count: 100)
         let k256 = ECDSAPrivateKey.generate(curve: .p256)

@@ -201,6 +201,11 @@ struct X509Command: ParsableCommand {
                 "An RFC 5280 profile rule not enforced, for data known to break it (repeatable): \(RelaxationName.allValueStrings.joined(separator: ", ")). Default: none."
         )
         var relaxations: [RelaxationName] = []
+        @Flag(
+            help:
+                "Print every step (each signature checked, the basics and each policy on every candidate path, the outcome) with its clause to stderr."
+        )
+        var explain = false
         @Argument(help: "The leaf certificate.") var leaf: String
 
         /// The certificates of each --intermediate file; a file or PEM block that does not parse
@@ -274,8 +279,10 @@ struct X509Command: ParsableCommand {
                 }
                 let verifier = CertificateVerifier(trustedRoots: trusted, policies: policies, minimumRSABits: minimumRsaBits)
                 // Extra certificates in the leaf's file (a PEM bundle) are candidates too.
+                let trace = explain ? VerificationTrace() : nil
                 let validation = verifier.validate(
-                    leaf: leafCertificate, intermediates: Array(leafCertificates.dropFirst()) + candidates, at: time)
+                    leaf: leafCertificate, intermediates: Array(leafCertificates.dropFirst()) + candidates, at: time, trace: trace)
+                if let trace { VerifyCommand.printTrace(trace, verdict: validation.chain == nil ? "INVALID" : "VALID") }
                 var output: [String: Any] = ["policy": policy.rawValue, "time": X509Command.rfc3339(time)]
                 if !warnings.isEmpty { output["warnings"] = warnings }
                 switch validation.result {

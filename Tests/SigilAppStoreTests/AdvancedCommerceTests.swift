@@ -5,6 +5,7 @@ import SigilAppStore
 import SigilCore
 import SigilJOSE
 import SigilTestSupport
+import SigilTokens
 import XCTest
 
 /// Apple's Advanced Commerce model fixtures: each decodes with every field, re-encodes to the same

@@ -5,6 +5,7 @@ import SigilCore
 import SigilJOSE
 import SigilKeys
 import SigilTestSupport
+import SigilTokens
 import XCTest
 
 /// Apple's model fixtures decode into the models with every field and re-encode to the same JSON;

@@ -3,6 +3,7 @@ import SigilAppStore
 import SigilCore
 import SigilJOSE
 import SigilTestPKI
+import SigilTokens
 import SigilX509
 import XCTest
 

@@ -1,6 +1,7 @@
 import Foundation
 import SigilAppStore
 import SigilCore
+import SigilTokens
 import XCTest
 
 /// The Retention Messaging realtime response the developer returns to Apple.

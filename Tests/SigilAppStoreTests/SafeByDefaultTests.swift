@@ -293,6 +293,29 @@ final class SafeByDefaultTests: XCTestCase {
         XCTAssertEqual(markerFailures.first { if case .missingMarkerExtension = $0 { true } else { false } }?.rule, "Apple signed data")
     }
 
+    /// One trace for the whole job: the App Store verifier hands its trace to the certificate
+    /// verifier, whose steps (signatures, basics, each policy, the path) sit between the
+    /// certificates' decoding and the JWS signature, in the order they ran.
+    func testTraceCarriesTheCertificateVerifiersSteps() async throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let verifier = try SignedDataVerifier(
+            trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environment: .sandbox, cache: ChainCache(timeToLive: 0))
+        let jws = try pki.signedData(
+            payload: json(["transactionId": "1", "bundleId": bundle, "environment": "Sandbox", "signedDate": now * 1000]))
+        let trace = VerificationTrace()
+        _ = try await verifier.verify(jws, as: JWSTransactionDecodedPayload.self, trace: trace)
+        let checks = trace.steps.map { $0.check.isEmpty ? $0.clause : $0.check }
+        func index(_ prefix: String) -> Int? { checks.firstIndex { $0.hasPrefix(prefix) } }
+        let order = try [
+            "decode the payload", "RFC 5280 §4.1", "signature on", "basics:", "policy RFC 5280",
+            "policy \(MarkerExtensionPolicy.appleSignedData.name)", "a certification path to a trusted root", "validate the chain",
+            "ES256 signature", "bundle id / app Apple id / environment",
+        ].map { name in try XCTUnwrap(index(name), "\(name) not in \(checks)") }
+        XCTAssertEqual(order, order.sorted(), "\(checks)")
+        XCTAssertEqual(checks.filter { $0.hasPrefix("signature on") }.count, 2)
+        XCTAssertTrue(trace.steps.allSatisfy { $0.verdict != .fail })
+    }
+
     /// App Store signed data with CRL revocation checking: a CRL-based checker (SigilCRL) plugged
     /// into the verifier, alone and composed with another checker; a revoked leaf is refused.
     func testCRLRevocationChecker() async throws {

@@ -38,6 +38,14 @@ final class X509CLITests: XCTestCase {
         let result = try XCTUnwrap(JSONSerialization.jsonObject(with: valid.stdout) as? [String: Any])
         XCTAssertEqual(result["valid"] as? Bool, true)
         XCTAssertEqual((result["chain"] as? [String])?.count, 3)
+        // --explain: the verifier's own steps on stderr, in the order they ran, then the verdict.
+        let explained = try Subprocess.run(try sigil(), arguments + ["--explain", "--at", "2026-01-01T00:00:00Z", leaf])
+        XCTAssertEqual(explained.status, 0)
+        let steps = String(decoding: explained.stderr, as: UTF8.self)
+        let order = ["RFC 5280 §6.1.1", "signature on", "RFC 5280 §6.1.3 (a)(2), §6.1.4 (k)–(o)", "policy RFC 5280", "verdict: VALID"]
+        let positions = order.compactMap { steps.range(of: $0)?.lowerBound }
+        XCTAssertEqual(positions.count, order.count, steps)
+        XCTAssertEqual(positions, positions.sorted(), steps)
         let expired = try Subprocess.run(try sigil(), arguments + ["--at", "1900000000", leaf])
         XCTAssertEqual(expired.status, 1)
         let failure = try XCTUnwrap(JSONSerialization.jsonObject(with: expired.stdout) as? [String: Any])

@@ -3,6 +3,7 @@ import SigilAppStore
 import SigilCTimeShim
 import SigilCore
 import SigilKeys
+import SigilTokens
 
 // The constant-time harness, run under valgrind memcheck by Tests/SigilCoreTests/ConstantTimeTests.swift.
 //

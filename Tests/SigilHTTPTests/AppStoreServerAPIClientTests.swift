@@ -4,6 +4,7 @@ import SigilCore
 import SigilHTTP
 import SigilKeys
 import SigilTestSupport
+import SigilTokens
 import XCTest
 
 /// The App Store Server API client against a loopback server (Fixtures/apple_api_server.py) that

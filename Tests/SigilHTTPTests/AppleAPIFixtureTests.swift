@@ -3,6 +3,7 @@ import SigilAppStore
 import SigilCore
 import SigilHTTP
 import SigilTestSupport
+import SigilTokens
 import XCTest
 
 /// Apple's App Store Server API response and error fixtures, served through a test-double

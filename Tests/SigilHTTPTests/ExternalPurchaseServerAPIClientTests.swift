@@ -3,6 +3,7 @@ import SigilAppStore
 import SigilCore
 import SigilHTTP
 import SigilJOSE
+import SigilTokens
 import XCTest
 
 /// The External Purchase Server API client against the loopback server (token checked with

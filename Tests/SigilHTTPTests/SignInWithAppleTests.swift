@@ -5,6 +5,7 @@ import SigilHTTP
 import SigilJOSE
 import SigilKeys
 import SigilTestSupport
+import SigilTokens
 import XCTest
 
 /// Sign in with Apple: identity tokens signed with RSA keys generated here (by the openssl CLI, an

@@ -79,25 +79,48 @@ public struct CertificateVerifier: Sendable {
     }
 
     /// Validates `leaf` at `time` (seconds since the epoch). Variable time (public inputs).
-    public func verify(leaf: Certificate, intermediates: [Certificate] = [], at time: Int64) -> Result {
-        validate(leaf: leaf, intermediates: intermediates, at: time).result
+    ///
+    /// `trace`, when given, receives every step as it runs: each signature checked while building
+    /// paths (RFC 5280 §6.1.3 (a)(1)), then, for each candidate path that reaches a trusted root,
+    /// the basics and each policy with its failures and their clauses, and the outcome.
+    public func verify(
+        leaf: Certificate, intermediates: [Certificate] = [], at time: Int64, trace: VerificationTrace? = nil
+    ) -> Result {
+        validate(leaf: leaf, intermediates: intermediates, at: time, trace: trace).result
     }
 
-    /// Validates `leaf` at `time` like ``verify(leaf:intermediates:at:)``, and reports the valid
-    /// policy set of the accepted chain.
-    public func validate(leaf: Certificate, intermediates: [Certificate] = [], at time: Int64) -> Validation {
-        var search = Search(verifier: self, intermediates: intermediates, time: time)
-        if let chain = search.extend([leaf]) { return Validation(result: .valid(chain), validPolicies: search.validPolicies) }
+    /// Validates `leaf` at `time` like ``verify(leaf:intermediates:at:trace:)``, and reports the
+    /// valid policy set of the accepted chain.
+    public func validate(
+        leaf: Certificate, intermediates: [Certificate] = [], at time: Int64, trace: VerificationTrace? = nil
+    ) -> Validation {
+        let policyNames = (["RFC 5280 basics"] + policies.map(\.name)).joined(separator: " + ")
+        trace?.note(
+            "RFC 5280 §6.1.1",
+            "inputs: validation time \(time), \(trustedRoots.count) trusted root(s), \(intermediates.count) candidate intermediate(s); "
+                + "rules \(policyNames)")
+        var search = Search(verifier: self, intermediates: intermediates, time: time, trace: trace)
+        if let chain = search.extend([leaf]) {
+            trace?.pass(
+                "RFC 5280 §6.1", "a certification path to a trusted root",
+                chain.map(\.subject.rfc4514String).joined(separator: " → "))
+            return Validation(result: .valid(chain), validPolicies: search.validPolicies)
+        }
         if search.failures.isEmpty {
             search.record(.noPathToTrustedRoot("no issuer found for \(leaf.subject.rfc4514String)"))
         }
-        return Validation(result: .invalid(search.failures), validPolicies: nil)
+        let failures = search.failures
+        trace?.fail(
+            "RFC 5280 §6.1", "a certification path to a trusted root",
+            failures.map { "\($0) [\($0.rule)]" }.joined(separator: "; "))
+        return Validation(result: .invalid(failures), validPolicies: nil)
     }
 
     private struct Search {
         let verifier: CertificateVerifier
         let intermediates: [Certificate]
         let time: Int64
+        let trace: VerificationTrace?
         var failures: [ValidationFailure] = []
         var signatureChecks = 0
         var stopped = false
@@ -117,12 +140,13 @@ public struct CertificateVerifier: Sendable {
             }
         }
 
-        init(verifier: CertificateVerifier, intermediates: [Certificate], time: Int64) {
+        init(verifier: CertificateVerifier, intermediates: [Certificate], time: Int64, trace: VerificationTrace?) {
             self.verifier = verifier
             // A trusted root given again as an intermediate adds nothing.
             let roots = verifier.trustedRoots
             self.intermediates = intermediates.filter { candidate in !roots.contains { $0.derBytes == candidate.derBytes } }
             self.time = time
+            self.trace = trace
         }
 
         mutating func record(_ failure: ValidationFailure) {
@@ -148,12 +172,32 @@ public struct CertificateVerifier: Sendable {
             }
             signatureChecks += 1
             let result = child.isSignedVartime(by: issuer, minimumRSABits: verifier.minimumRSABits)
-            if case .failure(let reason) = result {
-                record(.invalidSignature(certificate: PathCertificate(child, position: position), reason: reason.description))
+            let subject = PathCertificate(child, position: position)
+            switch result {
+            case .success:
+                trace?.pass(
+                    "RFC 5280 §6.1.3 (a)(1)", "signature on \(subject)",
+                    "\(child.signatureAlgorithm) by the key of \(issuer.subject.rfc4514String) verifies")
+            case .failure(let reason):
+                trace?.fail(
+                    "RFC 5280 §6.1.3 (a)(1)", "signature on \(subject)",
+                    "\(child.signatureAlgorithm) by the key of \(issuer.subject.rfc4514String): \(reason)")
+                record(.invalidSignature(certificate: subject, reason: reason.description))
             }
             let ok = (try? result.get()) != nil
             checked[key] = ok
             return ok
+        }
+
+        /// One trace step for one set of rules applied to a candidate path.
+        static func record(
+            _ failures: [ValidationFailure], on path: String, in trace: VerificationTrace, clause: String, check: String
+        ) {
+            if failures.isEmpty {
+                trace.pass(clause, check, "path \(path)")
+            } else {
+                trace.fail(clause, check, "path \(path): " + failures.map { "\($0) [\($0.rule)]" }.joined(separator: "; "))
+            }
         }
 
         /// Depth-first extension of `path` (leaf first). Returns the first chain every policy accepts.
@@ -171,6 +215,15 @@ public struct CertificateVerifier: Sendable {
                 let chain = path.last?.derBytes == root.derBytes ? path : path + [root]
                 let basics = BasicChecks.failures(of: chain, at: time, policies: verifier.policies)
                 let evaluations = verifier.policies.map { $0.evaluate(chain, at: time) }
+                if let trace {
+                    let path = chain.map(\.subject.rfc4514String).joined(separator: " → ")
+                    Self.record(
+                        basics, on: path, in: trace, clause: "RFC 5280 §6.1.3 (a)(2), §6.1.4 (k)–(o)",
+                        check: "basics: validity, basicConstraints and pathLen, keyUsage, critical extensions")
+                    for (policy, evaluation) in zip(verifier.policies, evaluations) {
+                        Self.record(evaluation.failures, on: path, in: trace, clause: policy.name, check: "policy \(policy.name)")
+                    }
+                }
                 let chainFailures = basics + evaluations.flatMap(\.failures)
                 if chainFailures.isEmpty {
                     validPolicies = evaluations.lazy.compactMap(\.validPolicies).first

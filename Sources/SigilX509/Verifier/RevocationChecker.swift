@@ -47,14 +47,20 @@ public enum RevocationPolicy {
 }
 
 extension CertificateVerifier {
-    /// Path validation followed by the revocation check `revocation` on the chain found.
+    /// Path validation followed by the revocation check `revocation` on the chain found
+    /// (RFC 5280 §6.1.3 (a)(3)); `trace` receives the path steps and the revocation verdict.
     public func verify(
         leaf: Certificate, intermediates: [Certificate] = [], at time: Int64,
-        checkingRevocationWith revocation: any RevocationChecker
+        checkingRevocationWith revocation: any RevocationChecker, trace: VerificationTrace? = nil
     ) async -> Result {
-        let result = verify(leaf: leaf, intermediates: intermediates, at: time)
+        let result = verify(leaf: leaf, intermediates: intermediates, at: time, trace: trace)
         guard case .valid(let chain) = result else { return result }
         let failures = await revocation.failures(of: chain, at: time)
-        return failures.isEmpty ? result : .invalid(failures)
+        if failures.isEmpty {
+            trace?.pass("RFC 5280 §6.1.3 (a)(3)", "revocation status", "no certificate of the path is revoked (\(type(of: revocation)))")
+            return result
+        }
+        trace?.fail("RFC 5280 §6.1.3 (a)(3)", "revocation status", failures.map { "\($0) [\($0.rule)]" }.joined(separator: "; "))
+        return .invalid(failures)
     }
 }

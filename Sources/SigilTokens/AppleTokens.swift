@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilAppStore
 import SigilCore
 import SigilJOSE
 import SigilKeys

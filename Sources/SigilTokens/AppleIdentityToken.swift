@@ -1,3 +1,4 @@
+import SigilAppStore
 import SigilJOSE
 
 /// A verified Sign in with Apple identity token
