@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "SigilAppStore", targets: ["SigilAppStore"]),
         .library(name: "SigilTokens", targets: ["SigilTokens"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
+        .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
         // and benchmarks; no verifier links it.
         .library(name: "SigilTestPKI", targets: ["SigilTestPKI"]),
@@ -70,6 +71,11 @@ let package = Package(
         ),
         .target(
             name: "SigilASN1",
+            dependencies: ["SigilBase"]
+        ),
+        // CBOR (RFC 8949): a strict decoder for the subset App Attest uses, and an encoder. No crypto.
+        .target(
+            name: "SigilCBOR",
             dependencies: ["SigilBase"]
         ),
         .target(
@@ -158,6 +164,10 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "SigilCBORTests",
+            dependencies: ["SigilCBOR", "SigilTestSupport"]
+        ),
+        .testTarget(
             name: "SigilKeysTests",
             dependencies: ["SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport"]
         ),
@@ -223,6 +233,7 @@ let package = Package(
             name: "SigilFuzzHarness",
             dependencies: [
                 "SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore", "SigilTokens",
+                "SigilCBOR",
             ]
         ),
         .testTarget(
@@ -242,7 +253,7 @@ let package = Package(
 // LLVMFuzzerRunDriver. They link only against libFuzzer, so they exist only in that build.
 if ProcessInfo.processInfo.environment["SIGIL_FUZZ"] != nil {
     package.targets.append(.target(name: "SigilFuzzDriver", path: "Fuzz/Driver"))
-    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"] {
+    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor"] {
         package.targets.append(
             .executableTarget(
                 name: "fuzz-\(name)",

@@ -1,5 +1,6 @@
 import SigilASN1
 import SigilAppStore
+import SigilCBOR
 import SigilCRL
 import SigilJOSE
 import SigilKeys
@@ -16,7 +17,7 @@ public enum FuzzHarness {
     /// The targets by name, in the order Fuzz/run runs them.
     public static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("der", der), ("certificate", certificate), ("chain", chain), ("ocsp", ocsp), ("receipt", receipt), ("jws", jws),
-        ("external-purchase-token", externalPurchaseToken), ("crl", crl),
+        ("external-purchase-token", externalPurchaseToken), ("crl", crl), ("cbor", cbor),
     ]
 
     /// A fixed validation time (2025-01-01T00:00:00Z): fuzzing must be deterministic.
@@ -133,6 +134,24 @@ public enum FuzzHarness {
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? ExternalPurchaseToken(token: text)
         _ = try? ExternalPurchaseToken(token: text, allowPaddingAndNewline: true)
+    }
+
+    /// The CBOR decoder, strict and with every option opened (indefinite lengths, tags, floats,
+    /// deterministic map order), one item at the start of the input, and the encoder as an oracle:
+    /// whatever the strict decoder accepts is in preferred serialization, so encoding it again must
+    /// give back the input's bytes exactly (a difference traps, a finding like any crash).
+    public static func cbor(_ bytes: [UInt8]) {
+        if let value = try? CBOR.decode(bytes) {
+            precondition(CBOR.encode(value) == bytes, "CBOR: the strict decoder accepted bytes the encoder writes differently")
+        }
+        let open = CBORDecodingOptions(allowIndefiniteLengths: true, allowTags: true, allowFloats: true, requireSortedMapKeys: true)
+        if let value = try? CBOR.decode(bytes, options: open) {
+            _ = try? CBOR.decode(CBOR.encode(value), options: open)
+        }
+        if let (value, end) = try? CBOR.decodePrefix(bytes) {
+            precondition(end > 0 && end <= bytes.count, "CBOR: decodePrefix ended outside the input")
+            _ = (value["fmt"], value["authData"]?.bytesValue, value["attStmt"]?["x5c"]?.arrayValue)
+        }
     }
 
     /// Consecutive top-level DER elements (at most `limit`), by their length octets only.
