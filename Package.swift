@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "SigilTokens", targets: ["SigilTokens"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
         .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
+        .library(name: "SigilAppAttest", targets: ["SigilAppAttest"]),
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
         // and benchmarks; no verifier links it.
         .library(name: "SigilTestPKI", targets: ["SigilTestPKI"]),
@@ -122,11 +123,20 @@ let package = Package(
             name: "SigilAdvancedCommerce",
             dependencies: ["SigilAppStore", "SigilTokens"]
         ),
+        // App Attest (attestations, assertions, fraud-metric receipts): a module of its own, beside
+        // SigilAppStore and not above it, so an App Store verifier links none of it and it links no
+        // App Store models.
+        .target(
+            name: "SigilAppAttest",
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilCBOR"]
+        ),
         // Test fixtures: CertificateBuilder, AppleShapedTestPKI, AppReceiptBuilder. A product of its
         // own so that no verifier links builders ("module size is link size").
         .target(
             name: "SigilTestPKI",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilJOSE", "SigilAppStore"]
+            dependencies: [
+                "SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilJOSE", "SigilAppStore", "SigilCBOR",
+            ]
         ),
         .target(
             name: "SigilHTTP",
@@ -166,6 +176,12 @@ let package = Package(
         .testTarget(
             name: "SigilCBORTests",
             dependencies: ["SigilCBOR", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilAppAttestTests",
+            dependencies: [
+                "SigilAppAttest", "SigilCBOR", "SigilPKCS7", "SigilX509", "SigilKeys", "SigilCore", "SigilTestPKI", "SigilTestSupport",
+            ]
         ),
         .testTarget(
             name: "SigilKeysTests",

@@ -127,17 +127,9 @@ public struct CMSSignedDataVerifier: Sendable {
             return Verified(signer: signer, chain: chain)
         case .invalid(let failures):
             let reasons = failures.map(\.description).joined(separator: "; ")
-            let onlyTime =
-                !failures.isEmpty
-                && failures.allSatisfy {
-                    switch $0 {
-                    case .expired, .notYetValid: true
-                    default: false
-                    }
-                }
             throw fail(
                 "RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)",
-                PKCS7Error(onlyTime ? .signerNotValidAtTime : .untrustedSigner, reasons, failures: failures))
+                PKCS7Error(failures.failsOnlyOnValidityPeriod ? .signerNotValidAtTime : .untrustedSigner, reasons, failures: failures))
         }
     }
 }
