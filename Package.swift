@@ -249,12 +249,12 @@ let package = Package(
             name: "SigilFuzzHarness",
             dependencies: [
                 "SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore", "SigilTokens",
-                "SigilCBOR",
+                "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore",
             ]
         ),
         .testTarget(
             name: "SigilFuzzTests",
-            dependencies: ["SigilFuzzHarness", "SigilTestSupport"]
+            dependencies: ["SigilFuzzHarness", "SigilAppAttest", "SigilTestSupport"]
         ),
         // Shared test helpers (seeded PRNG, vector locations, subprocess runner). Not a product.
         .target(
@@ -269,7 +269,7 @@ let package = Package(
 // LLVMFuzzerRunDriver. They link only against libFuzzer, so they exist only in that build.
 if ProcessInfo.processInfo.environment["SIGIL_FUZZ"] != nil {
     package.targets.append(.target(name: "SigilFuzzDriver", path: "Fuzz/Driver"))
-    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor"] {
+    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest"] {
         package.targets.append(
             .executableTarget(
                 name: "fuzz-\(name)",

@@ -13,7 +13,7 @@ import base64, glob, json, os, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "apple"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
 OUT = sys.argv[1]
-TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor"]
+TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest"]
 COUNT = {t: 0 for t in TARGETS}
 
 
@@ -142,6 +142,7 @@ APPATTEST = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "appat
 for path in sorted(glob.glob(os.path.join(APPATTEST, "*.cbor"))):
     data = read(path)
     put("cbor", os.path.basename(path), data)
+    put("appattest", os.path.basename(path), data)
 for i, item in enumerate(["a201020304", "a26161016162820203", "826161a161626163", "8301820203820405", "1bffffffffffffffff",
                           "3bffffffffffffffff", "64f0908591", "5f42010243030405ff", "bf6346756ef563416d7421ff", "c11a514b67b0",
                           "fb3ff199999999999a", "f97c00"]):

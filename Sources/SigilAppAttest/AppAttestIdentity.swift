@@ -1,5 +1,7 @@
 import SigilASN1
+import SigilBase
 import SigilCore
+import SigilX509
 
 /// The App ID App Attest binds a key to: "TEAMID.bundle.id", whose SHA-256 is the RP ID hash of
 /// every attestation and assertion.
@@ -20,6 +22,17 @@ public struct AppAttestAppID: Sendable, Hashable, CustomStringConvertible {
 
     /// SHA-256 of "TEAMID.bundle.id" (Apple's step 6; assertion step 4).
     public var rpIDHash: [UInt8] { SHA256.hash(Array(description.utf8)) }
+
+    /// Apple's RP ID check (attestation step 6, assertion step 4), recorded in `trace`.
+    func checkRPIDHash(of authData: AuthenticatorData, step: String, trace: VerificationTrace?) throws(AppAttestError) {
+        let clause = "Apple App Attest, \(step)"
+        let check = "RP ID hash equals SHA-256(\(self))"
+        guard authData.rpIDHash == rpIDHash else {
+            throw AppAttestError(.rpIDMismatch, "\(step): the RP ID hash \(Base16.encode(authData.rpIDHash)) is not SHA-256(\"\(self)\")")
+                .recorded(in: trace, clause, check)
+        }
+        trace?.pass(clause, check, Base16.encode(authData.rpIDHash))
+    }
 }
 
 /// The App Attest environment a key was made in, told by the AAGUID of its attestation (step 8).

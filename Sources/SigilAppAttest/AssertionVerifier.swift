@@ -71,13 +71,7 @@ public struct AssertionVerifier: Sendable {
         trace?.pass(step3, "ECDSA P-256 signature over nonce with the stored key", "verifies")
 
         // 4. The App ID.
-        let step4 = "Apple App Attest, assertion step 4"
-        guard authData.rpIDHash == appID.rpIDHash else {
-            throw fail(
-                step4, "RP ID hash equals SHA-256(\(appID))",
-                AppAttestError(.rpIDMismatch, "step 4: the RP ID hash \(Base16.encode(authData.rpIDHash)) is not SHA-256(\"\(appID)\")"))
-        }
-        trace?.pass(step4, "RP ID hash equals SHA-256(\(appID))", Base16.encode(authData.rpIDHash))
+        try appID.checkRPIDHash(of: authData, step: "assertion step 4", trace: trace)
 
         // 5. The counter.
         let step5 = "Apple App Attest, assertion step 5"

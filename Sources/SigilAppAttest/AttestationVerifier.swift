@@ -152,13 +152,7 @@ public struct AttestationVerifier: Sendable {
         }
 
         // 6. The App ID.
-        let step6 = "Apple App Attest, attestation step 6"
-        guard authData.rpIDHash == appID.rpIDHash else {
-            throw fail(
-                step6, "RP ID hash equals SHA-256(\(appID))",
-                AppAttestError(.rpIDMismatch, "step 6: the RP ID hash \(Base16.encode(authData.rpIDHash)) is not SHA-256(\"\(appID)\")"))
-        }
-        trace?.pass(step6, "RP ID hash equals SHA-256(\(appID))", Base16.encode(authData.rpIDHash))
+        try appID.checkRPIDHash(of: authData, step: "attestation step 6", trace: trace)
 
         // 7. The counter.
         let step7 = "Apple App Attest, attestation step 7"

@@ -40,8 +40,17 @@ public struct AppleShapedAttestationPKI: Sendable {
 
     /// A fresh PKI whose CA certificates are valid from `notBefore` to `notAfter` (seconds since 1970).
     public static func generate(notBefore: Int64, notAfter: Int64) throws(X509Error) -> AppleShapedAttestationPKI {
-        let rootKey = ECDSAPrivateKey.generate(curve: .p384)
-        let intermediateKey = ECDSAPrivateKey.generate(curve: .p384)
+        var system = SystemRandomNumberGenerator()
+        return try generate(notBefore: notBefore, notAfter: notAfter, using: &system)
+    }
+
+    /// A PKI whose keys come from `generator`: with a seeded generator, the same PKI every time
+    /// (signing is deterministic, RFC 6979), as the `appattest` fuzz target needs.
+    public static func generate<R: RandomNumberGenerator>(notBefore: Int64, notAfter: Int64, using generator: inout R) throws(X509Error)
+        -> AppleShapedAttestationPKI
+    {
+        let rootKey = ECDSAPrivateKey.generate(curve: .p384, using: &generator)
+        let intermediateKey = ECDSAPrivateKey.generate(curve: .p384, using: &generator)
         let rootName = CertificateBuilder.name([
             (AttributeTypeAndValue.commonName, "Sigil Test App Attestation Root CA"),
             (AttributeTypeAndValue.organizationName, "Sigil Test"),
@@ -53,9 +62,9 @@ public struct AppleShapedAttestationPKI: Sendable {
         let intermediate = try ca(
             name: intermediateName, key: intermediateKey, issuer: rootName, issuerKey: rootKey, serial: [0x0A, 0xA1], notBefore, notAfter)
 
-        let receiptRootKey = ECDSAPrivateKey.generate(curve: .p384)
-        let receiptIntermediateKey = ECDSAPrivateKey.generate(curve: .p384)
-        let receiptSignerKey = ECDSAPrivateKey.generate(curve: .p256)
+        let receiptRootKey = ECDSAPrivateKey.generate(curve: .p384, using: &generator)
+        let receiptIntermediateKey = ECDSAPrivateKey.generate(curve: .p384, using: &generator)
+        let receiptSignerKey = ECDSAPrivateKey.generate(curve: .p256, using: &generator)
         let receiptRootName = CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Sigil Test Root CA - G3")])
         let receiptIntermediateName = CertificateBuilder.name([
             (AttributeTypeAndValue.commonName, "Sigil Test Application Integration CA 5")
