@@ -161,6 +161,7 @@ let package = Package(
                 "SigilJOSE",
                 "SigilAppStore",
                 "SigilTokens",
+                "SigilAppAttest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -230,7 +231,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilCLITests",
-            dependencies: ["sigil", "SigilASN1", "SigilCore", "SigilX509", "SigilTestPKI", "SigilTestSupport"]
+            dependencies: ["sigil", "SigilASN1", "SigilCore", "SigilX509", "SigilCBOR", "SigilTestPKI", "SigilTestSupport"]
         ),
         // The valgrind constant-time check: a test-only C shim for memcheck client requests and
         // the harness it runs (Tests/SigilCoreTests/ConstantTimeTests.swift drives both).
