@@ -29,6 +29,8 @@ let package = Package(
             name: "NotificationReceiverKit",
             dependencies: [
                 .product(name: "SigilAppStore", package: "Sigil"),
+                .product(name: "SigilAppAttest", package: "Sigil"),
+                .product(name: "SigilCore", package: "Sigil"),
                 .product(name: "SigilPKCS7", package: "Sigil"),
                 .product(name: "SigilJOSE", package: "Sigil"),
                 .product(name: "SigilX509", package: "Sigil"),
@@ -61,6 +63,8 @@ let package = Package(
                 "NotificationReceiverKit",
                 "notification-receiver",
                 .product(name: "SigilAppStore", package: "Sigil"),
+                .product(name: "SigilAppAttest", package: "Sigil"),
+                .product(name: "SigilCore", package: "Sigil"),
                 .product(name: "SigilHTTP", package: "Sigil"),
                 .product(name: "SigilPKCS7", package: "Sigil"),
                 .product(name: "SigilASN1", package: "Sigil"),

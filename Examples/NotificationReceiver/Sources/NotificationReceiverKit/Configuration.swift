@@ -1,6 +1,8 @@
 import Foundation
 import SigilASN1
+import SigilAppAttest
 import SigilAppStore
+import SigilX509
 
 /// Everything the receiver is told at start: where to listen, where to store, whose notifications
 /// to accept. Read from environment variables, then command-line flags (a flag wins).
@@ -17,6 +19,13 @@ import SigilAppStore
 /// | `--root-certificate PATH` (repeatable) | `RECEIVER_ROOT_CERTIFICATES` (comma-separated) | required |
 /// | `--receipt-root-certificate PATH` (repeatable) | `RECEIVER_RECEIPT_ROOT_CERTIFICATES` (comma-separated) | the `--root-certificate` files |
 /// | `--max-body-bytes N` | `RECEIVER_MAX_BODY_BYTES` | `1048576` |
+/// | `--appattest-team-id T` | `RECEIVER_APPATTEST_TEAM_ID` | none (the App Attest routes are off) |
+/// | `--appattest-bundle-id ID` | `RECEIVER_APPATTEST_BUNDLE_ID` | the bundle id |
+/// | `--appattest-environment E` | `RECEIVER_APPATTEST_ENVIRONMENT` | `production` (or `development`) |
+/// | `--appattest-root PATH` | `RECEIVER_APPATTEST_ROOT` | required with a team id: Apple App Attestation Root CA, pinned |
+/// | `--appattest-test-root PATH` | `RECEIVER_APPATTEST_TEST_ROOT` | none: a test root, not pinned (tests only) |
+/// | `--appattest-challenge-seconds N` | `RECEIVER_APPATTEST_CHALLENGE_SECONDS` | `300` |
+/// | `--store-timeout SECONDS` | `RECEIVER_STORE_TIMEOUT` | `5` (App Attest routes: 503 past it) |
 public struct ReceiverConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
@@ -33,6 +42,20 @@ public struct ReceiverConfiguration: Sendable {
     /// for real receipts; when none are given, the signed-data roots.
     public var receiptRootCertificatePaths: [String] = []
     public var maxBodyBytes = 1 << 20
+    /// The App Attest team id; when nil, the `/appattest/…` routes are not served.
+    public var appAttestTeamId: String?
+    /// The App Attest bundle id (the App ID is team id + "." + bundle id); nil: `bundleId`.
+    public var appAttestBundleId: String?
+    /// The App Attest environment attestations must be made in (their AAGUID).
+    public var appAttestEnvironment: AppAttestEnvironment = .production
+    /// Apple App Attestation Root CA (DER or PEM), checked against Sigil's pinned fingerprint.
+    public var appAttestRootPath: String?
+    /// A test root (SigilTestPKI's `AppleShapedAttestationPKI`), trusted without the pin; tests only.
+    public var appAttestTestRootPath: String?
+    /// How long an issued challenge stays usable.
+    public var challengeSeconds = 300
+    /// How long an App Attest route waits for the database before answering 503.
+    public var storeTimeoutSeconds = 5.0
 
     public init() {}
 
@@ -66,6 +89,25 @@ public struct ReceiverConfiguration: Sendable {
             case "max-body-bytes":
                 guard let bytes = Int(value), bytes > 0, bytes <= 64 << 20 else { throw Error("max body bytes \(value) is not 1…67108864") }
                 configuration.maxBodyBytes = bytes
+            case "appattest-team-id": configuration.appAttestTeamId = value.isEmpty ? nil : value
+            case "appattest-bundle-id": configuration.appAttestBundleId = value.isEmpty ? nil : value
+            case "appattest-environment":
+                guard let environment = AppAttestEnvironment(rawValue: value.lowercased()) else {
+                    throw Error("App Attest environment \(value) is not development or production")
+                }
+                configuration.appAttestEnvironment = environment
+            case "appattest-root": configuration.appAttestRootPath = value
+            case "appattest-test-root": configuration.appAttestTestRootPath = value
+            case "appattest-challenge-seconds":
+                guard let seconds = Int(value), (1...86_400).contains(seconds) else {
+                    throw Error("challenge seconds \(value) is not 1…86400")
+                }
+                configuration.challengeSeconds = seconds
+            case "store-timeout":
+                guard let seconds = Double(value), seconds > 0, seconds <= 600 else {
+                    throw Error("store timeout \(value) is not 0…600 seconds")
+                }
+                configuration.storeTimeoutSeconds = seconds
             default: throw Error("unknown option --\(name)")
             }
         }
@@ -73,7 +115,10 @@ public struct ReceiverConfiguration: Sendable {
             ("RECEIVER_HOST", "host"), ("RECEIVER_PORT", "port"), ("RECEIVER_SQLITE_PATH", "sqlite"),
             ("RECEIVER_POSTGRES_URL", "postgres-url"), ("RECEIVER_BUNDLE_ID", "bundle-id"),
             ("RECEIVER_APP_APPLE_ID", "app-apple-id"), ("RECEIVER_ENVIRONMENT", "environment"),
-            ("RECEIVER_MAX_BODY_BYTES", "max-body-bytes"),
+            ("RECEIVER_MAX_BODY_BYTES", "max-body-bytes"), ("RECEIVER_APPATTEST_TEAM_ID", "appattest-team-id"),
+            ("RECEIVER_APPATTEST_BUNDLE_ID", "appattest-bundle-id"), ("RECEIVER_APPATTEST_ENVIRONMENT", "appattest-environment"),
+            ("RECEIVER_APPATTEST_ROOT", "appattest-root"), ("RECEIVER_APPATTEST_TEST_ROOT", "appattest-test-root"),
+            ("RECEIVER_APPATTEST_CHALLENGE_SECONDS", "appattest-challenge-seconds"), ("RECEIVER_STORE_TIMEOUT", "store-timeout"),
         ]
         for (variable, name) in variables {
             if let value = environment[variable] { try apply(name, value) }
@@ -105,7 +150,32 @@ public struct ReceiverConfiguration: Sendable {
         guard !configuration.rootCertificatePaths.isEmpty else {
             throw Error("no trusted root certificate (--root-certificate or RECEIVER_ROOT_CERTIFICATES)")
         }
+        if configuration.appAttestTeamId != nil {
+            guard (configuration.appAttestRootPath == nil) != (configuration.appAttestTestRootPath == nil) else {
+                throw Error("App Attest needs exactly one of --appattest-root (Apple's root) and --appattest-test-root")
+            }
+        }
         return configuration
+    }
+
+    /// The App Attest verifiers, or nil when no team id is configured: Apple's root is checked
+    /// against the pinned fingerprint; a test root is trusted as given.
+    public func appAttestVerifiers() throws -> (attestation: AttestationVerifier, assertion: AssertionVerifier)? {
+        guard let teamId = appAttestTeamId else { return nil }
+        let appID = AppAttestAppID(teamID: teamId, bundleID: appAttestBundleId ?? bundleId)
+        let path = appAttestRootPath ?? appAttestTestRootPath ?? ""
+        guard let der = try loadCertificates([path]).first else { throw Error("\(path) holds no certificate") }
+        let root: Certificate
+        do { root = try Certificate(derEncoded: der) } catch { throw Error("\(path): \(error)") }
+        let attestation: AttestationVerifier
+        if appAttestRootPath != nil {
+            do { attestation = try AttestationVerifier(appAttestationRoot: root, appID: appID, environment: appAttestEnvironment) } catch {
+                throw Error("\(path): \(error.qualifiedCode): \(error.reason)")
+            }
+        } else {
+            attestation = AttestationVerifier(testRoot: root, appID: appID, environment: appAttestEnvironment)
+        }
+        return (attestation, AssertionVerifier(appID: appID))
     }
 
     /// The receipt roots: `receiptRootCertificatePaths`, or the signed-data roots when none are given.

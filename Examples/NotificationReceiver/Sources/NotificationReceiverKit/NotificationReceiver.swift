@@ -151,9 +151,13 @@ public struct NotificationIntake: Sendable {
 ///   `in_app`) with HTTP 200 as Apple answers; the receiver's environment decides which endpoint
 ///   it stands for (Production: `buy.itunes.apple.com`, otherwise the sandbox).
 /// - `GET /health`: 200 `{"status":"ok", …}` once the schema is in place and the database answers.
+/// - `POST /appattest/challenge|attestation|assertion` when App Attest is configured (`AppAttestIntake`).
 public enum ReceiverRoutes {
-    public static func router(intake: NotificationIntake, receipts: ReceiptIntake, maxBodyBytes: Int) -> Router<BasicRequestContext> {
+    public static func router(
+        intake: NotificationIntake, receipts: ReceiptIntake, maxBodyBytes: Int, appAttest: AppAttestIntake? = nil
+    ) -> Router<BasicRequestContext> {
         let router = Router()
+        if let appAttest { addAppAttest(appAttest, to: router, maxBodyBytes: maxBodyBytes) }
         router.post("/verifyReceipt") { request, _ -> Response in
             guard let buffer = try? await request.body.collect(upTo: maxBodyBytes) else {
                 return receipts.response(VerifyReceiptResponse(status: 21002))

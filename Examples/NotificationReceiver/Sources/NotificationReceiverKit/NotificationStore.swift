@@ -92,7 +92,7 @@ public enum StoreOutcome: String, Sendable {
 /// transaction state in that one transaction; a notificationUUID already stored is a duplicate,
 /// decided by the database's unique key, so concurrent deliveries (even to several receiver
 /// processes sharing one PostgreSQL database) store it once.
-public protocol NotificationStore: Sendable {
+public protocol NotificationStore: AppAttestStore {
     /// Creates or upgrades the schema to `NotificationSchema.version` (safe to call from several
     /// processes at once).
     func prepare() async throws
@@ -146,7 +146,9 @@ public enum NotificationSchema {
                 signed_renewal_info TEXT
             )
             """,
-        ]
+        ],
+        // 2: App Attest — one-time challenges, attested keys with their counter, accepted assertions.
+        AppAttestSchema.migration,
     ]
 
     public static var version: Int { migrations.count }

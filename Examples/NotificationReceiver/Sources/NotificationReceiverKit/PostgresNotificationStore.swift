@@ -153,6 +153,10 @@ public final class PostgresNotificationStore: NotificationStore {
 
     /// Drops the receiver's tables (tests use a fresh schema per run).
     public func dropAll() async throws {
-        try await client.query("DROP TABLE IF EXISTS notifications, transaction_state, schema_version", logger: logger)
+        try await client.query(
+            """
+            DROP TABLE IF EXISTS notifications, transaction_state, appattest_assertions, appattest_keys, appattest_challenges,
+                schema_version
+            """, logger: logger)
     }
 }

@@ -22,7 +22,14 @@ public enum ReceiverService {
         let receipts = ReceiptIntake(
             verifier: AppReceiptVerifier(trustedRoots: receiptRoots),
             endpoint: configuration.environment == .production ? .production : .sandbox)
-        let router = ReceiverRoutes.router(intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes)
+        let appAttest = try configuration.appAttestVerifiers().map { verifiers in
+            AppAttestIntake(
+                attestationVerifier: verifiers.attestation, assertionVerifier: verifiers.assertion, store: store, logger: logger,
+                challengeSeconds: configuration.challengeSeconds,
+                storeTimeout: .milliseconds(Int64(configuration.storeTimeoutSeconds * 1000)))
+        }
+        let router = ReceiverRoutes.router(
+            intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes, appAttest: appAttest)
         var app = Application(
             router: router,
             configuration: .init(
@@ -39,6 +46,10 @@ public enum ReceiverService {
             logger.info(
                 "store \(store.kind) ready at schema version \(NotificationSchema.version); bundle \(configuration.bundleId), \(configuration.environment)"
             )
+            if let appAttest {
+                logger.info(
+                    "App Attest for \(appAttest.attestationVerifier.appID) (\(appAttest.attestationVerifier.environment)) on /appattest/…")
+            }
         }
         try await app.runService()
     }

@@ -28,6 +28,36 @@ enum Backend {
         }
         throw XCTSkip("\(postgresVariable) is not set; run Examples/NotificationReceiver/ci.sh to test against a real PostgreSQL")
     }
+
+    static let controlVariable = "RECEIVER_TEST_POSTGRES_CONTROL"
+
+    /// ci.sh's control script for the test cluster; without one, CI fails and elsewhere the test skips.
+    static func postgresControl() throws -> String {
+        if let script = ProcessInfo.processInfo.environment[controlVariable], !script.isEmpty { return script }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            throw HarnessError("\(controlVariable) is not set: in CI this test must run (use Examples/NotificationReceiver/ci.sh)")
+        }
+        throw XCTSkip("\(controlVariable) is not set; run Examples/NotificationReceiver/ci.sh to stop and restart a real PostgreSQL")
+    }
+
+    /// Runs ci.sh's control script: `stop` (immediate shutdown) or `start` the test cluster. Spawned
+    /// and reaped here with posix_spawn and waitpid: Foundation's Process once left this script a
+    /// zombie (its waitUntilExit never returned) after pg_ctl had started the server.
+    static func postgres(_ command: String) throws {
+        let script = try postgresControl()
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(script), strdup(command)]
+        defer { arguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, script, nil, nil, arguments + [nil], environ)
+        guard spawned == 0 else { throw HarnessError("cannot run \(script): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw HarnessError("waitpid for \(script) \(command): errno \(errno)") }
+        }
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
+            throw HarnessError("\(script) \(command) ended with wait status \(status)")
+        }
+    }
 }
 
 struct HarnessError: Error, CustomStringConvertible {

@@ -18,6 +18,9 @@ final class SQLiteReceiverTests: XCTestCase {
     func testVerificationStorageDuplicatesAndRefusals() async throws { try await make().verificationAndStorage() }
     func testBurstOf2000From16Clients() async throws { try await make().concurrentBurst() }
     func testSIGKILLDuringBurstLosesNothingAcknowledged() async throws { try await make().killDuringBurst() }
+    func testAppAttestChallengesAttestationsAssertionsAndRefusals() async throws { try await make().appAttestFlow() }
+    func testAppAttest16ClientsOneKeyEachCounterAcceptedOnce() async throws { try await make().appAttestConcurrentAssertions() }
+    func testAppAttestSIGKILLDuringBurstLosesNothingAcknowledged() async throws { try await make().appAttestKillDuringBurst() }
 }
 
 /// The receiver on a real PostgreSQL server (RECEIVER_TEST_POSTGRES_URL; ci.sh starts one).
@@ -39,4 +42,8 @@ final class PostgresReceiverTests: XCTestCase {
     func testBurstOf2000From16Clients() async throws { try await make().concurrentBurst() }
     func testSIGKILLDuringBurstLosesNothingAcknowledged() async throws { try await make().killDuringBurst() }
     func testTwoReceiversShareOneDatabase() async throws { try await make().twoReceiversShareOneDatabase() }
+    func testAppAttestChallengesAttestationsAssertionsAndRefusals() async throws { try await make().appAttestFlow() }
+    func testAppAttest16ClientsOneKeyEachCounterAcceptedOnce() async throws { try await make().appAttestConcurrentAssertions() }
+    func testAppAttestSIGKILLDuringBurstLosesNothingAcknowledged() async throws { try await make().appAttestKillDuringBurst() }
+    func testAppAttestPostgresStoppedAndRestartedDuringBurst() async throws { try await make().appAttestDatabaseAwayDuringBurst() }
 }

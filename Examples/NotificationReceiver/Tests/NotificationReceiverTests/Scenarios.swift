@@ -53,11 +53,15 @@ final class Scenarios: @unchecked Sendable {
         }
     }
 
-    func start(environment: String? = nil, bundleId: String? = nil) async throws -> ReceiverProcess {
+    func start(environment: String? = nil, bundleId: String? = nil, storeTimeout: Int = 30) async throws -> ReceiverProcess {
         _ = try await openStore()
         var arguments = [
             "--bundle-id", bundleId ?? signer.bundleId, "--app-apple-id", "\(signer.appAppleId)",
             "--environment", environment ?? signer.environment.rawValue, "--root-certificate", signer.rootFile.path,
+            // App Attest on the test PKI's root. The store timeout is long (a busy machine is not a
+            // database away) except in the test that takes PostgreSQL away.
+            "--appattest-team-id", AttestationSigner.teamId, "--appattest-test-root", try AttestationSigner.shared.get().rootFile.path,
+            "--store-timeout", "\(storeTimeout)",
         ]
         switch backend {
         case .sqlite: arguments += ["--sqlite", sqlitePath]
@@ -426,6 +430,13 @@ final class Counter: @unchecked Sendable {
         guard index < limit else { return nil }
         index += 1
         return index - 1
+    }
+
+    /// The acknowledgements so far.
+    var peek: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return acknowledged
     }
 
     func acknowledge() -> Int {
