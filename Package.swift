@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "SigilHTTP",
             dependencies: [
-                "SigilOCSP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilJOSE",
+                "SigilOCSP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             exclude: ["generate_error_codes.py", "app_store_api_error_codes.txt"]
@@ -144,6 +144,7 @@ let package = Package(
                 "SigilTestPKI",
                 "SigilJOSE",
                 "SigilAppStore",
+                "SigilAdvancedCommerce",
                 "SigilTokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -179,7 +180,8 @@ let package = Package(
         .testTarget(
             name: "SigilHTTPTests",
             dependencies: [
-                "SigilHTTP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport",
+                "SigilHTTP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE", "SigilKeys", "SigilCore",
+                "SigilTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             exclude: ["Fixtures"]

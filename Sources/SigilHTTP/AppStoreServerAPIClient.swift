@@ -49,16 +49,32 @@ public struct AppStoreServerAPIError: Error, Sendable, CustomStringConvertible {
 ///   otherwise the error carries the delay. Other errors are returned at once.
 /// - Signed data in responses is returned as the JWS strings; verify them with SignedDataVerifier.
 public struct AppStoreServerAPIClient: Sendable {
+    /// Where requests go. Production and sandbox use the hosts Apple introduced on 2026-05-05
+    /// (`api.storekit.apple.com`, `api.storekit-sandbox.apple.com`); the earlier
+    /// `…itunes.apple.com` hosts, which Apple says it continues to support, are
+    /// ``legacyProduction`` and ``legacySandbox``.
     public enum Environment: Sendable, Hashable {
-        case production, sandbox, localTesting
+        /// `https://api.storekit.apple.com`.
+        case production
+        /// `https://api.storekit-sandbox.apple.com`.
+        case sandbox
+        /// The StoreKit Testing in Xcode placeholder host Apple's libraries use.
+        case localTesting
+        /// `https://api.storekit.itunes.apple.com`, the production host before 2026-05-05.
+        case legacyProduction
+        /// `https://api.storekit-sandbox.itunes.apple.com`, the sandbox host before 2026-05-05.
+        case legacySandbox
         /// Any base URL (a proxy, a test server); no trailing slash.
         case custom(baseURL: String)
 
+        /// The scheme and host (and any path prefix) every request path is appended to.
         public var baseURL: String {
             switch self {
-            case .production: "https://api.storekit.itunes.apple.com"
-            case .sandbox: "https://api.storekit-sandbox.itunes.apple.com"
+            case .production: "https://api.storekit.apple.com"
+            case .sandbox: "https://api.storekit-sandbox.apple.com"
             case .localTesting: "https://local-testing-base-url"
+            case .legacyProduction: "https://api.storekit.itunes.apple.com"
+            case .legacySandbox: "https://api.storekit-sandbox.itunes.apple.com"
             case .custom(let url): url
             }
         }

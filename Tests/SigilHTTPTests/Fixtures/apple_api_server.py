@@ -22,7 +22,7 @@ Routes follow Apple's documented paths and bodies; a few identifiers script fail
   ratelimitlong -> 429 Retry-After: 120; slow -> 3 s delay; drop -> connection closed unanswered;
   big -> a 5 MB body.
 """
-import base64, json, os, re, subprocess, sys, tempfile, threading, time
+import base64, json, os, re, subprocess, sys, tempfile, threading, time, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qsl, unquote
 
@@ -191,9 +191,29 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(400, {"errorCode": 4000014, "errorMessage": "Invalid pagination token."})
         if p.startswith("/inApps/v1/messaging/"):
             return self.retention_messaging(p[len("/inApps/v1/messaging/"):], query, body)
+        if p.startswith("/advancedCommerce/v1/"):
+            return self.advanced_commerce(p[len("/advancedCommerce/v1/"):], body)
         if p.startswith("/externalPurchase/v1/reports"):
             return self.external_purchase(p, body)
         return self.reply(404, {"errorCode": 4040010, "errorMessage": "Transaction id not found."})
+
+    def advanced_commerce(self, rest, body):
+        # Apple's six server operations: POST, a JSON body with requestInfo.requestReferenceId (a
+        # UUID), answered with the signed data of the changed transaction.
+        parts = rest.split("/")
+        operations = {("subscription", "cancel"), ("subscription", "revoke"), ("subscription", "changeMetadata"),
+                      ("subscription", "changePrice"), ("subscription", "migrate"), ("transaction", "requestRefund")}
+        if len(parts) != 3 or (parts[0], parts[1]) not in operations or self.command != "POST":
+            return self.reply(404, {"errorCode": 4040001, "errorMessage": "Not found."})
+        try:
+            request = json.loads(body)
+            uuid.UUID(request["requestInfo"]["requestReferenceId"])
+        except Exception:
+            return self.reply(400, {"errorCode": 4000000, "errorMessage": "Malformed payload."})
+        signed = {"signedTransactionInfo": "ac-" + parts[1] + "-" + parts[2]}
+        if parts[0] == "subscription":
+            signed["signedRenewalInfo"] = "ac-renewal-" + parts[2]
+        return self.reply(200, signed)
 
     def retention_messaging(self, rest, query, body):
         parts, method = rest.split("/"), self.command
