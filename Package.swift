@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SigilJOSE", targets: ["SigilJOSE"]),
         .library(name: "SigilAppStore", targets: ["SigilAppStore"]),
         .library(name: "SigilTokens", targets: ["SigilTokens"]),
+        .library(name: "SigilAppleRoots", targets: ["SigilAppleRoots"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
         // and benchmarks; no verifier links it.
@@ -102,6 +103,12 @@ let package = Package(
             name: "SigilAppStore",
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilJOSE"]
         ),
+        // Apple's roots by job, pinned by fingerprint: Apple Root CA - G3 built in (from a PyPI
+        // distribution, Vectors/apple-roots), the others read from a roots directory.
+        .target(
+            name: "SigilAppleRoots",
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilX509"]
+        ),
         // The tokens Sigil mints with an App Store Connect key (API bearer tokens, the Sign in with
         // Apple client secret, reader tokens, offer signatures) and the Sign in with Apple identity
         // token verifier: a module of their own so a verifier of App Store signed data links no
@@ -146,6 +153,7 @@ let package = Package(
                 "SigilAppStore",
                 "SigilAdvancedCommerce",
                 "SigilTokens",
+                "SigilAppleRoots",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -199,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "SigilAppStoreTests",
             dependencies: [
-                "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilCRL", "SigilPKCS7",
+                "SigilAppStore", "SigilTokens", "SigilAppleRoots", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilCRL", "SigilPKCS7",
                 "SigilKeys",
                 "SigilCore", "SigilASN1", "SigilBase", "SigilTestPKI", "SigilTestSupport",
             ]

@@ -15,7 +15,7 @@ struct Sigil: AsyncParsableCommand {
         subcommands: [
             Overview.self, KeyCommand.self, SignatureCommand.self, X509Command.self, CRLCommand.self, OCSPCommand.self, ReceiptCommand.self,
             TokenCommand.self, JWSCommand.self, VerifyCommand.self, ExternalPurchaseTokenCommand.self, DemoCommand.self, APICommand.self,
-            SIWACommand.self, BenchCommand.self, DigestCommand.self, ASN1Command.self, PEMCommand.self,
+            SIWACommand.self, BenchCommand.self, DigestCommand.self, ASN1Command.self, PEMCommand.self, RootsCommand.self,
         ],
         defaultSubcommand: Overview.self
     )
