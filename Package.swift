@@ -207,7 +207,8 @@ let package = Package(
         .testTarget(
             name: "SigilAppStoreTests",
             dependencies: [
-                "SigilAppStore", "SigilTokens", "SigilAppleRoots", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilCRL", "SigilPKCS7",
+                "SigilAppStore", "SigilTokens", "SigilAppleRoots", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP",
+                "SigilCRL", "SigilPKCS7",
                 "SigilKeys",
                 "SigilCore", "SigilASN1", "SigilBase", "SigilTestPKI", "SigilTestSupport",
             ]
