@@ -132,7 +132,7 @@ let package = Package(
         .target(
             name: "SigilHTTP",
             dependencies: [
-                "SigilOCSP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE",
+                "SigilBase", "SigilOCSP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             exclude: ["generate_error_codes.py", "app_store_api_error_codes.txt"]
@@ -140,6 +140,7 @@ let package = Package(
         .executableTarget(
             name: "sigil",
             dependencies: [
+                "SigilBase",
                 "SigilCore",
                 "SigilASN1",
                 "SigilKeys",
@@ -215,7 +216,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilCLITests",
-            dependencies: ["sigil", "SigilASN1", "SigilCore", "SigilX509", "SigilTestPKI", "SigilTestSupport"]
+            dependencies: ["sigil", "SigilBase", "SigilASN1", "SigilCore", "SigilX509", "SigilTestPKI", "SigilTestSupport"]
         ),
         // The valgrind constant-time check: a test-only C shim for memcheck client requests and
         // the harness it runs (Tests/SigilCoreTests/ConstantTimeTests.swift drives both).

@@ -1,5 +1,6 @@
 import Foundation
 import SigilAppStore
+import SigilBase
 import SigilJOSE
 import SigilTokens
 
@@ -203,7 +204,7 @@ public struct SignInWithAppleClient: Sendable {
 
     static let formHeaders = [
         HTTPHeader("Content-Type", "application/x-www-form-urlencoded"), HTTPHeader("Accept", "application/json"),
-        HTTPHeader("User-Agent", "Sigil"),
+        HTTPHeader("User-Agent", SigilVersion.userAgent),
     ]
 
     /// application/x-www-form-urlencoded with every byte outside the unreserved set percent-encoded.
