@@ -169,7 +169,9 @@ public struct SignedDataVerifier: Sendable {
         rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         if environment == .production, case .enforce(_, nil) = identity {
-            throw AppStoreError(.invalidConfiguration, "the Production environment needs the app's Apple id")
+            throw AppStoreError(
+                .invalidConfiguration,
+                "the Production environment needs the app's Apple id: pass appAppleId (App Store Connect, App Information, Apple ID)")
         }
         if trustedRoots.isEmpty && environment != .xcode && environment != .localTesting {
             throw AppStoreError(.invalidConfiguration, "no trusted root certificates")
@@ -558,9 +560,15 @@ public struct SignedDataVerifier: Sendable {
                 "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + revocation (§6.1.3 (a)(3))" : ""),
                 "validate the chain",
                 failures.map(\.description).joined(separator: "; "))
+            let expiredSinceSigning =
+                revocation != nil && failures.contains { if case .expired = $0 { true } else { false } }
             throw AppStoreError(
                 retryable ? .retryableVerificationFailure : .verificationFailure,
-                "the certificate chain does not validate", failures: failures)
+                "the certificate chain does not validate"
+                    + (expiredSinceSigning
+                        ? " (with online checks the chain is validated now, and a certificate has expired since the data was signed; "
+                            + "without them it is validated at the payload's signedDate)" : ""),
+                failures: failures)
         }
         trace?.pass(
             "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + revocation (§6.1.3 (a)(3))" : ""), "validate the chain",

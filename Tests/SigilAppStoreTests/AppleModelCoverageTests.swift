@@ -50,7 +50,8 @@ final class AppleModelCoverageTests: XCTestCase {
         "DecodedRealtimeRequestBody":
             "originalTransactionId: String; appAppleId: Int64; productId: String; userLocale: String; requestIdentifier: UUID; "
             + "signedDate: Date; environment: AppStoreEnvironment",
-        "TransactionCommitmentInfo": "billingPeriodNumber: Int32; commitmentExpiresDate: Date; commitmentPrice: Int64; totalBillingPeriods: Int32",
+        "TransactionCommitmentInfo":
+            "billingPeriodNumber: Int32; commitmentExpiresDate: Date; commitmentPrice: Int64; totalBillingPeriods: Int32",
         "RenewalCommitmentInfo":
             "commitmentAutoRenewProductId: String; commitmentAutoRenewStatus: AutoRenewStatus; "
             + "commitmentRenewalBillingPlanType: RenewalBillingPlanType; commitmentRenewalDate: Date; commitmentRenewalPrice: Int64",
@@ -66,7 +67,8 @@ final class AppleModelCoverageTests: XCTestCase {
         "AdvancedCommerceRenewalItem":
             "sku: String; description: String; displayName: String; offer: AdvancedCommerceOffer; price: Int64; "
             + "priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo",
-        "AdvancedCommerceOffer": "period: AdvancedCommerceOfferPeriod; periodCount: Int32; price: Int64; reason: AdvancedCommerceOfferReason",
+        "AdvancedCommerceOffer":
+            "period: AdvancedCommerceOfferPeriod; periodCount: Int32; price: Int64; reason: AdvancedCommerceOfferReason",
         "AdvancedCommerceRefund":
             "refundAmount: Int64; refundDate: Date; refundReason: AdvancedCommerceRefundReason; refundType: AdvancedCommerceRefundType",
         "AdvancedCommercePriceIncreaseInfo": "dependentSKUs: [String]; price: Int64; status: AdvancedCommercePriceIncreaseInfoStatus",
@@ -116,7 +118,9 @@ final class AppleModelCoverageTests: XCTestCase {
     /// Decodes `json` as every Sigil type standing for one of Apple's enums, by Apple's name.
     static func documented(_ enumName: String, _ raw: String) throws -> Bool {
         let json = Array((Int64(raw) != nil ? raw : "\"\(raw)\"").utf8)
-        func check<T: AppStoreOpenEnum>(_ type: T.Type) throws -> Bool { try JSONValueDecoder().decode(T.self, fromJSON: json).isDocumented }
+        func check<T: AppStoreOpenEnum>(_ type: T.Type) throws -> Bool {
+            try JSONValueDecoder().decode(T.self, fromJSON: json).isDocumented
+        }
         switch enumName {
         case "AppStoreEnvironment": return try check(AppStoreEnvironment.self)
         case "ProductType": return try check(ProductType.self)
@@ -201,7 +205,10 @@ final class AppleModelCoverageTests: XCTestCase {
             ("AdvancedCommerceRenewalItem", try dropped("AdvancedCommerceRenewalItem", as: AdvancedCommerceRenewalItem.self)),
             ("AdvancedCommerceOffer", try dropped("AdvancedCommerceOffer", as: AdvancedCommerceOffer.self)),
             ("AdvancedCommerceRefund", try dropped("AdvancedCommerceRefund", as: AdvancedCommerceRefund.self)),
-            ("AdvancedCommercePriceIncreaseInfo", try dropped("AdvancedCommercePriceIncreaseInfo", as: AdvancedCommercePriceIncreaseInfo.self)),
+            (
+                "AdvancedCommercePriceIncreaseInfo",
+                try dropped("AdvancedCommercePriceIncreaseInfo", as: AdvancedCommercePriceIncreaseInfo.self)
+            ),
             ("AdvancedCommerceDescriptors", try dropped("AdvancedCommerceDescriptors", as: AdvancedCommerceDescriptors.self)),
         ]
         XCTAssertEqual(Set(checks.map(\.0)), Set(Self.fields.keys), "every model of the table is checked")
