@@ -99,6 +99,14 @@ public enum AppleTokens {
             ])
     }
 
+    /// DeviceCheck API bearer token, also the one App Attest's fraud-metric receipt refresh takes:
+    /// header {alg ES256, kid}, claims iss team id and iat. Apple documents no exp for it and
+    /// accepts a token for up to an hour after iat, so none is set: mint one per request.
+    public static func deviceCheck(key: AppleSigningKey, teamID: String, issuedAt: Int64) throws(AppStoreError) -> String {
+        try require(!teamID.isEmpty, "the team id is required")
+        return try jwt(key: key, claims: [("iss", .string(teamID)), ("iat", .int(issuedAt))])
+    }
+
     /// StoreKit 2 promotional offer signature (v2): a JWS with aud "promotional-offer", nonce,
     /// iss, bid, iat, productId, offerIdentifier and transactionId when given; no exp (Apple's format).
     public static func promotionalOfferV2(

@@ -64,7 +64,7 @@ struct TokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Mint Apple's ES256 tokens and signatures from a .p8 key.",
-        subcommands: [AppStore.self, ExternalPurchase.self, SignInWithApple.self, Reader.self, PromotionalOffer.self])
+        subcommands: [AppStore.self, ExternalPurchase.self, SignInWithApple.self, Reader.self, DeviceCheck.self, PromotionalOffer.self])
 
     struct AppStore: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -137,6 +137,22 @@ struct TokenCommand: ParsableCommand {
                         try AppleTokens.proximityReaderToken(
                             key: try signing.signingKey(), brandID: brandId, readerID: readerId,
                             issuedAt: try signing.now(), lifetime: ttl))
+                } catch let e as AppStoreError { throw CLIFailure(e) }
+            }
+        }
+    }
+
+    struct DeviceCheck: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "devicecheck",
+            abstract: "DeviceCheck API (and App Attest receipt refresh) bearer token: iss team id, iat; mint one per request.")
+        @OptionGroup var signing: SigningKeyOptions
+        @Option(help: "Team id (iss).") var teamId: String
+        func run() {
+            reportingErrors {
+                do {
+                    try signing.emit(
+                        try AppleTokens.deviceCheck(key: try signing.signingKey(), teamID: teamId, issuedAt: try signing.now()))
                 } catch let e as AppStoreError { throw CLIFailure(e) }
             }
         }

@@ -39,7 +39,8 @@ struct Overview: ParsableCommand {
 
     /// The top-level commands, as `sigil help <command>` takes them.
     static let commands = [
-        "demo", "verify", "receipt", "roots", "token", "api", "siwa", "x509", "crl", "ocsp", "jws", "external-purchase-token", "key",
+        "demo", "verify", "receipt", "roots", "token", "api", "siwa", "devicecheck", "x509", "crl", "ocsp", "jws",
+        "external-purchase-token", "key",
         "sig", "digest", "asn1", "pem", "bench",
     ]
 

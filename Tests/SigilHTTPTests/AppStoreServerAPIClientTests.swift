@@ -240,6 +240,85 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         XCTAssertTrue(log.allSatisfy { $0["token"] as? String == "ok" })
     }
 
+    /// DeviceCheck's three calls and App Attest's receipt refresh against the loopback emulator,
+    /// which checks every token (iss the team id, iat, ES256 by openssl) and keeps the bits.
+    func testDeviceCheckAndAppAttestRefresh() async throws {
+        try await overEveryTransport { try await deviceCheckAndAppAttestRefresh() }
+    }
+
+    func deviceCheckAndAppAttestRefresh() async throws {
+        _ = try client()
+        let port = try XCTUnwrap(server?.port)
+        let signing = try AppleSigningKey(privateKey: key, keyID: "DCKEY12345")
+        let devices = DeviceCheckClient(
+            signingKey: signing, teamID: "issuer-1", environment: .custom(baseURL: "http://127.0.0.1:\(port)"), transport: transport)
+        let device = Data("device-1".utf8).base64EncodedString()
+        try await devices.validateDeviceToken(deviceToken: device)
+        var entry = try await lastEntry()
+        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["POST", "/v1/validate_device_token"])
+        let sent = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(((entry["body"] as? String) ?? "").utf8)) as? [String: Any])
+        XCTAssertEqual(sent["device_token"] as? String, device)
+        XCTAssertNotNil(UUID(uuidString: sent["transaction_id"] as? String ?? ""))
+        XCTAssertEqual(Set(sent.keys), ["device_token", "transaction_id", "timestamp"])
+
+        let none = try await devices.queryTwoBits(deviceToken: device)
+        XCTAssertNil(none, "no bits before the first update (Apple answers \"Failed to find bit state\")")
+        try await devices.updateTwoBits(deviceToken: device, bit0: true, bit1: false)
+        entry = try await lastEntry()
+        XCTAssertEqual(entry["path"] as? String, "/v1/update_two_bits")
+        let bits = try await devices.queryTwoBits(deviceToken: device)
+        XCTAssertEqual(bits?.bit0, true)
+        XCTAssertEqual(bits?.bit1, false)
+        XCTAssertEqual(bits?.lastUpdateTime.count, 7, "YYYY-MM")
+
+        // An unknown device: Apple's 400 with its text; a token that is not base64 is refused before sending.
+        do {
+            try await devices.validateDeviceToken(deviceToken: Data("unknown-device".utf8).base64EncodedString())
+            XCTFail("an unknown device validated")
+        } catch {
+            XCTAssertEqual(error.code, .badRequest)
+            XCTAssertEqual(error.httpStatus, 400)
+            XCTAssertTrue(error.reason.contains("device token"), error.reason)
+        }
+        let before = try await server?.log().count
+        do {
+            try await devices.validateDeviceToken(deviceToken: "not base64!")
+            XCTFail("a malformed device token was sent")
+        } catch {
+            XCTAssertEqual(error.code, .invalidRequest)
+        }
+        let after = try await server?.log().count
+        XCTAssertEqual(before, after, "nothing was sent")
+        // A token signed by another key: the emulator's openssl check refuses it.
+        let stranger = DeviceCheckClient(
+            signingKey: try AppleSigningKey(privateKey: .generate(curve: .p256), keyID: "OTHER12345"), teamID: "issuer-1",
+            environment: .custom(baseURL: "http://127.0.0.1:\(port)"), transport: transport)
+        do {
+            try await stranger.validateDeviceToken(deviceToken: device)
+            XCTFail("a token of another key was accepted")
+        } catch {
+            XCTAssertEqual(error.code, .unauthorized)
+        }
+
+        let receipts = AppAttestReceiptClient(
+            signingKey: signing, teamID: "issuer-1", environment: .custom(baseURL: "http://127.0.0.1:\(port)"), transport: transport)
+        let refreshed = try await receipts.refresh(receipt: Array("receipt-1".utf8))
+        XCTAssertEqual(refreshed, .newReceipt(Array("refreshed:receipt-1".utf8)))
+        entry = try await lastEntry()
+        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["POST", "/v1/attestationData"])
+        XCTAssertEqual(entry["body"] as? String, Data("receipt-1".utf8).base64EncodedString())
+        let early = try await receipts.refresh(receipt: Array("asked-too-early".utf8))
+        XCTAssertEqual(early, .notModified)
+        let gone = try await receipts.refresh(receipt: Array("retention-over".utf8))
+        XCTAssertEqual(gone, .notFound)
+
+        // The hosts Apple documents.
+        XCTAssertEqual(DeviceCheckClient.Environment.production.baseURL, "https://api.devicecheck.apple.com")
+        XCTAssertEqual(DeviceCheckClient.Environment.development.baseURL, "https://api.development.devicecheck.apple.com")
+        XCTAssertEqual(AppAttestReceiptClient.Environment.production.baseURL, "https://data.appattest.apple.com")
+        XCTAssertEqual(AppAttestReceiptClient.Environment.development.baseURL, "https://data-development.appattest.apple.com")
+    }
+
     /// The six Advanced Commerce API server calls: exact method, path and JSON body of each, the
     /// bearer token checked by the server with openssl, the signed data returned; a request that
     /// breaks a documented limit is refused before anything is sent.
