@@ -12,7 +12,7 @@ import SigilX509
 /// is not found revoked, every complete CRL in the set is considered (§6.3.3 (a)–(k)):
 /// (a) current at the validation time (thisUpdate ≤ time ≤ nextUpdate), with no critical
 /// extension Sigil does not process, and within the CRL profile: a cRLNumber, not critical
-/// (§5.2.3; a CRL left unused for this is reported as ``ValidationFailure/nonConformingCRL``
+/// (§5.2.3; a CRL left unused for this is reported as `ValidationFailure.nonConformingCRL`
 /// unless ``Relaxation`` names it); (b) in scope: issued by the certificate's issuer, or by the
 /// distribution point's cRLIssuer with indirectCRL asserted; the issuingDistributionPoint's name
 /// matching the distribution point's (full names, or names relative to the CRL issuer) and its

@@ -53,7 +53,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
 
     /// Names are equal when their encodings are (the RDNs are a function of them).
     public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.derBytes == rhs.derBytes }
-    /// Hashes the encoding (equal names by ``==`` have equal encodings).
+    /// Hashes the encoding (equal names by `==` have equal encodings).
     public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 
     /// The full decoding of a Name: SEQUENCE OF non-empty SET OF AttributeTypeAndValue.

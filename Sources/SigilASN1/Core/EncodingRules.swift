@@ -1,7 +1,7 @@
 /// Which ASN.1 encoding rules a parse enforces (X.690).
 ///
 /// DER (clause 10–11) is the default everywhere. BER (clause 8) is reachable only through
-/// ``BER/parse(_:limits:)``, which exists for PKCS#7 app receipts. Every relaxation BER allows is
+/// `BER.parse(_:limits:)`, which exists for PKCS#7 app receipts. Every relaxation BER allows is
 /// one named predicate here, so the parser has no scattered `if ber` checks.
 public enum ASN1EncodingRules: Sendable, Hashable {
     case distinguished

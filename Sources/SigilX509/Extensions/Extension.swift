@@ -112,7 +112,7 @@ public struct Extension: Hashable, Sendable {
         lhs.oid == rhs.oid && lhs.critical == rhs.critical && lhs.content == rhs.content
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(oid)
         hasher.combine(critical)
