@@ -15,7 +15,7 @@ import SigilX509
 
 /// Sources/SigilAppStore/Documentation.docc/EmbeddingALightVerifier.md, the block at line 31.
 func embeddedVerifier(rootFile: [UInt8], signedTransaction: String) async throws {
-    guard let root = try Certificate.load(rootFile).first else { return }
+    guard let root = try Certificate.load(rootFile).first else { fatalError("no certificate") }
     let verifier = try SignedDataVerifier(
         trustedRoots: [root], bundleId: "com.example.app", appAppleId: nil, environment: .sandbox)
     let verified = try verifier.verifyOffline(signedTransaction, as: JWSTransactionDecodedPayload.self)
