@@ -54,7 +54,6 @@ public struct AppStoreError: ModuleError {
     /// an expired leaf from a missing marker OID without reading English.
     public let failures: [ValidationFailure]
 
-    /// An error with its status code, a reason for people, and the chain verifier's failures when the chain failed.
     /// An error with `code` and `reason`.
     public init(_ code: Code, _ reason: String) { self.init(code, reason, failures: []) }
 
