@@ -214,6 +214,16 @@ let package = Package(
                 "SigilCore", "SigilASN1", "SigilBase", "SigilTestPKI", "SigilTestSupport",
             ]
         ),
+        // The DocC articles' code: ArticleSnippets.swift is generated from their ```swift blocks by
+        // Scripts/extract-article-snippets (Scripts/check-generated keeps it in step);
+        // ArticleSnippetTests runs each on data made by SigilTestPKI.
+        .testTarget(
+            name: "SigilDocumentationTests",
+            dependencies: [
+                "SigilAppStore", "SigilTokens", "SigilPKCS7", "SigilX509", "SigilCRL", "SigilOCSP", "SigilHTTP", "SigilJOSE", "SigilKeys",
+                "SigilCore", "SigilTestPKI",
+            ]
+        ),
         .testTarget(
             name: "SigilCLITests",
             dependencies: ["sigil", "SigilBase", "SigilASN1", "SigilCore", "SigilX509", "SigilTestPKI", "SigilTestSupport"]

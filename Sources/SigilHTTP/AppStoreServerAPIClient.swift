@@ -7,8 +7,11 @@ import SigilTokens
 /// errorCode as a named case (unknown codes kept raw), its message, whether trying again later can
 /// succeed, and for 429 the delay Apple asked for.
 public struct AppStoreServerAPIError: Error, Sendable, CustomStringConvertible {
+    /// The HTTP status of Apple's answer (0 for a transport failure).
     public let httpStatus: Int
+    /// Apple's errorCode, when the body carried one.
     public let apiError: AppStoreAPIErrorCode?
+    /// Apple's errorMessage, when the body carried one.
     public let errorMessage: String?
     /// Seconds from Retry-After, when the response carried one.
     public let retryAfter: Double?
@@ -32,6 +35,7 @@ public struct AppStoreServerAPIError: Error, Sendable, CustomStringConvertible {
         self.isRetryable = httpStatus == 0 || httpStatus == 429 || httpStatus >= 500 || apiError.map(Self.retryableCodes.contains) == true
     }
 
+    /// Status, errorCode, message and whether it is retryable, for people.
     public var description: String {
         let code = apiError.map { " errorCode \($0.rawValue)" + ($0.isDocumented ? "" : " (undocumented)") } ?? ""
         return "App Store Server API: HTTP \(httpStatus)\(code)\(errorMessage.map { ": \($0)" } ?? "")\(isRetryable ? " (retryable)" : "")"
@@ -133,6 +137,7 @@ public struct AppStoreServerAPIClient: Sendable {
         try await call("GET", "/inApps/v1/transactions/appTransactions/\(segment(transactionId))")
     }
 
+    /// Which Get Transaction History version to call: v1 (deprecated by Apple) or v2.
     public enum HistoryVersion: String, Sendable { case v1, v2 }
 
     /// GET /inApps/{v1|v2}/history/{transactionId}: one page.

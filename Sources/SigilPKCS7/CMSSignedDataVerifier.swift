@@ -11,8 +11,11 @@ import SigilX509
 /// caller's time (ARCHITECTURE.md, Conventions: time and trust are passed in). Variable time
 /// (public inputs). For app receipts, ``AppReceiptVerifier`` runs this with Apple's rules.
 public struct CMSSignedDataVerifier: Sendable {
+    /// The roots a signer must chain to.
     public var trustedRoots: [Certificate]
+    /// The policies the signer's chain is validated under, besides the RFC 5280 basics.
     public var policies: [any CertificatePolicy]
+    /// RSA keys smaller than this verify nothing.
     public var minimumRSABits: Int
 
     /// A verifier trusting `trustedRoots`, validating the signer's chain under `policies` (the
@@ -28,6 +31,7 @@ public struct CMSSignedDataVerifier: Sendable {
 
     /// The signer and the chain it validated through.
     public struct Verified: Sendable {
+        /// The certificate whose key made the signature.
         public let signer: Certificate
         /// Signer first, trusted root last.
         public let chain: [Certificate]

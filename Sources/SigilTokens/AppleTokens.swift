@@ -14,7 +14,9 @@ import Foundation
 /// and its key identifier. The scalar never leaves the key object; every signature made with it
 /// runs the constant-time signing path with RFC 6979 nonces.
 public struct AppleSigningKey: Sendable {
+    /// The P-256 private key; signing with it runs in constant time.
     public let privateKey: ECDSAPrivateKey
+    /// The key's identifier in App Store Connect, written as the kid of every token.
     public let keyID: String
 
     /// A signing key from an already loaded P-256 private key and its App Store Connect key id.

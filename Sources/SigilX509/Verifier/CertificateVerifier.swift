@@ -27,12 +27,15 @@ import SigilCore
 /// with the message go in `intermediates`; a self-signed one there is just another candidate and
 /// never ends a path.
 public struct CertificateVerifier: Sendable {
+    /// The trust anchors a path must end at.
     public var trustedRoots: [Certificate]
     /// Rules added to the RFC 5280 basics, each run on every candidate chain.
     public var policies: [any CertificatePolicy]
     /// RSA keys smaller than this verify nothing (2048 by default; 1024 for legacy data).
     public var minimumRSABits: Int
+    /// The most certificates in a path (10 by default).
     public var maximumDepth: Int
+    /// The most signature checks path building may make (64 by default); beyond, `workLimitExceeded`.
     public var maximumSignatureChecks: Int
 
     /// A verifier trusting `trustedRoots`, applying the RFC 5280 basics and `policies`, refusing RSA keys under `minimumRSABits`, with bounded path building.
@@ -55,11 +58,13 @@ public struct CertificateVerifier: Sendable {
         /// Every failure met on every path tried (deduplicated, in the order met).
         case invalid([ValidationFailure])
 
+        /// The validated chain, leaf first; nil when invalid.
         public var chain: [Certificate]? {
             if case .valid(let chain) = self { return chain }
             return nil
         }
 
+        /// The failures; empty when valid.
         public var failures: [ValidationFailure] {
             if case .invalid(let failures) = self { return failures }
             return []
@@ -68,13 +73,16 @@ public struct CertificateVerifier: Sendable {
 
     /// The outcome with what the policies computed for the chain they accepted.
     public struct Validation: Sendable {
+        /// Valid with its chain, or invalid with every failure.
         public let result: Result
         /// The valid certificate policies of the validated chain (RFC 5280 §6.1.6), from the
         /// policy that processes certificatePolicies (``RFC5280Policy``); nil when invalid or
         /// when no policy computed them.
         public let validPolicies: ValidPolicySet?
 
+        /// The validated chain, leaf first; nil when invalid.
         public var chain: [Certificate]? { result.chain }
+        /// The failures; empty when valid.
         public var failures: [ValidationFailure] { result.failures }
     }
 

@@ -60,6 +60,7 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
     /// §5), so it was not used; `crlIssuer` names the CRL's issuer.
     case nonConformingCRL(certificate: PathCertificate, crlIssuer: String, violation: ProfileViolation)
 
+    /// The failure and the certificate it concerns, for people.
     public var description: String {
         switch self {
         case .noPathToTrustedRoot(let s): "no path to a trusted root: \(s)"
