@@ -15,6 +15,7 @@ public struct AppleRootError: ModuleError {
     public static let domain = "roots"
     /// A stable error code: compare codes, show reasons.
     public struct Code: ErrorCode {
+        /// The code's stable name.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -28,7 +29,9 @@ public struct AppleRootError: ModuleError {
         public static let unreadable = Code("unreadable")
     }
 
+    /// Why the operation failed, as a stable code.
     public let code: Code
+    /// What went wrong, and what to do next.
     public let reason: String
 
     /// An error with `code` and `reason`.
@@ -93,7 +96,7 @@ public struct AppleRootCertificate: Sendable, Hashable, CustomStringConvertible 
 ///
 /// A verification takes its root from here when the caller names none: built in when Sigil
 /// carries the bytes, else from the roots directory (``directory(environment:)``), which
-/// ``install(_:into:)`` fills after checking the file against the pinned fingerprint. Nothing is
+/// ``install(_:named:into:)`` fills after checking the file against the pinned fingerprint. Nothing is
 /// fetched from the network.
 public enum AppleRootCertificates {
     /// Every root Sigil knows, in the order `sigil roots` lists them.

@@ -84,20 +84,31 @@ public struct AppStoreServerAPIClient: Sendable {
         }
     }
 
+    /// The App Store Connect key every request's bearer token is signed with.
     public let signingKey: AppleSigningKey
+    /// The issuer id of the key (App Store Connect, Users and Access, Integrations).
     public let issuerID: String
+    /// The app's bundle id, the tokens' bid claim.
     public let bundleID: String
+    /// Where requests go.
     public let environment: Environment
+    /// The HTTP transport (URLSession by default; AsyncHTTPClient with the package trait).
     public let transport: any HTTPTransport
+    /// Seconds before a call is abandoned.
     public let timeout: Double
+    /// The largest response body accepted, in bytes.
     public let maximumResponseSize: Int
+    /// How many times a 429 answer is retried after its Retry-After delay.
     public let maximumRetries: Int
+    /// The longest Retry-After delay waited for, in seconds; a longer one is returned as an error.
     public let maximumRetryAfter: Double
     let clock: @Sendable () -> Int64
     let sleep: @Sendable (Double) async throws -> Void
     /// Built once: token minting, transport, limits, 429 handling.
     let requester: AppleAPIRequester
 
+    /// A client for `environment` signing with `signingKey` (issuer `issuerID`, app `bundleID`),
+    /// over `transport`, with the limits and the 429 policy given; `clock` and `sleep` are for tests.
     public init(
         signingKey: AppleSigningKey, issuerID: String, bundleID: String, environment: Environment,
         transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 4 << 20,
@@ -138,7 +149,13 @@ public struct AppStoreServerAPIClient: Sendable {
     }
 
     /// Which Get Transaction History version to call: v1 (deprecated by Apple) or v2.
-    public enum HistoryVersion: String, Sendable { case v1, v2 }
+    /// The Get Transaction History version: v2 (the current one) or the deprecated v1.
+    public enum HistoryVersion: String, Sendable {
+        /// `/inApps/v1/history` (deprecated by Apple).
+        case v1
+        /// `/inApps/v2/history`.
+        case v2
+    }
 
     /// GET /inApps/{v1|v2}/history/{transactionId}: one page.
     public func getTransactionHistory(

@@ -15,6 +15,7 @@ public struct DeviceCheckError: ModuleError {
     public static let domain = "devicecheck"
     /// A stable error code: compare codes, show reasons.
     public struct Code: ErrorCode {
+        /// The code's stable name.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
         /// 400: the device token, transaction id or timestamp was refused (Apple's text says which).
@@ -31,7 +32,9 @@ public struct DeviceCheckError: ModuleError {
         public static let invalidRequest = Code("invalidRequest")
     }
 
+    /// Why the call failed, as a stable code.
     public let code: Code
+    /// What went wrong, with Apple's text when it sent one.
     public let reason: String
     /// The HTTP status, 0 when no response arrived or nothing was sent.
     public let httpStatus: Int
@@ -63,7 +66,9 @@ public struct DeviceCheckError: ModuleError {
 
 /// The two bits Apple keeps for a device and this developer team, and the month they last changed.
 public struct DeviceCheckBits: Sendable, Hashable, Codable {
+    /// The first bit, whatever the app's server made it mean.
     public var bit0: Bool
+    /// The second bit.
     public var bit1: Bool
     /// "YYYY-MM", as Apple reports it.
     public var lastUpdateTime: String
@@ -102,8 +107,11 @@ public struct DeviceCheckClient: Sendable {
         }
     }
 
+    /// The key (a DeviceCheck key of the team) every request's bearer token is signed with.
     public let signingKey: AppleSigningKey
+    /// The team id, the tokens' iss claim.
     public let teamID: String
+    /// Where requests go.
     public let environment: Environment
     let transport: any HTTPTransport
     let timeout: Double
@@ -218,8 +226,11 @@ public struct AppAttestReceiptClient: Sendable {
         case notFound
     }
 
+    /// The key (a DeviceCheck key of the team) every request's bearer token is signed with.
     public let signingKey: AppleSigningKey
+    /// The team id, the tokens' iss claim.
     public let teamID: String
+    /// Where requests go.
     public let environment: Environment
     let transport: any HTTPTransport
     let timeout: Double

@@ -295,9 +295,15 @@ public struct SendReportSuccessResponse: Codable, Hashable, Sendable {
 /// `AppStoreServerAPIClient`. A 400 answer carries Apple's `SendReportErrorResponse` in
 /// `AppStoreServerAPIError.body`; `reportErrors(of:)` lists its entries.
 public struct ExternalPurchaseServerAPIClient: Sendable {
+    /// Where requests go: Apple's production or sandbox host, or any base URL.
     public enum Environment: Sendable, Hashable {
-        case production, sandbox
+        /// `https://api.storekit.apple.com`.
+        case production
+        /// `https://api.storekit-sandbox.apple.com`, the only place for sandbox tokens.
+        case sandbox
+        /// Any base URL (a proxy, a test server); no trailing slash.
         case custom(baseURL: String)
+        /// The scheme and host every request path is appended to.
         public var baseURL: String {
             switch self {
             case .production: "https://api.storekit.apple.com"
@@ -307,12 +313,18 @@ public struct ExternalPurchaseServerAPIClient: Sendable {
         }
     }
 
+    /// The App Store Connect key every request's bearer token is signed with.
     public let signingKey: AppleSigningKey
+    /// The issuer id of the key (App Store Connect, Users and Access, Integrations).
     public let issuerID: String
+    /// The app's bundle id, the tokens' bid claim.
     public let bundleID: String
+    /// Where requests go.
     public let environment: Environment
     let requester: AppleAPIRequester
 
+    /// A client for `environment` signing with `signingKey` (issuer `issuerID`, app `bundleID`),
+    /// over `transport`, with the limits and the 429 policy given; `clock` and `sleep` are for tests.
     public init(
         signingKey: AppleSigningKey, issuerID: String, bundleID: String, environment: Environment,
         transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 4 << 20,
