@@ -180,6 +180,7 @@ final class AttestationTests: XCTestCase {
         try assertRefused(CBOR.encode(.map(pairs: [(.text("fmt"), .text("apple-appattest"))])), .malformedObject)
         try assertRefused(CBOR.encode(.array([])), .malformedObject)
         try assertRefused(Array("not base64 !".utf8), .malformedObject)
+        try assertRefused([UInt8](repeating: UInt8(ascii: "A"), count: 600_000), .malformedObject)
         // A certificate in x5c that does not parse.
         let badCertificate = CBOR.encode(
             .map(pairs: [
