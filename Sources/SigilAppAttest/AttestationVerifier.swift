@@ -1,5 +1,6 @@
 import SigilBase
 import SigilCore
+import SigilPKCS7
 import SigilX509
 
 /// Verifies an App Attest attestation: every step of Apple's "Validating apps that connect to your

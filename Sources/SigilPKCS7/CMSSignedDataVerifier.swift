@@ -133,3 +133,20 @@ public struct CMSSignedDataVerifier: Sendable {
         }
     }
 }
+
+extension Array where Element == ValidationFailure {
+    /// Whether there is at least one failure and every one is a validity-period failure (expired,
+    /// not yet valid): the chain is trusted and only the time is wrong, which the CMS verifier
+    /// (`signerNotValidAtTime`) and App Attest (`certificateNotValidAtTime`) report under a code of
+    /// their own. Kept beside those users, so SigilX509, which the embedded App Store verifier
+    /// links, is unchanged.
+    public var failsOnlyOnValidityPeriod: Bool {
+        !isEmpty
+            && allSatisfy {
+                switch $0 {
+                case .expired, .notYetValid: true
+                default: false
+                }
+            }
+    }
+}
