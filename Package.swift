@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "SigilTokens", targets: ["SigilTokens"]),
         .library(name: "SigilAppleRoots", targets: ["SigilAppleRoots"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
+        .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
+        .library(name: "SigilAppAttest", targets: ["SigilAppAttest"]),
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
         // and benchmarks; no verifier links it.
         .library(name: "SigilTestPKI", targets: ["SigilTestPKI"]),
@@ -71,6 +73,11 @@ let package = Package(
         ),
         .target(
             name: "SigilASN1",
+            dependencies: ["SigilBase"]
+        ),
+        // CBOR (RFC 8949): a strict decoder for the subset App Attest uses, and an encoder. No crypto.
+        .target(
+            name: "SigilCBOR",
             dependencies: ["SigilBase"]
         ),
         .target(
@@ -123,11 +130,20 @@ let package = Package(
             name: "SigilAdvancedCommerce",
             dependencies: ["SigilAppStore", "SigilTokens"]
         ),
+        // App Attest (attestations, assertions, fraud-metric receipts): a module of its own, beside
+        // SigilAppStore and not above it, so an App Store verifier links none of it and it links no
+        // App Store models.
+        .target(
+            name: "SigilAppAttest",
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilCBOR"]
+        ),
         // Test fixtures: CertificateBuilder, AppleShapedTestPKI, AppReceiptBuilder. A product of its
         // own so that no verifier links builders ("module size is link size").
         .target(
             name: "SigilTestPKI",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilJOSE", "SigilAppStore"]
+            dependencies: [
+                "SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilJOSE", "SigilAppStore", "SigilCBOR",
+            ]
         ),
         .target(
             name: "SigilHTTP",
@@ -155,6 +171,7 @@ let package = Package(
                 "SigilAdvancedCommerce",
                 "SigilTokens",
                 "SigilAppleRoots",
+                "SigilAppAttest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -166,6 +183,16 @@ let package = Package(
             name: "SigilASN1Tests",
             dependencies: ["SigilASN1", "SigilTestSupport"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "SigilCBORTests",
+            dependencies: ["SigilCBOR", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilAppAttestTests",
+            dependencies: [
+                "SigilAppAttest", "SigilCBOR", "SigilPKCS7", "SigilX509", "SigilKeys", "SigilCore", "SigilTestPKI", "SigilTestSupport",
+            ]
         ),
         .testTarget(
             name: "SigilKeysTests",
@@ -226,7 +253,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilCLITests",
-            dependencies: ["sigil", "SigilBase", "SigilASN1", "SigilCore", "SigilX509", "SigilTestPKI", "SigilTestSupport"]
+            dependencies: ["sigil", "SigilBase", "SigilASN1", "SigilCore", "SigilX509", "SigilCBOR", "SigilTestPKI", "SigilTestSupport"]
         ),
         // The valgrind constant-time check: a test-only C shim for memcheck client requests and
         // the harness it runs (Tests/SigilCoreTests/ConstantTimeTests.swift drives both).
@@ -245,11 +272,12 @@ let package = Package(
             name: "SigilFuzzHarness",
             dependencies: [
                 "SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore", "SigilTokens",
+                "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore",
             ]
         ),
         .testTarget(
             name: "SigilFuzzTests",
-            dependencies: ["SigilFuzzHarness", "SigilTestSupport"]
+            dependencies: ["SigilFuzzHarness", "SigilAppAttest", "SigilTestSupport"]
         ),
         // Shared test helpers (seeded PRNG, vector locations, subprocess runner). Not a product.
         .target(
@@ -264,7 +292,7 @@ let package = Package(
 // LLVMFuzzerRunDriver. They link only against libFuzzer, so they exist only in that build.
 if ProcessInfo.processInfo.environment["SIGIL_FUZZ"] != nil {
     package.targets.append(.target(name: "SigilFuzzDriver", path: "Fuzz/Driver"))
-    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"] {
+    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest"] {
         package.targets.append(
             .executableTarget(
                 name: "fuzz-\(name)",

@@ -13,7 +13,7 @@ import base64, glob, json, os, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "apple"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
 OUT = sys.argv[1]
-TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"]
+TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest"]
 COUNT = {t: 0 for t in TARGETS}
 
 
@@ -136,7 +136,19 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "pyca", "crl_*.pem"))
     put("crl", "pyca-" + os.path.basename(path), read(path))
     put("crl", "pyca-der-" + os.path.basename(path), der_of(read(path)))
 
-# 6. Regression inputs seed their own target, up to SEED_LIMIT bytes. libFuzzer starts its length
+# 6. CBOR: Apple's sample attestation object (found by Scripts/vectors-dir appattest) and items of
+#    RFC 8949 Appendix A.
+APPATTEST = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "appattest"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+for path in sorted(glob.glob(os.path.join(APPATTEST, "*.cbor"))):
+    data = read(path)
+    put("cbor", os.path.basename(path), data)
+    put("appattest", os.path.basename(path), data)
+for i, item in enumerate(["a201020304", "a26161016162820203", "826161a161626163", "8301820203820405", "1bffffffffffffffff",
+                          "3bffffffffffffffff", "64f0908591", "5f42010243030405ff", "bf6346756ef563416d7421ff", "c11a514b67b0",
+                          "fb3ff199999999999a", "f97c00"]):
+    put("cbor", "rfc8949-a-%d" % i, bytes.fromhex(item))
+
+# 7. Regression inputs seed their own target, up to SEED_LIMIT bytes. libFuzzer starts its length
 # limit at the largest seed, and every reader of a target walks the whole input, so one 20 KB seed
 # makes every mutation of the run cost 20 KB of work; the larger inputs (nesting bombs, oversized
 # tokens, line floods) are replayed, and mutated, by SigilFuzzTests in every test run instead.

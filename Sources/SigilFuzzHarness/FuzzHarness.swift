@@ -1,10 +1,14 @@
 import SigilASN1
+import SigilAppAttest
 import SigilAppStore
+import SigilCBOR
 import SigilCRL
+import SigilCore
 import SigilJOSE
 import SigilKeys
 import SigilOCSP
 import SigilPKCS7
+import SigilTestPKI
 import SigilTokens
 import SigilX509
 
@@ -16,7 +20,8 @@ public enum FuzzHarness {
     /// The targets by name, in the order Fuzz/run runs them.
     public static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("der", der), ("certificate", certificate), ("chain", chain), ("ocsp", ocsp), ("receipt", receipt), ("jws", jws),
-        ("external-purchase-token", externalPurchaseToken), ("crl", crl),
+        ("external-purchase-token", externalPurchaseToken), ("crl", crl), ("cbor", cbor),
+        ("appattest", appAttest),
     ]
 
     /// A fixed validation time (2025-01-01T00:00:00Z): fuzzing must be deterministic.
@@ -133,6 +138,87 @@ public enum FuzzHarness {
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? ExternalPurchaseToken(token: text)
         _ = try? ExternalPurchaseToken(token: text, allowPaddingAndNewline: true)
+    }
+
+    /// The CBOR decoder, strict and with every option opened (indefinite lengths, tags, floats,
+    /// deterministic map order), one item at the start of the input, and the encoder as an oracle:
+    /// whatever the strict decoder accepts is in preferred serialization, so encoding it again must
+    /// give back the input's bytes exactly (a difference traps, a finding like any crash).
+    public static func cbor(_ bytes: [UInt8]) {
+        if let value = try? CBOR.decode(bytes) {
+            precondition(CBOR.encode(value) == bytes, "CBOR: the strict decoder accepted bytes the encoder writes differently")
+        }
+        let open = CBORDecodingOptions(allowIndefiniteLengths: true, allowTags: true, allowFloats: true, requireSortedMapKeys: true)
+        if let value = try? CBOR.decode(bytes, options: open) {
+            _ = try? CBOR.decode(CBOR.encode(value), options: open)
+        }
+        if let (value, end) = try? CBOR.decodePrefix(bytes) {
+            precondition(end > 0 && end <= bytes.count, "CBOR: decodePrefix ended outside the input")
+            _ = (value["fmt"], value["authData"]?.bytesValue, value["attStmt"]?["x5c"]?.arrayValue)
+        }
+    }
+
+    /// A fixed App Attest PKI, the same in every run (keys from a fixed seed, RFC 6979 signing),
+    /// valid 2020–2040, its credential key, App ID and challenge: the committed `valid-…` inputs
+    /// of Fuzz/Regressions/appattest verify under it, so mutations of them reach every step.
+    public static let appAttestFixture:
+        (pki: AppleShapedAttestationPKI, key: ECDSAPrivateKey, appID: AppAttestAppID, clientDataHash: [UInt8])? = {
+            var generator = FixedGenerator(state: 0x5167_A77E_57)
+            guard let pki = try? AppleShapedAttestationPKI.generate(notBefore: 1_577_836_800, notAfter: 2_208_988_800, using: &generator)
+            else {
+                return nil
+            }
+            return (
+                pki, ECDSAPrivateKey.generate(curve: .p256, using: &generator),
+                AppAttestAppID(teamID: "ABCDE12345", bundleID: "com.example.fuzz"),
+                SHA256.hash(Array("fuzz challenge".utf8))
+            )
+        }()
+
+    /// The inputs the `appattest` target starts from (committed under Fuzz/Regressions/appattest):
+    /// an attestation, an assertion and a fraud receipt that verify under ``appAttestFixture``.
+    public static func appAttestExamples() -> [(name: String, bytes: [UInt8])] {
+        guard let (pki, key, appID, clientDataHash) = appAttestFixture,
+            let attestation = try? pki.attestation(
+                credentialKey: key.publicKey, appID: appID.description, clientDataHash: clientDataHash, notBefore: 1_577_836_800,
+                notAfter: 2_208_988_800, extensions: AppleShapedAttestationPKI.appleExtensions(category: 4, bundleVersion: "1"),
+                receipt: [0x30, 0x80, 0x00, 0x00]),
+            let credential = try? pki.credentialCertificate(
+                for: key.publicKey, nonce: clientDataHash, notBefore: 1_577_836_800, notAfter: 2_208_988_800),
+            let receipt = try? pki.receipt(fields: [
+                (2, Array(appID.description.utf8)), (3, credential.derBytes), (6, Array("RECEIPT".utf8)),
+                (12, Array("2025-01-01T00:00:00Z".utf8)), (17, Array("2".utf8)),
+            ])
+        else { return [] }
+        let assertion = AppleShapedAttestationPKI.assertion(
+            key: key, appID: appID.description, counter: 0x8000_0001, clientDataHash: clientDataHash)
+        return [("valid-attestation", attestation), ("valid-assertion", assertion), ("receipt", receipt)]
+    }
+
+    /// App Attest with the fixed PKI (``appAttestFixture``): the attestation verifier (strict CBOR,
+    /// authenticator data, x5c chain, nonce and every step), the assertion verifier (signature,
+    /// RP ID, counter), and the fraud-receipt verifier and payload reader.
+    public static func appAttest(_ bytes: [UInt8]) {
+        guard let (pki, key, appID, clientDataHash) = appAttestFixture else { return }
+        let attestation = AttestationVerifier(testRoot: pki.root, appID: appID, environment: .production)
+        _ = try? attestation.verify(bytes, clientDataHash: clientDataHash, at: time, trace: VerificationTrace())
+        _ = try? AssertionVerifier(appID: appID).verify(bytes, clientDataHash: clientDataHash, publicKey: key.publicKey, previousCounter: 7)
+        if bytes.first == 0x30 {
+            _ = try? AttestationReceiptVerifier(trustedRoots: [pki.receiptRoot]).verify(bytes, appID: appID, now: time, maximumAge: 300)
+            _ = try? AttestationReceipt(payload: bytes)
+        }
+    }
+
+    /// SplitMix64: a fixed sequence for the fixture's keys.
+    struct FixedGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 
     /// Consecutive top-level DER elements (at most `limit`), by their length octets only.

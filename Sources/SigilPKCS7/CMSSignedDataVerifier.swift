@@ -131,17 +131,26 @@ public struct CMSSignedDataVerifier: Sendable {
             return Verified(signer: signer, chain: chain)
         case .invalid(let failures):
             let reasons = failures.map(\.description).joined(separator: "; ")
-            let onlyTime =
-                !failures.isEmpty
-                && failures.allSatisfy {
-                    switch $0 {
-                    case .expired, .notYetValid: true
-                    default: false
-                    }
-                }
             throw fail(
                 "RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)",
-                PKCS7Error(onlyTime ? .signerNotValidAtTime : .untrustedSigner, reasons, failures: failures))
+                PKCS7Error(failures.failsOnlyOnValidityPeriod ? .signerNotValidAtTime : .untrustedSigner, reasons, failures: failures))
         }
+    }
+}
+
+extension Array where Element == ValidationFailure {
+    /// Whether there is at least one failure and every one is a validity-period failure (expired,
+    /// not yet valid): the chain is trusted and only the time is wrong, which the CMS verifier
+    /// (`signerNotValidAtTime`) and App Attest (`certificateNotValidAtTime`) report under a code of
+    /// their own. Kept beside those users, so SigilX509, which the embedded App Store verifier
+    /// links, is unchanged.
+    public var failsOnlyOnValidityPeriod: Bool {
+        !isEmpty
+            && allSatisfy {
+                switch $0 {
+                case .expired, .notYetValid: true
+                default: false
+                }
+            }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SigilASN1
+import SigilAppAttest
 import SigilAppStore
 import SigilCore
 import SigilHTTP
@@ -65,7 +66,7 @@ struct DemoCommand: AsyncParsableCommand {
     static let bundle = "com.example.sigil.demo"
     static let appAppleId: Int64 = 1_234_567_890
 
-    /// The seven steps in order; each is its own function below and reports through `r`.
+    /// The eight steps in order; each is its own function below and reports through `r`.
     func demo(_ r: Report) async throws {
         let now = Int64(Date().timeIntervalSince1970)
         let (pki, port) = try pkiStep(r, now: now)
@@ -73,6 +74,7 @@ struct DemoCommand: AsyncParsableCommand {
         try tokensStep(r, now: now)
         externalPurchaseStep(r)
         let receiptDER = try receiptStep(r, pki: pki, now: now)
+        try appAttestStep(r, now: now)
         try await ocspRequestStep(r, pki: pki, port: port, now: now)
         try throughputStep(r, pki: pki, signedTransaction: signedTransaction, receiptDER: receiptDER, now: now)
     }
@@ -303,9 +305,58 @@ struct DemoCommand: AsyncParsableCommand {
         return receiptDER
     }
 
-    /// 6. An OCSP request for the leaf, answered by a loopback `openssl ocsp` when available.
+    /// 6. App Attest on an in-memory attestation PKI shaped like Apple's: an attestation (CBOR)
+    /// verified through Apple's steps, its fraud receipt, an assertion, and a replay refused.
+    func appAttestStep(_ r: Report, now: Int64) throws {
+        r.step("6. App Attest: attestation, fraud receipt and assertions on an Apple-shaped attestation PKI")
+        let pki = try AppleShapedAttestationPKI.generate(notBefore: now - 3600, notAfter: now + 30 * 86_400)
+        let appID = AppAttestAppID(teamID: "DEMO123456", bundleID: Self.bundle)
+        let key = ECDSAPrivateKey.generate(curve: .p256)
+        var random = SystemRandomNumberGenerator()
+        let challenge = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let clientDataHash = SHA256.hash(challenge)
+        let credential = try pki.credentialCertificate(
+            for: key.publicKey, nonce: clientDataHash, notBefore: now - 3600, notAfter: now + 86_400)
+        let receipt = try pki.receipt(fields: [
+            (2, Array(appID.description.utf8)), (3, credential.derBytes), (4, clientDataHash), (6, Array("ATTEST".utf8)),
+            (7, Array("production".utf8)), (12, Array(X509Command.rfc3339(now).utf8)),
+        ])
+        let attestation = try pki.attestation(
+            credentialKey: key.publicKey, appID: appID.description, clientDataHash: clientDataHash, notBefore: now - 3600,
+            notAfter: now + 86_400, extensions: AppleShapedAttestationPKI.appleExtensions(category: 4, bundleVersion: "42"),
+            receipt: receipt)
+        r.line("attestation object: \(attestation.count) bytes of CBOR (x5c of 2, receipt \(receipt.count) bytes)")
+        let trace = VerificationTrace()
+        let verified = try AttestationVerifier(testRoot: pki.root, appID: appID, environment: .production)
+            .verify(
+                attestation, clientDataHash: clientDataHash, expectedKeyID: SHA256.hash(key.publicKey.uncompressedRepresentation), at: now,
+                trace: trace)
+        let passed = trace.steps.filter { $0.clause.hasPrefix("Apple App Attest, attestation step") && $0.verdict == .pass }.count
+        r.check(passed == 7, "Apple's steps 1 and 4–9 (chain, nonce, key id, RP ID, counter 0, AAGUID, credential id): \(passed) passed")
+        r.check(verified.environment == .production && verified.counter == 0, "environment production, counter 0")
+        r.check(
+            verified.extensions?.validationCategory == .appStore && verified.extensions?.bundleVersion == "42",
+            "authenticator-data extensions: category \(verified.extensions?.validationCategory?.description ?? "-"), bundle version 42")
+        let fraud = try AttestationReceiptVerifier(trustedRoots: [pki.receiptRoot]).verify(
+            verified.receipt, appID: appID, attestedPublicKey: verified.publicKey, now: now, maximumAge: 300)
+        r.check(fraud.receipt.receiptType == "ATTEST", "fraud receipt: CMS signature, chain, App ID, attested key, fresh (type ATTEST)")
+        let assertions = AssertionVerifier(appID: appID)
+        let clientData = Array(#"{"challenge":"demo","action":"buy"}"#.utf8)
+        let assertion = AppleShapedAttestationPKI.assertion(
+            key: key, appID: appID.description, counter: 1, clientDataHash: SHA256.hash(clientData))
+        let counter = try assertions.verify(assertion, clientData: clientData, publicKey: verified.publicKey, previousCounter: 0).counter
+        r.check(counter == 1, "assertion: signature, RP ID, counter 0 → \(counter)")
+        do {
+            _ = try assertions.verify(assertion, clientData: clientData, publicKey: verified.publicKey, previousCounter: counter)
+            r.check(false, "the same assertion again is refused")
+        } catch {
+            r.check(error.code == .counterNotIncreasing, "the same assertion again is refused: \(error.qualifiedCode)")
+        }
+    }
+
+    /// 7. An OCSP request for the leaf, answered by a loopback `openssl ocsp` when available.
     func ocspRequestStep(_ r: Report, pki: AppleShapedTestPKI, port: UInt16?, now: Int64) async throws {
-        r.step("6. OCSP (RFC 6960): request for the leaf, checked against a loopback responder")
+        r.step("7. OCSP (RFC 6960): request for the leaf, checked against a loopback responder")
         var random = SystemRandomNumberGenerator()
         let request = OCSPRequest.forCertificate(pki.leaf, issuer: pki.intermediate, using: &random)
         r.line("request: \(request.derRepresentation.count) bytes DER, SHA-1 CertID, nonce (RFC 8954)")
@@ -318,11 +369,11 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 
-    /// 7. A few throughput figures.
+    /// 8. A few throughput figures.
     func throughputStep(_ r: Report, pki: AppleShapedTestPKI, signedTransaction: String, receiptDER: [UInt8], now: Int64) throws {
         let bundle = Self.bundle
         let appAppleId = Self.appAppleId
-        r.step("7. Throughput (\(seconds) s per figure; `sigil bench` for more)")
+        r.step("8. Throughput (\(seconds) s per figure; `sigil bench` for more)")
         let msg = Array(repeating: UInt8(0x5A), count: 100)
         let k256 = ECDSAPrivateKey.generate(curve: .p256)
         let sig256 = k256.signature(for: msg, hash: .sha256)

@@ -164,12 +164,12 @@ final class DemoCLITests: XCTestCase {
         XCTAssertEqual(result.status, 0, output + String(decoding: result.stderr, as: UTF8.self))
         XCTAssertTrue(output.contains("ALL STEPS PASSED"), output)
         XCTAssertFalse(output.contains("[FAIL]"), output)
-        for step in ["== 1.", "== 2.", "== 3.", "== 4.", "== 5.", "== 6.", "== 7."] { XCTAssertTrue(output.contains(step), step) }
+        for step in ["== 1.", "== 2.", "== 3.", "== 4.", "== 5.", "== 6.", "== 7.", "== 8."] { XCTAssertTrue(output.contains(step), step) }
         // With openssl installed (CI installs it) the OCSP step really ran against the loopback responder.
         if Subprocess.which("openssl") != nil { XCTAssertTrue(output.contains("leaf status good"), output) }
-        // 36 checks: the App Store trace includes the identity step and the certificate verifier's
-        // own six (two signatures, the basics, two policies, the path).
-        XCTAssertEqual(output.components(separatedBy: "[PASS]").count - 1, 36, "every check of the demo reported PASS")
+        // 42 checks: the App Store trace includes the identity step and the certificate verifier's
+        // own six (two signatures, the basics, two policies, the path); App Attest has six.
+        XCTAssertEqual(output.components(separatedBy: "[PASS]").count - 1, 42, "every check of the demo reported PASS")
         XCTAssertLessThan(Date().timeIntervalSince(started), 60)
     }
 }

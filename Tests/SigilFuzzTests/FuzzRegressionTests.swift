@@ -1,4 +1,5 @@
 import Foundation
+import SigilAppAttest
 import SigilFuzzHarness
 import SigilTestSupport
 import XCTest
@@ -18,12 +19,39 @@ final class FuzzRegressionTests: XCTestCase {
 
     func testEveryTargetHasRegressionInputsAndSurvivesThem() throws {
         XCTAssertEqual(
-            FuzzHarness.targets.map(\.name), ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl"])
+            FuzzHarness.targets.map(\.name),
+            ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest"])
         for (name, run) in FuzzHarness.targets {
             let files = try inputs(name)
             XCTAssertFalse(files.isEmpty, "Fuzz/Regressions/\(name) is empty")
             for (_, bytes) in files { run(bytes) }
         }
+    }
+
+    /// The committed App Attest inputs are what the fixed PKI produces today (so they keep
+    /// reaching every step), and each verifies under it. SIGIL_WRITE_FUZZ_INPUTS=1 rewrites them.
+    func testAppAttestInputsMatchTheFixture() throws {
+        let folder = Self.regressions.appendingPathComponent("appattest")
+        let examples = FuzzHarness.appAttestExamples()
+        XCTAssertEqual(examples.count, 3)
+        for (name, bytes) in examples {
+            let url = folder.appendingPathComponent(name)
+            if ProcessInfo.processInfo.environment["SIGIL_WRITE_FUZZ_INPUTS"] == "1" { try Data(bytes).write(to: url) }
+            XCTAssertEqual(Array(try Data(contentsOf: url)), bytes, name)
+        }
+        let fixture = try XCTUnwrap(FuzzHarness.appAttestFixture)
+        let time: Int64 = 1_735_689_600
+        let inputs = Dictionary(uniqueKeysWithValues: examples.map { ($0.name, $0.bytes) })
+        let attestation = AttestationVerifier(testRoot: fixture.pki.root, appID: fixture.appID, environment: .production)
+        XCTAssertNoThrow(try attestation.verify(inputs["valid-attestation"] ?? [], clientDataHash: fixture.clientDataHash, at: time))
+        XCTAssertEqual(
+            try AssertionVerifier(appID: fixture.appID).verify(
+                inputs["valid-assertion"] ?? [], clientDataHash: fixture.clientDataHash, publicKey: fixture.key.publicKey,
+                previousCounter: 7
+            ).counter, 0x8000_0001)
+        XCTAssertNoThrow(
+            try AttestationReceiptVerifier(trustedRoots: [fixture.pki.receiptRoot]).verify(
+                inputs["receipt"] ?? [], appID: fixture.appID, now: time, maximumAge: 300))
     }
 
     /// Byte flips, truncations, insertions and splices of the committed inputs (seeded, so a

@@ -28,8 +28,9 @@ public struct ReceiptAttribute: Hashable, Sendable {
         }
     }
 
-    /// The attributes of a payload (a SET OF ReceiptAttribute, BER).
-    static func payload(_ bytes: [UInt8]) throws -> [ReceiptAttribute] {
+    /// The attributes of a payload (a SET OF ReceiptAttribute, BER): app receipts, and App Attest
+    /// fraud-metric receipts, which use the same layout with raw values.
+    public static func payload(_ bytes: [UInt8]) throws -> [ReceiptAttribute] {
         let node = try BER.parse(bytes)
         return try ASN1.setOf(node) { try ReceiptAttribute(node: $0) }
     }
@@ -59,7 +60,10 @@ public struct ReceiptAttribute: Hashable, Sendable {
         return .some(seconds)
     }
 
-    static func parseDate(_ text: String) -> Int64? {
+    /// Seconds since the epoch of an RFC 3339 date as Apple writes it in receipts
+    /// ("2024-02-23T17:27:16Z", "2026-04-21T18:13:12.153Z", "2020-07-22T18:33:15+0100"); nil when
+    /// it is not one.
+    public static func parseDate(_ text: String) -> Int64? {
         let c = Array(text.utf8)
         guard c.count >= 20 else { return nil }
         func number(_ at: Int, _ n: Int) -> Int? {

@@ -1,0 +1,215 @@
+import SigilASN1
+import SigilBase
+import SigilCore
+import SigilPKCS7
+import SigilX509
+
+/// An App Attest fraud-metric receipt's fields (Apple, "Assessing fraud risk"). The payload is
+/// the app receipt's layout — `SET OF SEQUENCE { type INTEGER, version INTEGER, value OCTET
+/// STRING }` — with raw values (UTF-8 text, DER certificate, bytes), not DER-wrapped ones.
+public struct AttestationReceipt: Sendable {
+    /// The field numbers (facts from Apple's documentation).
+    public enum Field: Int, Sendable, CaseIterable {
+        /// The App ID ("TEAMID.bundle.id").
+        case appID = 2
+        /// The attested public key: the credential certificate, DER.
+        case attestedPublicKey = 3
+        /// The client hash: the clientDataHash of the attestation.
+        case clientHash = 4
+        /// The token (for Apple's fraud-metric refresh).
+        case token = 5
+        /// The receipt type: "ATTEST" or "RECEIPT".
+        case receiptType = 6
+        /// The environment ("production"; absent or "sandbox" otherwise).
+        case environment = 7
+        /// The creation time (RFC 3339).
+        case creationTime = 12
+        /// The risk metric (a decimal count), in refreshed receipts.
+        case riskMetric = 17
+        /// Not before: when the receipt may first be refreshed (RFC 3339).
+        case notBefore = 19
+        /// The expiration time (RFC 3339).
+        case expirationTime = 21
+    }
+
+    /// Every attribute as read.
+    public let attributes: [ReceiptAttribute]
+    /// Field 2.
+    public let appID: String
+    /// Field 3, the credential certificate as DER.
+    public let attestedCertificate: Certificate
+    /// Field 4.
+    public let clientHash: [UInt8]?
+    /// Field 5.
+    public let token: String?
+    /// Field 6: "ATTEST" or "RECEIPT".
+    public let receiptType: String
+    /// Field 7.
+    public let environment: String?
+    /// Field 12, seconds since the epoch.
+    public let creationTime: Int64
+    /// Field 17, when present.
+    public let riskMetric: Int64?
+    /// Field 19, seconds since the epoch, when present.
+    public let notBefore: Int64?
+    /// Field 21, seconds since the epoch, when present.
+    public let expirationTime: Int64?
+
+    /// Reads a payload; the App ID, attested key, type and creation time are required.
+    public init(payload: [UInt8]) throws(AppAttestError) {
+        func refuse(_ reason: String) -> AppAttestError { AppAttestError(.malformedReceipt, "receipt payload: \(reason)") }
+        do { attributes = try ReceiptAttribute.payload(payload) } catch {
+            throw refuse("not a SET OF ReceiptAttribute: \(error)")
+        }
+        var seen: Set<Int> = []
+        for attribute in attributes where Field(rawValue: attribute.type) != nil {
+            guard seen.insert(attribute.type).inserted else { throw refuse("field \(attribute.type) appears twice") }
+        }
+        let attributes = attributes
+        func value(_ field: Field) -> [UInt8]? { attributes.first { $0.type == field.rawValue }?.value }
+        func text(_ field: Field) throws(AppAttestError) -> String? {
+            guard let bytes = value(field) else { return nil }
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw refuse("field \(field.rawValue) is not UTF-8 text") }
+            return text
+        }
+        func time(_ field: Field) throws(AppAttestError) -> Int64? {
+            guard let text = try text(field) else { return nil }
+            guard let seconds = ReceiptAttribute.parseDate(text) else {
+                throw refuse("field \(field.rawValue) is not an RFC 3339 time: \(text)")
+            }
+            return seconds
+        }
+        guard let appID = try text(.appID) else { throw refuse("no App ID (field 2)") }
+        guard let keyDER = value(.attestedPublicKey) else { throw refuse("no attested public key (field 3)") }
+        do { attestedCertificate = try Certificate(derEncoded: keyDER) } catch {
+            throw refuse("field 3 is not a certificate: \(error.reason)")
+        }
+        guard let type = try text(.receiptType) else { throw refuse("no receipt type (field 6)") }
+        guard type == "ATTEST" || type == "RECEIPT" else { throw refuse("receipt type \"\(type)\" is neither ATTEST nor RECEIPT") }
+        guard let creation = try time(.creationTime) else { throw refuse("no creation time (field 12)") }
+        self.appID = appID
+        receiptType = type
+        creationTime = creation
+        clientHash = value(.clientHash)
+        token = try text(.token)
+        environment = try text(.environment)
+        if let metric = try text(.riskMetric) {
+            guard let number = Int64(metric), number >= 0 else { throw refuse("risk metric \"\(metric)\" is not a count") }
+            riskMetric = number
+        } else {
+            riskMetric = nil
+        }
+        notBefore = try time(.notBefore)
+        expirationTime = try time(.expirationTime)
+    }
+
+    /// The attested public key (P-256), when the certificate carries one.
+    public var attestedPublicKey: ECDSAPublicKey? {
+        if case .ec(let key) = attestedCertificate.publicKey { return key }
+        return nil
+    }
+}
+
+/// Verifies an App Attest fraud-metric receipt (Apple, "Assessing fraud risk"), each step recorded
+/// in the trace when one is given:
+///
+/// 1. the BER CMS SignedData is parsed (indefinite lengths, chunked content);
+/// 2. its payload is read (``AttestationReceipt``);
+/// 3. the signature verifies and the signer chains to the trusted root (Apple Root CA - G3) under
+///    RFC 5280 and ``MarkerExtensionPolicy/appAttestReceipt`` at the time given, by default the
+///    receipt's creation time;
+/// 4. when given: the App ID is the expected one, the attested key is the stored one, and the
+///    receipt is no older than `maximumAge` at `now` (Apple: an attestation receipt no more than
+///    minutes old when first stored).
+///
+/// Variable time (public inputs).
+public struct AttestationReceiptVerifier: Sendable {
+    /// The roots the signer must chain to (Apple Root CA - G3).
+    public let trustedRoots: [Certificate]
+
+    /// A verifier trusting `trustedRoots` (Apple Root CA - G3 for Apple's receipts).
+    public init(trustedRoots: [Certificate]) { self.trustedRoots = trustedRoots }
+
+    /// Verifies `receipt` (BER bytes) at `time` (default: its creation time); checks the App ID,
+    /// the attested key and the age when their expectations are given.
+    public func verify(
+        _ receipt: [UInt8], at time: Int64? = nil, appID: AppAttestAppID? = nil, attestedPublicKey: ECDSAPublicKey? = nil,
+        now: Int64? = nil, maximumAge: Int64? = nil, trace: VerificationTrace? = nil
+    ) throws(AppAttestError) -> VerifiedAttestationReceipt {
+        func fail(_ clause: String, _ check: String, _ error: AppAttestError) -> AppAttestError { error.recorded(in: trace, clause, check) }
+        let signed: SignedData
+        do { signed = try SignedData(berEncoded: receipt) } catch {
+            throw fail("RFC 5652 §5.1", "parse the CMS SignedData (BER)", AppAttestError(.malformedReceipt, "receipt: \(error)"))
+        }
+        guard let payload = signed.payload else {
+            throw fail(
+                "Apple: fraud receipt fields", "read the payload", AppAttestError(.malformedReceipt, "receipt: no encapsulated content"))
+        }
+        let fields: AttestationReceipt
+        do { fields = try AttestationReceipt(payload: payload) } catch {
+            throw fail("Apple: fraud receipt fields", "read the payload", error)
+        }
+        trace?.pass(
+            "Apple: fraud receipt fields", "read the payload",
+            "type \(fields.receiptType), App ID \(fields.appID), environment \(fields.environment ?? "-"), created \(fields.creationTime)")
+        let validationTime = time ?? fields.creationTime
+        trace?.note(
+            "RFC 5280 §6.1.1 (validation time)",
+            "\(validationTime) — " + (time != nil ? "given by the caller" : "the receipt's creation time (field 12)"))
+        let cms = CMSSignedDataVerifier(trustedRoots: trustedRoots, policies: [RFC5280Policy(), MarkerExtensionPolicy.appAttestReceipt])
+        let verified: CMSSignedDataVerifier.Verified
+        do { verified = try cms.verify(signed, at: validationTime, trace: trace) } catch {
+            throw AppAttestError(.receiptNotTrusted, "receipt: \(error.qualifiedCode): \(error.reason)", failures: error.failures)
+        }
+        if let appID {
+            guard fields.appID == appID.description else {
+                throw fail(
+                    "Apple: Assessing fraud risk", "App ID",
+                    AppAttestError(.receiptAppIDMismatch, "receipt: App ID \(fields.appID), expected \(appID)"))
+            }
+            trace?.pass("Apple: Assessing fraud risk", "App ID", appID.description)
+        }
+        if let attestedPublicKey {
+            guard fields.attestedPublicKey == attestedPublicKey else {
+                throw fail(
+                    "Apple: Assessing fraud risk", "attested public key equals the stored key",
+                    AppAttestError(.receiptKeyMismatch, "receipt: the attested public key is not the stored key"))
+            }
+            trace?.pass("Apple: Assessing fraud risk", "attested public key equals the stored key", "equal")
+        }
+        if let maximumAge {
+            let now = now ?? validationTime
+            guard fields.creationTime <= now, now - fields.creationTime <= maximumAge else {
+                throw fail(
+                    "Apple: Assessing fraud risk", "creation time within \(maximumAge) s of \(now)",
+                    AppAttestError(
+                        .receiptNotFresh, "receipt: created at \(fields.creationTime), \(now - fields.creationTime) s before \(now)"))
+            }
+            trace?.pass(
+                "Apple: Assessing fraud risk", "creation time within \(maximumAge) s of \(now)", "\(now - fields.creationTime) s old")
+        }
+        return VerifiedAttestationReceipt(receipt: fields, chain: verified.chain, validationTime: validationTime)
+    }
+}
+
+/// A receipt that passed ``AttestationReceiptVerifier``.
+public struct VerifiedAttestationReceipt: Sendable {
+    /// The fields.
+    public let receipt: AttestationReceipt
+    /// Signer, Apple Application Integration CA, root.
+    public let chain: [Certificate]
+    /// The time (seconds since the epoch) the chain was validated at.
+    public let validationTime: Int64
+}
+
+extension MarkerExtensionPolicy {
+    /// Apple's fraud-receipt chain: exactly signer → Apple Application Integration CA → root, the
+    /// signer carrying 1.2.840.113635.100.12.15 and the intermediate 1.2.840.113635.100.6.2.3
+    /// (as Apple's certificates do).
+    public static let appAttestReceipt = MarkerExtensionPolicy(
+        name: "Apple App Attest receipt", chainLength: 3,
+        requirements: [
+            .init(position: 0, oid: [1, 2, 840, 113_635, 100, 12, 15], role: "the fraud receipt signer"),
+            .init(position: 1, oid: [1, 2, 840, 113_635, 100, 6, 2, 3], role: "the Apple Application Integration CA"),
+        ])
+}

@@ -1,0 +1,221 @@
+import ArgumentParser
+import Foundation
+import SigilASN1
+import SigilAppAttest
+import SigilCore
+import SigilKeys
+import SigilPKCS7
+import SigilX509
+
+/// `sigil appattest attestation|assertion|receipt`: one call into SigilAppAttest each; refusals
+/// through the CLI's one error mapping (`appattest.<code>`, the step in the message).
+struct AppAttestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "appattest", abstract: "Verify App Attest attestations, assertions and fraud-metric receipts.",
+        subcommands: [Attestation.self, Assertion.self, Receipt.self])
+
+    /// The clientDataHash: SHA-256 of `--client-data`, or `--client-data-hash` as given (hex).
+    struct ClientData: ParsableArguments {
+        @Option(help: "The client data (UTF-8 text); its SHA-256 is the clientDataHash.") var clientData: String?
+        @Option(help: "The clientDataHash as hex (the bytes the app passed; Apple's sample used the raw challenge).")
+        var clientDataHash: String?
+
+        func hash() throws -> [UInt8] {
+            switch (clientData, clientDataHash) {
+            case (let text?, nil): return SHA256.hash(Array(text.utf8))
+            case (nil, let hex?):
+                guard let bytes = Output.unhex(hex) else { throw CLIFailure(code: "usage", message: "--client-data-hash must be hex") }
+                return bytes
+            default: throw CLIFailure(code: "usage", message: "give exactly one of --client-data and --client-data-hash")
+            }
+        }
+    }
+
+    /// The App ID options.
+    struct AppID: ParsableArguments {
+        @Option(help: "The team identifier.") var teamId: String
+        @Option(help: "The bundle identifier.") var bundleId: String
+
+        var appID: AppAttestAppID { AppAttestAppID(teamID: teamId, bundleID: bundleId) }
+    }
+
+    static func time(_ text: String?) throws -> Int64? {
+        guard let text else { return nil }
+        guard let parsed = X509Command.parseTime(text) else {
+            throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds")
+        }
+        return parsed
+    }
+
+    /// Prints the trace's steps to stderr (`--explain`).
+    static func explain(_ trace: VerificationTrace?, verdict: String) {
+        guard let trace else { return }
+        let lines = Output.stepLines(
+            trace.steps.map { ($0.verdict == .pass ? true : $0.verdict == .fail ? false : nil, $0.check, $0.clause, $0.detail) })
+        FileHandle.standardError.write(Data(((lines + ["verdict: \(verdict)"]).joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// Runs `body` with a trace when `explain`, printing it (and the verdict) whether it passed or failed.
+    static func traced<T>(_ explain: Bool, _ body: (VerificationTrace?) throws -> T) throws -> T {
+        let trace = explain ? VerificationTrace() : nil
+        do {
+            let result = try body(trace)
+            Self.explain(trace, verdict: "VALID")
+            return result
+        } catch {
+            Self.explain(trace, verdict: CLIFailure(error).code)
+            throw error
+        }
+    }
+
+    static func date(_ seconds: Int64?) -> Any { seconds.map(X509Command.rfc3339) ?? NSNull() }
+
+    /// A receipt's fields as JSON.
+    static func json(_ receipt: AttestationReceipt) -> [String: Any] {
+        [
+            "appId": receipt.appID, "receiptType": receipt.receiptType, "environment": receipt.environment ?? NSNull(),
+            "creationTime": date(receipt.creationTime), "riskMetric": receipt.riskMetric ?? NSNull(), "notBefore": date(receipt.notBefore),
+            "expirationTime": date(receipt.expirationTime), "clientHash": receipt.clientHash.map(Output.hex) ?? NSNull(),
+            "token": receipt.token ?? NSNull(), "attestedCertificate": receipt.attestedCertificate.subject.rfc4514String,
+        ]
+    }
+
+    /// Receipt bytes: BER as given, or decoded from base64 text (as Apple's refresh endpoint returns it).
+    static func receiptBytes(_ bytes: [UInt8]) throws -> [UInt8] {
+        let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
+        if compact.first == 0x30 || compact.isEmpty { return bytes }
+        do { return try Base64.decode(compact, alphabet: .standard, padding: .optional) } catch {
+            throw CLIFailure(code: "appattest.malformedReceipt", message: "the receipt is neither BER nor base64: \(error.reason)")
+        }
+    }
+
+    struct Attestation: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify an attestation object (CBOR or base64): every step of Apple's validation; exit 0 valid, 1 refused.",
+            discussion: """
+                The root must be the Apple App Attestation Root CA (checked against its pinned SHA-256 fingerprint); \
+                it is never taken from the object. The receipt is summarized, not verified: verify it with \
+                `sigil appattest receipt`.
+                """)
+        @OptionGroup var app: AppID
+        @OptionGroup var client: ClientData
+        @Option(help: "development or production (the AAGUID expected).") var environment: AppAttestEnvironment = .production
+        @Option(help: "Validation time, RFC 3339 or unix seconds (default: now).") var at: String?
+        @Option(help: "The Apple App Attestation Root CA (PEM or DER).") var root: String
+        @Option(help: "The key identifier the app sent (base64), compared with SHA-256 of the credential key.") var keyId: String?
+        @Flag(help: "Print every verification step, with its clause, to stderr.") var explain = false
+        @Argument(help: "Attestation object file (CBOR or base64), or - for standard input.") var file: String
+
+        func run() {
+            reportingErrors {
+                guard let anchor = try X509Command.load(root).first else {
+                    throw CLIFailure(code: "usage", message: "no certificate in \(root)")
+                }
+                var expectedKeyID: [UInt8]?
+                if let keyId {
+                    do { expectedKeyID = try Base64.decode(Array(keyId.utf8), alphabet: .standard, padding: .optional) } catch {
+                        throw CLIFailure(code: "usage", message: "--key-id must be base64")
+                    }
+                }
+                let verifier = try AttestationVerifier(appAttestationRoot: anchor, appID: app.appID, environment: environment)
+                let bytes = try Input.read(file)
+                let clientDataHash = try client.hash()
+                let time = try AppAttestCommand.time(at) ?? Int64(Date().timeIntervalSince1970)
+                let verified = try AppAttestCommand.traced(explain) {
+                    try verifier.verify(bytes, clientDataHash: clientDataHash, expectedKeyID: expectedKeyID, at: time, trace: $0)
+                }
+                var receipt: [String: Any] = ["bytes": verified.receipt.count, "verified": false]
+                if let signed = try? SignedData(berEncoded: verified.receipt), let payload = signed.payload,
+                    let fields = try? SigilAppAttest.AttestationReceipt(payload: payload)
+                {
+                    receipt.merge(AppAttestCommand.json(fields)) { a, _ in a }
+                }
+                let extensions = verified.extensions
+                Output.printJSON(
+                    [
+                        "keyId": Base64.encode(verified.keyID), "publicKey": Output.hex(verified.publicKey.uncompressedRepresentation),
+                        "publicKeyPEM": PEMDocument(label: "PUBLIC KEY", derBytes: verified.publicKey.spkiDER).pemString,
+                        "environment": verified.environment.rawValue, "counter": Int(verified.counter), "appId": app.appID.description,
+                        "time": X509Command.rfc3339(time), "receipt": receipt,
+                        "extensions": [
+                            "validationCategory": extensions?.validationCategory.map { Int($0.rawValue) } ?? NSNull(),
+                            "validationCategoryName": extensions?.validationCategory?.description ?? NSNull(),
+                            "bundleVersion": extensions?.bundleVersion ?? NSNull(),
+                        ] as [String: Any],
+                        "certificate": [
+                            "appId": verified.certificateInfo.appID ?? NSNull(),
+                            "osVersion": verified.certificateInfo.osVersion ?? NSNull(),
+                            "chain": verified.chain.map(\.subject.rfc4514String),
+                        ] as [String: Any],
+                    ] as [String: Any])
+            }
+        }
+    }
+
+    struct Assertion: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Verify an assertion (CBOR or base64) with the stored public key; prints the new counter to store; exit 0 valid, 1 refused."
+        )
+        @Option(help: "The stored public key: a PEM/DER file, or the uncompressed point as hex.") var publicKey: String
+        @OptionGroup var app: AppID
+        @OptionGroup var client: ClientData
+        @Option(help: "The stored counter (default 0).") var previousCounter: UInt32 = 0
+        @Flag(help: "Print every verification step, with its clause, to stderr.") var explain = false
+        @Argument(help: "Assertion file (CBOR or base64), or - for standard input.") var file: String
+
+        func run() {
+            reportingErrors {
+                let key: ECDSAPublicKey
+                if let point = Output.unhex(publicKey) {
+                    do { key = try ECDSAPublicKey(sec1Representation: point, curve: .p256) } catch { throw CLIFailure(error) }
+                } else {
+                    do { key = try ECKey(loading: try Input.read(publicKey)).publicKey } catch { throw CLIFailure(error) }
+                }
+                let bytes = try Input.read(file)
+                let clientDataHash = try client.hash()
+                let verified = try AppAttestCommand.traced(explain) {
+                    try AssertionVerifier(appID: app.appID).verify(
+                        bytes, clientDataHash: clientDataHash, publicKey: key, previousCounter: previousCounter, trace: $0)
+                }
+                Output.printJSON(["counter": Int(verified.counter)])
+            }
+        }
+    }
+
+    struct Receipt: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify an App Attest fraud-metric receipt (BER or base64) to Apple Root CA - G3; exit 0 valid, 1 refused.",
+            discussion: "The chain is validated at the receipt's creation time unless --at is given.")
+        @Option(help: "The trusted root (Apple Root CA - G3; PEM or DER).") var root: String
+        @Option(help: "Validation time, RFC 3339 or unix seconds (default: the receipt's creation time).") var at: String?
+        @Option(help: "With --bundle-id: the App ID the receipt must name.") var teamId: String?
+        @Option(help: "With --team-id: the App ID the receipt must name.") var bundleId: String?
+        @Flag(help: "Print every verification step, with its clause, to stderr.") var explain = false
+        @Argument(help: "Receipt file (BER or base64), or - for standard input.") var file: String
+
+        func run() {
+            reportingErrors {
+                let roots = try X509Command.load(root)
+                let bytes = try AppAttestCommand.receiptBytes(try Input.read(file))
+                let time = try AppAttestCommand.time(at)
+                var appID: AppAttestAppID?
+                switch (teamId, bundleId) {
+                case (let team?, let bundle?): appID = AppAttestAppID(teamID: team, bundleID: bundle)
+                case (nil, nil): appID = nil
+                default: throw CLIFailure(code: "usage", message: "give both --team-id and --bundle-id, or neither")
+                }
+                let verified = try AppAttestCommand.traced(explain) {
+                    try AttestationReceiptVerifier(trustedRoots: roots).verify(bytes, at: time, appID: appID, trace: $0)
+                }
+                var out = AppAttestCommand.json(verified.receipt)
+                out["valid"] = true
+                out["time"] = X509Command.rfc3339(verified.validationTime)
+                out["chain"] = verified.chain.map(\.subject.rfc4514String)
+                Output.printJSON(out)
+            }
+        }
+    }
+}
+
+extension AppAttestEnvironment: ExpressibleByArgument {}
