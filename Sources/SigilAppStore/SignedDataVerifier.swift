@@ -426,6 +426,9 @@ public struct SignedDataVerifier: Sendable {
         let intermediate: Certificate
         let cacheKey: ChainCache.Key
         let validationTime: Int64
+        /// Whether the validation time is "now" because online checks are on (not given by the
+        /// caller, not the payload's date).
+        let validatedNow: Bool
     }
 
     enum Prepared {
@@ -558,7 +561,7 @@ public struct SignedDataVerifier: Sendable {
         return .needsChain(
             Pending(
                 jws: jws, payloadJSON: payloadJSON, leaf: certificates[0], intermediate: certificates[1],
-                cacheKey: key, validationTime: validationTime))
+                cacheKey: key, validationTime: validationTime, validatedNow: time == nil && revocation != nil))
     }
 
     func finish(
@@ -577,7 +580,8 @@ public struct SignedDataVerifier: Sendable {
                 "validate the chain",
                 failures.map(\.description).joined(separator: "; "))
             let expiredSinceSigning =
-                revocation != nil && failures.contains { if case .expired = $0 { true } else { false } }
+                pending.validatedNow
+                && failures.contains { if case .expired = $0 { true } else { false } }
             throw AppStoreError(
                 retryable ? .retryableVerificationFailure : .verificationFailure,
                 "the certificate chain does not validate"

@@ -3,6 +3,14 @@ import SigilBase
 import SigilCore
 import SigilX509
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -137,6 +145,11 @@ public enum AppleRootCertificates {
             der = builtIn
             origin = "the built-in copy"
         } else {
+            if let directory, FileManager.default.fileExists(atPath: directory + "/" + root.fileName),
+                FileManager.default.contents(atPath: directory + "/" + root.fileName) == nil
+            {
+                throw AppleRootError(.unreadable, "\(directory)/\(root.fileName) exists but cannot be read")
+            }
             guard let directory, let stored = FileManager.default.contents(atPath: directory + "/" + root.fileName) else {
                 throw AppleRootError(
                     .missingRoot,
@@ -173,12 +186,16 @@ public enum AppleRootCertificates {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let target = directory + "/" + root.fileName
-            let staging = target + ".partial"
+            // A staging file of its own, then one rename over the target (rename(2) replaces it
+            // atomically): a reader sees the old root or the new one, never none.
+            let staging = target + ".partial-\(UUID().uuidString)"
             guard FileManager.default.createFile(atPath: staging, contents: Data(der)) else {
                 throw AppleRootError(.unreadable, "cannot write \(staging)")
             }
-            if FileManager.default.fileExists(atPath: target) { try FileManager.default.removeItem(atPath: target) }
-            try FileManager.default.moveItem(atPath: staging, toPath: target)
+            guard rename(staging, target) == 0 else {
+                try? FileManager.default.removeItem(atPath: staging)
+                throw AppleRootError(.unreadable, "cannot move \(staging) to \(target)")
+            }
         } catch let error as AppleRootError {
             throw error
         } catch {
@@ -195,8 +212,11 @@ public enum AppleRootCertificates {
         }
         do {
             let blocks = try PEMDocument.parseAll(text)
-            guard blocks.count == 1, blocks[0].label == "CERTIFICATE" else {
-                throw AppleRootError(.unreadable, "\(source) must hold exactly one PEM certificate, found \(blocks.count) block(s)")
+            guard blocks.count == 1 else {
+                throw AppleRootError(.unreadable, "\(source) must hold exactly one PEM certificate, found \(blocks.count) blocks")
+            }
+            guard blocks[0].label == "CERTIFICATE" else {
+                throw AppleRootError(.unreadable, "\(source) holds a \"\(blocks[0].label)\" PEM block, not a CERTIFICATE")
             }
             return blocks[0].derBytes
         } catch let error as AppleRootError {

@@ -390,7 +390,6 @@ struct VerifyCommand: AsyncParsableCommand {
                     trace = explain ? VerificationTrace() : nil
                     continue
                 }
-                if let trace { Self.printTrace(trace, verdict: "VALID") }
                 var record = Self.record(verified)
                 if environment == nil {
                     record["environment"] = [
@@ -398,16 +397,18 @@ struct VerifyCommand: AsyncParsableCommand {
                         "note": "Production or Sandbox accepted: pass --environment to require one",
                     ]
                 }
-                let anchor = verified.chain.last.map {
-                    RootsCommand.anchor($0, source: builtIn ? "built in (\(AppleRootCertificates.signedData.name))" : "--root")
+                // Only a chain to a trusted root has an anchor (not Xcode's self-signed certificate).
+                if verified.trust == .appleChain, let last = verified.chain.last {
+                    record["anchor"] = RootsCommand.anchor(
+                        last, source: builtIn ? "built in (\(AppleRootCertificates.signedData.name))" : "--root")
                 }
-                if let anchor { record["anchor"] = anchor }
                 var out: [String: Any] = [
                     "type": verified.kind.rawValue, "payload": JSONCLI.any(verified.payloadJSON), "verification": record,
                 ]
                 if case .notification(let notification) = verified, !rawNested {
                     out["nested"] = try await Self.nested(notification.payload, verifier: verifier, at: time)
                 }
+                if let trace { Self.printTrace(trace, verdict: "VALID") }
                 Output.printJSON(out)
                 return
             }
@@ -438,7 +439,10 @@ struct VerifyCommand: AsyncParsableCommand {
         ]
         for (name, signed, kind) in members {
             guard let signed else { continue }
-            let verified = try await verifier.verify(signed, kind: kind, at: time)
+            let verified: VerifiedAnySignedData
+            do { verified = try await verifier.verify(signed, kind: kind, at: time) } catch {
+                throw AppStoreError(error.code, "the notification's nested \(name): \(error.reason)", failures: error.failures)
+            }
             out[name] = ["payload": JSONCLI.any(verified.payloadJSON), "verification": record(verified)]
         }
         return out
@@ -449,6 +453,8 @@ struct VerifyCommand: AsyncParsableCommand {
         switch error.code {
         case .invalidEnvironment where !environmentGiven && enforcedWithoutAppId:
             return "Production data is accepted only with --app-apple-id (the app's Apple id) when --bundle-id is given"
+        case .invalidEnvironment where !environmentGiven:
+            return "the payload names neither Production nor Sandbox: pass the environment it names with --environment"
         case .invalidEnvironment:
             return "the payload is for another environment: pass the one it names with --environment, or omit --environment "
                 + "to accept Production or Sandbox"
@@ -456,7 +462,7 @@ struct VerifyCommand: AsyncParsableCommand {
             return "pass --app-apple-id with the app's Apple id (App Store Connect, App Information)"
         case .verificationFailure, .retryableVerificationFailure:
             let expired = error.failures.contains { if case .expired = $0 { true } else { false } }
-            if expired && online {
+            if expired && online && at == nil {
                 return "with --online the chain is validated now, and a certificate has expired since the data was signed: "
                     + "without --online it is validated at the payload's signedDate, as Apple's libraries do offline"
             }
