@@ -52,6 +52,27 @@ public struct DeviceCheckError: ModuleError {
     /// Whether trying again later can succeed (429, 5xx, no response).
     public var isRetryable: Bool { code == .unavailable || code == .transport }
 
+    /// The one request both device clients make: a POST of `body` to `url` with a fresh
+    /// AppleTokens.deviceCheck bearer token; the response whatever its status.
+    static func post(
+        _ url: String, body: [UInt8], contentType: String?, key: AppleSigningKey, teamID: String, issuedAt: Int64,
+        transport: any HTTPTransport, timeout: Double, maximumResponseSize: Int
+    ) async throws(DeviceCheckError) -> HTTPResponse {
+        let token: String
+        do { token = try AppleTokens.deviceCheck(key: key, teamID: teamID, issuedAt: issuedAt) } catch {
+            throw DeviceCheckError(.invalidRequest, "the bearer token: \(error.reason)")
+        }
+        var headers = [HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("User-Agent", SigilVersion.userAgent)]
+        if let contentType { headers.append(HTTPHeader("Content-Type", contentType)) }
+        do {
+            return try await transport.send(
+                HTTPRequest(method: "POST", url: url, headers: headers, body: body), timeout: timeout,
+                maximumResponseSize: maximumResponseSize)
+        } catch {
+            throw DeviceCheckError(.transport, "no response: \(error)")
+        }
+    }
+
     static func from(_ response: HTTPResponse) -> DeviceCheckError {
         let text = String(decoding: response.body.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let message = "HTTP \(response.status)" + (text.isEmpty ? "" : ": \(text)")
@@ -171,24 +192,13 @@ public struct DeviceCheckClient: Sendable {
             "device_token": deviceToken, "transaction_id": transactionId.uuidString, "timestamp": timestamp ?? now * 1000,
         ]
         for (name, value) in extra { body[name] = value }
-        let token: String
-        do { token = try AppleTokens.deviceCheck(key: signingKey, teamID: teamID, issuedAt: now) } catch {
-            throw DeviceCheckError(.invalidRequest, "the bearer token: \(error.reason)")
-        }
         let bytes: [UInt8]
         do { bytes = Array(try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) } catch {
             throw DeviceCheckError(.invalidRequest, "the request body: \(error)")
         }
-        let request = HTTPRequest(
-            method: "POST", url: environment.baseURL + path,
-            headers: [
-                HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("Content-Type", "application/json"),
-                HTTPHeader("User-Agent", SigilVersion.userAgent),
-            ], body: bytes)
-        let response: HTTPResponse
-        do { response = try await transport.send(request, timeout: timeout, maximumResponseSize: 64 << 10) } catch {
-            throw DeviceCheckError(.transport, "no response: \(error)")
-        }
+        let response = try await DeviceCheckError.post(
+            environment.baseURL + path, body: bytes, contentType: "application/json", key: signingKey, teamID: teamID, issuedAt: now,
+            transport: transport, timeout: timeout, maximumResponseSize: 64 << 10)
         guard response.status == 200 else { throw DeviceCheckError.from(response) }
         return response
     }
@@ -252,18 +262,9 @@ public struct AppAttestReceiptClient: Sendable {
     /// `POST /v1/attestationData` with the base64 of `receipt` as the body.
     public func refresh(receipt: [UInt8]) async throws(DeviceCheckError) -> Refresh {
         guard !receipt.isEmpty else { throw DeviceCheckError(.invalidRequest, "no receipt to refresh") }
-        let token: String
-        do { token = try AppleTokens.deviceCheck(key: signingKey, teamID: teamID, issuedAt: clock()) } catch {
-            throw DeviceCheckError(.invalidRequest, "the bearer token: \(error.reason)")
-        }
-        let request = HTTPRequest(
-            method: "POST", url: environment.baseURL + "/v1/attestationData",
-            headers: [HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("User-Agent", SigilVersion.userAgent)],
-            body: Array(Data(receipt).base64EncodedString().utf8))
-        let response: HTTPResponse
-        do { response = try await transport.send(request, timeout: timeout, maximumResponseSize: 1 << 20) } catch {
-            throw DeviceCheckError(.transport, "no response: \(error)")
-        }
+        let response = try await DeviceCheckError.post(
+            environment.baseURL + "/v1/attestationData", body: Array(Data(receipt).base64EncodedString().utf8), contentType: nil,
+            key: signingKey, teamID: teamID, issuedAt: clock(), transport: transport, timeout: timeout, maximumResponseSize: 1 << 20)
         switch response.status {
         case 200:
             let text = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -102,11 +102,13 @@ public struct CertificateVerifier: Sendable {
     public func validate(
         leaf: Certificate, intermediates: [Certificate] = [], at time: Int64, trace: VerificationTrace? = nil
     ) -> Validation {
-        let policyNames = (["RFC 5280 basics"] + policies.map(\.name)).joined(separator: " + ")
-        trace?.note(
-            "RFC 5280 §6.1.1",
-            "inputs: validation time \(time), \(trustedRoots.count) trusted root(s), \(intermediates.count) candidate intermediate(s); "
-                + "rules \(policyNames)")
+        if let trace {
+            let policyNames = (["RFC 5280 basics"] + policies.map(\.name)).joined(separator: " + ")
+            trace.note(
+                "RFC 5280 §6.1.1",
+                "inputs: validation time \(time), \(trustedRoots.count) trusted root(s), \(intermediates.count) candidate intermediate(s); "
+                    + "rules \(policyNames)")
+        }
         var search = Search(verifier: self, intermediates: intermediates, time: time, trace: trace)
         if let chain = search.extend([leaf]) {
             trace?.pass(
@@ -180,13 +182,15 @@ public struct CertificateVerifier: Sendable {
             }
             signatureChecks += 1
             let result = child.isSignedVartime(by: issuer, minimumRSABits: verifier.minimumRSABits)
-            let subject = PathCertificate(child, position: position)
+            // The subject is rendered only for a trace or a failure (arguments of `trace?.…` are
+            // not evaluated without a trace): a verification that keeps no trace formats nothing.
             switch result {
             case .success:
                 trace?.pass(
-                    "RFC 5280 §6.1.3 (a)(1)", "signature on \(subject)",
+                    "RFC 5280 §6.1.3 (a)(1)", "signature on \(PathCertificate(child, position: position))",
                     "\(child.signatureAlgorithm) by the key of \(issuer.subject.rfc4514String) verifies")
             case .failure(let reason):
+                let subject = PathCertificate(child, position: position)
                 trace?.fail(
                     "RFC 5280 §6.1.3 (a)(1)", "signature on \(subject)",
                     "\(child.signatureAlgorithm) by the key of \(issuer.subject.rfc4514String): \(reason)")
