@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SigilJOSE", targets: ["SigilJOSE"]),
         .library(name: "SigilAppStore", targets: ["SigilAppStore"]),
         .library(name: "SigilTokens", targets: ["SigilTokens"]),
+        .library(name: "SigilAppleRoots", targets: ["SigilAppleRoots"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
         .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
         .library(name: "SigilAppAttest", targets: ["SigilAppAttest"]),
@@ -109,6 +110,12 @@ let package = Package(
             name: "SigilAppStore",
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilJOSE"]
         ),
+        // Apple's roots by job, pinned by fingerprint: Apple Root CA - G3 built in (from a PyPI
+        // distribution, Vectors/apple-roots), the others read from a roots directory.
+        .target(
+            name: "SigilAppleRoots",
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilX509"]
+        ),
         // The tokens Sigil mints with an App Store Connect key (API bearer tokens, the Sign in with
         // Apple client secret, reader tokens, offer signatures) and the Sign in with Apple identity
         // token verifier: a module of their own so a verifier of App Store signed data links no
@@ -141,7 +148,7 @@ let package = Package(
         .target(
             name: "SigilHTTP",
             dependencies: [
-                "SigilOCSP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilJOSE",
+                "SigilBase", "SigilOCSP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             exclude: ["generate_error_codes.py", "app_store_api_error_codes.txt"]
@@ -149,6 +156,7 @@ let package = Package(
         .executableTarget(
             name: "sigil",
             dependencies: [
+                "SigilBase",
                 "SigilCore",
                 "SigilASN1",
                 "SigilKeys",
@@ -160,7 +168,9 @@ let package = Package(
                 "SigilTestPKI",
                 "SigilJOSE",
                 "SigilAppStore",
+                "SigilAdvancedCommerce",
                 "SigilTokens",
+                "SigilAppleRoots",
                 "SigilAppAttest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -206,7 +216,8 @@ let package = Package(
         .testTarget(
             name: "SigilHTTPTests",
             dependencies: [
-                "SigilHTTP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilJOSE", "SigilKeys", "SigilCore", "SigilTestSupport",
+                "SigilHTTP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE", "SigilKeys", "SigilCore",
+                "SigilTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             exclude: ["Fixtures"]
@@ -224,14 +235,25 @@ let package = Package(
         .testTarget(
             name: "SigilAppStoreTests",
             dependencies: [
-                "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP", "SigilCRL", "SigilPKCS7",
+                "SigilAppStore", "SigilTokens", "SigilAppleRoots", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP",
+                "SigilCRL", "SigilPKCS7",
                 "SigilKeys",
                 "SigilCore", "SigilASN1", "SigilBase", "SigilTestPKI", "SigilTestSupport",
             ]
         ),
+        // The DocC articles' code: ArticleSnippets.swift is generated from their ```swift blocks by
+        // Scripts/extract-article-snippets (Scripts/check-generated keeps it in step);
+        // ArticleSnippetTests runs each on data made by SigilTestPKI.
+        .testTarget(
+            name: "SigilDocumentationTests",
+            dependencies: [
+                "SigilAppStore", "SigilTokens", "SigilPKCS7", "SigilX509", "SigilCRL", "SigilOCSP", "SigilHTTP", "SigilJOSE", "SigilKeys",
+                "SigilCore", "SigilTestPKI",
+            ]
+        ),
         .testTarget(
             name: "SigilCLITests",
-            dependencies: ["sigil", "SigilASN1", "SigilCore", "SigilX509", "SigilCBOR", "SigilTestPKI", "SigilTestSupport"]
+            dependencies: ["sigil", "SigilBase", "SigilASN1", "SigilCore", "SigilX509", "SigilCBOR", "SigilTestPKI", "SigilTestSupport"]
         ),
         // The valgrind constant-time check: a test-only C shim for memcheck client requests and
         // the harness it runs (Tests/SigilCoreTests/ConstantTimeTests.swift drives both).

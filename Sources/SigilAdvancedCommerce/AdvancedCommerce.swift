@@ -17,29 +17,41 @@ import Foundation
 
 /// `AdvancedCommerceEffective` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceEffective: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `IMMEDIATELY`: the change applies now.
     public static let immediately = AdvancedCommerceEffective(rawValue: "IMMEDIATELY")
+    /// `NEXT_BILL_CYCLE`: the change applies from the next billing period.
     public static let nextBillCycle = AdvancedCommerceEffective(rawValue: "NEXT_BILL_CYCLE")
+    /// The values Apple documents.
     public static let documented: [AdvancedCommerceEffective] = [.immediately, .nextBillCycle]
 }
 
 /// `AdvancedCommerceChangeReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceChangeReason: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `UPGRADE`: a move to a higher tier.
     public static let upgrade = AdvancedCommerceChangeReason(rawValue: "UPGRADE")
+    /// `DOWNGRADE`: a move to a lower tier.
     public static let downgrade = AdvancedCommerceChangeReason(rawValue: "DOWNGRADE")
+    /// `APPLY_OFFER`: an offer is applied.
     public static let applyOffer = AdvancedCommerceChangeReason(rawValue: "APPLY_OFFER")
+    /// The values Apple documents.
     public static let documented: [AdvancedCommerceChangeReason] = [.upgrade, .downgrade, .applyOffer]
 }
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/requestinfo
 public struct AdvancedCommerceRequestInfo: Codable, Hashable, Sendable {
+    /// The UUID of the request that made this transaction.
     public var requestReferenceId: UUID
+    /// The UUID your app associated with the user at purchase, when it set one.
     public var appAccountToken: UUID?
+    /// The Advanced Commerce consistency token (consistencyToken).
     public var consistencyToken: String?
 
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
@@ -64,9 +76,13 @@ public struct AdvancedCommerceRequestInfo: Codable, Hashable, Sendable {
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/onetimechargeitem
 public struct AdvancedCommerceOneTimeChargeItem: Codable, Hashable, Sendable {
+    /// The item's SKU.
     public var sku: String
+    /// The description shown to the customer.
     public var description: String
+    /// The name shown to the customer.
     public var displayName: String
+    /// The price in milliunits of the currency (the price × 1000).
     public var price: Int64
     enum CodingKeys: String, CodingKey {
         case sku = "SKU"
@@ -83,10 +99,15 @@ public struct AdvancedCommerceOneTimeChargeItem: Codable, Hashable, Sendable {
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/subscriptioncreateitem
 public struct AdvancedCommerceSubscriptionCreateItem: Codable, Hashable, Sendable {
+    /// The item's SKU.
     public var sku: String
+    /// The description shown to the customer.
     public var description: String
+    /// The name shown to the customer.
     public var displayName: String
+    /// The price in milliunits of the currency (the price × 1000).
     public var price: Int64
+    /// The offer applied to the item, when one is.
     public var offer: AdvancedCommerceOffer?
     enum CodingKeys: String, CodingKey {
         case sku = "SKU"
@@ -104,11 +125,17 @@ public struct AdvancedCommerceSubscriptionCreateItem: Codable, Hashable, Sendabl
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/subscriptionmodifyadditem
 public struct AdvancedCommerceSubscriptionModifyAddItem: Codable, Hashable, Sendable {
+    /// The item's SKU.
     public var sku: String
+    /// The description shown to the customer.
     public var description: String
+    /// The name shown to the customer.
     public var displayName: String
+    /// The price in milliunits of the currency (the price × 1000).
     public var price: Int64
+    /// The offer applied to the item, when one is.
     public var offer: AdvancedCommerceOffer?
+    /// The price for the rest of the current period, in milliunits of the currency.
     public var proratedPrice: Int64?
     enum CodingKeys: String, CodingKey {
         case sku = "SKU"
@@ -130,14 +157,23 @@ public struct AdvancedCommerceSubscriptionModifyAddItem: Codable, Hashable, Send
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/subscriptionmodifychangeitem
 public struct AdvancedCommerceSubscriptionModifyChangeItem: Codable, Hashable, Sendable {
+    /// The item's SKU.
     public var sku: String
+    /// The SKU the item replaces.
     public var currentSKU: String
+    /// The description shown to the customer.
     public var description: String
+    /// The name shown to the customer.
     public var displayName: String
+    /// When the change takes effect.
     public var effective: AdvancedCommerceEffective
+    /// The price in milliunits of the currency (the price × 1000).
     public var price: Int64
+    /// Why the item changes: an upgrade, a downgrade or an offer.
     public var reason: AdvancedCommerceChangeReason
+    /// The offer applied to the item, when one is.
     public var offer: AdvancedCommerceOffer?
+    /// The price for the rest of the current period, in milliunits of the currency.
     public var proratedPrice: Int64?
     enum CodingKeys: String, CodingKey {
         case sku = "SKU"
@@ -162,8 +198,11 @@ public struct AdvancedCommerceSubscriptionModifyChangeItem: Codable, Hashable, S
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/subscriptionmodifydescriptors
 public struct AdvancedCommerceSubscriptionModifyDescriptors: Codable, Hashable, Sendable {
+    /// The description shown to the customer.
     public var description: String?
+    /// The name shown to the customer.
     public var displayName: String?
+    /// When the change takes effect.
     public var effective: AdvancedCommerceEffective
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(description: String? = nil, displayName: String? = nil, effective: AdvancedCommerceEffective) {
@@ -175,7 +214,9 @@ public struct AdvancedCommerceSubscriptionModifyDescriptors: Codable, Hashable, 
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/subscriptionmodifyperiodchange
 public struct AdvancedCommerceSubscriptionModifyPeriodChange: Codable, Hashable, Sendable {
+    /// When the change takes effect.
     public var effective: AdvancedCommerceEffective
+    /// The subscription's billing period.
     public var period: AdvancedCommercePeriod
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(effective: AdvancedCommerceEffective, period: AdvancedCommercePeriod) {
@@ -186,6 +227,7 @@ public struct AdvancedCommerceSubscriptionModifyPeriodChange: Codable, Hashable,
 
 /// An item named by SKU only: SubscriptionModifyRemoveItem and SubscriptionReactivateItem.
 public struct AdvancedCommerceSKUItem: Codable, Hashable, Sendable {
+    /// The item's SKU.
     public var sku: String
     enum CodingKeys: String, CodingKey { case sku = "SKU" }
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
@@ -194,10 +236,15 @@ public struct AdvancedCommerceSKUItem: Codable, Hashable, Sendable {
 
 /// SubscriptionChangeMetadataItem (server request).
 public struct AdvancedCommerceSubscriptionChangeMetadataItem: Codable, Hashable, Sendable {
+    /// The item's SKU.
     public var sku: String
+    /// The SKU the item replaces.
     public var currentSKU: String
+    /// The description shown to the customer.
     public var description: String?
+    /// The name shown to the customer.
     public var displayName: String?
+    /// When the change takes effect.
     public var effective: AdvancedCommerceEffective
     enum CodingKeys: String, CodingKey {
         case sku = "SKU"
@@ -217,8 +264,11 @@ public struct AdvancedCommerceSubscriptionChangeMetadataItem: Codable, Hashable,
 
 /// SubscriptionMigrateItem and SubscriptionMigrateRenewalItem (same members).
 public struct AdvancedCommerceSubscriptionMigrateItem: Codable, Hashable, Sendable {
+    /// The item's SKU.
     public var sku: String
+    /// The description shown to the customer.
     public var description: String
+    /// The name shown to the customer.
     public var displayName: String
     enum CodingKeys: String, CodingKey {
         case sku = "SKU"
@@ -234,8 +284,11 @@ public struct AdvancedCommerceSubscriptionMigrateItem: Codable, Hashable, Sendab
 
 /// SubscriptionPriceChangeItem.
 public struct AdvancedCommerceSubscriptionPriceChangeItem: Codable, Hashable, Sendable {
+    /// The item's SKU.
     public var sku: String
+    /// The price in milliunits of the currency (the price × 1000).
     public var price: Int64
+    /// The dependent SKUs, as Apple's dependentSKUs lists them.
     public var dependentSKUs: [String]?
     enum CodingKeys: String, CodingKey {
         case sku = "SKU"
@@ -251,10 +304,15 @@ public struct AdvancedCommerceSubscriptionPriceChangeItem: Codable, Hashable, Se
 
 /// RequestRefundItem.
 public struct AdvancedCommerceRequestRefundItem: Codable, Hashable, Sendable {
+    /// The item's SKU.
     public var sku: String
+    /// Why the refund was requested.
     public var refundReason: AdvancedCommerceRefundReason
+    /// How the refund amount was computed.
     public var refundType: AdvancedCommerceRefundType
+    /// Whether the item's access is revoked with the refund.
     public var revoke: Bool
+    /// The amount refunded, in milliunits of the currency.
     public var refundAmount: Int64?
     enum CodingKeys: String, CodingKey {
         case sku = "SKU"
@@ -279,7 +337,9 @@ public struct AdvancedCommerceRequestRefundItem: Codable, Hashable, Sendable {
 /// `operation` and `version` "1", written on encode; decoding accepts them absent (Apple's test
 /// data omits them) and refuses any other value.
 public protocol AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
+    /// The request's operation, written in its JSON ("CREATE_SUBSCRIPTION", …).
     static var operation: String { get }
+    /// Checks Apple's documented limits (lengths, counts, non-empty item lists) before anything is signed.
     func validate() throws(AppStoreError)
 }
 
@@ -304,11 +364,17 @@ private func writeOperation(_ encoder: any Encoder, _ operation: String) throws 
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/onetimechargecreaterequest
 public struct AdvancedCommerceOneTimeChargeCreateRequest: AdvancedCommerceInAppRequest {
+    /// "CREATE_ONE_TIME_CHARGE".
     public static let operation = "CREATE_ONE_TIME_CHARGE"
+    /// The request's reference id, app account token and consistency token.
     public var requestInfo: AdvancedCommerceRequestInfo
+    /// The three-letter currency code of the price (ISO 4217).
     public var currency: String
+    /// The item charged.
     public var item: AdvancedCommerceOneTimeChargeItem
+    /// The product's tax code.
     public var taxCode: String
+    /// The App Store storefront's three-letter country code (ISO 3166-1 alpha-3).
     public var storefront: String?
     enum CodingKeys: String, CodingKey { case requestInfo, currency, item, taxCode, storefront }
 
@@ -354,14 +420,23 @@ public struct AdvancedCommerceOneTimeChargeCreateRequest: AdvancedCommerceInAppR
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/subscriptioncreaterequest
 public struct AdvancedCommerceSubscriptionCreateRequest: AdvancedCommerceInAppRequest {
+    /// "CREATE_SUBSCRIPTION".
     public static let operation = "CREATE_SUBSCRIPTION"
+    /// The request's reference id, app account token and consistency token.
     public var requestInfo: AdvancedCommerceRequestInfo
+    /// The three-letter currency code of the price (ISO 4217).
     public var currency: String
+    /// The display name and description shown to the customer.
     public var descriptors: AdvancedCommerceDescriptors
+    /// The items, one per SKU.
     public var items: [AdvancedCommerceSubscriptionCreateItem]
+    /// The subscription's billing period.
     public var period: AdvancedCommercePeriod
+    /// The transaction id of a previous subscription this one follows.
     public var previousTransactionId: String?
+    /// The App Store storefront's three-letter country code (ISO 3166-1 alpha-3).
     public var storefront: String?
+    /// The product's tax code.
     public var taxCode: String
     enum CodingKeys: String, CodingKey {
         case requestInfo, currency, descriptors, items, period, previousTransactionId, storefront, taxCode
@@ -424,17 +499,29 @@ public struct AdvancedCommerceSubscriptionCreateRequest: AdvancedCommerceInAppRe
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/subscriptionmodifyinapprequest
 public struct AdvancedCommerceSubscriptionModifyInAppRequest: AdvancedCommerceInAppRequest {
+    /// "MODIFY_SUBSCRIPTION".
     public static let operation = "MODIFY_SUBSCRIPTION"
+    /// The request's reference id, app account token and consistency token.
     public var requestInfo: AdvancedCommerceRequestInfo
+    /// The transaction's unique identifier.
     public var transactionId: String
+    /// Whether the subscription keeps its billing cycle.
     public var retainBillingCycle: Bool
+    /// Items to add.
     public var addItems: [AdvancedCommerceSubscriptionModifyAddItem]?
+    /// Items to change.
     public var changeItems: [AdvancedCommerceSubscriptionModifyChangeItem]?
+    /// Items to remove.
     public var removeItems: [AdvancedCommerceSKUItem]?
+    /// The three-letter currency code of the price (ISO 4217).
     public var currency: String?
+    /// The display name and description shown to the customer.
     public var descriptors: AdvancedCommerceSubscriptionModifyDescriptors?
+    /// A change of billing period.
     public var periodChange: AdvancedCommerceSubscriptionModifyPeriodChange?
+    /// The App Store storefront's three-letter country code (ISO 3166-1 alpha-3).
     public var storefront: String?
+    /// The product's tax code.
     public var taxCode: String?
     enum CodingKeys: String, CodingKey {
         case requestInfo, transactionId, retainBillingCycle, addItems, changeItems, removeItems, currency, descriptors, periodChange,
@@ -518,10 +605,15 @@ public struct AdvancedCommerceSubscriptionModifyInAppRequest: AdvancedCommerceIn
 
 /// https://developer.apple.com/documentation/advancedcommerceapi/subscriptionreactivateinapprequest
 public struct AdvancedCommerceSubscriptionReactivateInAppRequest: AdvancedCommerceInAppRequest {
+    /// "REACTIVATE_SUBSCRIPTION".
     public static let operation = "REACTIVATE_SUBSCRIPTION"
+    /// The request's reference id, app account token and consistency token.
     public var requestInfo: AdvancedCommerceRequestInfo
+    /// The transaction's unique identifier.
     public var transactionId: String
+    /// The items, one per SKU.
     public var items: [AdvancedCommerceSKUItem]?
+    /// The App Store storefront's three-letter country code (ISO 3166-1 alpha-3).
     public var storefront: String?
     enum CodingKeys: String, CodingKey { case requestInfo, transactionId, items, storefront }
 
@@ -565,7 +657,9 @@ public struct AdvancedCommerceSubscriptionReactivateInAppRequest: AdvancedCommer
 
 /// SubscriptionCancelRequest.
 public struct AdvancedCommerceSubscriptionCancelRequest: Codable, Hashable, Sendable {
+    /// The request's reference id, app account token and consistency token.
     public var requestInfo: AdvancedCommerceRequestInfo
+    /// The App Store storefront's three-letter country code (ISO 3166-1 alpha-3).
     public var storefront: String?
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil) {
@@ -576,10 +670,15 @@ public struct AdvancedCommerceSubscriptionCancelRequest: Codable, Hashable, Send
 
 /// SubscriptionRevokeRequest.
 public struct AdvancedCommerceSubscriptionRevokeRequest: Codable, Hashable, Sendable {
+    /// The request's reference id, app account token and consistency token.
     public var requestInfo: AdvancedCommerceRequestInfo
+    /// Why the refund was requested.
     public var refundReason: AdvancedCommerceRefundReason
+    /// Apple's refundRiskingPreference flag of the refund request.
     public var refundRiskingPreference: Bool
+    /// How the refund amount was computed.
     public var refundType: AdvancedCommerceRefundType
+    /// The App Store storefront's three-letter country code (ISO 3166-1 alpha-3).
     public var storefront: String?
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(
@@ -596,10 +695,15 @@ public struct AdvancedCommerceSubscriptionRevokeRequest: Codable, Hashable, Send
 
 /// SubscriptionChangeMetadataRequest.
 public struct AdvancedCommerceSubscriptionChangeMetadataRequest: Codable, Hashable, Sendable {
+    /// The request's reference id, app account token and consistency token.
     public var requestInfo: AdvancedCommerceRequestInfo
+    /// The display name and description shown to the customer.
     public var descriptors: AdvancedCommerceSubscriptionModifyDescriptors?
+    /// The items, one per SKU.
     public var items: [AdvancedCommerceSubscriptionChangeMetadataItem]?
+    /// The App Store storefront's three-letter country code (ISO 3166-1 alpha-3).
     public var storefront: String?
+    /// The product's tax code.
     public var taxCode: String?
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(
@@ -616,12 +720,19 @@ public struct AdvancedCommerceSubscriptionChangeMetadataRequest: Codable, Hashab
 
 /// SubscriptionMigrateRequest.
 public struct AdvancedCommerceSubscriptionMigrateRequest: Codable, Hashable, Sendable {
+    /// The request's reference id, app account token and consistency token.
     public var requestInfo: AdvancedCommerceRequestInfo
+    /// The display name and description shown to the customer.
     public var descriptors: AdvancedCommerceDescriptors
+    /// The items, one per SKU.
     public var items: [AdvancedCommerceSubscriptionMigrateItem]
+    /// The items the subscription renews with.
     public var renewalItems: [AdvancedCommerceSubscriptionMigrateItem]?
+    /// The App Store storefront's three-letter country code (ISO 3166-1 alpha-3).
     public var storefront: String?
+    /// The product id the subscription migrates to.
     public var targetProductId: String
+    /// The product's tax code.
     public var taxCode: String
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(
@@ -641,9 +752,13 @@ public struct AdvancedCommerceSubscriptionMigrateRequest: Codable, Hashable, Sen
 
 /// SubscriptionPriceChangeRequest.
 public struct AdvancedCommerceSubscriptionPriceChangeRequest: Codable, Hashable, Sendable {
+    /// The request's reference id, app account token and consistency token.
     public var requestInfo: AdvancedCommerceRequestInfo
+    /// The items, one per SKU.
     public var items: [AdvancedCommerceSubscriptionPriceChangeItem]
+    /// The three-letter currency code of the price (ISO 4217).
     public var currency: String?
+    /// The App Store storefront's three-letter country code (ISO 3166-1 alpha-3).
     public var storefront: String?
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(
@@ -659,10 +774,15 @@ public struct AdvancedCommerceSubscriptionPriceChangeRequest: Codable, Hashable,
 
 /// RequestRefundRequest.
 public struct AdvancedCommerceRequestRefundRequest: Codable, Hashable, Sendable {
+    /// The request's reference id, app account token and consistency token.
     public var requestInfo: AdvancedCommerceRequestInfo
+    /// The items, one per SKU.
     public var items: [AdvancedCommerceRequestRefundItem]
+    /// Apple's refundRiskingPreference flag of the refund request.
     public var refundRiskingPreference: Bool
+    /// The three-letter currency code of the price (ISO 4217).
     public var currency: String?
+    /// The App Store storefront's three-letter country code (ISO 3166-1 alpha-3).
     public var storefront: String?
     /// Creates the request; `validate()` checks Apple's limits before it is signed or sent.
     public init(
@@ -681,7 +801,9 @@ public struct AdvancedCommerceRequestRefundRequest: Codable, Hashable, Sendable 
 /// price): the updated signed renewal info and transaction, each a JWS to verify with
 /// `SignedDataVerifier`.
 public struct AdvancedCommerceSubscriptionResponse: Codable, Hashable, Sendable {
+    /// The signed subscription renewal info (a JWS).
     public var signedRenewalInfo: String
+    /// The signed transaction (a JWS).
     public var signedTransactionInfo: String
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(signedRenewalInfo: String, signedTransactionInfo: String) {
@@ -692,6 +814,7 @@ public struct AdvancedCommerceSubscriptionResponse: Codable, Hashable, Sendable 
 
 /// RequestRefundResponse.
 public struct AdvancedCommerceRequestRefundResponse: Codable, Hashable, Sendable {
+    /// The signed transaction (a JWS).
     public var signedTransactionInfo: String
     /// Creates the item with the members Apple's Advanced Commerce API requires; optional members default to nil and are not encoded.
     public init(signedTransactionInfo: String) { self.signedTransactionInfo = signedTransactionInfo }
@@ -699,9 +822,13 @@ public struct AdvancedCommerceRequestRefundResponse: Codable, Hashable, Sendable
 
 /// Apple's documented field limits for Advanced Commerce requests, checked before signing.
 public enum AdvancedCommerceLimits {
+    /// The longest description Apple accepts, in characters.
     public static let maximumDescriptionLength = 45
+    /// The longest display name Apple accepts, in characters.
     public static let maximumDisplayNameLength = 30
+    /// The longest SKU Apple accepts, in characters.
     public static let maximumSKULength = 128
+    /// The offer period counts Apple accepts.
     public static let periodCountRange: ClosedRange<Int32> = 1...12
 
     static func fail(_ path: String, _ reason: String) -> AppStoreError {
@@ -755,5 +882,72 @@ extension AdvancedCommerceOffer {
         self.periodCount = periodCount
         self.price = price
         self.reason = reason
+    }
+}
+
+// MARK: - Checks before a server request is sent
+
+/// A server request of the Advanced Commerce API that can be checked against Apple's documented
+/// limits before it is sent (the App Store would answer 400 with the code the error names).
+public protocol AdvancedCommerceServerRequest: Codable, Hashable, Sendable {
+    /// Throws `invalidConfiguration` naming the offending field when a documented limit is broken.
+    func validate() throws(AppStoreError)
+}
+
+extension AdvancedCommerceSubscriptionCancelRequest: AdvancedCommerceServerRequest {
+    /// Nothing beyond the types: the request info carries its own identifiers.
+    public func validate() throws(AppStoreError) {}
+}
+
+extension AdvancedCommerceSubscriptionRevokeRequest: AdvancedCommerceServerRequest {
+    /// Nothing beyond the types: the refund reason and type are Apple's open enums.
+    public func validate() throws(AppStoreError) {}
+}
+
+extension AdvancedCommerceSubscriptionChangeMetadataRequest: AdvancedCommerceServerRequest {
+    /// Descriptor lengths, and each item's SKU and current SKU within 128 characters.
+    public func validate() throws(AppStoreError) {
+        if let descriptors { try AdvancedCommerceLimits.descriptors(descriptors.description, descriptors.displayName, at: "descriptors") }
+        for (i, item) in (items ?? []).enumerated() {
+            try AdvancedCommerceLimits.sku(item.sku, at: "items[\(i)].SKU")
+            try AdvancedCommerceLimits.sku(item.currentSKU, at: "items[\(i)].currentSKU")
+            try AdvancedCommerceLimits.descriptors(item.description, item.displayName, at: "items[\(i)]")
+        }
+    }
+}
+
+extension AdvancedCommerceSubscriptionMigrateRequest: AdvancedCommerceServerRequest {
+    /// Descriptors present and within their lengths, at least one item, each item's SKU and texts.
+    public func validate() throws(AppStoreError) {
+        try AdvancedCommerceLimits.requiredDescriptors(descriptors, at: "descriptors")
+        try AdvancedCommerceLimits.nonEmpty(items, at: "items")
+        for (i, item) in items.enumerated() {
+            try AdvancedCommerceLimits.item(item.sku, item.description, item.displayName, at: "items[\(i)]")
+        }
+        for (i, item) in (renewalItems ?? []).enumerated() {
+            try AdvancedCommerceLimits.item(item.sku, item.description, item.displayName, at: "renewalItems[\(i)]")
+        }
+    }
+}
+
+extension AdvancedCommerceSubscriptionPriceChangeRequest: AdvancedCommerceServerRequest {
+    /// At least one item, each SKU (and dependent SKU) within 128 characters, no negative price.
+    public func validate() throws(AppStoreError) {
+        try AdvancedCommerceLimits.nonEmpty(items, at: "items")
+        for (i, item) in items.enumerated() {
+            try AdvancedCommerceLimits.sku(item.sku, at: "items[\(i)].SKU")
+            for (j, dependent) in (item.dependentSKUs ?? []).enumerated() {
+                try AdvancedCommerceLimits.sku(dependent, at: "items[\(i)].dependentSKUs[\(j)]")
+            }
+            guard item.price >= 0 else { throw AdvancedCommerceLimits.fail("items[\(i)].price", "a price is not negative") }
+        }
+    }
+}
+
+extension AdvancedCommerceRequestRefundRequest: AdvancedCommerceServerRequest {
+    /// At least one item, each SKU within 128 characters.
+    public func validate() throws(AppStoreError) {
+        try AdvancedCommerceLimits.nonEmpty(items, at: "items")
+        for (i, item) in items.enumerated() { try AdvancedCommerceLimits.sku(item.sku, at: "items[\(i)].SKU") }
     }
 }

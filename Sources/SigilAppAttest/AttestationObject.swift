@@ -63,6 +63,10 @@ public struct AttestationObject: Sendable {
     /// The top-level CBOR item of an attestation or assertion: raw CBOR (a map's head, major type
     /// 5), or base64 text of it.
     static func map(_ bytes: [UInt8], what: String) throws(AppAttestError) -> CBORValue {
+        // Base64 of the largest object accepted, with room for line breaks: nothing larger is decoded.
+        guard bytes.count <= 2 * maximumSize else {
+            throw AppAttestError(.malformedObject, "\(what): \(bytes.count) bytes exceed the limit of \(2 * maximumSize)")
+        }
         var binary = bytes
         if let first = bytes.first, first >> 5 != 5 {
             let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }

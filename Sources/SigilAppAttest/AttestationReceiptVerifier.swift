@@ -116,7 +116,7 @@ public struct AttestationReceipt: Sendable {
 /// 1. the BER CMS SignedData is parsed (indefinite lengths, chunked content);
 /// 2. its payload is read (``AttestationReceipt``);
 /// 3. the signature verifies and the signer chains to the trusted root (Apple Root CA - G3) under
-///    RFC 5280 and ``MarkerExtensionPolicy/appAttestReceipt`` at the time given, by default the
+///    RFC 5280 and `MarkerExtensionPolicy.appAttestReceipt` at the time given, by default the
 ///    receipt's creation time;
 /// 4. when given: the App ID is the expected one, the attested key is the stored one, and the
 ///    receipt is no older than `maximumAge` at `now` (Apple: an attestation receipt no more than

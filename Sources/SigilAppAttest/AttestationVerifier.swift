@@ -1,5 +1,6 @@
 import SigilBase
 import SigilCore
+import SigilPKCS7
 import SigilX509
 
 /// Verifies an App Attest attestation: every step of Apple's "Validating apps that connect to your
@@ -29,7 +30,7 @@ import SigilX509
 public struct AttestationVerifier: Sendable {
     /// The rules the x5c chain is validated under: RFC 5280 with one named relaxation —
     /// `missingKeyIdentifiers`, because Apple's credential certificates carry no
-    /// authorityKeyIdentifier (Apple's 2026 sample) — and ``MarkerExtensionPolicy/appAttestCredential``
+    /// authorityKeyIdentifier (Apple's 2026 sample) — and `MarkerExtensionPolicy.appAttestCredential`
     /// (exactly three certificates, the nonce extension on the credential certificate). Validity
     /// dates, signatures, cA, pathLen, keyCertSign and critical extensions are checked as always.
     public static let chainPolicies: [any CertificatePolicy] = [

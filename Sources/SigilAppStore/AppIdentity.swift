@@ -48,7 +48,9 @@ public struct AppIdentityExpectation: Sendable, Hashable {
     public func environment(_ found: AppStoreEnvironment?, field: String = "environment") throws(AppStoreError) {
         guard found != environment else { return }
         throw AppStoreError(
-            .invalidEnvironment, "the payload's \(field) is \(found?.rawValue ?? "absent"), expected \(environment.rawValue)")
+            .invalidEnvironment,
+            "the payload's \(field) is \(found?.rawValue ?? "absent"), expected \(environment.rawValue)"
+                + (found.map { " (a verifier serves one environment: verify \($0.rawValue) data with a \($0.rawValue) verifier)" } ?? ""))
     }
 
     /// Whether the bundle id and app Apple id were enforced.

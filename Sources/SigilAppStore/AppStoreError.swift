@@ -13,6 +13,7 @@ public struct AppStoreError: ModuleError {
     public static let domain = "appstore"
     /// A stable status code (Apple's library's names): compare codes, show reasons.
     public struct Code: ErrorCode {
+        /// The status's name, as in Apple's libraries ("VERIFICATION_FAILURE", …).
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -44,14 +45,15 @@ public struct AppStoreError: ModuleError {
         public static let invalidExternalPurchaseToken = Code("INVALID_EXTERNAL_PURCHASE_TOKEN")
     }
 
+    /// The status: compare codes, show reasons.
     public let code: Code
+    /// What went wrong, for people.
     public let reason: String
     /// The certificate verifier's typed reasons, when the chain failed: each a `ValidationFailure`
     /// case with the certificate it concerns and the rule it breaks (`rule`), so a program can tell
     /// an expired leaf from a missing marker OID without reading English.
     public let failures: [ValidationFailure]
 
-    /// An error with its status code, a reason for people, and the chain verifier's failures when the chain failed.
     /// An error with `code` and `reason`.
     public init(_ code: Code, _ reason: String) { self.init(code, reason, failures: []) }
 
@@ -65,6 +67,7 @@ public struct AppStoreError: ModuleError {
     /// Whether trying again later may succeed (network failures during online checks).
     public var isRetryable: Bool { code == .retryableVerificationFailure }
 
+    /// The code and reason, and the chain's failures when there are any.
     public var description: String {
         failures.isEmpty ? "\(code): \(reason)" : "\(code): \(reason) [\(failures.map(\.description).joined(separator: "; "))]"
     }

@@ -35,7 +35,9 @@ public final class ChainCache: @unchecked Sendable {
         let online: Bool
     }
 
+    /// Seconds a validated chain is kept (0: nothing is kept).
     public let timeToLive: Int64
+    /// The most chains kept; the oldest stored is evicted first.
     public let capacity: Int
     private let lock = PthreadLock()
     private var entries: [Key: Entry] = [:]
@@ -47,6 +49,7 @@ public final class ChainCache: @unchecked Sendable {
         self.capacity = max(1, capacity)
     }
 
+    /// How many chains are kept now.
     public var count: Int { lock.withLock { entries.count } }
 
     /// Forgets every cached chain.

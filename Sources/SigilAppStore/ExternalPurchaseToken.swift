@@ -5,9 +5,13 @@ import SigilJOSE
 /// and decoding external purchase tokens" documents the fields; custom link tokens add tokenType
 /// and tokenExpirationDate. The token is not signed: it identifies, it does not prove.
 public struct ExternalPurchaseToken: Sendable, Hashable {
+    /// The app's identifier in the App Store (absent in the sandbox).
     public let appAppleId: Int64
+    /// The app's bundle identifier.
     public let bundleId: String
+    /// When the token was created.
     public let tokenCreationDate: AppStoreDate
+    /// The external purchase token's unique identifier.
     public let externalPurchaseId: String
     /// ACQUISITION or SERVICES (custom link tokens only).
     public let tokenType: ExternalPurchaseTokenType?
@@ -20,8 +24,10 @@ public struct ExternalPurchaseToken: Sendable, Hashable {
 
     /// Sandbox tokens' externalPurchaseId begins with SANDBOX.
     public var environment: AppStoreEnvironment { externalPurchaseId.hasPrefix("SANDBOX") ? .sandbox : .production }
+    /// Whether the token is a custom-link token (it names a token type).
     public var isCustomLinkToken: Bool { tokenType != nil }
 
+    /// The largest token accepted, in bytes.
     public static let maximumSize = 16 * 1024
 
     /// Decodes `token`. Strict base64url unless `allowPaddingAndNewline` (Apple's own examples

@@ -9,7 +9,7 @@ public enum PayloadKindClassification: Sendable, Hashable {
     case kind(SignedDataKind)
     /// Several kinds fit (for example `{"environment","signedDate"}`, which a transaction, renewal
     /// info and a realtime request could all carry), or none: the kinds that fit, in
-    /// ``SignedDataKind/allCases`` order, and the members that no model names.
+    /// `SignedDataKind.allCases` order, and the members that no model names.
     case ambiguous(fitting: [SignedDataKind], unknownMembers: [String])
 }
 

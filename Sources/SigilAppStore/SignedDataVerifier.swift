@@ -25,16 +25,19 @@ public enum SignedDataTrust: String, Sendable {
 
 /// A payload that passed verification, with what it was verified against.
 public struct VerifiedSignedData<Payload: AppStoreSignedPayload>: Sendable {
+    /// The payload, decoded into Apple's model for its kind.
     public let payload: Payload
     /// The payload bytes exactly as signed (every member, including ones the model does not name).
     public let payloadBytes: [UInt8]
     /// The payload as parsed (strictly, once), every member included.
     public let payloadJSON: JSONValue
+    /// The JWS header as parsed (alg, x5c).
     public let header: JSONValue
     /// Leaf, intermediate, trusted root (empty unless `trust` is `.appleChain`).
     public let chain: [Certificate]
     /// The time (seconds since the epoch) the chain was validated at.
     public let validationTime: Int64
+    /// How far the payload is trusted: Apple's chain, Xcode's self-signed certificate, or not at all (LocalTesting).
     public let trust: SignedDataTrust
     /// Whether the chain came from the cache (validated earlier) rather than being checked now.
     public let chainFromCache: Bool
@@ -45,10 +48,15 @@ public struct VerifiedSignedData<Payload: AppStoreSignedPayload>: Sendable {
 
 /// Signed data of whichever kind it was verified as (``SignedDataVerifier/verify(_:kind:at:trace:)``).
 public enum VerifiedAnySignedData: Sendable {
+    /// A signed transaction.
     case transaction(VerifiedSignedData<JWSTransactionDecodedPayload>)
+    /// Signed subscription renewal info.
     case renewalInfo(VerifiedSignedData<JWSRenewalInfoDecodedPayload>)
+    /// A signed notification.
     case notification(VerifiedSignedData<ResponseBodyV2DecodedPayload>)
+    /// A signed app transaction.
     case appTransaction(VerifiedSignedData<AppTransaction>)
+    /// A signed Retention Messaging realtime request.
     case realtimeRequest(VerifiedSignedData<DecodedRealtimeRequestBody>)
 
     /// The kind it was verified as.
@@ -93,9 +101,13 @@ public enum VerifiedAnySignedData: Sendable {
 
 /// A notification and the signed data nested in it, each verified in the same call.
 public struct VerifiedNotification: Sendable {
+    /// The notification itself.
     public let notification: VerifiedSignedData<ResponseBodyV2DecodedPayload>
+    /// The transaction it carries, verified, when it carries one.
     public let transaction: VerifiedSignedData<JWSTransactionDecodedPayload>?
+    /// The renewal info it carries, verified, when it carries one.
     public let renewalInfo: VerifiedSignedData<JWSRenewalInfoDecodedPayload>?
+    /// The app transaction it carries, verified, when it carries one.
     public let appTransaction: VerifiedSignedData<AppTransaction>?
 }
 
@@ -122,18 +134,22 @@ public struct VerifiedNotification: Sendable {
 /// Verified chains are cached (see `ChainCache`), so a stream of notifications from one leaf
 /// costs one P-256 verification each. **Variable time**: every input is public.
 public struct SignedDataVerifier: Sendable {
+    /// The roots a chain must validate to (Apple Root CA - G3 for Apple's data).
     public let trustedRoots: [Certificate]
     /// The app identity enforced (or, by name, only reported).
     public let identityCheck: AppIdentityCheck
+    /// The environment every payload must be from.
     public let environment: AppStoreEnvironment
     /// Revocation checking of leaf and intermediate (OCSP, CRLs, or a composition through
     /// `RevocationPolicy.anyOf/allOf`), or nil for none. With one, the chain is validated now.
     public let revocation: (any RevocationChecker)?
+    /// Where validated chains are kept.
     public let cache: ChainCache
     /// Seconds since the epoch: the verifier's notion of now (passed in, never a hidden global).
     public let clock: @Sendable () -> Int64
     let certificateVerifier: CertificateVerifier
 
+    /// The system clock, in seconds since the epoch: the default `clock`.
     public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
     /// The bundle id enforced, nil for a report-only verifier.
@@ -169,7 +185,9 @@ public struct SignedDataVerifier: Sendable {
         rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         if environment == .production, case .enforce(_, nil) = identity {
-            throw AppStoreError(.invalidConfiguration, "the Production environment needs the app's Apple id")
+            throw AppStoreError(
+                .invalidConfiguration,
+                "the Production environment needs the app's Apple id: pass appAppleId (App Store Connect, App Information, Apple ID)")
         }
         if trustedRoots.isEmpty && environment != .xcode && environment != .localTesting {
             throw AppStoreError(.invalidConfiguration, "no trusted root certificates")
@@ -408,6 +426,9 @@ public struct SignedDataVerifier: Sendable {
         let intermediate: Certificate
         let cacheKey: ChainCache.Key
         let validationTime: Int64
+        /// Whether the validation time is "now" because online checks are on (not given by the
+        /// caller, not the payload's date).
+        let validatedNow: Bool
     }
 
     enum Prepared {
@@ -540,7 +561,7 @@ public struct SignedDataVerifier: Sendable {
         return .needsChain(
             Pending(
                 jws: jws, payloadJSON: payloadJSON, leaf: certificates[0], intermediate: certificates[1],
-                cacheKey: key, validationTime: validationTime))
+                cacheKey: key, validationTime: validationTime, validatedNow: time == nil && revocation != nil))
     }
 
     func finish(
@@ -558,9 +579,16 @@ public struct SignedDataVerifier: Sendable {
                 "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + revocation (§6.1.3 (a)(3))" : ""),
                 "validate the chain",
                 failures.map(\.description).joined(separator: "; "))
+            let expiredSinceSigning =
+                pending.validatedNow
+                && failures.contains { if case .expired = $0 { true } else { false } }
             throw AppStoreError(
                 retryable ? .retryableVerificationFailure : .verificationFailure,
-                "the certificate chain does not validate", failures: failures)
+                "the certificate chain does not validate"
+                    + (expiredSinceSigning
+                        ? " (with online checks the chain is validated now, and a certificate has expired since the data was signed; "
+                            + "without them it is validated at the payload's signedDate)" : ""),
+                failures: failures)
         }
         trace?.pass(
             "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + revocation (§6.1.3 (a)(3))" : ""), "validate the chain",

@@ -15,16 +15,23 @@ public protocol AppStoreSignedPayload: Codable, Hashable, Sendable {
 
 /// The kinds of signed data Apple sends, each with its payload model.
 public enum SignedDataKind: String, Sendable, CaseIterable {
+    /// A signed transaction (JWSTransactionDecodedPayload).
     case transaction
+    /// Signed renewal info (JWSRenewalInfoDecodedPayload).
     case renewalInfo = "renewal-info"
+    /// A signed notification (ResponseBodyV2DecodedPayload).
     case notification
+    /// A signed app transaction (AppTransaction).
     case appTransaction = "app-transaction"
+    /// A signed Retention Messaging realtime request (DecodedRealtimeRequestBody).
     case
         realtimeRequest = "realtime"
 }
 
 extension JWSTransactionDecodedPayload: AppStoreSignedPayload {
+    /// The kind this model is for.
     public static let kind = SignedDataKind.transaction
+    /// The payload's signedDate: the time its chain is validated at when online checks are off.
     public var validationDate: AppStoreDate? { signedDate }
 
     /// Bundle id and environment (Apple's libraries do not compare a transaction's app Apple id).
@@ -36,7 +43,9 @@ extension JWSTransactionDecodedPayload: AppStoreSignedPayload {
 }
 
 extension JWSRenewalInfoDecodedPayload: AppStoreSignedPayload {
+    /// The kind this model is for.
     public static let kind = SignedDataKind.renewalInfo
+    /// The payload's signedDate: the time its chain is validated at when online checks are off.
     public var validationDate: AppStoreDate? { signedDate }
 
     /// Environment only: renewal info carries no bundle id or app Apple id.
@@ -47,7 +56,9 @@ extension JWSRenewalInfoDecodedPayload: AppStoreSignedPayload {
 }
 
 extension ResponseBodyV2DecodedPayload: AppStoreSignedPayload {
+    /// The kind this model is for.
     public static let kind = SignedDataKind.notification
+    /// The payload's signedDate: the time its chain is validated at when online checks are off.
     public var validationDate: AppStoreDate? { signedDate }
 
     /// Bundle id, app Apple id (Production) and environment of the data, summary, external
@@ -64,7 +75,9 @@ extension ResponseBodyV2DecodedPayload: AppStoreSignedPayload {
 }
 
 extension AppTransaction: AppStoreSignedPayload {
+    /// The kind this model is for.
     public static let kind = SignedDataKind.appTransaction
+    /// The payload's receiptCreationDate: the time its chain is validated at when online checks are off.
     public var validationDate: AppStoreDate? { receiptCreationDate }
 
     /// Bundle id, app Apple id (Production) and receiptType as the environment.
@@ -77,7 +90,9 @@ extension AppTransaction: AppStoreSignedPayload {
 }
 
 extension DecodedRealtimeRequestBody: AppStoreSignedPayload {
+    /// The kind this model is for.
     public static let kind = SignedDataKind.realtimeRequest
+    /// The payload's signedDate: the time its chain is validated at when online checks are off.
     public var validationDate: AppStoreDate? { signedDate }
 
     /// App Apple id (Production) and environment: a realtime request carries no bundle id.

@@ -10,7 +10,9 @@ public struct CBORDecodingOptions: Sendable, Hashable {
     public var allowIndefiniteLengths: Bool
     /// Accept tags (major type 6), decoded as ``CBORValue/tagged(_:_:)`` without interpretation. Off by default.
     public var allowTags: Bool
-    /// Accept half, single and double floats (major type 7, 25–27). Off by default.
+    /// Accept half, single and double floats (major type 7, 25–27), in any width (their preferred
+    /// serialization is not checked). Off by default. A NaN never equals another, so two NaN map
+    /// keys are not reported as duplicates.
     public var allowFloats: Bool
     /// Require every map's keys in the core deterministic order of RFC 8949 §4.2.1 (bytewise
     /// lexicographic order of their encodings). Off by default; duplicate keys are refused always.

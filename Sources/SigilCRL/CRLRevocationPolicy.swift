@@ -12,7 +12,7 @@ import SigilX509
 /// is not found revoked, every complete CRL in the set is considered (§6.3.3 (a)–(k)):
 /// (a) current at the validation time (thisUpdate ≤ time ≤ nextUpdate), with no critical
 /// extension Sigil does not process, and within the CRL profile: a cRLNumber, not critical
-/// (§5.2.3; a CRL left unused for this is reported as ``ValidationFailure/nonConformingCRL``
+/// (§5.2.3; a CRL left unused for this is reported as `ValidationFailure.nonConformingCRL`
 /// unless ``Relaxation`` names it); (b) in scope: issued by the certificate's issuer, or by the
 /// distribution point's cRLIssuer with indirectCRL asserted; the issuingDistributionPoint's name
 /// matching the distribution point's (full names, or names relative to the CRL issuer) and its
@@ -75,10 +75,13 @@ public struct CRLRevocationPolicy: CertificatePolicy {
         case missingCRLNumber
     }
 
+    /// The policy's name in reports.
     public let name = "CRL revocation"
+    /// The CRLs the policy decides with.
     public let crls: [CRL]
     /// Certificates that may sign CRLs or lie on a CRL signer's path (intermediates, roots).
     public let candidateCertificates: [Certificate]
+    /// Soft fail, delta CRLs, key sizes, bounds and relaxations.
     public let options: Options
     /// Policies a CRL signer's own path must meet.
     public let signerPolicies: [any CertificatePolicy]
@@ -140,7 +143,9 @@ public struct CRLRevocationPolicy: CertificatePolicy {
 
     /// The outcome of §6.3.3 for one certificate.
     public enum Status: Sendable, Equatable {
+        /// Covered for every reason, and not listed.
         case unrevoked
+        /// Listed, with its entry (date, reason).
         case revoked(RevokedCertificate)
         /// No usable CRL (or not enough of them) covers every reason; why, for the report.
         case undetermined(String)

@@ -11,6 +11,7 @@ public protocol CRLSource: Sendable {
 
 /// A fixed set of CRLs (files the caller loaded, a directory, a cache of its own).
 public struct OfflineCRLSource: CRLSource {
+    /// The CRLs it holds.
     public let crls: [CRL]
 
     /// A source answering every question with `crls`.
@@ -30,8 +31,11 @@ public struct OfflineCRLSource: CRLSource {
 /// certificate, that signer's own CRLs through the same source on the nested check), then decided
 /// by `CRLRevocationPolicy`. A source that throws fails the certificate as retryable.
 public struct CRLRevocationChecker: RevocationChecker {
+    /// Where the CRLs come from.
     public let source: any CRLSource
+    /// Certificates that may sign CRLs or lie on a CRL signer's path (intermediates, roots).
     public let candidateCertificates: [Certificate]
+    /// Soft fail, delta CRLs, key sizes, bounds and relaxations, as for `CRLRevocationPolicy`.
     public let options: CRLRevocationPolicy.Options
 
     /// A checker drawing CRLs from `source`; `candidateCertificates` may hold separate CRL signers.

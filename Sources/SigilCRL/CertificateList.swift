@@ -34,7 +34,9 @@ import SigilX509
 public struct CRL: Hashable, Sendable, CustomStringConvertible {
     /// Bounds on what one CRL may hold; exceeding one is `X509Error.Code.limitExceeded`.
     public struct Limits: Hashable, Sendable {
+        /// The largest DER accepted, in bytes.
         public var maximumBytes: Int
+        /// The most entries accepted.
         public var maximumEntries: Int
         /// Distinct certificateIssuer values in an indirect CRL (each lookup compares against them).
         public var maximumEntryIssuers: Int
@@ -46,6 +48,7 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
             self.maximumEntryIssuers = maximumEntryIssuers
         }
 
+        /// 64 MiB, 4 million entries, 1,024 certificate issuers.
         public static let `default` = Limits()
     }
 
@@ -54,13 +57,19 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
     let tbsRange: Range<Int>
     /// 1 (no version field) or 2.
     public let version: Int
+    /// The signature algorithm as encoded.
     public let signatureAlgorithmIdentifier: AlgorithmIdentifier
+    /// The signature algorithm, decoded.
     public let signatureAlgorithm: SignatureAlgorithm
+    /// Who issued the CRL.
     public let issuer: DistinguishedName
     /// Seconds since the epoch.
     public let thisUpdate: Int64
+    /// thisUpdate as encoded (UTCTime or GeneralizedTime).
     public let thisUpdateComponents: ASN1TimeComponents
+    /// nextUpdate, seconds since the epoch, when present.
     public let nextUpdate: Int64?
+    /// nextUpdate as encoded, when present.
     public let nextUpdateComponents: ASN1TimeComponents?
     /// The crlExtensions, every one kept (the CRL ones Sigil knows are decoded below).
     public let extensions: [Extension]
@@ -452,6 +461,7 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
         return crls
     }
 
+    /// The CRL as PEM ("X509 CRL").
     public var pemRepresentation: String { PEMDocument(label: "X509 CRL", derBytes: derBytes).pemString }
 
     /// Whether `signer`'s key signed this CRL (RFC 5280 §6.3.3 (f)). Variable time.
@@ -466,6 +476,7 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
     /// Whether this is a delta CRL (it carries deltaCRLIndicator).
     public var isDelta: Bool { deltaCRLIndicator != nil }
 
+    /// The issuer, thisUpdate and number of entries, for people.
     public var description: String { "CRL(issuer: \(issuer), thisUpdate: \(thisUpdateComponents), entries: \(entryCount))" }
 
     /// CRLs are equal when their DER encodings are.

@@ -20,13 +20,19 @@ import SigilX509
 /// ```
 /// DER: a BOOLEAN equal to its DEFAULT FALSE is never encoded, and the extension is not empty.
 public struct IssuingDistributionPoint: Hashable, Sendable {
+    /// distributionPoint's fullName, when given.
     public let fullName: [GeneralName]?
     /// nameRelativeToCRLIssuer as its encoding ([1] IMPLICIT SET OF AttributeTypeAndValue).
     public let nameRelativeToCRLIssuer: [UInt8]?
+    /// The CRL lists end-entity certificates only.
     public let onlyContainsUserCerts: Bool
+    /// The CRL lists CA certificates only.
     public let onlyContainsCACerts: Bool
+    /// The reasons the CRL covers, when not all.
     public let onlySomeReasons: ReasonFlags?
+    /// The CRL may list certificates of other issuers (an indirect CRL).
     public let indirectCRL: Bool
+    /// The CRL lists attribute certificates only.
     public let onlyContainsAttributeCerts: Bool
     /// The extension's DER (delta and complete CRLs must carry the same one, §5.2.4).
     public let derBytes: [UInt8]

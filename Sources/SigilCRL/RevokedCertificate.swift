@@ -19,7 +19,9 @@ public struct RevokedCertificate: Hashable, Sendable {
     public let serialNumber: [UInt8]
     /// Seconds since the epoch.
     public let revocationDate: Int64
+    /// revocationDate as encoded.
     public let revocationDateComponents: ASN1TimeComponents
+    /// The entry's extensions, as received.
     public let extensions: [Extension]
     /// reasonCode, when the entry carries one.
     public let reason: CRLReason?

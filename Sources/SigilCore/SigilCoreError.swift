@@ -9,6 +9,7 @@ public struct SigilCoreError: ModuleError {
     public static let domain = "core"
     /// Stable machine-readable error codes.
     public struct Code: ErrorCode {
+        /// The code's stable name.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -30,9 +31,12 @@ public struct SigilCoreError: ModuleError {
         public static let invalidLength = Code("invalidLength")
     }
 
+    /// Why the operation failed, as a stable code.
     public let code: Code
+    /// What went wrong, for people (never secret bytes).
     public let reason: String
 
+    /// An error with `code` and `reason`.
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason

@@ -7,8 +7,11 @@ import SigilTokens
 /// errorCode as a named case (unknown codes kept raw), its message, whether trying again later can
 /// succeed, and for 429 the delay Apple asked for.
 public struct AppStoreServerAPIError: Error, Sendable, CustomStringConvertible {
+    /// The HTTP status of Apple's answer (0 for a transport failure).
     public let httpStatus: Int
+    /// Apple's errorCode, when the body carried one.
     public let apiError: AppStoreAPIErrorCode?
+    /// Apple's errorMessage, when the body carried one.
     public let errorMessage: String?
     /// Seconds from Retry-After, when the response carried one.
     public let retryAfter: Double?
@@ -32,6 +35,7 @@ public struct AppStoreServerAPIError: Error, Sendable, CustomStringConvertible {
         self.isRetryable = httpStatus == 0 || httpStatus == 429 || httpStatus >= 500 || apiError.map(Self.retryableCodes.contains) == true
     }
 
+    /// Status, errorCode, message and whether it is retryable, for people.
     public var description: String {
         let code = apiError.map { " errorCode \($0.rawValue)" + ($0.isDocumented ? "" : " (undocumented)") } ?? ""
         return "App Store Server API: HTTP \(httpStatus)\(code)\(errorMessage.map { ": \($0)" } ?? "")\(isRetryable ? " (retryable)" : "")"
@@ -49,35 +53,62 @@ public struct AppStoreServerAPIError: Error, Sendable, CustomStringConvertible {
 ///   otherwise the error carries the delay. Other errors are returned at once.
 /// - Signed data in responses is returned as the JWS strings; verify them with SignedDataVerifier.
 public struct AppStoreServerAPIClient: Sendable {
+    /// Where requests go. Production and sandbox use the hosts Apple introduced on 2026-05-05
+    /// (`api.storekit.apple.com`, `api.storekit-sandbox.apple.com`); the earlier
+    /// `…itunes.apple.com` hosts, which Apple says it continues to support, are
+    /// ``legacyProduction`` and ``legacySandbox``.
     public enum Environment: Sendable, Hashable {
-        case production, sandbox, localTesting
+        /// `https://api.storekit.apple.com`.
+        case production
+        /// `https://api.storekit-sandbox.apple.com`.
+        case sandbox
+        /// The StoreKit Testing in Xcode placeholder host Apple's libraries use.
+        case localTesting
+        /// `https://api.storekit.itunes.apple.com`, the production host before 2026-05-05.
+        case legacyProduction
+        /// `https://api.storekit-sandbox.itunes.apple.com`, the sandbox host before 2026-05-05.
+        case legacySandbox
         /// Any base URL (a proxy, a test server); no trailing slash.
         case custom(baseURL: String)
 
+        /// The scheme and host (and any path prefix) every request path is appended to.
         public var baseURL: String {
             switch self {
-            case .production: "https://api.storekit.itunes.apple.com"
-            case .sandbox: "https://api.storekit-sandbox.itunes.apple.com"
+            case .production: "https://api.storekit.apple.com"
+            case .sandbox: "https://api.storekit-sandbox.apple.com"
             case .localTesting: "https://local-testing-base-url"
+            case .legacyProduction: "https://api.storekit.itunes.apple.com"
+            case .legacySandbox: "https://api.storekit-sandbox.itunes.apple.com"
             case .custom(let url): url
             }
         }
     }
 
+    /// The App Store Connect key every request's bearer token is signed with.
     public let signingKey: AppleSigningKey
+    /// The issuer id of the key (App Store Connect, Users and Access, Integrations).
     public let issuerID: String
+    /// The app's bundle id, the tokens' bid claim.
     public let bundleID: String
+    /// Where requests go.
     public let environment: Environment
+    /// The HTTP transport (URLSession by default; AsyncHTTPClient with the package trait).
     public let transport: any HTTPTransport
+    /// Seconds before a call is abandoned.
     public let timeout: Double
+    /// The largest response body accepted, in bytes.
     public let maximumResponseSize: Int
+    /// How many times a 429 answer is retried after its Retry-After delay.
     public let maximumRetries: Int
+    /// The longest Retry-After delay waited for, in seconds; a longer one is returned as an error.
     public let maximumRetryAfter: Double
     let clock: @Sendable () -> Int64
     let sleep: @Sendable (Double) async throws -> Void
     /// Built once: token minting, transport, limits, 429 handling.
     let requester: AppleAPIRequester
 
+    /// A client for `environment` signing with `signingKey` (issuer `issuerID`, app `bundleID`),
+    /// over `transport`, with the limits and the 429 policy given; `clock` and `sleep` are for tests.
     public init(
         signingKey: AppleSigningKey, issuerID: String, bundleID: String, environment: Environment,
         transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 4 << 20,
@@ -117,7 +148,14 @@ public struct AppStoreServerAPIClient: Sendable {
         try await call("GET", "/inApps/v1/transactions/appTransactions/\(segment(transactionId))")
     }
 
-    public enum HistoryVersion: String, Sendable { case v1, v2 }
+    /// Which Get Transaction History version to call: v1 (deprecated by Apple) or v2.
+    /// The Get Transaction History version: v2 (the current one) or the deprecated v1.
+    public enum HistoryVersion: String, Sendable {
+        /// `/inApps/v1/history` (deprecated by Apple).
+        case v1
+        /// `/inApps/v2/history`.
+        case v2
+    }
 
     /// GET /inApps/{v1|v2}/history/{transactionId}: one page.
     public func getTransactionHistory(

@@ -1,5 +1,6 @@
 import Foundation
 import SigilAppStore
+import SigilBase
 import SigilJOSE
 
 /// What the App Store Server API and External Purchase Server API clients share: bearer token per
@@ -63,7 +64,7 @@ struct AppleAPIRequester: Sendable {
             let bearer = try token(clock())
             var headers = [
                 HTTPHeader("Authorization", "Bearer \(bearer)"), HTTPHeader("Accept", "application/json"),
-                HTTPHeader("User-Agent", "Sigil"),
+                HTTPHeader("User-Agent", SigilVersion.userAgent),
             ]
             if let body { headers.append(HTTPHeader("Content-Type", body.contentType)) }
             let response: HTTPResponse

@@ -27,6 +27,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         self.client = client
     }
 
+    /// Sends `request` with the client, within `timeout` seconds and `maximumResponseSize` bytes.
     public func send(_ request: HTTPRequest, timeout: Double, maximumResponseSize: Int) async throws -> HTTPResponse {
         guard let target = URL(string: request.url), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw HTTPTransportError("\(request.url) is not an http(s) URL")
@@ -97,6 +98,7 @@ public struct AsyncHTTPClientOCSPTransport: OCSPTransport {
         exchange = URLSessionOCSPTransport(http: AsyncHTTPClientTransport(client: client))
     }
 
+    /// Posts the DER `request` to `url` and returns the DER response; a status other than 200 throws.
     public func post(_ request: [UInt8], to url: String, timeout: Double, maximumResponseSize: Int) async throws -> [UInt8] {
         try await exchange.post(request, to: url, timeout: timeout, maximumResponseSize: maximumResponseSize)
     }

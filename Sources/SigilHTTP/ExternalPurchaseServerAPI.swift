@@ -14,7 +14,9 @@ import SigilTokens
 
 /// https://developer.apple.com/documentation/externalpurchaseserverapi/status
 public struct ExternalPurchaseReportStatus: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// The report lists the token's transactions in lineItems.
     public static let lineItem = ExternalPurchaseReportStatus(rawValue: "LINE_ITEM")
@@ -24,14 +26,19 @@ public struct ExternalPurchaseReportStatus: AppStoreOpenEnum {
     public static let unrecognizedToken = ExternalPurchaseReportStatus(rawValue: "UNRECOGNIZED_TOKEN")
     /// Transactions are reported under another active token (SERVICES and ACQUISITION tokens only).
     public static let duplicateToken = ExternalPurchaseReportStatus(rawValue: "DUPLICATE_TOKEN")
+    /// The values Apple documents.
     public static let documented: [ExternalPurchaseReportStatus] = [.lineItem, .noLineItem, .unrecognizedToken, .duplicateToken]
 }
 
 /// https://developer.apple.com/documentation/externalpurchaseserverapi/subscriptionevent
 public struct ExternalPurchaseSubscriptionEvent: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `SUBSCRIPTION_START`: the first paid period.
     public static let subscriptionStart = ExternalPurchaseSubscriptionEvent(rawValue: "SUBSCRIPTION_START")
+    /// `RENEWAL`: a renewal.
     public static let renewal = ExternalPurchaseSubscriptionEvent(rawValue: "RENEWAL")
     /// The two values the reporting guide names; Apple's other events are sent as raw values.
     public static let documented: [ExternalPurchaseSubscriptionEvent] = [.subscriptionStart, .renewal]
@@ -43,26 +50,43 @@ public struct ExternalPurchaseSubscriptionEvent: AppStoreOpenEnum {
 /// the fields each kind requires. Amounts are milli-units of `reportingCurrency`; dates are
 /// milliseconds since 1970.
 public struct ExternalPurchaseLineItem: Codable, Hashable, Sendable {
+    /// Your unique identifier of the line item.
     public var lineItemId: String
+    /// The line item a refund or correction refers to.
     public var referenceLineItemId: String?
+    /// When the transaction happened, milliseconds since 1970.
     public var creationDate: Int64
+    /// Whether the line item restates one sent before.
     public var restatement: Bool?
+    /// Whether the line item was sent by mistake and is withdrawn.
     public var erroneouslySubmitted: Bool?
+    /// The subscription event the line item records.
     public var subscriptionEvent: ExternalPurchaseSubscriptionEvent?
+    /// The start of the paid period, milliseconds since 1970.
     public var subscriptionStartDate: Int64?
+    /// The end of the paid period, milliseconds since 1970.
     public var subscriptionEndDate: Int64?
+    /// The days of paid service in the period.
     public var subscriptionDaysOfPaidService: Int64?
+    /// The currency the customer paid in (ISO 4217).
     public var pricingCurrency: String
+    /// The currency the amounts are reported in (ISO 4217).
     public var reportingCurrency: String
     /// Pricing → reporting currency; required when the two differ.
     public var exchangeRate: Double?
+    /// The amount before tax, in milliunits of the reporting currency.
     public var amountTaxExclusive: Int64
+    /// The amount with tax, in milliunits of the reporting currency.
     public var amountTaxInclusive: Int64
+    /// The net amount before tax, in milliunits of the reporting currency.
     public var netAmountTaxExclusive: Int64
+    /// The tax, in milliunits of the reporting currency.
     public var taxAmount: Int64
     /// ISO 3166-1 alpha-3.
     public var taxCountry: String
+    /// Your identifier of the product.
     public var productIdentifier: String?
+    /// How many were bought.
     public var quantity: Int64?
     /// BUY or REFUND.
     public var eventType: String
@@ -71,14 +95,23 @@ public struct ExternalPurchaseLineItem: Codable, Hashable, Sendable {
 
     /// The amounts of a line item, in milli-units of the reporting currency.
     public struct Amounts: Hashable, Sendable {
+        /// The currency the customer paid in (ISO 4217).
         public var pricingCurrency: String
+        /// The currency the amounts are reported in (ISO 4217).
         public var reportingCurrency: String
+        /// The exchange rate from the pricing to the reporting currency; required when they differ.
         public var exchangeRate: Double?
+        /// The amount before tax, in milliunits of the reporting currency.
         public var amountTaxExclusive: Int64
+        /// The amount with tax, in milliunits of the reporting currency.
         public var amountTaxInclusive: Int64
+        /// The net amount before tax, in milliunits of the reporting currency.
         public var netAmountTaxExclusive: Int64
+        /// The tax, in milliunits of the reporting currency.
         public var taxAmount: Int64
+        /// The country the tax is due in (ISO 3166-1 alpha-3).
         public var taxCountry: String
+        /// Amounts with the given values.
         public init(
             pricingCurrency: String, reportingCurrency: String, exchangeRate: Double? = nil, amountTaxExclusive: Int64,
             amountTaxInclusive: Int64, netAmountTaxExclusive: Int64, taxAmount: Int64, taxCountry: String
@@ -210,9 +243,12 @@ public struct ExternalPurchaseReport: Codable, Hashable, Sendable {
     public var requestIdentifier: String
     /// The token's externalPurchaseId (see `ExternalPurchaseToken`).
     public var externalPurchaseId: String
+    /// What the report says about the token.
     public var status: ExternalPurchaseReportStatus
+    /// The token's transactions, for LINE_ITEM reports.
     public var lineItems: [ExternalPurchaseLineItem]?
 
+    /// A report for `externalPurchaseId` with `status` and, for LINE_ITEM, its line items; `requestIdentifier` is written lowercase.
     public init(
         requestIdentifier: UUID, externalPurchaseId: String, status: ExternalPurchaseReportStatus,
         lineItems: [ExternalPurchaseLineItem]? = nil
@@ -250,6 +286,7 @@ public struct ExternalPurchaseReport: Codable, Hashable, Sendable {
 
 /// https://developer.apple.com/documentation/externalpurchaseserverapi/sendreportsuccessresponse
 public struct SendReportSuccessResponse: Codable, Hashable, Sendable {
+    /// A UUID you generate for the request.
     public var requestIdentifier: String?
 }
 
@@ -258,9 +295,15 @@ public struct SendReportSuccessResponse: Codable, Hashable, Sendable {
 /// `AppStoreServerAPIClient`. A 400 answer carries Apple's `SendReportErrorResponse` in
 /// `AppStoreServerAPIError.body`; `reportErrors(of:)` lists its entries.
 public struct ExternalPurchaseServerAPIClient: Sendable {
+    /// Where requests go: Apple's production or sandbox host, or any base URL.
     public enum Environment: Sendable, Hashable {
-        case production, sandbox
+        /// `https://api.storekit.apple.com`.
+        case production
+        /// `https://api.storekit-sandbox.apple.com`, the only place for sandbox tokens.
+        case sandbox
+        /// Any base URL (a proxy, a test server); no trailing slash.
         case custom(baseURL: String)
+        /// The scheme and host every request path is appended to.
         public var baseURL: String {
             switch self {
             case .production: "https://api.storekit.apple.com"
@@ -270,12 +313,18 @@ public struct ExternalPurchaseServerAPIClient: Sendable {
         }
     }
 
+    /// The App Store Connect key every request's bearer token is signed with.
     public let signingKey: AppleSigningKey
+    /// The issuer id of the key (App Store Connect, Users and Access, Integrations).
     public let issuerID: String
+    /// The app's bundle id, the tokens' bid claim.
     public let bundleID: String
+    /// Where requests go.
     public let environment: Environment
     let requester: AppleAPIRequester
 
+    /// A client for `environment` signing with `signingKey` (issuer `issuerID`, app `bundleID`),
+    /// over `transport`, with the limits and the 429 policy given; `clock` and `sleep` are for tests.
     public init(
         signingKey: AppleSigningKey, issuerID: String, bundleID: String, environment: Environment,
         transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 4 << 20,

@@ -12,12 +12,19 @@ import SigilX509
 /// (least recently used first out); an entry is used only while the validation time is not past
 /// the nextUpdate of every CRL it holds, and a CRL without nextUpdate is never cached.
 public actor HTTPCRLSource: CRLSource {
+    /// How CRLs are fetched.
     public let http: any HTTPTransport
+    /// Seconds allowed for each request.
     public let timeout: Double
+    /// The largest CRL accepted, in bytes.
     public let maximumCRLSize: Int
+    /// The most distribution point URLs tried per certificate.
     public let maximumURLsPerCertificate: Int
+    /// The most CRLs kept.
     public let cacheEntryLimit: Int
+    /// The most CRL bytes kept.
     public let cacheByteLimit: Int
+    /// The bounds every CRL is parsed with.
     public let limits: CRL.Limits
 
     private struct Entry {

@@ -6,12 +6,16 @@ import FoundationNetworking
 
 /// One HTTP exchange as Sigil's clients describe it: method, absolute URL, headers, body.
 public struct HTTPRequest: Sendable, Hashable {
+    /// The HTTP method.
     public var method: String
+    /// The absolute URL.
     public var url: String
     /// Header fields in order (names as written; HTTP compares them case-insensitively).
     public var headers: [HTTPHeader]
+    /// The message's body.
     public var body: [UInt8]?
 
+    /// A request with `method`, `url`, `headers` and `body`.
     public init(method: String, url: String, headers: [HTTPHeader] = [], body: [UInt8]? = nil) {
         self.method = method
         self.url = url
@@ -19,14 +23,19 @@ public struct HTTPRequest: Sendable, Hashable {
         self.body = body
     }
 
+    /// The value of the header named `name` (compared without case), or nil.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }
 
+/// One request header.
 public struct HTTPHeader: Sendable, Hashable {
+    /// The header's name.
     public var name: String
+    /// The header's value.
     public var value: String
+    /// A header `name: value`.
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
@@ -35,16 +44,21 @@ public struct HTTPHeader: Sendable, Hashable {
 
 /// A response: status, header fields (names lowercased), body.
 public struct HTTPResponse: Sendable, Hashable {
+    /// What the report says about the token.
     public var status: Int
+    /// The response headers, names lowercased.
     public var headers: [String: String]
+    /// The message's body.
     public var body: [UInt8]
 
+    /// A response with `status`, `headers` (names lowercased) and `body`.
     public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
     }
 
+    /// The value of the header named `name` (compared without case), or nil.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
@@ -53,13 +67,16 @@ public struct HTTPResponse: Sendable, Hashable {
 /// cancellation, and must return any status (the client interprets it). `URLSessionHTTPTransport`
 /// is the implementation shipped here; AsyncHTTPClient or a test double plug in the same way.
 public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the answer, whatever its status, within `timeout` seconds and `maximumResponseSize` bytes.
     func send(_ request: HTTPRequest, timeout: Double, maximumResponseSize: Int) async throws -> HTTPResponse
 }
 
 /// A transport failure: no usable response (connection refused or dropped, deadline, oversized
 /// body, cancellation). Always worth retrying later.
 public struct HTTPTransportError: Error, CustomStringConvertible, Sendable {
+    /// What failed, for people.
     public let description: String
+    /// A transport error described by `description`.
     public init(_ description: String) { self.description = description }
 }
 
@@ -71,8 +88,10 @@ public struct HTTPTransportError: Error, CustomStringConvertible, Sendable {
 /// in memory. No global state: each call uses an ephemeral session, invalidated when it ends;
 /// no cookies, no cache, redirects are not followed.
 public struct URLSessionHTTPTransport: HTTPTransport {
+    /// A transport over URLSession.
     public init() {}
 
+    /// Sends `request` over a fresh ephemeral URLSession, within `timeout` seconds and `maximumResponseSize` bytes.
     public func send(_ request: HTTPRequest, timeout: Double, maximumResponseSize: Int) async throws -> HTTPResponse {
         guard let target = URL(string: request.url), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw HTTPTransportError("\(request.url) is not an http(s) URL")

@@ -1,5 +1,6 @@
 import Foundation
 import SigilAppStore
+import SigilBase
 import SigilJOSE
 import SigilTokens
 
@@ -12,19 +13,24 @@ import SigilTokens
 
 /// https://developer.apple.com/documentation/signinwithapplerestapi/tokenresponse
 public struct SignInWithAppleTokenResponse: Codable, Hashable, Sendable {
+    /// The access token.
     public var access_token: String?
+    /// Seconds until the access token expires.
     public var expires_in: Int64?
     /// An identity token: verify it with `SignInWithAppleClient.verifyIdentityToken`.
     public var id_token: String?
     /// Present for the authorization_code grant only.
     public var refresh_token: String?
+    /// The token type ("Bearer").
     public var token_type: String?
 }
 
 /// The `error` values of Apple's ErrorResponse
 /// (https://developer.apple.com/documentation/signinwithapplerestapi/errorresponse); others kept raw.
 public struct SignInWithAppleErrorCode: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
+    /// Wraps a raw value as received, documented or not.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// A parameter is missing, unsupported, repeated or otherwise malformed.
     public static let invalidRequest = SignInWithAppleErrorCode(rawValue: "invalid_request")
@@ -38,6 +44,7 @@ public struct SignInWithAppleErrorCode: AppStoreOpenEnum {
     public static let unsupportedGrantType = SignInWithAppleErrorCode(rawValue: "unsupported_grant_type")
     /// The requested scope is invalid.
     public static let invalidScope = SignInWithAppleErrorCode(rawValue: "invalid_scope")
+    /// The values Apple documents.
     public static let documented: [SignInWithAppleErrorCode] = [
         .invalidRequest, .invalidClient, .invalidGrant, .unauthorizedClient,
         .unsupportedGrantType, .invalidScope,
@@ -47,11 +54,15 @@ public struct SignInWithAppleErrorCode: AppStoreOpenEnum {
 /// A failed Sign in with Apple call: HTTP status (0: no response), Apple's `error` and
 /// `error_description` when the body carried them, and whether a retry can succeed.
 public struct SignInWithAppleError: Error, Sendable, CustomStringConvertible {
+    /// The HTTP status of Apple's answer.
     public let httpStatus: Int
+    /// The error code Apple gave, when it gave one.
     public let error: SignInWithAppleErrorCode?
+    /// Apple's error_description, when given.
     public let errorDescription: String?
     /// No response, 429 or 5xx.
     public var isRetryable: Bool { httpStatus == 0 || httpStatus == 429 || httpStatus >= 500 }
+    /// The HTTP status, error code and description, for people.
     public var description: String {
         "Sign in with Apple: HTTP \(httpStatus)\(error.map { " \($0.rawValue)" } ?? "")\(errorDescription.map { ": \($0)" } ?? "")"
     }
@@ -64,13 +75,16 @@ public struct SignInWithAppleError: Error, Sendable, CustomStringConvertible {
 public actor AppleJWKSCache {
     let fetch: @Sendable () async throws -> JWKS
     let clock: @Sendable () -> Double
+    /// Seconds a fetched key set is used before it is fetched again.
     public let maximumAge: Double
+    /// The fewest seconds between two fetches (an unknown kid does not trigger more).
     public let minimumRefetchInterval: Double
     private var cached: JWKS?
     private var fetchedAt = -Double.infinity
     /// How many times the set was fetched (for tests and monitoring).
     public private(set) var fetchCount = 0
 
+    /// A cache fetching through `transport`, keeping a set `maximumAge` seconds and fetching at most once per `minimumRefetchInterval` seconds.
     public init(
         maximumAge: Double = 24 * 3600, minimumRefetchInterval: Double = 60,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
@@ -110,20 +124,29 @@ public actor AppleJWKSCache {
 /// A fresh client_secret is minted for every request (lifetime `clientSecretLifetime`, default
 /// 300 s; Apple allows up to 15,777,000 s), so no long-lived secret exists to leak.
 public struct SignInWithAppleClient: Sendable {
+    /// Which kind of token a revocation names.
     public enum TokenTypeHint: String, Sendable {
+        /// An access token.
         case accessToken = "access_token"
+        /// A refresh token.
         case refreshToken = "refresh_token"
     }
 
+    /// The key the client secrets are signed with.
     public let signingKey: AppleSigningKey
+    /// Your team id (the client secret's issuer).
     public let teamID: String
     /// The services id (web) or bundle id (app) the tokens are for.
     public let clientID: String
     /// No trailing slash; https://appleid.apple.com unless testing.
     public let baseURL: String
+    /// How requests reach Apple.
     public let transport: any HTTPTransport
+    /// Seconds allowed for each request.
     public let timeout: Double
+    /// The largest answer accepted, in bytes.
     public let maximumResponseSize: Int
+    /// Seconds each client secret is valid.
     public let clientSecretLifetime: Int64
     /// Verifies identity tokens for `clientID`.
     public let verifier: AppleIdentityTokenVerifier
@@ -132,6 +155,7 @@ public struct SignInWithAppleClient: Sendable {
     let keyFetcher: KeyFetcher
     let clock: @Sendable () -> Int64
 
+    /// A client signing its client secrets with `signingKey` for `teamID` and the given client id, through `transport`.
     public init(
         signingKey: AppleSigningKey, teamID: String, clientID: String, baseURL: String = "https://appleid.apple.com",
         transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: Double = 30, maximumResponseSize: Int = 1 << 20,
@@ -203,7 +227,7 @@ public struct SignInWithAppleClient: Sendable {
 
     static let formHeaders = [
         HTTPHeader("Content-Type", "application/x-www-form-urlencoded"), HTTPHeader("Accept", "application/json"),
-        HTTPHeader("User-Agent", "Sigil"),
+        HTTPHeader("User-Agent", SigilVersion.userAgent),
     ]
 
     /// application/x-www-form-urlencoded with every byte outside the unreserved set percent-encoded.

@@ -6,10 +6,13 @@ import SigilOCSP
 public struct URLSessionOCSPTransport: OCSPTransport {
     let http: any HTTPTransport
 
+    /// A transport posting over `http` (URLSession by default).
     public init(http: any HTTPTransport = URLSessionHTTPTransport()) { self.http = http }
 
+    /// The error a failed exchange throws.
     public typealias TransportError = HTTPTransportError
 
+    /// Posts the DER `request` to `url` and returns the DER response; a status other than 200 throws.
     public func post(_ request: [UInt8], to url: String, timeout: Double, maximumResponseSize: Int) async throws -> [UInt8] {
         let exchange = HTTPRequest(
             method: "POST", url: url,

@@ -22,7 +22,9 @@ import SigilAppStore
 
 /// An App Store Server API errorCode. Unknown codes are kept as their raw value.
 public struct AppStoreAPIErrorCode: AppStoreOpenEnum {
+    /// The errorCode as Apple sent it.
     public let rawValue: Int64
+    /// Wraps an errorCode as received, documented or not.
     public init(rawValue: Int64) { self.rawValue = rawValue }
 """)
 names = []
@@ -30,7 +32,10 @@ for code, name, deprecated in items:
     swift_name = name[0].lower() + name[1:]
     names.append(swift_name)
     suffix = "  // deprecated" if deprecated else ""
+    note = "; Apple has deprecated it" if deprecated else ""
+    print(f"    /// The errorCode {code}{note}.")
     print(f"    public static let {swift_name} = AppStoreAPIErrorCode(rawValue: {code}){suffix}")
+print("    /// The codes Apple documents.")
 print("    public static let documented: [AppStoreAPIErrorCode] = [")
 for i in range(0, len(names), 6):
     print("        " + ", ".join("." + n for n in names[i:i + 6]) + ",")

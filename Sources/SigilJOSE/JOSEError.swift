@@ -8,6 +8,7 @@ public struct JOSEError: ModuleError {
     public static let domain = "jose"
     /// A stable error code: compare codes, show reasons.
     public struct Code: ErrorCode {
+        /// The code's stable name.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -37,7 +38,9 @@ public struct JOSEError: ModuleError {
         public static let invalidArgument = Code("invalidArgument")
     }
 
+    /// Why the operation failed, as a stable code.
     public let code: Code
+    /// What went wrong, for people.
     public let reason: String
 
     /// An error with its code and a reason for people (never key material).

@@ -5,11 +5,15 @@
 /// hostile token must not be able to nest deeper than `maximumDepth` or smuggle invalid UTF-8.
 /// Numbers keep their exact source text, so nothing the sender wrote is altered.
 public enum JSONValue: Hashable, Sendable {
+    /// JSON null.
     case null
+    /// true or false.
     case bool(Bool)
     /// The number's exact text (RFC 8259 §6 grammar, already validated).
     case number(String)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
     /// Members in the order received (names are unique: duplicates are refused while parsing).
     case object([(String, JSONValue)])
@@ -51,8 +55,11 @@ public enum JSONValue: Hashable, Sendable {
 
     /// An object's member names in order (empty for other kinds).
     public var objectKeys: [String] { if case .object(let o) = self { o.map(\.0) } else { [] } }
+    /// The string, or nil for any other kind of value.
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    /// The boolean, or nil for any other kind of value.
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    /// The elements, or nil for any other kind of value.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     /// The number as an Int64 when its text is an integer in range (no fraction, no exponent).
     public var int64Value: Int64? { if case .number(let n) = self { Int64(n) } else { nil } }

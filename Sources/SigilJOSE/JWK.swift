@@ -9,9 +9,13 @@ import SigilKeys
 /// without "verify" make the key unusable for verification. Private members (d, p, q, …) are
 /// refused: a public key set that carries private keys is a publisher's mistake worth stopping.
 public struct JWK: Sendable, Hashable {
+    /// kty: "EC" or "RSA".
     public let keyType: String
+    /// kid, when present.
     public let keyID: String?
+    /// alg, when present.
     public let algorithm: String?
+    /// use, when present ("sig" for signing keys).
     public let use: String?
     /// The key as parsed, every member kept.
     public let json: JSONValue
@@ -135,7 +139,9 @@ public struct JWK: Sendable, Hashable {
 /// A JWK Set (RFC 7517 §5): keys found by kid. Keys of unknown types are kept (RFC 7517 §5:
 /// implementations should ignore keys they do not understand) but never used.
 public struct JWKS: Sendable {
+    /// The keys, in the set's order.
     public let keys: [JWK]
+    /// The most keys a parsed set may hold.
     public static let maximumKeys = 256
 
     /// A key set from keys already built.

@@ -22,6 +22,7 @@ public enum JWSVerificationKey: Sendable, Hashable {
     /// An RSA key and the one algorithm (RS256 or PS256) it may be used with.
     case rsa(RSAPublicKey, JWSAlgorithm)
 
+    /// The one algorithm the key verifies.
     public var algorithm: JWSAlgorithm {
         switch self {
         case .ecdsa(let key): key.curve == .p256 ? .es256 : .es384

@@ -3,13 +3,19 @@
 public struct JWTClaims: Sendable, Hashable {
     /// The whole payload, every member kept (registered and private claims alike).
     public let json: JSONValue
+    /// iss, when present.
     public let issuer: String?
+    /// sub, when present.
     public let subject: String?
     /// aud as a list: a single string becomes a list of one (RFC 7519 §4.1.3).
     public let audience: [String]?
+    /// exp, seconds since 1970, when present.
     public let expiration: Double?
+    /// nbf, seconds since 1970, when present.
     public let notBefore: Double?
+    /// iat, seconds since 1970, when present.
     public let issuedAt: Double?
+    /// jti, when present.
     public let jwtID: String?
 
     /// Reads the registered claims from a parsed claims set, checking their types (RFC 7519 §4.1).

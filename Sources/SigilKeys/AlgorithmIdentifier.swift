@@ -9,14 +9,18 @@ import SigilASN1
 /// ```
 /// The parameters are kept as their encoded bytes (nil when absent), so nothing is lost.
 public struct AlgorithmIdentifier: Hashable, Sendable {
+    /// The algorithm's object identifier.
     public let algorithm: ASN1ObjectIdentifier
+    /// The parameters' DER as encoded (NULL is `[0x05, 0x00]`), or nil when absent.
     public let parameters: [UInt8]?
 
+    /// An identifier for `algorithm` with `parameters` (DER) when given.
     public init(algorithm: ASN1ObjectIdentifier, parameters: [UInt8]? = nil) {
         self.algorithm = algorithm
         self.parameters = parameters
     }
 
+    /// Decodes an AlgorithmIdentifier SEQUENCE.
     public init(node: ASN1Node) throws {
         (algorithm, parameters) = try ASN1.sequence(node) { reader in
             let oid = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
@@ -25,6 +29,7 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
         }
     }
 
+    /// Writes the AlgorithmIdentifier's DER.
     public func encode(into writer: inout DERWriter) {
         writer.appendSequence { seq in
             seq.append(algorithm)

@@ -11,6 +11,7 @@ import SigilCore
 /// Read with strict DER: minimal INTEGERs, no trailing bytes at any level, r and s non-negative and
 /// no wider than the curve (range against n is checked at verification).
 extension ECDSASignature {
+    /// Reads a DER ECDSA-Sig-Value for `curve`, strictly (see above).
     public init<Bytes: Collection>(derEncoded bytes: Bytes, curve: ECCurve) throws(SigilKeysError) where Bytes.Element == UInt8 {
         let (r, s): ([UInt8], [UInt8])
         do {

@@ -4,7 +4,9 @@ import SigilCore
 /// Loading keys from whatever a user has: PEM (PKCS#8 "PRIVATE KEY", SEC 1 "EC PRIVATE KEY",
 /// SubjectPublicKeyInfo "PUBLIC KEY") or DER of any of those, private or public.
 public enum ECKey: Sendable {
+    /// A private key (PKCS#8 or SEC 1).
     case privateKey(ECDSAPrivateKey)
+    /// A public key (SubjectPublicKeyInfo).
     case publicKey(ECDSAPublicKey)
 
     /// The public half (a private key's derived public key).

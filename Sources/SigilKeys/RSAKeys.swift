@@ -5,6 +5,7 @@ import SigilCore
 /// §2.3.1, or id-RSASSA-PSS, RFC 4055 §1.2), PKCS#1 RSAPublicKey (RFC 8017 §A.1.1), PEM of both
 /// ("PUBLIC KEY", "RSA PUBLIC KEY"), and JWK's `n` and `e` (RFC 7518 §6.3.1).
 public struct RSAPublicKeyInfo: Hashable, Sendable {
+    /// The key: modulus and exponent.
     public let key: RSAPublicKey
     /// For an id-RSASSA-PSS key with parameters, the only parameters it may be used with
     /// (RFC 4055 §1.2); nil for rsaEncryption keys and PSS keys without parameters.
@@ -12,6 +13,7 @@ public struct RSAPublicKeyInfo: Hashable, Sendable {
     /// Whether the SPKI named id-RSASSA-PSS (the key may then only verify PSS signatures).
     public let isPSSOnly: Bool
 
+    /// Wraps `key`, restricted to `pssRestriction` and to PSS when the SPKI says so.
     public init(key: RSAPublicKey, pssRestriction: RSAPublicKey.PSSParameters? = nil, isPSSOnly: Bool = false) {
         self.key = key
         self.pssRestriction = pssRestriction
@@ -46,6 +48,8 @@ public struct RSAPublicKeyInfo: Hashable, Sendable {
         self.init(key: key, pssRestriction: restriction, isPSSOnly: pssOnly)
     }
 
+    /// Reads a DER SubjectPublicKeyInfo of an RSA key (rsaEncryption or id-RSASSA-PSS), refusing moduli
+    /// under `minimumModulusBits`.
     public init<Bytes: Collection>(spkiDER bytes: Bytes, minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits)
         throws(SigilKeysError) where Bytes.Element == UInt8
     {
@@ -119,6 +123,7 @@ extension RSAPublicKey {
 
     /// JWK members (base64url, unpadded).
     public var jwkModulus: String { Base64.encode(modulus, alphabet: .url) }
+    /// The exponent as a JWK `e` member (base64url, unpadded).
     public var jwkExponent: String { Base64.encode(exponent, alphabet: .url) }
 
     /// PKCS#1 RSAPublicKey DER.

@@ -14,13 +14,16 @@ import SigilCore
 /// default is refused. Hash identifiers accept NULL or absent parameters (RFC 4055 §2.1: both are
 /// legal and equivalent); MGF1 is the only mask generation function; the trailer field must be 1.
 public struct RSASSAPSSParameters: Hashable, Sendable {
+    /// The decoded parameters: hash, MGF1 hash and salt length.
     public let parameters: RSAPublicKey.PSSParameters
 
+    /// Wraps `parameters` for encoding.
     public init(_ parameters: RSAPublicKey.PSSParameters) { self.parameters = parameters }
 
     /// The largest salt length accepted (the salt can never exceed the 8192-bit modulus).
     static let maximumSaltLength = 1024
 
+    /// Decodes RSASSA-PSS-params strictly (see above).
     public init(node: ASN1Node) throws {
         parameters = try ASN1.sequence(node) { reader in
             var hash = HashAlgorithm.sha1
@@ -59,6 +62,7 @@ public struct RSASSAPSSParameters: Hashable, Sendable {
         }
     }
 
+    /// Decodes the DER of RSASSA-PSS-params, with nothing after it.
     public init<Bytes: Collection>(derEncoded bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
         do {
             self = try RSASSAPSSParameters(node: DER.parse(bytes))

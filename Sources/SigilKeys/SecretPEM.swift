@@ -21,7 +21,9 @@ import SigilCore
 public enum SecretPEM {
     /// A decoded block: its label and DER.
     public struct Block: Sendable {
+        /// The PEM label ("PRIVATE KEY", "EC PRIVATE KEY", …).
         public let label: String
+        /// The decoded bytes.
         public let der: [UInt8]
     }
 

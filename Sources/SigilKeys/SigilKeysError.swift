@@ -8,6 +8,7 @@ public struct SigilKeysError: ModuleError {
     public static let domain = "keys"
     /// A stable code: compare codes, show reasons.
     public struct Code: ErrorCode {
+        /// The code's stable name.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -27,9 +28,12 @@ public struct SigilKeysError: ModuleError {
         public static let invalidSignatureEncoding = Code("invalidSignatureEncoding")
     }
 
+    /// Why the operation failed, as a stable code.
     public let code: Code
+    /// What went wrong, for people (never key material).
     public let reason: String
 
+    /// An error with `code` and `reason`.
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
@@ -61,10 +65,14 @@ public enum KeyOIDs {
     public static let mgf1: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 8]
     /// Hash algorithm identifiers, RFC 8017 §A.2.4 / RFC 4055 §2.1.
     public static let sha1: ASN1ObjectIdentifier = [1, 3, 14, 3, 2, 26]
+    /// id-sha256.
     public static let sha256: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 1]
+    /// id-sha384.
     public static let sha384: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 2]
+    /// id-sha512.
     public static let sha512: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 3]
 
+    /// The hash a digest-algorithm OID names, or nil when Sigil does not know it.
     public static func hash(_ oid: ASN1ObjectIdentifier) -> HashAlgorithm? {
         switch oid {
         case sha1: .sha1
@@ -75,6 +83,7 @@ public enum KeyOIDs {
         }
     }
 
+    /// The digest-algorithm OID of `hash`.
     public static func oid(_ hash: HashAlgorithm) -> ASN1ObjectIdentifier {
         switch hash {
         case .sha1: sha1
@@ -84,6 +93,7 @@ public enum KeyOIDs {
         }
     }
 
+    /// The curve a namedCurve OID names, or nil for any other curve.
     public static func curve(_ oid: ASN1ObjectIdentifier) -> ECCurve? {
         switch oid {
         case secp256r1: .p256
@@ -92,6 +102,7 @@ public enum KeyOIDs {
         }
     }
 
+    /// The namedCurve OID of `curve`.
     public static func oid(_ curve: ECCurve) -> ASN1ObjectIdentifier {
         curve == .p256 ? secp256r1 : secp384r1
     }

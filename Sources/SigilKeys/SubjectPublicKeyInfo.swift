@@ -11,20 +11,25 @@ import SigilCore
 /// For EC keys the algorithm is id-ecPublicKey with a named curve and the BIT STRING holds the
 /// SEC 1 point (uncompressed or compressed).
 public struct SubjectPublicKeyInfo: Hashable, Sendable {
+    /// The key's algorithm and its parameters (the named curve of an EC key).
     public let algorithm: AlgorithmIdentifier
+    /// The encoded public key.
     public let subjectPublicKey: ASN1BitString
 
+    /// A SubjectPublicKeyInfo of `algorithm` and `subjectPublicKey`.
     public init(algorithm: AlgorithmIdentifier, subjectPublicKey: ASN1BitString) {
         self.algorithm = algorithm
         self.subjectPublicKey = subjectPublicKey
     }
 
+    /// Decodes a SubjectPublicKeyInfo SEQUENCE.
     public init(node: ASN1Node) throws {
         (algorithm, subjectPublicKey) = try ASN1.sequence(node) { reader in
             (try AlgorithmIdentifier(node: reader.next(.sequence)), try ASN1BitString(node: reader.next(.bitString)))
         }
     }
 
+    /// Decodes the DER of a SubjectPublicKeyInfo, with nothing after it.
     public init<Bytes: Collection>(derEncoded bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
         do {
             self = try SubjectPublicKeyInfo(node: DER.parse(bytes))
@@ -33,6 +38,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         }
     }
 
+    /// The DER encoding.
     public var derRepresentation: [UInt8] {
         var writer = DERWriter()
         writer.appendSequence { seq in
@@ -49,6 +55,7 @@ extension ECDSAPublicKey {
         try self.init(spki: SubjectPublicKeyInfo(derEncoded: bytes))
     }
 
+    /// From a decoded SubjectPublicKeyInfo with id-ecPublicKey and a P-256 or P-384 named curve.
     public init(spki: SubjectPublicKeyInfo) throws(SigilKeysError) {
         guard spki.algorithm.algorithm == KeyOIDs.ecPublicKey else {
             throw SigilKeysError(.unsupportedAlgorithm, "public key algorithm \(spki.algorithm.algorithm) is not id-ecPublicKey")
@@ -82,8 +89,10 @@ extension ECDSAPublicKey {
             subjectPublicKey: bits)
     }
 
+    /// The key as a DER SubjectPublicKeyInfo.
     public var spkiDER: [UInt8] { spki.derRepresentation }
 
+    /// The key as PEM ("PUBLIC KEY").
     public var pemRepresentation: String { PEMDocument(label: "PUBLIC KEY", derBytes: spkiDER).pemString }
 }
 

@@ -24,7 +24,9 @@ public struct CertID: Hashable, Sendable {
     public let hashAlgorithm: HashAlgorithm?
     /// The encoded AlgorithmIdentifier as received (NULL or absent parameters both occur).
     public let hashAlgorithmIdentifier: AlgorithmIdentifier
+    /// The hash of the issuer's DER-encoded name.
     public let issuerNameHash: [UInt8]
+    /// The hash of the issuer's public key (the subjectPublicKey BIT STRING's contents).
     public let issuerKeyHash: [UInt8]
     /// The serial's two's-complement bytes.
     public let serialNumber: [UInt8]
@@ -39,6 +41,7 @@ public struct CertID: Hashable, Sendable {
         serialNumber = certificate.serialNumber
     }
 
+    /// Decodes a CertID; an unknown hash algorithm is kept for display and never matches.
     public init(node: ASN1Node) throws {
         (hashAlgorithmIdentifier, issuerNameHash, issuerKeyHash, serialNumber) = try ASN1.sequence(node) { reader in
             let algorithm = try AlgorithmIdentifier(node: reader.next(.sequence))
@@ -61,6 +64,7 @@ public struct CertID: Hashable, Sendable {
         hashAlgorithm = hash
     }
 
+    /// Writes the CertID's DER.
     public func encode(into writer: inout DERWriter) {
         writer.appendSequence { seq in
             hashAlgorithmIdentifier.encode(into: &seq)

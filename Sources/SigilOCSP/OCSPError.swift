@@ -12,6 +12,7 @@ public struct OCSPError: ModuleError {
     public static let domain = "ocsp"
     /// A stable code: compare codes, show reasons.
     public struct Code: ErrorCode {
+        /// The code's stable name.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -38,9 +39,12 @@ public struct OCSPError: ModuleError {
         public static let invalidArgument = Code("invalidArgument")
     }
 
+    /// Why the operation failed, as a stable code.
     public let code: Code
+    /// What went wrong, for people.
     public let reason: String
 
+    /// An error with `code` and `reason`.
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
@@ -61,6 +65,8 @@ func ocspError(_ error: any Error, context: String) -> OCSPError {
 
 /// OCSP object identifiers (RFC 6960 §4.4, RFC 8954).
 public enum OCSPOIDs {
+    /// id-pkix-ocsp-basic: the response type of a BasicOCSPResponse.
     public static let basicResponse: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 48, 1, 1]
+    /// id-pkix-ocsp-nonce: the nonce extension of requests and responses.
     public static let nonce: ASN1ObjectIdentifier = [1, 3, 6, 1, 5, 5, 7, 48, 1, 2]
 }

@@ -21,7 +21,9 @@ import SigilX509
 /// The nonce (RFC 8954) is the request extension id-pkix-ocsp-nonce whose extnValue is the DER of
 /// an OCTET STRING of 1 to 32 bytes (32 random bytes by default).
 public struct OCSPRequest: Hashable, Sendable {
+    /// The certificates asked about, one CertID each.
     public let certIDs: [CertID]
+    /// The nonce the response must echo, when one is sent.
     public let nonce: [UInt8]?
     /// requestorName as a directory name, when given.
     public let requestorName: DistinguishedName?
@@ -29,6 +31,7 @@ public struct OCSPRequest: Hashable, Sendable {
     /// The largest nonce RFC 8954 allows.
     public static let maximumNonceLength = 32
 
+    /// A request for `certIDs` (at least one), with `nonce` (1 to 32 bytes) when given and `requestorName` when given.
     public init(certIDs: [CertID], nonce: [UInt8]? = nil, requestorName: DistinguishedName? = nil) throws(OCSPError) {
         guard !certIDs.isEmpty else { throw OCSPError(.invalidArgument, "an OCSP request needs at least one CertID") }
         if let nonce {

@@ -35,13 +35,21 @@ import SigilX509
 /// RevokedInfo ::= SEQUENCE { revocationTime GeneralizedTime, revocationReason [0] EXPLICIT CRLReason OPTIONAL }
 /// ```
 public struct OCSPResponse: Hashable, Sendable {
+    /// The responseStatus of an OCSP response (RFC 6960 §4.2.1).
     public enum Status: Int, Hashable, Sendable, CustomStringConvertible {
+        /// The response carries a BasicOCSPResponse.
         case successful = 0
+        /// The responder could not read the request.
         case malformedRequest = 1
+        /// The responder failed internally.
         case internalError = 2
+        /// The responder is busy: ask again later.
         case tryLater = 3
+        /// The responder requires signed requests.
         case sigRequired = 5
+        /// The responder will not answer this client.
         case unauthorized = 6
+        /// The status's name in RFC 6960.
         public var description: String {
             switch self {
             case .successful: "successful"
@@ -54,6 +62,7 @@ public struct OCSPResponse: Hashable, Sendable {
         }
     }
 
+    /// The responder's answer to the request as a whole.
     public let status: Status
     /// Present exactly when the status is successful.
     public let basic: BasicOCSPResponse?
@@ -61,6 +70,7 @@ public struct OCSPResponse: Hashable, Sendable {
     /// The largest response accepted (a real one is a few KiB).
     public static let maximumSize = 1 << 20
 
+    /// Decodes a DER OCSPResponse of at most `maximumSize` bytes; nothing is verified here.
     public init<Bytes: Collection>(derEncoded bytes: Bytes) throws(OCSPError) where Bytes.Element == UInt8 {
         let data = Array(bytes)
         guard data.count <= OCSPResponse.maximumSize else {
@@ -101,8 +111,12 @@ public struct OCSPResponse: Hashable, Sendable {
     }
 }
 
+/// The signed body of a successful OCSP response (RFC 6960 §4.2.1): who answered, when, the answers
+/// for each certificate, the signature, and certificates that help verify it.
 public struct BasicOCSPResponse: Hashable, Sendable {
+    /// How the response names its signer.
     public enum ResponderID: Hashable, Sendable {
+        /// The responder's subject name.
         case byName(DistinguishedName)
         /// SHA-1 of the responder's subjectPublicKey BIT STRING contents.
         case byKey([UInt8])
@@ -110,14 +124,23 @@ public struct BasicOCSPResponse: Hashable, Sendable {
 
     /// The encoded ResponseData: what the responder signed.
     public let tbsResponseData: [UInt8]
+    /// The ResponseData version (0 for v1, the only one defined).
     public let version: Int
+    /// Who signed the response.
     public let responderID: ResponderID
+    /// When the response was signed, seconds since 1970.
     public let producedAt: Int64
+    /// One answer per certificate asked about.
     public let responses: [SingleResponse]
+    /// The response extensions (the nonce among them).
     public let responseExtensions: [Extension]
+    /// The signature algorithm as encoded.
     public let signatureAlgorithmIdentifier: AlgorithmIdentifier
+    /// The signature algorithm, decoded.
     public let signatureAlgorithm: SignatureAlgorithm
+    /// The signature over `tbsResponseData`.
     public let signature: [UInt8]
+    /// The certificates the responder sent along (a delegated responder's certificate, typically).
     public let certificates: [Certificate]
 
     /// The nonce extension's value (the OCTET STRING's content), when present.
@@ -194,13 +217,19 @@ public struct BasicOCSPResponse: Hashable, Sendable {
     }
 }
 
+/// The answer for one certificate (RFC 6960 §4.2.1): its CertID, its status, and the period the
+/// answer is valid for.
 public struct SingleResponse: Hashable, Sendable {
+    /// What the responder says about the certificate.
     public enum CertStatus: Hashable, Sendable, CustomStringConvertible {
+        /// Not revoked.
         case good
         /// Revocation time (seconds since the epoch) and CRLReason (RFC 5280 §5.3.1), if given.
         case revoked(time: Int64, reason: Int?)
+        /// The responder does not know the certificate.
         case unknown
 
+        /// "good", "revoked at TIME (reason N)" or "unknown".
         public var description: String {
             switch self {
             case .good: "good"
@@ -210,10 +239,15 @@ public struct SingleResponse: Hashable, Sendable {
         }
     }
 
+    /// The certificate the answer is about.
     public let certID: CertID
+    /// Its status.
     public let status: CertStatus
+    /// When the status was known to be correct, seconds since 1970.
     public let thisUpdate: Int64
+    /// When newer information will be available, seconds since 1970; nil when always.
     public let nextUpdate: Int64?
+    /// The answer's extensions.
     public let singleExtensions: [Extension]
 
     init(node: ASN1Node) throws {

@@ -10,6 +10,7 @@ import SigilX509
 /// it (not retryable); a network failure (down, slow, refused, oversized, non-200) is reported as
 /// retryable and fails the chain in `.hardFail` mode only.
 public actor OCSPRevocationChecker {
+    /// What a certificate whose status could not be fetched does to the chain.
     public enum Mode: Sendable {
         /// A certificate whose status could not be fetched fails the chain.
         case hardFail
@@ -17,12 +18,19 @@ public actor OCSPRevocationChecker {
         case softFail
     }
 
+    /// How requests reach the responders.
     public let transport: any OCSPTransport
+    /// The checks each response passes before it is believed.
     public let verifier: OCSPResponseVerifier
+    /// Hard fail (the default) or soft fail on network failures.
     public let mode: Mode
+    /// The hash of the CertIDs sent (SHA-1 by default, what responders expect).
     public let hash: HashAlgorithm
+    /// Seconds allowed for each request.
     public let timeout: Double
+    /// The largest response body accepted, in bytes.
     public let maximumResponseSize: Int
+    /// The most answers kept in the cache; the oldest is evicted first.
     public let cacheLimit: Int
 
     private struct CacheKey: Hashable {
@@ -40,6 +48,9 @@ public actor OCSPRevocationChecker {
     /// Responses fetched from the network (for tests and monitoring).
     public private(set) var fetchCount = 0
 
+    /// A checker that asks through `transport` and believes what `verifier` accepts, in `mode`, with
+    /// `hash` CertIDs, `timeout` seconds per request, responses up to `maximumResponseSize` bytes and
+    /// `cacheLimit` cached answers.
     public init(
         transport: any OCSPTransport, verifier: OCSPResponseVerifier = OCSPResponseVerifier(), mode: Mode = .hardFail,
         hash: HashAlgorithm = .sha1, timeout: Double = 10, maximumResponseSize: Int = 64 * 1024, cacheLimit: Int = 1024

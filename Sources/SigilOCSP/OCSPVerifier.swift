@@ -5,9 +5,13 @@ import SigilX509
 
 /// What a verified response says about one certificate.
 public struct OCSPVerifiedStatus: Hashable, Sendable {
+    /// The certificate's status.
     public let status: SingleResponse.CertStatus
+    /// When the status was known to be correct, seconds since 1970.
     public let thisUpdate: Int64
+    /// When newer information will be available, seconds since 1970; nil when the responder gives no time.
     public let nextUpdate: Int64?
+    /// When the response was signed, seconds since 1970.
     public let producedAt: Int64
     /// The certificate that signed the response: the issuer itself or a delegated responder.
     public let signer: Certificate
@@ -18,8 +22,10 @@ public struct OCSPVerifiedStatus: Hashable, Sendable {
 public struct OCSPResponseVerifier: Sendable {
     /// Allowed clock difference in seconds (Apple's Swift library uses 4,500).
     public var skew: Int64
+    /// RSA signer keys smaller than this are refused.
     public var minimumRSABits: Int
 
+    /// A verifier allowing `skew` seconds of clock difference and refusing RSA keys under `minimumRSABits`.
     public init(skew: Int64 = 4_500, minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits) {
         self.skew = skew
         self.minimumRSABits = minimumRSABits

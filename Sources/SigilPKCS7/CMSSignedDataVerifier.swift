@@ -11,8 +11,11 @@ import SigilX509
 /// caller's time (ARCHITECTURE.md, Conventions: time and trust are passed in). Variable time
 /// (public inputs). For app receipts, ``AppReceiptVerifier`` runs this with Apple's rules.
 public struct CMSSignedDataVerifier: Sendable {
+    /// The roots a signer must chain to.
     public var trustedRoots: [Certificate]
+    /// The policies the signer's chain is validated under, besides the RFC 5280 basics.
     public var policies: [any CertificatePolicy]
+    /// RSA keys smaller than this verify nothing.
     public var minimumRSABits: Int
 
     /// A verifier trusting `trustedRoots`, validating the signer's chain under `policies` (the
@@ -28,6 +31,7 @@ public struct CMSSignedDataVerifier: Sendable {
 
     /// The signer and the chain it validated through.
     public struct Verified: Sendable {
+        /// The certificate whose key made the signature.
         public let signer: Certificate
         /// Signer first, trusted root last.
         public let chain: [Certificate]
@@ -131,5 +135,22 @@ public struct CMSSignedDataVerifier: Sendable {
                 "RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)",
                 PKCS7Error(failures.failsOnlyOnValidityPeriod ? .signerNotValidAtTime : .untrustedSigner, reasons, failures: failures))
         }
+    }
+}
+
+extension Array where Element == ValidationFailure {
+    /// Whether there is at least one failure and every one is a validity-period failure (expired,
+    /// not yet valid): the chain is trusted and only the time is wrong, which the CMS verifier
+    /// (`signerNotValidAtTime`) and App Attest (`certificateNotValidAtTime`) report under a code of
+    /// their own. Kept beside those users, so SigilX509, which the embedded App Store verifier
+    /// links, is unchanged.
+    public var failsOnlyOnValidityPeriod: Bool {
+        !isEmpty
+            && allSatisfy {
+                switch $0 {
+                case .expired, .notYetValid: true
+                default: false
+                }
+            }
     }
 }

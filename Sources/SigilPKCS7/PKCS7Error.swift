@@ -10,6 +10,7 @@ public struct PKCS7Error: ModuleError {
     public static let domain = "pkcs7"
     /// A stable code: compare codes, show reasons.
     public struct Code: ErrorCode {
+        /// The code's stable name.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -37,7 +38,9 @@ public struct PKCS7Error: ModuleError {
         public static let deviceMismatch = Code("deviceMismatch")
     }
 
+    /// Why the operation failed, as a stable code.
     public let code: Code
+    /// What went wrong, for people.
     public let reason: String
     /// The certificate verifier's typed reasons when the signer's chain failed (each with the
     /// certificate it concerns and its rule).
@@ -68,12 +71,20 @@ func pkcs7Error(_ error: any Error, context: String) -> PKCS7Error {
 
 /// CMS object identifiers (RFC 5652 §3, §5, §11).
 public enum CMSOIDs {
+    /// id-data: plain content.
     public static let data: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 1]
+    /// id-signedData.
     public static let signedData: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 2]
+    /// The content-type signed attribute.
     public static let contentType: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 3]
+    /// The message-digest signed attribute.
     public static let messageDigest: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 4]
+    /// The signing-time signed attribute.
     public static let signingTime: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 5]
+    /// rsaEncryption, as old SignerInfos name an RSA PKCS#1 v1.5 signature.
     public static let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 1]
+    /// ecdsa-with-SHA1.
     public static let ecdsaWithSHA1: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 1]
+    /// id-ecPublicKey, as some SignerInfos name an ECDSA signature.
     public static let ecPublicKey: ASN1ObjectIdentifier = [1, 2, 840, 10045, 2, 1]
 }

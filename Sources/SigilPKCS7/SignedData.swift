@@ -23,17 +23,23 @@ import SigilX509
 /// wrap the payload in a second OCTET STRING; `content` is the OCTET STRING's value as signed,
 /// and `payload` removes that extra wrapper when the value is itself exactly one OCTET STRING.
 public struct SignedData: Sendable {
+    /// The SignedData version (CMSVersion, 1 to 5).
     public let version: Int
+    /// The digest algorithms the signers use, as listed.
     public let digestAlgorithms: [AlgorithmIdentifier]
+    /// eContentType: what the content is (id-data for receipts).
     public let contentType: ASN1ObjectIdentifier
     /// The encapsulated content's octets (what the message digest covers); nil when detached.
     public let content: [UInt8]?
+    /// The certificates the message carries (signer and intermediates, typically).
     public let certificates: [Certificate]
+    /// One SignerInfo per signer.
     public let signerInfos: [SignerInfo]
 
     /// The largest message accepted.
     public static let maximumSize = 16 << 20
 
+    /// Parses a ContentInfo holding SignedData, BER (as Apple and Xcode write receipts), at most `maximumSize` bytes; nothing is verified here.
     public init<Bytes: Collection>(berEncoded bytes: Bytes) throws(PKCS7Error) where Bytes.Element == UInt8 {
         let data = Array(bytes)
         guard data.count <= SignedData.maximumSize else {
@@ -117,25 +123,36 @@ public struct SignedData: Sendable {
 /// Attribute ::= SEQUENCE { attrType OBJECT IDENTIFIER, attrValues SET OF AttributeValue }
 /// ```
 public struct SignerInfo: Sendable {
+    /// How a SignerInfo names its signer's certificate.
     public enum Identifier: Sendable {
+        /// By the certificate's issuer and serial number.
         case issuerAndSerialNumber(issuer: DistinguishedName, serial: [UInt8])
+        /// By the certificate's subjectKeyIdentifier.
         case subjectKeyIdentifier([UInt8])
     }
 
+    /// A signed attribute: its type and values.
     public struct Attribute: Sendable {
+        /// The attribute's type.
         public let type: ASN1ObjectIdentifier
         /// Each value's encoding.
         public let values: [[UInt8]]
     }
 
+    /// The SignerInfo version (CMSVersion: 1 with an issuer and serial number, 3 with a key identifier), as received.
     public let version: Int
+    /// The signer's certificate, by issuer and serial or by key identifier.
     public let signerIdentifier: Identifier
+    /// The digest of the content (and of the signed attributes).
     public let digestAlgorithm: HashAlgorithm
+    /// The signed attributes, when present.
     public let signedAttributes: [Attribute]?
     /// The DER the signature covers when signed attributes are present: the attributes as a
     /// SET (tag 0x31), re-encoded from the received [0] (RFC 5652 §5.4).
     public let signedAttributesDER: [UInt8]?
+    /// The signature algorithm as encoded.
     public let signatureAlgorithmIdentifier: AlgorithmIdentifier
+    /// The signature's bytes.
     public let signature: [UInt8]
 
     init(node: ASN1Node) throws {
@@ -191,6 +208,7 @@ public struct SignerInfo: Sendable {
             fields
     }
 
+    /// The signed attribute of `type`, when present.
     public func attribute(_ type: ASN1ObjectIdentifier) -> Attribute? { signedAttributes?.first { $0.type == type } }
 
     /// The signature algorithm: rsaEncryption means PKCS#1 v1.5 with the SignerInfo's digest

@@ -12,15 +12,23 @@ import SigilX509
 public struct AppReceiptBuilder: Sendable {
     /// One in-app purchase record (attribute 17).
     public struct InAppPurchase: Sendable {
+        /// The quantity (field 1701).
         public var quantity: Int64
+        /// The product id (field 1702).
         public var productID: String
+        /// The transaction id (field 1703).
         public var transactionID: String
+        /// The original transaction id (field 1705).
         public var originalTransactionID: String
         /// Seconds since 1970.
         public var purchaseDate: Int64
+        /// The original purchase date (field 1706), seconds since 1970.
         public var originalPurchaseDate: Int64
+        /// The subscription expiration date (field 1708), seconds since 1970; written only when set.
         public var subscriptionExpirationDate: Int64?
+        /// The web order line item id (field 1711); written only when set.
         public var webOrderLineItemID: Int64?
+        /// A record with these fields.
         public init(
             quantity: Int64 = 1, productID: String, transactionID: String, originalTransactionID: String, purchaseDate: Int64,
             originalPurchaseDate: Int64, subscriptionExpirationDate: Int64? = nil, webOrderLineItemID: Int64? = nil
@@ -36,18 +44,26 @@ public struct AppReceiptBuilder: Sendable {
         }
     }
 
+    /// The receipt type (field 0; "ProductionSandbox" by default).
     public var receiptType: String
+    /// The app item id (field 1).
     public var appItemID: Int64
+    /// The bundle id (field 2).
     public var bundleID: String
+    /// The app version (field 3).
     public var appVersion: String
+    /// The original application version (field 19).
     public var originalApplicationVersion: String
     /// Seconds since 1970.
     public var creationDate: Int64
+    /// The opaque value (field 4), an input of the device hash.
     public var opaqueValue: [UInt8]
     /// The device identifier the SHA-1 hash (attribute 5) binds the receipt to.
     public var deviceGUID: [UInt8]
+    /// The in-app purchase records (field 17, one each).
     public var inAppPurchases: [InAppPurchase]
 
+    /// A receipt with these fields; field 5 (the device hash) is computed from `deviceGUID`.
     public init(
         receiptType: String = "ProductionSandbox", appItemID: Int64 = 0, bundleID: String, appVersion: String,
         originalApplicationVersion: String, creationDate: Int64, opaqueValue: [UInt8], deviceGUID: [UInt8],

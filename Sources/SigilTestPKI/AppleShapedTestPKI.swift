@@ -12,11 +12,17 @@ import SigilX509
 /// can sign realistic App Store data without Apple's keys. Trust `root` (never Apple's roots) when
 /// verifying what it signs.
 public struct AppleShapedTestPKI: Sendable {
+    /// The root's P-384 key.
     public let rootKey: ECDSAPrivateKey
+    /// The intermediate's P-384 key.
     public let intermediateKey: ECDSAPrivateKey
+    /// The leaf's P-256 key: it signs the JWS payloads and receipts.
     public let leafKey: ECDSAPrivateKey
+    /// The self-signed root: trust this one.
     public let root: Certificate
+    /// The intermediate, with the WWDR marker.
     public let intermediate: Certificate
+    /// The leaf, with the receipt-signing marker.
     public let leaf: Certificate
 
     /// A fresh PKI whose three certificates are valid from `notBefore` to `notAfter` (seconds

@@ -12,8 +12,11 @@ import SigilX509
 public struct CertificateBuilder: Sendable {
     /// One extension: its OID, criticality and the DER of its extnValue's content.
     public struct ExtensionValue: Sendable {
+        /// The extension's OID.
         public let oid: ASN1ObjectIdentifier
+        /// Whether it is marked critical.
         public let critical: Bool
+        /// The DER of the extnValue OCTET STRING's content.
         public let value: [UInt8]
         /// An extension with its OID, criticality and DER extnValue content.
         public init(oid: ASN1ObjectIdentifier, critical: Bool, value: [UInt8]) {
@@ -83,15 +86,19 @@ public struct CertificateBuilder: Sendable {
         }
     }
 
+    /// The serial number's two's-complement bytes.
     public var serialNumber: [UInt8]
     /// DER Names (see `CertificateBuilder.name`).
     public var issuer: [UInt8]
+    /// The subject's DER Name.
     public var subject: [UInt8]
     /// Seconds since 1970; written as UTCTime through 2049 and GeneralizedTime after (§4.1.2.5).
     public var notBefore: Int64
+    /// Seconds since 1970, written like `notBefore`.
     public var notAfter: Int64
     /// DER SubjectPublicKeyInfo.
     public var subjectPublicKeyInfo: [UInt8]
+    /// The extensions, in order.
     public var extensions: [ExtensionValue]
 
     /// A certificate to sign: serial, DER issuer and subject Names, validity (seconds since 1970), DER SubjectPublicKeyInfo and extensions in order.

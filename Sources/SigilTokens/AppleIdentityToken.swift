@@ -7,31 +7,47 @@ import SigilJOSE
 public struct AppleIdentityToken: Sendable, Hashable {
     /// 0 unsupported, 1 unknown, 2 likely real (Apple's realUserStatus); other values kept raw.
     public struct RealUserStatus: AppStoreOpenEnum {
+        /// The value as Apple sent it.
         public let rawValue: Int64
         /// Wraps a raw value as received, documented or not (see `isDocumented`).
         public init(rawValue: Int64) { self.rawValue = rawValue }
+        /// 0: the platform cannot tell whether the user is real.
         public static let unsupported = RealUserStatus(rawValue: 0)
+        /// 1: the system could not decide; treat the user as neither likely real nor fake.
         public static let unknown = RealUserStatus(rawValue: 1)
+        /// 2: the user is likely a real person.
         public static let likelyReal = RealUserStatus(rawValue: 2)
+        /// The values Apple documents, in order.
         public static let documented: [RealUserStatus] = [.unsupported, .unknown, .likelyReal]
     }
 
+    /// Every claim of the token as sent, registered and Apple's own.
     public let claims: JWTClaims
     /// The key that verified the token.
     public let keyID: String
     /// The user's stable identifier for this team (sub).
     public let subject: String
+    /// The client ids the token was issued for (aud); one of them is the verifier's.
     public let audience: [String]
+    /// When the token was issued (iat), seconds since 1970.
     public let issuedAt: Double
+    /// When the token expires (exp), seconds since 1970.
     public let expiration: Double
+    /// The nonce the app passed to the authorization request, when there was one.
     public let nonce: String?
+    /// Whether the platform supports nonces (nonce_supported), when Apple says.
     public let nonceSupported: Bool?
+    /// The user's email address, or their private relay address, when shared.
     public let email: String?
+    /// Whether Apple verified the email address (email_verified).
     public let emailVerified: Bool?
+    /// Whether the email is a private relay address (is_private_email).
     public let isPrivateEmail: Bool?
+    /// Apple's estimate of whether the user is a real person (real_user_status), when sent.
     public let realUserStatus: RealUserStatus?
     /// The user's identifier under the previous team, during an app transfer.
     public let transferSubject: String?
+    /// When the user authenticated (auth_time), seconds since 1970, when sent.
     public let authTime: Double?
 }
 
@@ -50,6 +66,7 @@ public struct AppleIdentityToken: Sendable, Hashable {
 ///
 /// Variable time: every input is public.
 public struct AppleIdentityTokenVerifier: Sendable {
+    /// The issuer every identity token must name (iss).
     public static let issuer = "https://appleid.apple.com"
     /// The services ids / bundle ids the tokens may be issued for (aud).
     public let clientIDs: [String]

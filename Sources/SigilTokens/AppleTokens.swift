@@ -14,7 +14,9 @@ import Foundation
 /// and its key identifier. The scalar never leaves the key object; every signature made with it
 /// runs the constant-time signing path with RFC 6979 nonces.
 public struct AppleSigningKey: Sendable {
+    /// The P-256 private key; signing with it runs in constant time.
     public let privateKey: ECDSAPrivateKey
+    /// The key's identifier in App Store Connect, written as the kid of every token.
     public let keyID: String
 
     /// A signing key from an already loaded P-256 private key and its App Store Connect key id.
@@ -97,6 +99,14 @@ public enum AppleTokens {
                 ("iss", .string(brandID)), ("sub", .string(readerID)), ("aud", .string("apple-identityservices-v1")),
                 ("iat", .int(issuedAt)), ("exp", .int(issuedAt + lifetime)),
             ])
+    }
+
+    /// DeviceCheck API bearer token, also the one App Attest's fraud-metric receipt refresh takes:
+    /// header {alg ES256, kid}, claims iss team id and iat. Apple documents no exp for it and
+    /// accepts a token for up to an hour after iat, so none is set: mint one per request.
+    public static func deviceCheck(key: AppleSigningKey, teamID: String, issuedAt: Int64) throws(AppStoreError) -> String {
+        try require(!teamID.isEmpty, "the team id is required")
+        return try jwt(key: key, claims: [("iss", .string(teamID)), ("iat", .int(issuedAt))])
     }
 
     /// StoreKit 2 promotional offer signature (v2): a JWS with aud "promotional-offer", nonce,

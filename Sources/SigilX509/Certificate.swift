@@ -43,17 +43,27 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     public let serialNumber: [UInt8]
     /// RFC 5280 §4.1.2.2 requires a positive serial; a negative one is parsed and flagged here.
     public let isSerialNumberNegative: Bool
+    /// The signature algorithm as encoded.
     public let signatureAlgorithmIdentifier: AlgorithmIdentifier
+    /// The signature algorithm, decoded.
     public let signatureAlgorithm: SignatureAlgorithm
+    /// Who issued the certificate.
     public let issuer: DistinguishedName
+    /// When the certificate is valid.
     public let validity: Validity
+    /// Who the certificate is for.
     public let subject: DistinguishedName
+    /// The subject's public key as encoded.
     public let subjectPublicKeyInfo: SubjectPublicKeyInfo
     /// The SubjectPublicKeyInfo's encoding (a copy of that part of `derBytes`).
     public var subjectPublicKeyInfoBytes: [UInt8] { Array(derBytes[spkiRange]) }
+    /// The subject's public key, decoded when Sigil can verify with it.
     public let publicKey: CertificatePublicKey
+    /// issuerUniqueID, when present (v2 and v3 only).
     public let issuerUniqueID: ASN1BitString?
+    /// subjectUniqueID, when present (v2 and v3 only).
     public let subjectUniqueID: ASN1BitString?
+    /// The extensions, in the order received (v3 only).
     public let extensions: [Extension]
     /// The signatureValue BIT STRING's bytes (no unused bits allowed).
     public let signature: [UInt8]
@@ -275,6 +285,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         return ([try Certificate(derEncoded: data)], [])
     }
 
+    /// The certificate as PEM ("CERTIFICATE").
     public var pemRepresentation: String { PEMDocument(label: "CERTIFICATE", derBytes: derBytes).pemString }
 
     // MARK: - Convenience views of the extensions
@@ -282,31 +293,37 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     /// The extension with `oid`, or nil.
     public func `extension`(_ oid: ASN1ObjectIdentifier) -> Extension? { extensions.first { $0.oid == oid } }
 
+    /// basicConstraints, when present.
     public var basicConstraints: BasicConstraints? {
         if case .basicConstraints(let v)? = self.extension(X509OIDs.basicConstraints)?.value { return v }
         return nil
     }
 
+    /// keyUsage, when present.
     public var keyUsage: KeyUsage? {
         if case .keyUsage(let v)? = self.extension(X509OIDs.keyUsage)?.value { return v }
         return nil
     }
 
+    /// extKeyUsage's purposes, when present.
     public var extendedKeyUsage: [ASN1ObjectIdentifier]? {
         if case .extendedKeyUsage(let v)? = self.extension(X509OIDs.extKeyUsage)?.value { return v }
         return nil
     }
 
+    /// subjectKeyIdentifier, when present.
     public var subjectKeyIdentifier: [UInt8]? {
         if case .subjectKeyIdentifier(let v)? = self.extension(X509OIDs.subjectKeyIdentifier)?.value { return v }
         return nil
     }
 
+    /// authorityKeyIdentifier, when present.
     public var authorityKeyIdentifier: AuthorityKeyIdentifier? {
         if case .authorityKeyIdentifier(let v)? = self.extension(X509OIDs.authorityKeyIdentifier)?.value { return v }
         return nil
     }
 
+    /// authorityInfoAccess's entries; empty when absent.
     public var authorityInfoAccess: [AccessDescription] {
         if case .authorityInfoAccess(let v)? = self.extension(X509OIDs.authorityInfoAccess)?.value { return v }
         return []
@@ -314,38 +331,46 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
 
     /// OCSP responder URLs from authorityInfoAccess (RFC 5280 §4.2.2.1).
     public var ocspURLs: [String] { authorityInfoAccess.filter { $0.method == X509OIDs.accessOCSP }.compactMap(\.uri) }
+    /// CA issuer URLs from authorityInfoAccess (where the issuer's certificate can be fetched).
     public var caIssuerURLs: [String] { authorityInfoAccess.filter { $0.method == X509OIDs.accessCAIssuers }.compactMap(\.uri) }
 
+    /// cRLDistributionPoints's entries; empty when absent.
     public var crlDistributionPoints: [DistributionPoint] {
         if case .cRLDistributionPoints(let v)? = self.extension(X509OIDs.cRLDistributionPoints)?.value { return v }
         return []
     }
 
+    /// certificatePolicies's entries; empty when absent.
     public var certificatePolicies: [PolicyInformation] {
         if case .certificatePolicies(let v)? = self.extension(X509OIDs.certificatePolicies)?.value { return v }
         return []
     }
 
+    /// subjectAltName's names; empty when absent.
     public var subjectAlternativeNames: [GeneralName] {
         if case .subjectAltName(let v)? = self.extension(X509OIDs.subjectAltName)?.value { return v }
         return []
     }
 
+    /// nameConstraints, when present.
     public var nameConstraints: NameConstraints? {
         if case .nameConstraints(let v)? = self.extension(X509OIDs.nameConstraints)?.value { return v }
         return nil
     }
 
+    /// policyMappings, when present.
     public var policyMappings: PolicyMappings? {
         if case .policyMappings(let v)? = self.extension(X509OIDs.policyMappings)?.value { return v }
         return nil
     }
 
+    /// policyConstraints, when present.
     public var policyConstraints: PolicyConstraints? {
         if case .policyConstraints(let v)? = self.extension(X509OIDs.policyConstraints)?.value { return v }
         return nil
     }
 
+    /// inhibitAnyPolicy, when present.
     public var inhibitAnyPolicy: InhibitAnyPolicy? {
         if case .inhibitAnyPolicy(let v)? = self.extension(X509OIDs.inhibitAnyPolicy)?.value { return v }
         return nil
@@ -377,6 +402,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Subject, issuer and serial number, for people.
     public var description: String { "Certificate(subject: \(subject), issuer: \(issuer), serial: \(serialNumberHex))" }
 
     /// Certificates are equal when their DER encodings are.

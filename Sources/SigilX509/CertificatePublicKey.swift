@@ -6,8 +6,11 @@ import SigilKeys
 /// the SubjectPublicKeyInfo otherwise (an unknown key algorithm is not a parse error; it only
 /// makes signatures by that key unverifiable).
 public enum CertificatePublicKey: Hashable, Sendable, CustomStringConvertible {
+    /// A P-256 or P-384 key.
     case ec(ECDSAPublicKey)
+    /// An RSA key, with its PSS restriction when it has one.
     case rsa(RSAPublicKeyInfo)
+    /// A key Sigil cannot verify with, kept as received.
     case unknown(SubjectPublicKeyInfo)
 
     /// RSA keys are read down to 1024 bits (PKITS and old roots use 1024); whether a key that size

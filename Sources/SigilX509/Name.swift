@@ -53,7 +53,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
 
     /// Names are equal when their encodings are (the RDNs are a function of them).
     public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.derBytes == rhs.derBytes }
-    /// Hashes the encoding (equal names by ``==`` have equal encodings).
+    /// Hashes the encoding (equal names by `==` have equal encodings).
     public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 
     /// The full decoding of a Name: SEQUENCE OF non-empty SET OF AttributeTypeAndValue.
@@ -88,6 +88,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
         rdns.flatMap { $0.attributes.filter { $0.type == type }.compactMap(\.stringValue) }
     }
 
+    /// The last common name (CN) of the name, when it has one.
     public var commonName: String? { values(of: AttributeTypeAndValue.commonName).last }
 
     /// RFC 4514 string form: RDNs in reverse order, separated by commas; multi-valued RDNs joined
@@ -96,6 +97,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
         rdns.reversed().map { rdn in rdn.attributes.map(\.rfc4514String).joined(separator: "+") }.joined(separator: ",")
     }
 
+    /// The name in RFC 4514 form.
     public var description: String { rfc4514String }
 
     /// Name matching for path building (RFC 5280 §7.1, simplified as most verifiers do): equal
@@ -161,6 +163,7 @@ extension Locked where Value == [RelativeDistinguishedName]? {
 
 /// One RelativeDistinguishedName: a SET OF AttributeTypeAndValue.
 public struct RelativeDistinguishedName: Hashable, Sendable {
+    /// The attributes of the RDN, as received.
     public let attributes: [AttributeTypeAndValue]
 }
 
@@ -168,6 +171,7 @@ public struct RelativeDistinguishedName: Hashable, Sendable {
 /// (RFC 5280 §4.1.2.4). The value is kept encoded (`valueBytes`) and decoded when it is one of
 /// the directory string types.
 public struct AttributeTypeAndValue: Hashable, Sendable {
+    /// The attribute type (CN, O, C, …).
     public let type: ASN1ObjectIdentifier
     /// The value's complete DER encoding (tag, length, content).
     public let valueBytes: [UInt8]
@@ -177,9 +181,13 @@ public struct AttributeTypeAndValue: Hashable, Sendable {
     /// The value's universal tag number (12 UTF8String, 19 PrintableString, …).
     public let valueTag: ASN1Identifier
 
+    /// CN (2.5.4.3).
     public static let commonName: ASN1ObjectIdentifier = [2, 5, 4, 3]
+    /// C (2.5.4.6).
     public static let countryName: ASN1ObjectIdentifier = [2, 5, 4, 6]
+    /// O (2.5.4.10).
     public static let organizationName: ASN1ObjectIdentifier = [2, 5, 4, 10]
+    /// OU (2.5.4.11).
     public static let organizationalUnitName: ASN1ObjectIdentifier = [2, 5, 4, 11]
 
     /// RFC 4514 §3 short names (plus a few that openssl also prints by name).

@@ -7,9 +7,13 @@ import SigilKeys
 /// rules of each: ECDSA with absent parameters, PKCS#1 v1.5 with NULL or absent parameters (RFC 4055 §5 requires accepting both),
 /// RSASSA-PSS with its RSASSA-PSS-params. Anything else is `.unknown`, kept with its encoding.
 public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
+    /// ECDSA with the hash (ecdsa-with-SHA256, -SHA384, -SHA512).
     case ecdsa(HashAlgorithm)
+    /// RSASSA-PKCS1-v1_5 with the hash (sha256WithRSAEncryption, …).
     case rsaPKCS1v15(HashAlgorithm)
+    /// RSASSA-PSS with its parameters.
     case rsaPSS(RSAPublicKey.PSSParameters)
+    /// An algorithm Sigil does not verify, kept as encoded.
     case unknown(AlgorithmIdentifier)
 
     /// The algorithm an AlgorithmIdentifier names (ECDSA with SHA-2, RSA PKCS#1 v1.5, RSASSA-PSS with its parameters); unknown or malformed identifiers throw.
@@ -48,6 +52,7 @@ public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
         X509OIDs.sha384WithRSAEncryption: .sha384, X509OIDs.sha512WithRSAEncryption: .sha512,
     ]
 
+    /// The algorithm's name, for people.
     public var description: String {
         switch self {
         case .ecdsa(let hash): "ecdsa-with-\(hash.rawValue.replacingOccurrences(of: "-", with: ""))"

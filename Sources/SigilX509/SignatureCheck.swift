@@ -7,11 +7,16 @@ import SigilKeys
 extension CertificatePublicKey {
     /// Why a signature check did not pass (for the verifier's report).
     public enum SignatureFailure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The key cannot make this kind of signature (an EC key and an RSA algorithm, …).
         case keyAlgorithmMismatch(String)
+        /// Sigil does not verify this algorithm.
         case unsupportedAlgorithm(String)
+        /// The RSA key is smaller than the minimum allowed.
         case keyTooSmall(bits: Int, minimum: Int)
+        /// The signature does not verify.
         case invalidSignature
 
+        /// The failure, for people.
         public var description: String {
             switch self {
             case .keyAlgorithmMismatch(let s): "the signature algorithm does not match the key: \(s)"

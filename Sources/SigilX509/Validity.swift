@@ -13,9 +13,13 @@ import SigilASN1
 public struct Validity: Hashable, Sendable {
     /// Seconds since 1970-01-01T00:00:00Z.
     public let notBefore: Int64
+    /// Seconds since 1970-01-01T00:00:00Z.
     public let notAfter: Int64
+    /// notBefore as encoded.
     public let notBeforeComponents: ASN1TimeComponents
+    /// notAfter as encoded.
     public let notAfterComponents: ASN1TimeComponents
+    /// Whether a date before 2050 was written as GeneralizedTime (a profile violation deployed certificates carry).
     public let usesGeneralizedTimeBefore2050: Bool
 
     /// Parses Validity (RFC 5280 §4.1.2.5): UTCTime through 2049, GeneralizedTime from 2050.

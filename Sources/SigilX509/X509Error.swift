@@ -10,6 +10,7 @@ public struct X509Error: ModuleError {
     public static let domain = "x509"
     /// A stable error code: compare codes, show reasons.
     public struct Code: ErrorCode {
+        /// The code's stable name.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -31,7 +32,9 @@ public struct X509Error: ModuleError {
         public static let limitExceeded = Code("limitExceeded")
     }
 
+    /// Why the operation failed, as a stable code.
     public let code: Code
+    /// What went wrong, for people.
     public let reason: String
 
     /// An error with its code and a reason for people.

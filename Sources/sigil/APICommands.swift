@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SigilAdvancedCommerce
 import SigilAppStore
 import SigilHTTP
 import SigilJOSE
@@ -206,6 +207,50 @@ struct APICommand: AsyncParsableCommand {
             "performance-test-result", "REQUEST_ID", identifiers: 1,
             .appStore { api, c in try APIOutput.print(try await api.getPerformanceTestResults(requestId: c.ids[0])) }),
         Endpoint(
+            "advanced-commerce-cancel", "TRANSACTION_ID --body SubscriptionCancelRequest.json (Advanced Commerce API)", identifiers: 1,
+            .appStore { api, c in
+                try APIOutput.print(
+                    try await api.cancelSubscription(
+                        transactionId: c.ids[0], request: try c.body(AdvancedCommerceSubscriptionCancelRequest.self)))
+            }),
+        Endpoint(
+            "advanced-commerce-revoke", "TRANSACTION_ID --body SubscriptionRevokeRequest.json (Advanced Commerce API)", identifiers: 1,
+            .appStore { api, c in
+                try APIOutput.print(
+                    try await api.revokeSubscription(
+                        transactionId: c.ids[0], request: try c.body(AdvancedCommerceSubscriptionRevokeRequest.self)))
+            }),
+        Endpoint(
+            "advanced-commerce-change-metadata", "TRANSACTION_ID --body SubscriptionChangeMetadataRequest.json (Advanced Commerce API)",
+            identifiers: 1,
+            .appStore { api, c in
+                try APIOutput.print(
+                    try await api.changeSubscriptionMetadata(
+                        transactionId: c.ids[0], request: try c.body(AdvancedCommerceSubscriptionChangeMetadataRequest.self)))
+            }),
+        Endpoint(
+            "advanced-commerce-change-price", "TRANSACTION_ID --body SubscriptionPriceChangeRequest.json (Advanced Commerce API)",
+            identifiers: 1,
+            .appStore { api, c in
+                try APIOutput.print(
+                    try await api.changeSubscriptionPrice(
+                        transactionId: c.ids[0], request: try c.body(AdvancedCommerceSubscriptionPriceChangeRequest.self)))
+            }),
+        Endpoint(
+            "advanced-commerce-migrate", "TRANSACTION_ID --body SubscriptionMigrateRequest.json (Advanced Commerce API)", identifiers: 1,
+            .appStore { api, c in
+                try APIOutput.print(
+                    try await api.migrateSubscription(
+                        transactionId: c.ids[0], request: try c.body(AdvancedCommerceSubscriptionMigrateRequest.self)))
+            }),
+        Endpoint(
+            "advanced-commerce-request-refund", "TRANSACTION_ID --body RequestRefundRequest.json (Advanced Commerce API)", identifiers: 1,
+            .appStore { api, c in
+                try APIOutput.print(
+                    try await api.requestTransactionRefund(
+                        transactionId: c.ids[0], request: try c.body(AdvancedCommerceRequestRefundRequest.self)))
+            }),
+        Endpoint(
             "external-purchase-report", "--body ExternalPurchaseReport.json (External Purchase Server API)", identifiers: 0,
             .externalPurchase { api, c in try APIOutput.print(try await api.sendReport(try c.body(ExternalPurchaseReport.self))) }),
         Endpoint(
@@ -260,7 +305,11 @@ struct APICommand: AsyncParsableCommand {
     @Option(help: "The key's identifier (kid).") var keyId: String
     @Option(help: "Issuer id from App Store Connect.") var issuerId: String
     @Option(help: "The app's bundle id.") var bundleId: String
-    @Option(help: "production, sandbox or local-testing.") var environment: String = "sandbox"
+    @Option(
+        help:
+            "production, sandbox, legacy-production, legacy-sandbox (the …itunes.apple.com hosts used before 2026-05-05) or local-testing."
+    )
+    var environment: String = "sandbox"
     @Option(help: "Another base URL (a proxy or test server); overrides --environment.") var baseUrl: String?
     @Option(help: "Seconds before a call is abandoned.") var timeout: Double = 30
     @Option(help: "Request body file (JSON, or PNG for image-upload).") var body: String?
@@ -291,7 +340,11 @@ struct APICommand: AsyncParsableCommand {
             case "production": env = .production
             case "sandbox": env = .sandbox
             case "local-testing": env = .localTesting
-            default: throw CLIFailure(code: "usage", message: "--environment is production, sandbox or local-testing")
+            case "legacy-production": env = .legacyProduction
+            case "legacy-sandbox": env = .legacySandbox
+            default:
+                throw CLIFailure(
+                    code: "usage", message: "--environment is production, sandbox, legacy-production, legacy-sandbox or local-testing")
             }
         }
         return AppStoreServerAPIClient(

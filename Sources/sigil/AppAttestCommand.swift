@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SigilASN1
 import SigilAppAttest
+import SigilAppleRoots
 import SigilCore
 import SigilKeys
 import SigilPKCS7
@@ -94,22 +95,29 @@ struct AppAttestCommand: ParsableCommand {
             abstract: "Verify an attestation object (CBOR or base64): every step of Apple's validation; exit 0 valid, 1 refused.",
             discussion: """
                 The root must be the Apple App Attestation Root CA (checked against its pinned SHA-256 fingerprint); \
-                it is never taken from the object. The receipt is summarized, not verified: verify it with \
+                it is never taken from the object. Without --root it comes from the roots directory \
+                (`sigil roots install Apple_App_Attestation_Root_CA.pem`). The receipt is summarized, not verified: verify it with \
                 `sigil appattest receipt`.
                 """)
         @OptionGroup var app: AppID
         @OptionGroup var client: ClientData
         @Option(help: "development or production (the AAGUID expected).") var environment: AppAttestEnvironment = .production
         @Option(help: "Validation time, RFC 3339 or unix seconds (default: now).") var at: String?
-        @Option(help: "The Apple App Attestation Root CA (PEM or DER).") var root: String
+        @Option(help: "The Apple App Attestation Root CA (PEM or DER; default: the installed one, see `sigil roots`).") var root: String?
         @Option(help: "The key identifier the app sent (base64), compared with SHA-256 of the credential key.") var keyId: String?
         @Flag(help: "Print every verification step, with its clause, to stderr.") var explain = false
         @Argument(help: "Attestation object file (CBOR or base64), or - for standard input.") var file: String
 
         func run() {
             reportingErrors {
-                guard let anchor = try X509Command.load(root).first else {
-                    throw CLIFailure(code: "usage", message: "no certificate in \(root)")
+                let anchor: Certificate
+                if let root {
+                    guard let loaded = try X509Command.load(root).first else {
+                        throw CLIFailure(code: "usage", message: "no certificate in \(root)")
+                    }
+                    anchor = loaded
+                } else {
+                    anchor = try RootsCommand.certificate(AppleRootCertificates.appAttest)
                 }
                 var expectedKeyID: [UInt8]?
                 if let keyId {
@@ -187,7 +195,7 @@ struct AppAttestCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify an App Attest fraud-metric receipt (BER or base64) to Apple Root CA - G3; exit 0 valid, 1 refused.",
             discussion: "The chain is validated at the receipt's creation time unless --at is given.")
-        @Option(help: "The trusted root (Apple Root CA - G3; PEM or DER).") var root: String
+        @Option(help: "A trusted root instead of the built-in Apple Root CA - G3 (PEM or DER).") var root: String?
         @Option(help: "Validation time, RFC 3339 or unix seconds (default: the receipt's creation time).") var at: String?
         @Option(help: "With --bundle-id: the App ID the receipt must name.") var teamId: String?
         @Option(help: "With --team-id: the App ID the receipt must name.") var bundleId: String?
@@ -196,7 +204,7 @@ struct AppAttestCommand: ParsableCommand {
 
         func run() {
             reportingErrors {
-                let roots = try X509Command.load(root)
+                let roots = try root.map { try X509Command.load($0) } ?? [try RootsCommand.certificate(AppleRootCertificates.signedData)]
                 let bytes = try AppAttestCommand.receiptBytes(try Input.read(file))
                 let time = try AppAttestCommand.time(at)
                 var appID: AppAttestAppID?

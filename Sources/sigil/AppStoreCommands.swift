@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SigilAppStore
+import SigilAppleRoots
 import SigilCore
 import SigilHTTP
 import SigilJOSE
@@ -63,7 +64,7 @@ struct TokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
         abstract: "Mint Apple's ES256 tokens and signatures from a .p8 key.",
-        subcommands: [AppStore.self, ExternalPurchase.self, SignInWithApple.self, Reader.self, PromotionalOffer.self])
+        subcommands: [AppStore.self, ExternalPurchase.self, SignInWithApple.self, Reader.self, DeviceCheck.self, PromotionalOffer.self])
 
     struct AppStore: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -136,6 +137,22 @@ struct TokenCommand: ParsableCommand {
                         try AppleTokens.proximityReaderToken(
                             key: try signing.signingKey(), brandID: brandId, readerID: readerId,
                             issuedAt: try signing.now(), lifetime: ttl))
+                } catch let e as AppStoreError { throw CLIFailure(e) }
+            }
+        }
+    }
+
+    struct DeviceCheck: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "devicecheck",
+            abstract: "DeviceCheck API (and App Attest receipt refresh) bearer token: iss team id, iat; mint one per request.")
+        @OptionGroup var signing: SigningKeyOptions
+        @Option(help: "Team id (iss).") var teamId: String
+        func run() {
+            reportingErrors {
+                do {
+                    try signing.emit(
+                        try AppleTokens.deviceCheck(key: try signing.signingKey(), teamID: teamId, issuedAt: try signing.now()))
                 } catch let e as AppStoreError { throw CLIFailure(e) }
             }
         }
@@ -258,11 +275,15 @@ struct ExternalPurchaseTokenCommand: ParsableCommand {
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Verify App Store signed data (JWS + x5c chain to your trusted roots) and print the decoded payload.",
+        abstract: "Verify App Store signed data (JWS + x5c chain to Apple's root) and print the decoded payload.",
         discussion: """
-            On success the decoded payload is printed as JSON on stdout (exit 0). On failure the status
-            (Apple's names: INVALID_JWT_FORMAT, VERIFICATION_FAILURE, …) and the reason go to stderr as
-            JSON (exit 1). --explain prints each step with the spec clause it implements to stderr.
+            The chain must end at Apple Root CA - G3, which Sigil carries (--root trusts other roots instead). \
+            On success the decoded payload is printed as JSON on stdout (exit 0), with the root that anchored the chain; \
+            a notification's nested transaction, renewal info and app transaction are verified the same way and printed \
+            decoded (--raw-nested keeps them as JWS strings). Without --bundle-id the bundle id is reported, not enforced; \
+            without --environment a Production or Sandbox payload is accepted and the output says which it was. On failure \
+            the status (Apple's names: INVALID_JWT_FORMAT, VERIFICATION_FAILURE, …) and the reason go to stderr as JSON \
+            (exit 1). --explain prints each step with the spec clause it implements to stderr.
             """)
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case transaction
@@ -283,12 +304,19 @@ struct VerifyCommand: AsyncParsableCommand {
             }
         }
     }
-    @Option(name: .customLong("root"), help: "A trusted root certificate (repeatable; DER or PEM).") var roots: [String] = []
+    @Option(
+        name: .customLong("root"),
+        help: "A trusted root certificate instead of the built-in Apple Root CA - G3 (repeatable; DER or PEM).")
+    var roots: [String] = []
     @Option(help: "transaction | renewal-info | notification | app-transaction | realtime | auto") var type: Kind = .auto
     @Option(help: "Expected bundle id, enforced (without it the bundle id is reported and not checked, and the output says so).")
     var bundleId: String?
     @Option(help: "Expected app Apple id (required with --environment Production).") var appAppleId: Int64?
-    @Option(help: "Sandbox, Production, Xcode or LocalTesting.") var environment: String = "Sandbox"
+    @Option(
+        help: "Sandbox, Production, Xcode or LocalTesting, enforced (default: Production or Sandbox accepted, the chain always validated).")
+    var environment: String?
+    @Flag(help: "Print a notification's nested signed data as the JWS strings it carries, not verified and decoded.")
+    var rawNested = false
     @Flag(help: "Check leaf and intermediate with OCSP (network); validate at the current time.") var online = false
     @Option(help: "Validation time, unix seconds or RFC 3339 (default: the payload's signedDate offline, now online).") var at: String?
     @Flag(help: "Print every verification step to stderr.") var explain = false
@@ -322,6 +350,8 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         var trusted: [Certificate] = []
         for root in roots { trusted += try X509Command.load(root) }
+        let builtIn = trusted.isEmpty
+        if builtIn { trusted = [try RootsCommand.certificate(AppleRootCertificates.signedData)] }
         var time: Int64?
         if let at {
             guard let parsed = X509Command.parseTime(at) else {
@@ -339,25 +369,109 @@ struct VerifyCommand: AsyncParsableCommand {
             identity = .reportOnly
         }
         let revocation: (any RevocationChecker)? = online ? OCSPRevocationChecker(transport: URLSessionOCSPTransport()) : nil
-        let trace = explain ? VerificationTrace() : nil
+        // Without --environment: Production or Sandbox, both with the full chain (never Xcode or
+        // LocalTesting, whose checks are weaker); the output says the environment was not chosen.
+        // Production needs the app Apple id when the identity is enforced, so it is tried only with one.
+        let enforcedWithoutAppId = bundleId != nil && appAppleId == nil
+        let environments: [AppStoreEnvironment] =
+            environment.map { [AppStoreEnvironment(rawValue: $0)] } ?? (enforcedWithoutAppId ? [.sandbox] : [.sandbox, .production])
+        var trace = explain ? VerificationTrace() : nil
         do {
-            let verifier = try SignedDataVerifier(
-                trustedRoots: trusted, identity: identity, environment: AppStoreEnvironment(rawValue: environment), revocation: revocation,
-                rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
-            let verified = try await verifier.verify(text, kind: type.kind, at: time, trace: trace)
-            if let trace { Self.printTrace(trace, verdict: "VALID") }
-            Output.printJSON([
-                "type": verified.kind.rawValue, "payload": JSONCLI.any(verified.payloadJSON),
-                "verification": Self.record(verified),
-            ])
+            var attempt = 0
+            while true {
+                let verifier = try SignedDataVerifier(
+                    trustedRoots: trusted, identity: identity, environment: environments[attempt], revocation: revocation,
+                    rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
+                let verified: VerifiedAnySignedData
+                do {
+                    verified = try await verifier.verify(text, kind: type.kind, at: time, trace: trace)
+                } catch  where error.code == .invalidEnvironment && attempt + 1 < environments.count {
+                    attempt += 1
+                    trace = explain ? VerificationTrace() : nil
+                    continue
+                }
+                var record = Self.record(verified)
+                if environment == nil {
+                    record["environment"] = [
+                        "enforced": false, "value": environments[attempt].rawValue,
+                        "note": "Production or Sandbox accepted: pass --environment to require one",
+                    ]
+                }
+                // Only a chain to a trusted root has an anchor (not Xcode's self-signed certificate).
+                if verified.trust == .appleChain, let last = verified.chain.last {
+                    record["anchor"] = RootsCommand.anchor(
+                        last, source: builtIn ? "built in (\(AppleRootCertificates.signedData.name))" : "--root")
+                }
+                var out: [String: Any] = [
+                    "type": verified.kind.rawValue, "payload": JSONCLI.any(verified.payloadJSON), "verification": record,
+                ]
+                if case .notification(let notification) = verified, !rawNested {
+                    out["nested"] = try await Self.nested(notification.payload, verifier: verifier, at: time)
+                }
+                if let trace { Self.printTrace(trace, verdict: "VALID") }
+                Output.printJSON(out)
+                return
+            }
         } catch {
             if let trace { Self.printTrace(trace, verdict: error.code.rawValue) }
             var report: [String: Any] = ["error": error.code.rawValue, "message": error.reason, "retryable": error.isRetryable]
+            if let hint = hint(for: error, environmentGiven: environment != nil, enforcedWithoutAppId: enforcedWithoutAppId) {
+                report["hint"] = hint
+            }
             if !error.failures.isEmpty {
                 report["failures"] = error.failures.map { ["reason": $0.description, "rule": $0.rule] }
             }
             FileHandle.standardError.write(Data((Output.json(report) + "\n").utf8))
             Foundation.exit(1)
+        }
+    }
+
+    /// A notification's nested signed data, each verified by the same verifier (the same root,
+    /// identity and environment) and printed decoded with its verification record.
+    static func nested(_ payload: ResponseBodyV2DecodedPayload, verifier: SignedDataVerifier, at time: Int64?) async throws(AppStoreError)
+        -> [String: Any]
+    {
+        var out: [String: Any] = [:]
+        let members: [(String, String?, SignedDataKind)] = [
+            ("transaction", payload.data?.signedTransactionInfo, .transaction),
+            ("renewalInfo", payload.data?.signedRenewalInfo, .renewalInfo),
+            ("appTransaction", payload.appData?.signedAppTransactionInfo, .appTransaction),
+        ]
+        for (name, signed, kind) in members {
+            guard let signed else { continue }
+            let verified: VerifiedAnySignedData
+            do { verified = try await verifier.verify(signed, kind: kind, at: time) } catch {
+                throw AppStoreError(error.code, "the notification's nested \(name): \(error.reason)", failures: error.failures)
+            }
+            out[name] = ["payload": JSONCLI.any(verified.payloadJSON), "verification": record(verified)]
+        }
+        return out
+    }
+
+    /// The obvious next step for a failure, when there is one.
+    func hint(for error: AppStoreError, environmentGiven: Bool, enforcedWithoutAppId: Bool) -> String? {
+        switch error.code {
+        case .invalidEnvironment where !environmentGiven && enforcedWithoutAppId:
+            return "Production data is accepted only with --app-apple-id (the app's Apple id) when --bundle-id is given"
+        case .invalidEnvironment where !environmentGiven:
+            return "the payload names neither Production nor Sandbox: pass the environment it names with --environment"
+        case .invalidEnvironment:
+            return "the payload is for another environment: pass the one it names with --environment, or omit --environment "
+                + "to accept Production or Sandbox"
+        case .invalidConfiguration where error.reason.contains("app's Apple id"):
+            return "pass --app-apple-id with the app's Apple id (App Store Connect, App Information)"
+        case .verificationFailure, .retryableVerificationFailure:
+            let expired = error.failures.contains { if case .expired = $0 { true } else { false } }
+            if expired && online && at == nil {
+                return "with --online the chain is validated now, and a certificate has expired since the data was signed: "
+                    + "without --online it is validated at the payload's signedDate, as Apple's libraries do offline"
+            }
+            if error.failures.contains(where: { if case .noPathToTrustedRoot = $0 { true } else { false } }) && !roots.isEmpty {
+                return "the chain does not end at a --root given: omit --root to use the built-in Apple Root CA - G3"
+            }
+            return nil
+        default:
+            return nil
         }
     }
 

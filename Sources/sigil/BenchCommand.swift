@@ -24,17 +24,17 @@ struct BenchCommand: ParsableCommand {
             Rows (names are stable across versions; pick some with --only, quoting names with spaces):
             \(BenchCommand.benchmarks.map { "  " + $0.name }.joined(separator: "\n"))
 
-            Each row runs on --threads threads at once (default 1; "all" for every core) and reports the
-            total operations per second and the latency of one operation (median and 99th percentile,
-            in microseconds). The last row always runs on every core and also carries
-            "scalingEfficiency": its rate over cores × the single-thread rate of the same operation.
-            --key FILE measures your own EC private key (PEM or DER; P-256 or P-384) in the sign and
-            verify rows of its curve; the other rows use generated keys.
-            --iterations N runs exactly N operations per thread and row instead of --seconds (for
+            Each row runs on --threads threads at once (default 1; "all" for every core) and reports the \
+            total operations per second and the latency of one operation (median and 99th percentile, \
+            in microseconds). The last row always runs on every core and also carries \
+            "scalingEfficiency": its rate over cores × the single-thread rate of the same operation. \
+            --key FILE measures your own EC private key (PEM or DER; P-256 or P-384) in the sign and \
+            verify rows of its curve; the other rows use generated keys. \
+            --iterations N runs exactly N operations per thread and row instead of --seconds (for \
             instruction counts under valgrind --tool=callgrind, which repeat exactly).
 
-            --json prints {"results": [{"name", "opsPerSecond", "threads", "p50Microseconds",
-            "p99Microseconds"}…], "machine": {"cores", "memoryBytes", "os"}}, plus "key": {"curve",
+            --json prints {"results": [{"name", "opsPerSecond", "threads", "p50Microseconds", \
+            "p99Microseconds"}…], "machine": {"cores", "memoryBytes", "os"}}, plus "key": {"curve", \
             "file"} with --key.
             """)
 

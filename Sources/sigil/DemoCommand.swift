@@ -25,7 +25,7 @@ struct DemoCommand: AsyncParsableCommand {
         abstract:
             "Build an Apple-shaped PKI in memory, sign and verify App Store data, mint every token, read a receipt, check OCSP, measure.",
         discussion: """
-            Needs nothing but this binary (the OCSP step also uses the openssl CLI as a loopback
+            Needs nothing but this binary (the OCSP step also uses the openssl CLI as a loopback \
             responder when it is installed, and says so when it is not). No network access.
             """)
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// The default command: what this build can do, and a self-check on embedded known-answer data.
@@ -24,15 +25,24 @@ struct Overview: ParsableCommand {
         "bignum: GMP-backed integers (public inputs) and a constant-time mpn_sec_*/mpn_cnd_* layer for secrets",
         "asn1: strict DER reader/writer (X.690 10-11), BER reader for receipts (X.690 8), OIDs, strings, times",
         "pem: RFC 7468 decode/encode with label checks and bundles; strict RFC 4648 base64 and base64url",
-        "ecdsa: P-256 and P-384 signing (RFC 6979, constant time, valgrind-checked) and verification (FIPS 186-5)",
+        "ecdsa: P-256 and P-384 signing (RFC 6979, constant time, valgrind-checked) and verification (FIPS 186-5); RSA verification",
         "keys: PKCS#8 (.p8), SEC 1 and SubjectPublicKeyInfo in PEM or DER; DER and raw (P1363/JOSE) signatures",
+        "x509: RFC 5280 path validation in full (basics always, name constraints, policy graph, profile rules), CRLs, OCSP",
+        "app store: signed data (JWS, x5c to Apple Root CA - G3, built in), every Apple token, receipts and verifyReceipt offline",
+        "clients: App Store Server API (Retention Messaging, Advanced Commerce), External Purchase Server API, Sign in with Apple",
+        "app attest: CBOR (RFC 8949, strict), attestations, assertions and fraud-metric receipts; DeviceCheck's bits",
     ]
 
     static let planned = [
-        "ECDSA speed-ups: P-256-specific reduction, precomputed generator tables, wNAF verification",
-        "RSA PKCS#1 v1.5 / PSS verification; X.509 parsing and chain validation with Apple's policies",
-        "OCSP requests and response verification; PKCS#7 app receipts; JOSE and App Store signed data",
-        "App Store Server API, External Purchase and Sign in with Apple clients",
+        "App Attest in a server (the receiver example's endpoints on SQLite and PostgreSQL) and its benchmark",
+        "The core at the instruction ceiling: P-256 field arithmetic, SHA-256 on arm64",
+    ]
+
+    /// The top-level commands, as `sigil help <command>` takes them.
+    static let commands = [
+        "demo", "verify", "receipt", "roots", "token", "api", "siwa", "appattest", "devicecheck", "x509", "crl", "ocsp", "jws",
+        "external-purchase-token", "key",
+        "sig", "digest", "asn1", "pem", "bench",
     ]
 
     func run() {
@@ -41,11 +51,10 @@ struct Overview: ParsableCommand {
         if json {
             Output.printJSON([
                 "name": "sigil",
+                "version": SigilVersion.current,
                 "available": Overview.available,
                 "planned": Overview.planned,
-                "commands": [
-                    "key generate", "key show", "sig sign", "sig verify", "bench", "digest", "asn1 dump", "pem decode", "pem encode",
-                ],
+                "commands": Overview.commands,
                 "selfCheck": checks.map { ["name": $0.name, "spec": $0.spec, "passed": $0.passed, "detail": $0.detail] },
                 "passed": allPassed,
                 "digestBackend": [
@@ -59,16 +68,16 @@ struct Overview: ParsableCommand {
                 ] as [String: Any],
             ])
         } else {
-            print("sigil: pure-Swift crypto and ASN.1 for Apple's App Store and account APIs (GMP is the only C dependency)\n")
+            print(
+                "sigil \(SigilVersion.current): pure-Swift crypto and ASN.1 for Apple's App Store and account APIs "
+                    + "(GMP is the only C dependency)\n")
             print("Available in this build:")
             Overview.available.forEach { print("  • \($0)") }
             print("\nPlanned (open issues):")
             Overview.planned.forEach { print("  • \($0)") }
             print("\nSHA-256 runs on: \(Overview.digestBackendLine(for: .sha256))")
             print("SHA-384 and SHA-512 run on: \(Overview.digestBackendLine(for: .sha512)); SHA-1 on portable Swift")
-            print(
-                "\nCommands: sigil key generate|show | sig sign|verify | bench | digest | asn1 dump | pem decode|encode  (sigil help <command>)"
-            )
+            print("\nCommands: \(Overview.commands.joined(separator: ", "))  (sigil help <command>)")
             print("\nSelf-check on embedded known-answer data:")
             for check in checks {
                 print("  [\(check.passed ? "pass" : "FAIL")] \(check.name) (\(check.spec)): \(check.detail)")

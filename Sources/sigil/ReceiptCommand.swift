@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SigilASN1
+import SigilAppleRoots
 import SigilCore
 import SigilPKCS7
 import SigilX509
@@ -106,7 +107,10 @@ struct ReceiptCommand: ParsableCommand {
             case sigil
             case verifyReceipt = "verify-receipt"
         }
-        @Option(name: .customLong("root"), help: "A trusted root (repeatable).") var roots: [String] = []
+        @Option(
+            name: .customLong("root"),
+            help: "A trusted root instead of Apple Inc. Root Certificate from the roots directory (`sigil roots`; repeatable).")
+        var roots: [String] = []
         @Option(help: "Validation time, RFC 3339 or unix seconds (default: the receipt's creation date).") var at: String?
         @Option(help: "Device GUID as hex, to check the receipt's SHA-1 hash.") var guid: String?
         @Flag(help: "Relaxation: accept any signer that chains to the roots (Xcode StoreKit-testing receipts), not only Apple's.")
@@ -119,9 +123,13 @@ struct ReceiptCommand: ParsableCommand {
 
         func run() {
             reportingErrors {
-                guard !roots.isEmpty else { throw CLIFailure(code: "usage", message: "at least one --root is needed") }
+                // Without --root: Apple's receipt root, installed once with `sigil roots install`; a
+                // missing one is an error naming the file to get and the command.
+                let trusted =
+                    roots.isEmpty
+                    ? [try RootsCommand.certificate(AppleRootCertificates.receipts)] : try roots.flatMap { try X509Command.load($0) }
                 let verifier = AppReceiptVerifier(
-                    trustedRoots: try roots.flatMap { try X509Command.load($0) },
+                    trustedRoots: trusted,
                     signerRequirement: anySigner ? .anyCertificateUnderTrustedRoots : .appleReceiptSigner)
                 let bytes = try Input.read(file)
                 if format == .verifyReceipt {
@@ -153,6 +161,10 @@ struct ReceiptCommand: ParsableCommand {
                         "valid": true, "time": X509Command.rfc3339(verified.validationTime),
                         "chain": verified.chain.map(\.subject.rfc4514String),
                     ]
+                    if let anchor = verified.chain.last {
+                        out["anchor"] = RootsCommand.anchor(
+                            anchor, source: roots.isEmpty ? "roots directory (\(AppleRootCertificates.receipts.name))" : "--root")
+                    }
                     if let matches = verified.deviceMatches { out["deviceHashMatches"] = matches }
                 } catch let error as PKCS7Error {
                     verdict = error.code.rawValue

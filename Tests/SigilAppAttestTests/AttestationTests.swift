@@ -58,6 +58,23 @@ final class AttestationTests: XCTestCase {
         XCTAssertEqual(trace.steps.last?.verdict, .fail, "the trace ends with the failing step", file: file, line: line)
     }
 
+    /// AppAttestError has the shared shape: `appattest.<code>`, equal and hashed by code, the
+    /// chain's typed failures kept.
+    func testErrorShape() {
+        let error = AppAttestError(.nonceMismatch, "step 4: …")
+        XCTAssertEqual(error.qualifiedCode, "appattest.nonceMismatch")
+        XCTAssertEqual(error, AppAttestError(.nonceMismatch, "another reason"))
+        XCTAssertNotEqual(error, AppAttestError(.rpIDMismatch, "step 4: …"))
+        XCTAssertEqual(AppAttestError(.untrustedChain, "x", failures: [.noPathToTrustedRoot("none")]).failures.count, 1)
+        let codes: [AppAttestError.Code] = [
+            .malformedObject, .unsupportedFormat, .malformedAuthenticatorData, .malformedCertificate, .rootNotPinned, .untrustedChain,
+            .certificateNotValidAtTime, .nonceMismatch, .keyIDMismatch, .rpIDMismatch, .nonZeroCounter, .environmentMismatch,
+            .credentialIDMismatch, .publicKeyMismatch, .invalidSignature, .counterNotIncreasing, .malformedReceipt, .receiptNotTrusted,
+            .receiptAppIDMismatch, .receiptKeyMismatch, .receiptNotFresh,
+        ]
+        XCTAssertEqual(Set(codes.map(\.rawValue)).count, codes.count, "every rejection kind has its own code")
+    }
+
     // MARK: Attestation
 
     func testValidAttestationInBothEnvironments() throws {
@@ -103,6 +120,18 @@ final class AttestationTests: XCTestCase {
     func testCredentialIDNotKeyID() throws {
         try assertRefused(try attestation(credentialID: SHA256.hash([1])), .credentialIDMismatch)
         try assertRefused(try attestation(credentialID: Array(keyID.prefix(31))), .credentialIDMismatch)
+    }
+
+    func testCOSEKeyNotTheCertificateKey() throws {
+        let other = ECDSAPrivateKey.generate(curve: .p256).publicKey
+        let authData = AppleShapedAttestationPKI.authenticatorData(
+            appID: Self.appID.description, flags: 0x40, counter: 0, credentialID: keyID, credentialKey: other)
+        let certificate = try pki.credentialCertificate(
+            for: Self.key.publicKey, nonce: SHA256.hash(authData + Self.clientDataHash), notBefore: Self.notBefore, notAfter: Self.notAfter)
+        try assertRefused(
+            AppleShapedAttestationPKI.attestationObject(
+                authenticatorData: authData, certificates: [certificate, try pki.intermediate], receipt: []),
+            .publicKeyMismatch)
     }
 
     func testExpectedKeyIDMismatch() throws {
@@ -180,6 +209,7 @@ final class AttestationTests: XCTestCase {
         try assertRefused(CBOR.encode(.map(pairs: [(.text("fmt"), .text("apple-appattest"))])), .malformedObject)
         try assertRefused(CBOR.encode(.array([])), .malformedObject)
         try assertRefused(Array("not base64 !".utf8), .malformedObject)
+        try assertRefused([UInt8](repeating: UInt8(ascii: "A"), count: 600_000), .malformedObject)
         // A certificate in x5c that does not parse.
         let badCertificate = CBOR.encode(
             .map(pairs: [

@@ -293,6 +293,40 @@ final class SafeByDefaultTests: XCTestCase {
         XCTAssertEqual(markerFailures.first { if case .missingMarkerExtension = $0 { true } else { false } }?.rule, "Apple signed data")
     }
 
+    /// Failures with an obvious next step say it: the environment a payload needs, the app Apple id
+    /// Production requires, and why online checks refuse data signed before a certificate expired.
+    func testErrorsSayTheNextStep() async throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let jws = try pki.signedData(
+            payload: json(["transactionId": "1", "bundleId": bundle, "environment": "Sandbox", "signedDate": now * 1000]))
+        do {
+            _ = try await SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .production)
+                .verifyTransaction(jws)
+            XCTFail("Sandbox data verified by a Production verifier")
+        } catch {
+            XCTAssertEqual(error.code, .invalidEnvironment)
+            XCTAssertTrue(error.reason.contains("verify Sandbox data with a Sandbox verifier"), error.reason)
+        }
+        XCTAssertThrowsError(try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environment: .production))
+        {
+            XCTAssertTrue(($0 as? AppStoreError)?.reason.contains("pass appAppleId") == true, "\($0)")
+        }
+        struct NothingRevoked: RevocationChecker {
+            func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure] { [] }
+        }
+        // Online checks validate now; two days after the chain expired, the data signed while it was valid is refused, and the reason says why.
+        let online = try SignedDataVerifier(
+            trustedRoots: [pki.root], identity: .enforce(bundleId: bundle, appAppleId: nil), environment: .sandbox,
+            revocation: NothingRevoked(), clock: { [later = now + 2 * 86_400] in later })
+        do {
+            _ = try await online.verifyTransaction(jws)
+            XCTFail("an expired chain verified online")
+        } catch {
+            XCTAssertEqual(error.code, .verificationFailure)
+            XCTAssertTrue(error.reason.contains("with online checks the chain is validated now"), error.reason)
+        }
+    }
+
     /// One trace for the whole job: the App Store verifier hands its trace to the certificate
     /// verifier, whose steps (signatures, basics, each policy, the path) sit between the
     /// certificates' decoding and the JWS signature, in the order they ran.

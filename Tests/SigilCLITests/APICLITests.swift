@@ -74,6 +74,39 @@ final class APICLITests: XCTestCase {
         XCTAssertEqual(done?["status"] as? String, "ok")
         let url = try json(try Subprocess.run(try sigil(), common + ["realtime-url"])) as? [String: Any]
         XCTAssertEqual(url?["realtimeURL"] as? String, "https://example.com/rt")
+        // DeviceCheck from the shell: the emulator checks the token (iss the team id) with openssl.
+        let device = Data("cli-device".utf8).base64EncodedString()
+        func deviceCheck(_ sub: String, _ extra: [String] = []) throws -> [String: Any]? {
+            try json(
+                try Subprocess.run(
+                    try sigil(),
+                    ["devicecheck", sub, "--key", p8, "--key-id", "KEY1", "--team-id", "TEAM123456", "--base-url", base, "--timeout", "5"]
+                        + extra + [device])) as? [String: Any]
+        }
+        XCTAssertEqual(try deviceCheck("validate")?["valid"] as? Bool, true)
+        XCTAssertEqual(try deviceCheck("query")?["found"] as? Bool, false)
+        XCTAssertEqual(try deviceCheck("update", ["--bit0", "true", "--bit1", "false"])?["status"] as? String, "ok")
+        let queried = try deviceCheck("query")
+        XCTAssertEqual(queried?["bit0"] as? Bool, true)
+        XCTAssertEqual(queried?["bit1"] as? Bool, false)
+        let minted =
+            try json(
+                try Subprocess.run(
+                    try sigil(), ["token", "devicecheck", "--key", p8, "--key-id", "KEY1", "--team-id", "TEAM123456", "--json"]))
+            as? [String: Any]
+        XCTAssertEqual((minted?["claims"] as? [String: Any])?["iss"] as? String, "TEAM123456")
+
+        // An Advanced Commerce server call: the body file decoded strictly, the signed data printed.
+        let revoke = dir.appendingPathComponent("revoke.json").path
+        try Data(
+            #"{"requestInfo":{"requestReferenceId":"2f6a1c7e-0d7b-4d55-9d0e-5b6a77c1e010"},"refundReason":"LEGAL","refundRiskingPreference":true,"refundType":"FULL"}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: revoke))
+        let revoked =
+            try json(try Subprocess.run(try sigil(), common + ["--body", revoke, "advanced-commerce-revoke", "2000000009"]))
+            as? [String: Any]
+        XCTAssertEqual(revoked?["signedTransactionInfo"] as? String, "ac-revoke-2000000009")
+        XCTAssertEqual(revoked?["signedRenewalInfo"] as? String, "ac-renewal-2000000009")
         let report = dir.appendingPathComponent("report.json").path
         try Data(#"{"requestIdentifier":"1cdc286e-7389-417c-b58f-7a7d196e5bbe","externalPurchaseId":"tok","status":"NO_LINE_ITEM"}"#.utf8)
             .write(to: URL(fileURLWithPath: report))

@@ -91,6 +91,27 @@ final class AppAttestCLITests: XCTestCase {
         XCTAssertEqual(try json(otherApp.stderr)["error"] as? String, "appattest.receiptAppIDMismatch")
         let untrusted = try sigil(["appattest", "receipt", "--root", root, receipt])
         XCTAssertEqual(try json(untrusted.stderr)["error"] as? String, "appattest.receiptNotTrusted")
+
+        // Without --root: the receipt is checked against the built-in Apple Root CA - G3, the
+        // attestation against the installed App Attestation root — missing until `sigil roots install`.
+        let roots = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-appattest-roots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: roots) }
+        let sigilPath = try TestPaths.builtProduct("sigil", besideBundleOf: AppAttestCLITests.self).path
+        let env = ["SIGIL_ROOTS": roots.path]
+        let builtIn = try Subprocess.run(sigilPath, ["appattest", "receipt", receipt], environment: env)
+        XCTAssertEqual(builtIn.status, 0, String(decoding: builtIn.stderr, as: UTF8.self))
+        let noRoot = [
+            "appattest", "attestation", "--team-id", "1234567890", "--bundle-id", "com.example.myapp", "--at", "2026-04-21T00:00:00Z",
+        ]
+        let missing = try Subprocess.run(sigilPath, noRoot + ["--client-data-hash", challengeHex, object], environment: env)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(try json(missing.stderr)["error"] as? String, "roots.missingRoot")
+        XCTAssertTrue(
+            (try json(missing.stderr)["message"] as? String ?? "").contains("sigil roots install Apple_App_Attestation_Root_CA.pem"))
+        XCTAssertEqual(try Subprocess.run(sigilPath, ["roots", "install", root], environment: env).status, 0)
+        let installed = try Subprocess.run(sigilPath, noRoot + ["--client-data-hash", challengeHex, object], environment: env)
+        XCTAssertEqual(installed.status, 0, String(decoding: installed.stderr, as: UTF8.self))
+        XCTAssertEqual(try json(installed.stdout)["keyId"] as? String, "zgSY9YSD+7TaDXssY6WlOPVS1K3Lmk+pFhlcSWE+ZV0=")
     }
 
     func testAssertion() throws {

@@ -12,6 +12,68 @@ final class AppStoreCLITests: XCTestCase {
         try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any], String(decoding: data, as: UTF8.self))
     }
 
+    /// First use with no preparation: `sigil verify FILE` alone verifies Apple's real data against
+    /// the built-in Apple Root CA - G3 and says so; a notification's nested data comes out verified
+    /// and decoded. `sigil receipt verify FILE` names the root to install and the command, then
+    /// verifies once `sigil roots install` has placed it; a file of another root is refused.
+    func testFirstUseWithoutPreparation() throws {
+        let shared = try TestPaths.requireAppleVectors()
+        let roots = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-cli-roots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: roots) }
+        let env = ["SIGIL_ROOTS": roots.path]
+        let jws = shared.appendingPathComponent("real/jws/Doy-lee-session-pro-backend")
+
+        let transaction = try Subprocess.run(
+            try sigil(), ["verify", jws.appendingPathComponent("transaction-2000001024998954-20251001T070838.jws").path], environment: env)
+        XCTAssertEqual(transaction.status, 0, String(decoding: transaction.stderr, as: UTF8.self))
+        let verified = try json(transaction.stdout)
+        let record = try XCTUnwrap(verified["verification"] as? [String: Any])
+        let anchor = try XCTUnwrap(record["anchor"] as? [String: Any])
+        XCTAssertEqual(anchor["appleRoot"] as? String, "Apple Root CA - G3")
+        XCTAssertEqual(anchor["sha256"] as? String, "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179")
+        XCTAssertTrue((anchor["source"] as? String ?? "").hasPrefix("built in"))
+        XCTAssertEqual((record["environment"] as? [String: Any])?["enforced"] as? Bool, false)
+        XCTAssertEqual((record["identity"] as? [String: Any])?["enforced"] as? Bool, false)
+
+        let notificationFile = jws.appendingPathComponent("notification-DID_RENEW-20251001T070838.jws").path
+        let notification = try json(try Subprocess.run(try sigil(), ["verify", notificationFile], environment: env).stdout)
+        let nested = try XCTUnwrap(notification["nested"] as? [String: Any])
+        let nestedTransaction = try XCTUnwrap(nested["transaction"] as? [String: Any])
+        XCTAssertEqual((nestedTransaction["payload"] as? [String: Any])?["transactionId"] as? String, "2000001024998954")
+        XCTAssertEqual((nestedTransaction["verification"] as? [String: Any])?["trust"] as? String, "appleChain")
+        XCTAssertNotNil(nested["renewalInfo"])
+        let raw = try json(try Subprocess.run(try sigil(), ["verify", "--raw-nested", notificationFile], environment: env).stdout)
+        XCTAssertNil(raw["nested"])
+        XCTAssertNotNil(((raw["payload"] as? [String: Any])?["data"] as? [String: Any])?["signedTransactionInfo"] as? String)
+
+        let receipts = shared.appendingPathComponent("real/receipts/tikhop-TPInAppReceipt")
+        let receipt = receipts.appendingPathComponent("receipt-production").path
+        let before = try Subprocess.run(try sigil(), ["receipt", "verify", receipt], environment: env)
+        XCTAssertEqual(before.status, 1)
+        let missing = try json(before.stderr)
+        XCTAssertEqual(missing["error"] as? String, "roots.missingRoot")
+        XCTAssertTrue((missing["message"] as? String ?? "").contains("sigil roots install AppleIncRootCertificate.cer"))
+        let pki = shared.appendingPathComponent("real/apple-pki")
+        let refused = try Subprocess.run(
+            try sigil(), ["roots", "install", pki.appendingPathComponent("AppleRootCA-G2.cer").path], environment: env)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(try json(refused.stderr)["error"] as? String, "roots.unknownRoot")
+        let installed = try Subprocess.run(
+            try sigil(), ["roots", "install", pki.appendingPathComponent("AppleIncRootCertificate.cer").path], environment: env)
+        XCTAssertEqual(installed.status, 0, String(decoding: installed.stderr, as: UTF8.self))
+        for name in ["receipt-production", "receipt-sandbox-g5"] {
+            let after = try Subprocess.run(
+                try sigil(), ["receipt", "verify", receipts.appendingPathComponent(name).path], environment: env)
+            XCTAssertEqual(after.status, 0, after.stdoutString)
+            let result = try json(after.stdout)
+            XCTAssertEqual(result["valid"] as? Bool, true)
+            XCTAssertEqual((result["anchor"] as? [String: Any])?["appleRoot"] as? String, "Apple Inc. Root Certificate")
+        }
+        let listed = try json(try Subprocess.run(try sigil(), ["roots"], environment: env).stdout)
+        let present = (listed["roots"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "")=\($0["present"] ?? "")" }
+        XCTAssertEqual(present, ["Apple Root CA - G3=1", "Apple Inc. Root Certificate=1", "Apple App Attestation Root CA=0"])
+    }
+
     func testVerifyRealSignedData() throws {
         let shared = try TestPaths.requireAppleVectors()
         let root = shared.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer").path

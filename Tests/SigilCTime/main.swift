@@ -148,6 +148,7 @@ do {
     tokens.append(try AppleTokens.externalPurchaseServerAPI(key: key, issuerID: "issuer", bundleID: "com.example", issuedAt: t))
     tokens.append(try AppleTokens.signInWithAppleClientSecret(key: key, teamID: "TEAM", clientID: "com.example.web", issuedAt: t))
     tokens.append(try AppleTokens.proximityReaderToken(key: key, brandID: "brand", readerID: "reader", issuedAt: t))
+    tokens.append(try AppleTokens.deviceCheck(key: key, teamID: "TEAM", issuedAt: t))
     tokens.append(
         try AppleTokens.promotionalOfferV2(
             key: key, issuerID: "issuer", bundleID: "com.example", productID: "p", offerIdentifier: "o",

@@ -1,4 +1,5 @@
 import Foundation
+import SigilAdvancedCommerce
 import SigilAppStore
 import SigilCore
 import SigilHTTP
@@ -95,6 +96,17 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         return (
             entry["method"] as? String ?? "", entry["path"] as? String ?? "", entry["query"] as? [[String]] ?? [], entry["body"] as? String
         )
+    }
+
+    /// The default hosts are the ones Apple moved to on 2026-05-05; the earlier hosts stay
+    /// selectable by name.
+    func testDefaultHostsAreThe2026Ones() {
+        typealias Environment = AppStoreServerAPIClient.Environment
+        XCTAssertEqual(Environment.production.baseURL, "https://api.storekit.apple.com")
+        XCTAssertEqual(Environment.sandbox.baseURL, "https://api.storekit-sandbox.apple.com")
+        XCTAssertEqual(Environment.legacyProduction.baseURL, "https://api.storekit.itunes.apple.com")
+        XCTAssertEqual(Environment.legacySandbox.baseURL, "https://api.storekit-sandbox.itunes.apple.com")
+        XCTAssertEqual(Environment.custom(baseURL: "http://127.0.0.1:9").baseURL, "http://127.0.0.1:9")
     }
 
     func testEveryCallSendsTheDocumentedRequest() async throws {
@@ -226,6 +238,200 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         let log = try await server?.log() ?? []
         XCTAssertGreaterThanOrEqual(log.count, 20)
         XCTAssertTrue(log.allSatisfy { $0["token"] as? String == "ok" })
+    }
+
+    /// DeviceCheck's three calls and App Attest's receipt refresh against the loopback emulator,
+    /// which checks every token (iss the team id, iat, ES256 by openssl) and keeps the bits.
+    func testDeviceCheckAndAppAttestRefresh() async throws {
+        try await overEveryTransport { try await deviceCheckAndAppAttestRefresh() }
+    }
+
+    func deviceCheckAndAppAttestRefresh() async throws {
+        _ = try client()
+        let port = try XCTUnwrap(server?.port)
+        let signing = try AppleSigningKey(privateKey: key, keyID: "DCKEY12345")
+        let devices = DeviceCheckClient(
+            signingKey: signing, teamID: "issuer-1", environment: .custom(baseURL: "http://127.0.0.1:\(port)"), transport: transport)
+        let device = Data("device-1".utf8).base64EncodedString()
+        try await devices.validateDeviceToken(deviceToken: device)
+        var entry = try await lastEntry()
+        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["POST", "/v1/validate_device_token"])
+        let sent = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(((entry["body"] as? String) ?? "").utf8)) as? [String: Any])
+        XCTAssertEqual(sent["device_token"] as? String, device)
+        XCTAssertNotNil(UUID(uuidString: sent["transaction_id"] as? String ?? ""))
+        XCTAssertEqual(Set(sent.keys), ["device_token", "transaction_id", "timestamp"])
+
+        let none = try await devices.queryTwoBits(deviceToken: device)
+        XCTAssertNil(none, "no bits before the first update (Apple answers \"Failed to find bit state\")")
+        try await devices.updateTwoBits(deviceToken: device, bit0: true, bit1: false)
+        entry = try await lastEntry()
+        XCTAssertEqual(entry["path"] as? String, "/v1/update_two_bits")
+        let bits = try await devices.queryTwoBits(deviceToken: device)
+        XCTAssertEqual(bits?.bit0, true)
+        XCTAssertEqual(bits?.bit1, false)
+        XCTAssertEqual(bits?.lastUpdateTime.count, 7, "YYYY-MM")
+
+        // An unknown device: Apple's 400 with its text; a token that is not base64 is refused before sending.
+        do {
+            try await devices.validateDeviceToken(deviceToken: Data("unknown-device".utf8).base64EncodedString())
+            XCTFail("an unknown device validated")
+        } catch {
+            XCTAssertEqual(error.code, .badRequest)
+            XCTAssertEqual(error.httpStatus, 400)
+            XCTAssertTrue(error.reason.contains("device token"), error.reason)
+        }
+        let before = try await server?.log().count
+        do {
+            try await devices.validateDeviceToken(deviceToken: "not base64!")
+            XCTFail("a malformed device token was sent")
+        } catch {
+            XCTAssertEqual(error.code, .invalidRequest)
+        }
+        let after = try await server?.log().count
+        XCTAssertEqual(before, after, "nothing was sent")
+        // A token signed by another key: the emulator's openssl check refuses it.
+        let stranger = DeviceCheckClient(
+            signingKey: try AppleSigningKey(privateKey: .generate(curve: .p256), keyID: "OTHER12345"), teamID: "issuer-1",
+            environment: .custom(baseURL: "http://127.0.0.1:\(port)"), transport: transport)
+        do {
+            try await stranger.validateDeviceToken(deviceToken: device)
+            XCTFail("a token of another key was accepted")
+        } catch {
+            XCTAssertEqual(error.code, .unauthorized)
+        }
+
+        let receipts = AppAttestReceiptClient(
+            signingKey: signing, teamID: "issuer-1", environment: .custom(baseURL: "http://127.0.0.1:\(port)"), transport: transport)
+        let refreshed = try await receipts.refresh(receipt: Array("receipt-1".utf8))
+        XCTAssertEqual(refreshed, .newReceipt(Array("refreshed:receipt-1".utf8)))
+        entry = try await lastEntry()
+        XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["POST", "/v1/attestationData"])
+        XCTAssertEqual(entry["body"] as? String, Data("receipt-1".utf8).base64EncodedString())
+        let early = try await receipts.refresh(receipt: Array("asked-too-early".utf8))
+        XCTAssertEqual(early, .notModified)
+        let gone = try await receipts.refresh(receipt: Array("retention-over".utf8))
+        XCTAssertEqual(gone, .notFound)
+
+        // The hosts Apple documents.
+        XCTAssertEqual(DeviceCheckClient.Environment.production.baseURL, "https://api.devicecheck.apple.com")
+        XCTAssertEqual(DeviceCheckClient.Environment.development.baseURL, "https://api.development.devicecheck.apple.com")
+        XCTAssertEqual(AppAttestReceiptClient.Environment.production.baseURL, "https://data.appattest.apple.com")
+        XCTAssertEqual(AppAttestReceiptClient.Environment.development.baseURL, "https://data-development.appattest.apple.com")
+    }
+
+    /// The six Advanced Commerce API server calls: exact method, path and JSON body of each, the
+    /// bearer token checked by the server with openssl, the signed data returned; a request that
+    /// breaks a documented limit is refused before anything is sent.
+    func testAdvancedCommerceCalls() async throws {
+        try await overEveryTransport { try await advancedCommerceCalls() }
+    }
+
+    func advancedCommerceCalls() async throws {
+        let api = try client()
+        let reference = UUID(uuidString: "0ebf5f2e-7d0a-4a49-8f3b-2d64c1d2e001") ?? UUID()
+        let info = AdvancedCommerceRequestInfo(requestReferenceId: reference)
+        let infoJSON: NSDictionary = ["requestReferenceId": "0ebf5f2e-7d0a-4a49-8f3b-2d64c1d2e001"]
+        func check(_ path: String, _ body: NSDictionary, file: StaticString = #filePath, line: UInt = #line) async throws {
+            let entry = try await lastEntry()
+            XCTAssertEqual([entry["method"] as? String, entry["path"] as? String], ["POST", path], file: file, line: line)
+            XCTAssertEqual(entry["contentType"] as? String, "application/json", file: file, line: line)
+            let sent = try JSONSerialization.jsonObject(with: Data(((entry["body"] as? String) ?? "").utf8)) as? NSDictionary
+            XCTAssertEqual(sent, body, file: file, line: line)
+        }
+
+        let cancelled = try await api.cancelSubscription(
+            transactionId: "2000000001", request: AdvancedCommerceSubscriptionCancelRequest(requestInfo: info, storefront: "USA"))
+        XCTAssertEqual(cancelled.signedTransactionInfo, "ac-cancel-2000000001")
+        XCTAssertEqual(cancelled.signedRenewalInfo, "ac-renewal-2000000001")
+        try await check("/advancedCommerce/v1/subscription/cancel/2000000001", ["requestInfo": infoJSON, "storefront": "USA"])
+
+        let revoked = try await api.revokeSubscription(
+            transactionId: "2000000002",
+            request: AdvancedCommerceSubscriptionRevokeRequest(
+                requestInfo: info, refundReason: .legal, refundRiskingPreference: true, refundType: .prorated))
+        XCTAssertEqual(revoked.signedTransactionInfo, "ac-revoke-2000000002")
+        try await check(
+            "/advancedCommerce/v1/subscription/revoke/2000000002",
+            ["requestInfo": infoJSON, "refundReason": "LEGAL", "refundRiskingPreference": true, "refundType": "PRORATED"])
+
+        let renamed = try await api.changeSubscriptionMetadata(
+            transactionId: "2000000003",
+            request: AdvancedCommerceSubscriptionChangeMetadataRequest(
+                requestInfo: info,
+                items: [.init(sku: "com.example.pro.v2", currentSKU: "com.example.pro", displayName: "Pro", effective: .nextBillCycle)]))
+        XCTAssertEqual(renamed.signedTransactionInfo, "ac-changeMetadata-2000000003")
+        try await check(
+            "/advancedCommerce/v1/subscription/changeMetadata/2000000003",
+            [
+                "requestInfo": infoJSON,
+                "items": [
+                    ["SKU": "com.example.pro.v2", "currentSKU": "com.example.pro", "displayName": "Pro", "effective": "NEXT_BILL_CYCLE"]
+                ],
+            ])
+
+        let repriced = try await api.changeSubscriptionPrice(
+            transactionId: "2000000004",
+            request: AdvancedCommerceSubscriptionPriceChangeRequest(
+                requestInfo: info, items: [.init(sku: "com.example.pro", price: 5990)], currency: "USD"))
+        XCTAssertEqual(repriced.signedTransactionInfo, "ac-changePrice-2000000004")
+        try await check(
+            "/advancedCommerce/v1/subscription/changePrice/2000000004",
+            ["requestInfo": infoJSON, "items": [["SKU": "com.example.pro", "price": 5990]], "currency": "USD"])
+
+        let migrated = try await api.migrateSubscription(
+            transactionId: "2000000005",
+            request: AdvancedCommerceSubscriptionMigrateRequest(
+                requestInfo: info, descriptors: AdvancedCommerceDescriptors(description: "All features", displayName: "Pro"),
+                items: [.init(sku: "com.example.pro", description: "All features", displayName: "Pro")],
+                targetProductId: "com.example.subscription", taxCode: "C003-00-1"))
+        XCTAssertEqual(migrated.signedTransactionInfo, "ac-migrate-2000000005")
+        try await check(
+            "/advancedCommerce/v1/subscription/migrate/2000000005",
+            [
+                "requestInfo": infoJSON, "descriptors": ["description": "All features", "displayName": "Pro"],
+                "items": [["SKU": "com.example.pro", "description": "All features", "displayName": "Pro"]],
+                "targetProductId": "com.example.subscription", "taxCode": "C003-00-1",
+            ])
+
+        let refunded = try await api.requestTransactionRefund(
+            transactionId: "2000000006",
+            request: AdvancedCommerceRequestRefundRequest(
+                requestInfo: info,
+                items: [.init(sku: "com.example.coins", refundReason: .fulfillmentIssue, refundType: .full, revoke: true)],
+                refundRiskingPreference: false))
+        XCTAssertEqual(refunded.signedTransactionInfo, "ac-requestRefund-2000000006")
+        try await check(
+            "/advancedCommerce/v1/transaction/requestRefund/2000000006",
+            [
+                "requestInfo": infoJSON, "refundRiskingPreference": false,
+                "items": [["SKU": "com.example.coins", "refundReason": "FULFILLMENT_ISSUE", "refundType": "FULL", "revoke": true]],
+            ])
+
+        // Apple's limits, before sending: no items to reprice, a SKU over 128 characters.
+        let before = try await server?.log().count
+        for attempt in [
+            {
+                try await _ = api.changeSubscriptionPrice(
+                    transactionId: "1", request: AdvancedCommerceSubscriptionPriceChangeRequest(requestInfo: info, items: []))
+            },
+            {
+                try await _ = api.requestTransactionRefund(
+                    transactionId: "1",
+                    request: AdvancedCommerceRequestRefundRequest(
+                        requestInfo: info,
+                        items: [.init(sku: String(repeating: "s", count: 129), refundReason: .other, refundType: .full, revoke: false)],
+                        refundRiskingPreference: false))
+            },
+        ] as [() async throws -> Void] {
+            do {
+                try await attempt()
+                XCTFail("a request breaking Apple's limits was sent")
+            } catch let error as AppStoreError {
+                XCTAssertEqual(error.code, .invalidConfiguration)
+            }
+        }
+        let after = try await server?.log().count
+        XCTAssertEqual(before, after, "nothing was sent")
     }
 
     /// The 14 Retention Messaging calls against the stateful loopback server: exact method, path,

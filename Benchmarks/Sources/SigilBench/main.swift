@@ -68,8 +68,15 @@ if arguments.contains("--probe") {
     probe(repo: repo)
     exit(0)
 }
+// --only appattest: App Attest attestation and assertion verification against swift-crypto +
+// swift-certificates doing the same steps.
+if arguments.contains("appattest") && arguments.contains("--only") {
+    print(format(try await appAttestRows(seconds: seconds)))
+    exit(0)
+}
 // App Store signed data: Sigil's SignedDataVerifier against Apple's library pipeline.
 if !onlyDigests, let appStore = await appStoreRows(repo: repo, seconds: seconds) { rows.append(contentsOf: appStore) }
+if !onlyDigests { rows.append(contentsOf: try await appAttestRows(seconds: seconds)) }
 if onlyAppStore {
     print(format(rows))
     exit(0)

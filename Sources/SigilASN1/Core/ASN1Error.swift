@@ -9,6 +9,7 @@ public struct ASN1Error: ModuleError {
     public static let domain = "asn1"
     /// A stable code: compare codes, show reasons.
     public struct Code: ErrorCode {
+        /// The code's stable name.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
 
@@ -58,7 +59,9 @@ public struct ASN1Error: ModuleError {
         public static let invalidBase64 = Code("invalidBase64")
     }
 
+    /// Why the parse failed, as a stable code.
     public let code: Code
+    /// What went wrong, for people.
     public let reason: String
     /// Byte offset into the caller's input where the fault was found, when there is one.
     public let offset: Int?
@@ -73,6 +76,7 @@ public struct ASN1Error: ModuleError {
         self.offset = offset
     }
 
+    /// Code, reason and byte offset, for people.
     public var description: String {
         if let offset { return "\(code) at byte \(offset): \(reason)" }
         return "\(code): \(reason)"

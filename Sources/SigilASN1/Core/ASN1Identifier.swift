@@ -3,16 +3,24 @@
 /// Whether the element is constructed is a property of the encoding, not of the tag, and lives
 /// on ``ASN1Node``; two identifiers are equal when class and number are.
 public struct ASN1Identifier: Hashable, Sendable, CustomStringConvertible {
+    /// The tag class (X.690 8.1.2.2).
     public enum TagClass: UInt8, Sendable {
+        /// UNIVERSAL: the types X.680 defines.
         case universal = 0
+        /// APPLICATION.
         case application = 1
+        /// Context-specific: `[n]` tags within a type.
         case contextSpecific = 2
+        /// PRIVATE.
         case `private` = 3
     }
 
+    /// The class.
     public let tagClass: TagClass
+    /// The number within the class.
     public let tagNumber: UInt32
 
+    /// The identifier of class `tagClass` and number `tagNumber`.
     public init(tagClass: TagClass, tagNumber: UInt32) {
         self.tagClass = tagClass
         self.tagNumber = tagNumber
@@ -23,6 +31,7 @@ public struct ASN1Identifier: Hashable, Sendable, CustomStringConvertible {
         ASN1Identifier(tagClass: .contextSpecific, tagNumber: number)
     }
 
+    /// `[APPLICATION number]`.
     public static func application(_ number: UInt32) -> ASN1Identifier {
         ASN1Identifier(tagClass: .application, tagNumber: number)
     }
@@ -32,26 +41,46 @@ public struct ASN1Identifier: Hashable, Sendable, CustomStringConvertible {
     }
 
     // X.680 8.6, Table 1: the universal class tag assignments Sigil uses.
+    /// BOOLEAN (UNIVERSAL 1).
     public static let boolean = universal(1)
+    /// INTEGER (UNIVERSAL 2).
     public static let integer = universal(2)
+    /// BIT STRING (UNIVERSAL 3).
     public static let bitString = universal(3)
+    /// OCTET STRING (UNIVERSAL 4).
     public static let octetString = universal(4)
+    /// NULL (UNIVERSAL 5).
     public static let null = universal(5)
+    /// OBJECT IDENTIFIER (UNIVERSAL 6).
     public static let objectIdentifier = universal(6)
+    /// ENUMERATED (UNIVERSAL 10).
     public static let enumerated = universal(10)
+    /// UTF8String (UNIVERSAL 12).
     public static let utf8String = universal(12)
+    /// SEQUENCE and SEQUENCE OF (UNIVERSAL 16).
     public static let sequence = universal(16)
+    /// SET and SET OF (UNIVERSAL 17).
     public static let set = universal(17)
+    /// NumericString (UNIVERSAL 18).
     public static let numericString = universal(18)
+    /// PrintableString (UNIVERSAL 19).
     public static let printableString = universal(19)
+    /// TeletexString (UNIVERSAL 20).
     public static let teletexString = universal(20)
+    /// IA5String (UNIVERSAL 22).
     public static let ia5String = universal(22)
+    /// UTCTime (UNIVERSAL 23).
     public static let utcTime = universal(23)
+    /// GeneralizedTime (UNIVERSAL 24).
     public static let generalizedTime = universal(24)
+    /// VisibleString (UNIVERSAL 26).
     public static let visibleString = universal(26)
+    /// UniversalString (UNIVERSAL 28).
     public static let universalString = universal(28)
+    /// BMPString (UNIVERSAL 30).
     public static let bmpString = universal(30)
 
+    /// The tag as X.680 writes it: the universal type's name, or `[n]` with its class.
     public var description: String {
         switch tagClass {
         case .universal:

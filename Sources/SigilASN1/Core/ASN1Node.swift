@@ -13,7 +13,9 @@ public struct ASN1Node: Sendable {
 
     var record: ASN1Record { document.records[index] }
 
+    /// The element's tag.
     public var identifier: ASN1Identifier { record.identifier }
+    /// Whether the element is constructed (its content is elements).
     public var isConstructed: Bool { record.isConstructed }
     /// Whether the element used the BER indefinite-length form.
     public var isIndefiniteLength: Bool { record.isIndefinite }
@@ -50,11 +52,13 @@ public struct ASN1Node: Sendable {
 public struct ASN1NodeCollection: Sequence, Sendable {
     let parent: ASN1Node
 
+    /// Walks the children in order.
     public struct Iterator: IteratorProtocol, Sendable {
         let document: ASN1Document
         var nextIndex: Int
         let end: Int
 
+        /// The next child, or nil after the last.
         public mutating func next() -> ASN1Node? {
             guard nextIndex < end else { return nil }
             let node = ASN1Node(document: document, index: nextIndex)
@@ -63,6 +67,7 @@ public struct ASN1NodeCollection: Sequence, Sendable {
         }
     }
 
+    /// An iterator over the children, first to last.
     public func makeIterator() -> Iterator {
         let record = parent.record
         return Iterator(
@@ -108,6 +113,7 @@ public struct ASN1SequenceReader: Sendable {
     /// The next child without consuming it.
     public var peek: ASN1Node? { nextIndex < end ? ASN1Node(document: parent.document, index: nextIndex) : nil }
 
+    /// Whether every child was consumed.
     public var isAtEnd: Bool { nextIndex >= end }
 
     /// Consumes the next child, which must exist (and carry `identifier`, if given).

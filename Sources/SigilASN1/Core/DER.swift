@@ -9,6 +9,7 @@ public enum DER {
         return ASN1Node(document: document, index: 0)
     }
 
+    /// Parses exactly one DER element spanning all of `bytes`, as the `[UInt8]` form does.
     public static func parse<Bytes: Collection>(_ bytes: Bytes, limits: ASN1ParseLimits = .default)
         throws(ASN1Error) -> ASN1Node where Bytes.Element == UInt8
     {
@@ -31,11 +32,13 @@ public enum DER {
 /// any non-zero BOOLEAN as TRUE, non-zero unused BIT STRING bits, unsorted SET OF. Everything X.690
 /// requires of BER itself is still enforced (minimal INTEGERs, OID sub-identifiers, tag forms).
 public enum BER {
+    /// Parses exactly one BER element spanning all of `bytes`, with the relaxations listed above and the same limits as DER.
     public static func parse(_ bytes: [UInt8], limits: ASN1ParseLimits = .default) throws(ASN1Error) -> ASN1Node {
         let document = try ASN1Parser.parse(bytes, rules: .basic, limits: limits)
         return ASN1Node(document: document, index: 0)
     }
 
+    /// Parses exactly one BER element spanning all of `bytes`, as the `[UInt8]` form does.
     public static func parse<Bytes: Collection>(_ bytes: Bytes, limits: ASN1ParseLimits = .default)
         throws(ASN1Error) -> ASN1Node where Bytes.Element == UInt8
     {
@@ -45,26 +48,33 @@ public enum BER {
 
 /// A type that can be read from a parsed node.
 public protocol ASN1Decodable {
+    /// Decodes the value from `node`, refusing anything its type does not allow.
     init(node: ASN1Node) throws(ASN1Error)
 }
 
 /// A type that can write its DER encoding.
 public protocol DEREncodable {
+    /// Appends the value's DER to `writer`.
     func encode(into writer: inout DERWriter)
 }
 
 /// A type whose tag can be replaced (`[n] IMPLICIT`, X.680 31.2.7).
 public protocol ASN1ImplicitlyTaggable: ASN1Decodable, DEREncodable {
+    /// The universal tag the type is encoded with when no other is given.
     static var defaultIdentifier: ASN1Identifier { get }
+    /// Decodes the value from `node`, which must carry `identifier` instead of the default tag.
     init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error)
+    /// Appends the value's DER to `writer` under `identifier` instead of the default tag.
     func encode(into writer: inout DERWriter, identifier: ASN1Identifier)
 }
 
 extension ASN1ImplicitlyTaggable {
+    /// Decodes the value from `node` under its default tag.
     public init(node: ASN1Node) throws(ASN1Error) {
         try self.init(node: node, identifier: Self.defaultIdentifier)
     }
 
+    /// Appends the value's DER under its default tag.
     public func encode(into writer: inout DERWriter) {
         encode(into: &writer, identifier: Self.defaultIdentifier)
     }

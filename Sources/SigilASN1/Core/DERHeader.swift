@@ -1,8 +1,10 @@
 /// The framing of one DER element read without parsing its contents: for formats too large to
 /// hold one record per element (a CRL with millions of entries), whose caller walks the outer
-/// structure element by element and hands each small element to ``DER/parse(_:limits:)``.
+/// structure element by element and hands each small element to `DER.parse(_:limits:)`.
 public struct DERHeader: Sendable, Hashable {
+    /// The element's tag.
     public let identifier: ASN1Identifier
+    /// Whether the element is constructed.
     public let isConstructed: Bool
     /// Offset of the first identifier octet.
     public let start: Int

@@ -1,8 +1,10 @@
 /// Writes DER: definite lengths in their fewest octets (X.690 10.1), identifiers in their
 /// shortest form (8.1.2), content as given.
 public struct DERWriter: Sendable {
+    /// The DER written so far.
     public private(set) var bytes: [UInt8] = []
 
+    /// An empty writer.
     public init() {}
 
     /// Writes a primitive element with `content` as its content octets.

@@ -1,10 +1,12 @@
 /// Which ASN.1 encoding rules a parse enforces (X.690).
 ///
 /// DER (clause 10–11) is the default everywhere. BER (clause 8) is reachable only through
-/// ``BER/parse(_:limits:)``, which exists for PKCS#7 app receipts. Every relaxation BER allows is
+/// `BER.parse(_:limits:)`, which exists for PKCS#7 app receipts. Every relaxation BER allows is
 /// one named predicate here, so the parser has no scattered `if ber` checks.
 public enum ASN1EncodingRules: Sendable, Hashable {
+    /// DER (X.690 clauses 10–11).
     case distinguished
+    /// BER (X.690 clause 8).
     case basic
 
     /// X.690 8.1.3.6 indefinite form; DER 10.1 forbids it.
@@ -37,11 +39,13 @@ public struct ASN1ParseLimits: Sendable, Hashable {
     /// Most elements (nodes) accepted in one parse.
     public var maximumElements: Int
 
+    /// Limits of `maximumDepth` levels (capped at `depthCeiling`), `maximumInputBytes` bytes and `maximumElements` elements.
     public init(maximumDepth: Int = 50, maximumInputBytes: Int = 16 << 20, maximumElements: Int = 1 << 20) {
         self.maximumDepth = maximumDepth
         self.maximumInputBytes = maximumInputBytes
         self.maximumElements = maximumElements
     }
 
+    /// Depth 50, 16 MiB, 2^20 elements.
     public static let `default` = ASN1ParseLimits()
 }

@@ -4,11 +4,15 @@
 /// alphabet and refused for base64url unless the caller allows it; the spare bits of the last
 /// character must be zero (§3.5), so every byte string has exactly one accepted encoding.
 public enum Base64 {
+    /// Which 64 characters encode the values.
     public enum Alphabet: Sendable {
+        /// RFC 4648 §4: `+` and `/`.
         case standard
+        /// RFC 4648 §5 (base64url): `-` and `_`.
         case url
     }
 
+    /// Whether `=` padding is required, refused or optional when decoding.
     public enum Padding: Sendable {
         /// Padding must be present (standard base64 as in PEM).
         case required

@@ -15,6 +15,7 @@ public struct PEMDocument: Hashable, Sendable {
     /// The DER bytes.
     public let derBytes: [UInt8]
 
+    /// A document with `label` around `derBytes`.
     public init(label: String, derBytes: [UInt8]) {
         self.label = label
         self.derBytes = derBytes

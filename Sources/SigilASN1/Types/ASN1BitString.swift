@@ -12,8 +12,10 @@ public struct ASN1BitString: ASN1ImplicitlyTaggable, Hashable, Sendable {
     /// Unused (padding) bits at the end of the last octet, 0–7.
     public let unusedBits: Int
 
+    /// BIT STRING.
     public static var defaultIdentifier: ASN1Identifier { .bitString }
 
+    /// A bit string of `bytes` whose last octet has `unusedBits` (0–7, zero for an empty string) unused bits, which must be zero.
     public init<Bytes: Collection>(bytes: Bytes, unusedBits: Int = 0) throws(ASN1Error) where Bytes.Element == UInt8 {
         let value = Array(bytes)
         guard (0...7).contains(unusedBits), !(value.isEmpty && unusedBits != 0) else {
@@ -32,6 +34,7 @@ public struct ASN1BitString: ASN1ImplicitlyTaggable, Hashable, Sendable {
         self.unusedBits = 0
     }
 
+    /// Decodes a BIT STRING tagged `identifier` (under BER also constructed).
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         guard node.identifier == identifier else {
             throw node.error(.unexpectedTag, "expected \(identifier), found \(node.identifier)")
@@ -75,6 +78,7 @@ public struct ASN1BitString: ASN1ImplicitlyTaggable, Hashable, Sendable {
         unusedBits = Int(first)
     }
 
+    /// Writes the BIT STRING under `identifier`.
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {
         writer.appendPrimitive(identifier, content: [UInt8(unusedBits)] + bytes)
     }

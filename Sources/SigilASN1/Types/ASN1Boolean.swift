@@ -5,8 +5,10 @@
 /// ```
 /// DER: FALSE is 0x00 and TRUE is 0xFF, nothing else. BER: any non-zero octet is TRUE.
 extension Bool: ASN1ImplicitlyTaggable {
+    /// BOOLEAN.
     public static var defaultIdentifier: ASN1Identifier { .boolean }
 
+    /// Decodes a BOOLEAN tagged `identifier`: 0x00 or 0xFF under DER, any non-zero octet as TRUE under BER.
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         try ASN1.expect(node, identifier, constructed: false)
         let content = node.contentBytes
@@ -24,6 +26,7 @@ extension Bool: ASN1ImplicitlyTaggable {
         }
     }
 
+    /// Writes 0xFF or 0x00 under `identifier`.
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {
         writer.appendPrimitive(identifier, content: [self ? 0xFF : 0x00])
     }

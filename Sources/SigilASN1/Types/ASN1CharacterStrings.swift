@@ -11,7 +11,9 @@
 /// Each keeps the octets received (`bytes`) and exposes the decoded `value`; decoding rejects any
 /// octet outside the type's repertoire. Under BER the string may be constructed (segmented).
 public protocol ASN1CharacterString: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStringConvertible {
+    /// The string's octets, as received or encoded.
     var bytes: [UInt8] { get }
+    /// Wraps octets already checked against the repertoire.
     init(validatedBytes: [UInt8])
     /// Checks `bytes` against the repertoire and decodes them.
     static func decode(_ bytes: [UInt8]) -> String?
@@ -24,6 +26,7 @@ public protocol ASN1CharacterString: ASN1ImplicitlyTaggable, Hashable, Sendable,
 }
 
 extension ASN1CharacterString {
+    /// Decodes a string tagged `identifier`, refusing any octet outside the repertoire.
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         self.init(validatedBytes: Array(try Self.validatedContent(node, identifier: identifier)))
     }
@@ -63,12 +66,14 @@ extension ASN1CharacterString {
         self.init(validatedBytes: bytes)
     }
 
+    /// Writes the octets under `identifier`.
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {
         writer.appendPrimitive(identifier, content: bytes)
     }
 
     /// The decoded text (the bytes were validated on construction).
     public var value: String { Self.decode(bytes) ?? "" }
+    /// The decoded text.
     public var description: String { value }
 }
 
@@ -92,9 +97,13 @@ extension ASN1ByteCharacterString {
     }
 }
 
+/// UTF8String: any Unicode text in UTF-8.
 public struct ASN1UTF8String: ASN1CharacterString {
+    /// The octets, as received or encoded.
     public let bytes: [UInt8]
+    /// Wraps octets already checked against the repertoire.
     public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    /// UTF8String.
     public static var defaultIdentifier: ASN1Identifier { .utf8String }
 
     public static func decode(_ bytes: [UInt8]) -> String? {
@@ -155,9 +164,13 @@ public struct ASN1UTF8String: ASN1CharacterString {
     public static func encode(_ value: String) -> [UInt8]? { Array(value.utf8) }
 }
 
+/// PrintableString: A–Z a–z 0–9 space and ' ( ) + , - . / : = ?.
 public struct ASN1PrintableString: ASN1ByteCharacterString {
+    /// The octets, as received or encoded.
     public let bytes: [UInt8]
+    /// Wraps octets already checked against the repertoire.
     public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    /// PrintableString.
     public static var defaultIdentifier: ASN1Identifier { .printableString }
 
     static func allows(_ c: UInt8) -> Bool {
@@ -171,30 +184,46 @@ public struct ASN1PrintableString: ASN1ByteCharacterString {
     }
 }
 
+/// IA5String: 7-bit ASCII.
 public struct ASN1IA5String: ASN1ByteCharacterString {
+    /// The octets, as received or encoded.
     public let bytes: [UInt8]
+    /// Wraps octets already checked against the repertoire.
     public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    /// IA5String.
     public static var defaultIdentifier: ASN1Identifier { .ia5String }
     static func allows(_ c: UInt8) -> Bool { c < 0x80 }
 }
 
+/// VisibleString: printable ASCII, 0x20–0x7E.
 public struct ASN1VisibleString: ASN1ByteCharacterString {
+    /// The octets, as received or encoded.
     public let bytes: [UInt8]
+    /// Wraps octets already checked against the repertoire.
     public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    /// VisibleString.
     public static var defaultIdentifier: ASN1Identifier { .visibleString }
     static func allows(_ c: UInt8) -> Bool { (0x20...0x7E).contains(c) }
 }
 
+/// NumericString: digits and space.
 public struct ASN1NumericString: ASN1ByteCharacterString {
+    /// The octets, as received or encoded.
     public let bytes: [UInt8]
+    /// Wraps octets already checked against the repertoire.
     public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    /// NumericString.
     public static var defaultIdentifier: ASN1Identifier { .numericString }
     static func allows(_ c: UInt8) -> Bool { c == 0x20 || (0x30...0x39).contains(c) }
 }
 
+/// BMPString: UCS-2 big-endian without surrogates.
 public struct ASN1BMPString: ASN1CharacterString {
+    /// The octets, as received or encoded.
     public let bytes: [UInt8]
+    /// Wraps octets already checked against the repertoire.
     public init(validatedBytes: [UInt8]) { bytes = validatedBytes }
+    /// BMPString.
     public static var defaultIdentifier: ASN1Identifier { .bmpString }
 
     public static func decode(_ bytes: [UInt8]) -> String? {

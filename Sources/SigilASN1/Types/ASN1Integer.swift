@@ -9,6 +9,7 @@ public struct ASN1Integer: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStr
     /// Two's-complement big-endian content octets, minimal, at least one octet.
     public let twosComplementBytes: [UInt8]
 
+    /// INTEGER.
     public static var defaultIdentifier: ASN1Identifier { .integer }
 
     /// Validates minimal two's-complement content octets.
@@ -29,6 +30,7 @@ public struct ASN1Integer: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStr
         twosComplementBytes = magnitude
     }
 
+    /// The INTEGER `value`, in its minimal two's-complement form.
     public init(_ value: Int64) {
         var bytes: [UInt8] = []
         var v = value
@@ -39,8 +41,10 @@ public struct ASN1Integer: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStr
         twosComplementBytes = bytes.reversed()
     }
 
+    /// The INTEGER `value`, in its minimal two's-complement form.
     public init(_ value: Int) { self.init(Int64(value)) }
 
+    /// Decodes an INTEGER tagged `identifier`, refusing a non-minimal encoding.
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         try ASN1.expect(node, identifier, constructed: false)
         try ASN1Integer.checkMinimal(node.contentBytes, offset: node.offset)
@@ -61,10 +65,12 @@ public struct ASN1Integer: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStr
         }
     }
 
+    /// Writes the INTEGER under `identifier`.
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {
         writer.appendPrimitive(identifier, content: twosComplementBytes)
     }
 
+    /// Whether the value is below zero.
     public var isNegative: Bool { (twosComplementBytes.first ?? 0) & 0x80 != 0 }
 
     /// The big-endian magnitude of a non-negative value (no sign octet; empty for zero), or nil
@@ -90,6 +96,7 @@ public struct ASN1Integer: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStr
         return int
     }
 
+    /// The value in decimal when it fits 64 bits, else in hexadecimal.
     public var description: String {
         if let value = int64Value { return String(value) }
         return "0x" + twosComplementBytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()

@@ -12,6 +12,7 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
     /// The arcs, e.g. [1, 2, 840, 10045, 2, 1].
     public let arcs: [UInt64]
 
+    /// OBJECT IDENTIFIER.
     public static var defaultIdentifier: ASN1Identifier { .objectIdentifier }
 
     /// Validates arcs per X.660: at least two, the first 0–2, the second < 40 under 0 and 1, and
@@ -60,6 +61,7 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
         try self.init(arcs: arcs)
     }
 
+    /// Decodes an OBJECT IDENTIFIER tagged `identifier`, refusing non-minimal sub-identifiers.
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         // One allocation: arcs are written as they are decoded.
         var decoded: [UInt64] = []
@@ -114,6 +116,7 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
         }
     }
 
+    /// Writes the OBJECT IDENTIFIER under `identifier`.
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {
         writer.appendPrimitive(identifier, content: contentBytes)
     }
@@ -136,5 +139,6 @@ public struct ASN1ObjectIdentifier: ASN1ImplicitlyTaggable, Hashable, Sendable, 
 
     /// Dotted decimal.
     public var dotted: String { arcs.map(String.init).joined(separator: ".") }
+    /// The dotted form, "1.2.840.10045.2.1".
     public var description: String { dotted }
 }

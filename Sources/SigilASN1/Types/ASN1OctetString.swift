@@ -6,14 +6,18 @@
 /// DER: primitive only. BER: also constructed, the segments (OCTET STRINGs, possibly nested)
 /// concatenated in order.
 public struct ASN1OctetString: ASN1ImplicitlyTaggable, Hashable, Sendable {
+    /// The octets (segments concatenated, under BER).
     public let bytes: [UInt8]
 
+    /// OCTET STRING.
     public static var defaultIdentifier: ASN1Identifier { .octetString }
 
+    /// An OCTET STRING of `bytes`.
     public init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         self.bytes = Array(bytes)
     }
 
+    /// Decodes an OCTET STRING tagged `identifier` (under BER also constructed).
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         bytes = Array(try ASN1OctetString.content(of: node, identifier: identifier))
     }
@@ -28,6 +32,7 @@ public struct ASN1OctetString: ASN1ImplicitlyTaggable, Hashable, Sendable {
         return try ASN1.stringContent(node, segmentTag: .octetString)
     }
 
+    /// Writes the OCTET STRING, primitive, under `identifier`.
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {
         writer.appendPrimitive(identifier, content: bytes)
     }

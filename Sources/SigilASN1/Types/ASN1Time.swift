@@ -1,15 +1,22 @@
 /// The calendar fields shared by UTCTime and GeneralizedTime, always in UTC, with conversion to
 /// and from seconds since 1970-01-01T00:00:00Z (proleptic Gregorian calendar, no leap seconds).
 public struct ASN1TimeComponents: Hashable, Sendable, CustomStringConvertible {
+    /// The year.
     public let year: Int
+    /// The month, 1–12.
     public let month: Int
+    /// The day of the month, 1–31.
     public let day: Int
+    /// The hour, 0–23.
     public let hour: Int
+    /// The minute, 0–59.
     public let minute: Int
+    /// The second, 0–59.
     public let second: Int
     /// Fractional-second digits as received (GeneralizedTime only), without trailing zeros.
     public let fraction: String
 
+    /// The time of these fields, which must form a valid date and time.
     public init(
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
         fraction: String = ""
@@ -111,10 +118,13 @@ public struct ASN1TimeComponents: Hashable, Sendable, CustomStringConvertible {
 /// Years 50–99 are 1950–1999 and 00–49 are 2000–2049 (RFC 5280). No other form is accepted, in
 /// DER or BER: Sigil's BER users (receipts) carry their dates as strings, not as UTCTime.
 public struct ASN1UTCTime: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStringConvertible {
+    /// The date and time.
     public let components: ASN1TimeComponents
 
+    /// UTCTime.
     public static var defaultIdentifier: ASN1Identifier { .utcTime }
 
+    /// A UTCTime of `components`: years 1950–2049, whole seconds.
     public init(_ components: ASN1TimeComponents) throws(ASN1Error) {
         guard (1950...2049).contains(components.year), components.fraction.isEmpty else {
             throw ASN1Error(.invalidTime, "UTCTime covers 1950–2049 in whole seconds")
@@ -122,6 +132,7 @@ public struct ASN1UTCTime: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStr
         self.components = components
     }
 
+    /// Decodes a UTCTime tagged `identifier`: exactly "YYMMDDHHMMSSZ".
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         try ASN1.expect(node, identifier, constructed: false)
         let text = node.contentBytes
@@ -141,12 +152,14 @@ public struct ASN1UTCTime: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStr
         }
     }
 
+    /// Writes "YYMMDDHHMMSSZ" under `identifier`.
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {
         let c = components
         let text = [c.year % 100, c.month, c.day, c.hour, c.minute, c.second].map(twoDigits).joined() + "Z"
         writer.appendPrimitive(identifier, content: Array(text.utf8))
     }
 
+    /// The time in RFC 3339 form.
     public var description: String { components.description }
 }
 
@@ -158,12 +171,16 @@ public struct ASN1UTCTime: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStr
 ///   -- at least one digit; no other offset than Z
 /// ```
 public struct ASN1GeneralizedTime: ASN1ImplicitlyTaggable, Hashable, Sendable, CustomStringConvertible {
+    /// The date and time.
     public let components: ASN1TimeComponents
 
+    /// GeneralizedTime.
     public static var defaultIdentifier: ASN1Identifier { .generalizedTime }
 
+    /// A GeneralizedTime of `components`.
     public init(_ components: ASN1TimeComponents) { self.components = components }
 
+    /// Decodes a GeneralizedTime tagged `identifier` in its DER form.
     public init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         try ASN1.expect(node, identifier, constructed: false)
         let text = node.contentBytes
@@ -194,6 +211,7 @@ public struct ASN1GeneralizedTime: ASN1ImplicitlyTaggable, Hashable, Sendable, C
         }
     }
 
+    /// Writes "YYYYMMDDHHMMSS[.f]Z" under `identifier`.
     public func encode(into writer: inout DERWriter, identifier: ASN1Identifier) {
         let c = components
         let year = String(c.year)
@@ -203,6 +221,7 @@ public struct ASN1GeneralizedTime: ASN1ImplicitlyTaggable, Hashable, Sendable, C
         writer.appendPrimitive(identifier, content: Array((text + "Z").utf8))
     }
 
+    /// The time in RFC 3339 form.
     public var description: String { components.description }
 }
 

@@ -20,6 +20,7 @@ public struct AppStoreDate: Codable, Hashable, Sendable, Comparable, CustomStrin
     /// A date from a Foundation `Date`, rounded toward zero to the millisecond.
     public init(_ date: Date) { millisecondsSince1970 = (date.timeIntervalSince1970 * 1000).rounded(.towardZero) }
 
+    /// The same instant as a `Date`.
     public var date: Date { Date(timeIntervalSince1970: millisecondsSince1970 / 1000) }
     /// Whole seconds since the epoch, rounded down (the X.509 validation time).
     public var secondsSince1970: Int64 { Int64((millisecondsSince1970 / 1000).rounded(.down)) }

@@ -6,120 +6,184 @@
 /// documents; and whether this one is among them.
 public protocol AppStoreOpenEnum: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible
 where RawValue: Codable & Hashable & Sendable & CustomStringConvertible {
+    /// Wraps a raw value as received, documented or not.
     init(rawValue: RawValue)
+    /// The values Apple documents.
     static var documented: [Self] { get }
 }
 
 extension AppStoreOpenEnum {
+    /// Whether the value is one Apple documents (false for a value added after this release).
     public var isDocumented: Bool { Self.documented.contains(self) }
+    /// The raw value as text.
     public var description: String { rawValue.description }
 }
 
 /// `AppStoreEnvironment` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AppStoreEnvironment: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `Sandbox`: the sandbox (TestFlight, development builds, Sandbox Apple Accounts).
     public static let sandbox = AppStoreEnvironment(rawValue: "Sandbox")
+    /// `Production`: the App Store.
     public static let production = AppStoreEnvironment(rawValue: "Production")
+    /// `Xcode`: StoreKit testing in Xcode (signed by Xcode, not by Apple).
     public static let xcode = AppStoreEnvironment(rawValue: "Xcode")
+    /// `LocalTesting`: local testing against a test server.
     public static let localTesting = AppStoreEnvironment(rawValue: "LocalTesting")
+    /// The values Apple documents.
     public static let documented: [AppStoreEnvironment] = [.sandbox, .production, .xcode, .localTesting]
 }
 
 /// `ProductType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct ProductType: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `Auto-Renewable Subscription`: an auto-renewable subscription.
     public static let autoRenewableSubscription = ProductType(rawValue: "Auto-Renewable Subscription")
+    /// `Non-Consumable`: a non-consumable in-app purchase.
     public static let nonConsumable = ProductType(rawValue: "Non-Consumable")
+    /// `Consumable`: a consumable in-app purchase.
     public static let consumable = ProductType(rawValue: "Consumable")
+    /// `Non-Renewing Subscription`: a non-renewing subscription.
     public static let nonRenewingSubscription = ProductType(rawValue: "Non-Renewing Subscription")
+    /// The values Apple documents.
     public static let documented: [ProductType] = [.autoRenewableSubscription, .nonConsumable, .consumable, .nonRenewingSubscription]
 }
 
 /// `InAppOwnershipType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct InAppOwnershipType: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `FAMILY_SHARED`: the user has access through Family Sharing.
     public static let familyShared = InAppOwnershipType(rawValue: "FAMILY_SHARED")
+    /// `PURCHASED`: the user bought it.
     public static let purchased = InAppOwnershipType(rawValue: "PURCHASED")
+    /// The values Apple documents.
     public static let documented: [InAppOwnershipType] = [.familyShared, .purchased]
 }
 
 /// `TransactionReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct TransactionReason: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `PURCHASE`: the user initiated the purchase.
     public static let purchase = TransactionReason(rawValue: "PURCHASE")
+    /// `RENEWAL`: the App Store renewed a subscription.
     public static let renewal = TransactionReason(rawValue: "RENEWAL")
+    /// The values Apple documents.
     public static let documented: [TransactionReason] = [.purchase, .renewal]
 }
 
 /// `OfferDiscountType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct OfferDiscountType: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `FREE_TRIAL`: a free trial.
     public static let freeTrial = OfferDiscountType(rawValue: "FREE_TRIAL")
+    /// `PAY_AS_YOU_GO`: a discounted price for each of several periods.
     public static let payAsYouGo = OfferDiscountType(rawValue: "PAY_AS_YOU_GO")
+    /// `PAY_UP_FRONT`: one discounted payment for a longer period.
     public static let payUpFront = OfferDiscountType(rawValue: "PAY_UP_FRONT")
+    /// `ONE_TIME`: a one-time discount.
     public static let oneTime = OfferDiscountType(rawValue: "ONE_TIME")
+    /// The values Apple documents.
     public static let documented: [OfferDiscountType] = [.freeTrial, .payAsYouGo, .payUpFront, .oneTime]
 }
 
 /// `RevocationType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct RevocationType: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `REFUND_FULL`: a full refund.
     public static let refundFull = RevocationType(rawValue: "REFUND_FULL")
+    /// `REFUND_PRORATED`: a prorated refund.
     public static let refundProrated = RevocationType(rawValue: "REFUND_PRORATED")
+    /// `FAMILY_REVOKE`: access through Family Sharing was revoked.
     public static let familyRevoke = RevocationType(rawValue: "FAMILY_REVOKE")
+    /// The values Apple documents.
     public static let documented: [RevocationType] = [.refundFull, .refundProrated, .familyRevoke]
 }
 
 /// `BillingPlanType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct BillingPlanType: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `BILLED_UPFRONT`: the commitment is billed in one payment.
     public static let billedUpfront = BillingPlanType(rawValue: "BILLED_UPFRONT")
+    /// `MONTHLY`: the commitment is billed monthly.
     public static let monthly = BillingPlanType(rawValue: "MONTHLY")
+    /// The values Apple documents.
     public static let documented: [BillingPlanType] = [.billedUpfront, .monthly]
 }
 
 /// `NotificationTypeV2` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct NotificationTypeV2: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `SUBSCRIBED`: the user subscribed (subtype INITIAL_BUY or RESUBSCRIBE).
     public static let subscribed = NotificationTypeV2(rawValue: "SUBSCRIBED")
+    /// `DID_CHANGE_RENEWAL_PREF`: the user changed the product the subscription renews to (UPGRADE or DOWNGRADE).
     public static let didChangeRenewalPref = NotificationTypeV2(rawValue: "DID_CHANGE_RENEWAL_PREF")
+    /// `DID_CHANGE_RENEWAL_STATUS`: auto-renew was turned on or off.
     public static let didChangeRenewalStatus = NotificationTypeV2(rawValue: "DID_CHANGE_RENEWAL_STATUS")
+    /// `OFFER_REDEEMED`: the user redeemed an offer.
     public static let offerRedeemed = NotificationTypeV2(rawValue: "OFFER_REDEEMED")
+    /// `DID_RENEW`: the subscription renewed.
     public static let didRenew = NotificationTypeV2(rawValue: "DID_RENEW")
+    /// `EXPIRED`: the subscription expired.
     public static let expired = NotificationTypeV2(rawValue: "EXPIRED")
+    /// `DID_FAIL_TO_RENEW`: a renewal failed for a billing issue.
     public static let didFailToRenew = NotificationTypeV2(rawValue: "DID_FAIL_TO_RENEW")
+    /// `GRACE_PERIOD_EXPIRED`: the billing grace period ended without a renewal.
     public static let gracePeriodExpired = NotificationTypeV2(rawValue: "GRACE_PERIOD_EXPIRED")
+    /// `PRICE_INCREASE`: a price increase was announced, or the user consented to it.
     public static let priceIncrease = NotificationTypeV2(rawValue: "PRICE_INCREASE")
+    /// `REFUND`: Apple refunded a transaction.
     public static let refund = NotificationTypeV2(rawValue: "REFUND")
+    /// `REFUND_DECLINED`: Apple declined a refund request.
     public static let refundDeclined = NotificationTypeV2(rawValue: "REFUND_DECLINED")
+    /// `CONSUMPTION_REQUEST`: Apple asks for consumption data about a refund request.
     public static let consumptionRequest = NotificationTypeV2(rawValue: "CONSUMPTION_REQUEST")
+    /// `RENEWAL_EXTENDED`: the subscription's renewal date was extended.
     public static let renewalExtended = NotificationTypeV2(rawValue: "RENEWAL_EXTENDED")
+    /// `REVOKE`: access through Family Sharing ended.
     public static let revoke = NotificationTypeV2(rawValue: "REVOKE")
+    /// `TEST`: a test notification you requested.
     public static let test = NotificationTypeV2(rawValue: "TEST")
+    /// `RENEWAL_EXTENSION`: a renewal-date extension for many subscribers finished (summary) or failed.
     public static let renewalExtension = NotificationTypeV2(rawValue: "RENEWAL_EXTENSION")
+    /// `REFUND_REVERSED`: Apple reversed a refund.
     public static let refundReversed = NotificationTypeV2(rawValue: "REFUND_REVERSED")
+    /// `EXTERNAL_PURCHASE_TOKEN`: an external purchase token was created but not reported.
     public static let externalPurchaseToken = NotificationTypeV2(rawValue: "EXTERNAL_PURCHASE_TOKEN")
+    /// `ONE_TIME_CHARGE`: a consumable, non-consumable or non-renewing subscription was bought.
     public static let oneTimeCharge = NotificationTypeV2(rawValue: "ONE_TIME_CHARGE")
+    /// `RESCIND_CONSENT`: a parent or guardian withdrew consent for the app (Declared Age Range).
     public static let rescindConsent = NotificationTypeV2(rawValue: "RESCIND_CONSENT")
+    /// `METADATA_UPDATE`: an Advanced Commerce subscription's metadata changed.
     public static let metadataUpdate = NotificationTypeV2(rawValue: "METADATA_UPDATE")
+    /// `MIGRATION`: a subscription was migrated to Advanced Commerce.
     public static let migration = NotificationTypeV2(rawValue: "MIGRATION")
+    /// `PRICE_CHANGE`: an Advanced Commerce subscription's price changed.
     public static let priceChange = NotificationTypeV2(rawValue: "PRICE_CHANGE")
+    /// The values Apple documents.
     public static let documented: [NotificationTypeV2] = [
         .subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired, .didFailToRenew,
         .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest, .renewalExtended, .revoke, .test,
@@ -130,26 +194,45 @@ public struct NotificationTypeV2: AppStoreOpenEnum {
 
 /// `NotificationSubtype` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct NotificationSubtype: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `INITIAL_BUY`: the first purchase in the subscription group.
     public static let initialBuy = NotificationSubtype(rawValue: "INITIAL_BUY")
+    /// `RESUBSCRIBE`: a new purchase in a group the user subscribed to before.
     public static let resubscribe = NotificationSubtype(rawValue: "RESUBSCRIBE")
+    /// `DOWNGRADE`: a downgrade, effective at the next renewal.
     public static let downgrade = NotificationSubtype(rawValue: "DOWNGRADE")
+    /// `UPGRADE`: an upgrade, effective immediately.
     public static let upgrade = NotificationSubtype(rawValue: "UPGRADE")
+    /// `AUTO_RENEW_ENABLED`: auto-renew turned on.
     public static let autoRenewEnabled = NotificationSubtype(rawValue: "AUTO_RENEW_ENABLED")
+    /// `AUTO_RENEW_DISABLED`: auto-renew turned off.
     public static let autoRenewDisabled = NotificationSubtype(rawValue: "AUTO_RENEW_DISABLED")
+    /// `VOLUNTARY`: expired after the user turned auto-renew off.
     public static let voluntary = NotificationSubtype(rawValue: "VOLUNTARY")
+    /// `BILLING_RETRY`: expired after the billing retry period ended.
     public static let billingRetry = NotificationSubtype(rawValue: "BILLING_RETRY")
+    /// `PRICE_INCREASE`: expired because the user did not consent to a price increase.
     public static let priceIncrease = NotificationSubtype(rawValue: "PRICE_INCREASE")
+    /// `GRACE_PERIOD`: a failed renewal inside a billing grace period.
     public static let gracePeriod = NotificationSubtype(rawValue: "GRACE_PERIOD")
+    /// `PENDING`: a price increase awaits the user's consent.
     public static let pending = NotificationSubtype(rawValue: "PENDING")
+    /// `ACCEPTED`: the user consented to a price increase, or none was needed.
     public static let accepted = NotificationSubtype(rawValue: "ACCEPTED")
+    /// `BILLING_RECOVERY`: a renewal succeeded after earlier failures.
     public static let billingRecovery = NotificationSubtype(rawValue: "BILLING_RECOVERY")
+    /// `PRODUCT_NOT_FOR_SALE`: expired because the product was not for sale at renewal.
     public static let productNotForSale = NotificationSubtype(rawValue: "PRODUCT_NOT_FOR_SALE")
+    /// `SUMMARY`: a renewal-date extension for many subscribers finished.
     public static let summary = NotificationSubtype(rawValue: "SUMMARY")
+    /// `FAILURE`: a renewal-date extension failed for one subscription.
     public static let failure = NotificationSubtype(rawValue: "FAILURE")
+    /// `UNREPORTED`: an external purchase token was not reported in time.
     public static let unreported = NotificationSubtype(rawValue: "UNREPORTED")
+    /// The values Apple documents.
     public static let documented: [NotificationSubtype] = [
         .initialBuy, .resubscribe, .downgrade, .upgrade, .autoRenewEnabled, .autoRenewDisabled, .voluntary, .billingRetry, .priceIncrease,
         .gracePeriod, .pending, .accepted, .billingRecovery, .productNotForSale, .summary, .failure, .unreported,
@@ -158,14 +241,21 @@ public struct NotificationSubtype: AppStoreOpenEnum {
 
 /// `ConsumptionRequestReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct ConsumptionRequestReason: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `UNINTENDED_PURCHASE`: the customer did not mean to buy.
     public static let unintendedPurchase = ConsumptionRequestReason(rawValue: "UNINTENDED_PURCHASE")
+    /// `FULFILLMENT_ISSUE`: the customer did not receive the content or it did not work.
     public static let fulfillmentIssue = ConsumptionRequestReason(rawValue: "FULFILLMENT_ISSUE")
+    /// `UNSATISFIED_WITH_PURCHASE`: the customer is not satisfied with the purchase.
     public static let unsatisfiedWithPurchase = ConsumptionRequestReason(rawValue: "UNSATISFIED_WITH_PURCHASE")
+    /// `LEGAL`: a legal reason.
     public static let legal = ConsumptionRequestReason(rawValue: "LEGAL")
+    /// `OTHER`: another reason.
     public static let other = ConsumptionRequestReason(rawValue: "OTHER")
+    /// The values Apple documents.
     public static let documented: [ConsumptionRequestReason] = [
         .unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other,
     ]
@@ -173,70 +263,109 @@ public struct ConsumptionRequestReason: AppStoreOpenEnum {
 
 /// `PurchasePlatform` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct PurchasePlatform: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `iOS`: bought on iOS or iPadOS.
     public static let iOS = PurchasePlatform(rawValue: "iOS")
+    /// `macOS`: bought on macOS.
     public static let macOS = PurchasePlatform(rawValue: "macOS")
+    /// `tvOS`: bought on tvOS.
     public static let tvOS = PurchasePlatform(rawValue: "tvOS")
+    /// `visionOS`: bought on visionOS.
     public static let visionOS = PurchasePlatform(rawValue: "visionOS")
+    /// The values Apple documents.
     public static let documented: [PurchasePlatform] = [.iOS, .macOS, .tvOS, .visionOS]
 }
 
 /// `AdvancedCommercePeriod` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommercePeriod: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `P1W`: one week.
     public static let p1W = AdvancedCommercePeriod(rawValue: "P1W")
+    /// `P1M`: one month.
     public static let p1M = AdvancedCommercePeriod(rawValue: "P1M")
+    /// `P2M`: two months.
     public static let p2M = AdvancedCommercePeriod(rawValue: "P2M")
+    /// `P3M`: three months.
     public static let p3M = AdvancedCommercePeriod(rawValue: "P3M")
+    /// `P6M`: six months.
     public static let p6M = AdvancedCommercePeriod(rawValue: "P6M")
+    /// `P1Y`: one year.
     public static let p1Y = AdvancedCommercePeriod(rawValue: "P1Y")
+    /// The values Apple documents.
     public static let documented: [AdvancedCommercePeriod] = [.p1W, .p1M, .p2M, .p3M, .p6M, .p1Y]
 }
 
 /// `AdvancedCommerceOfferPeriod` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceOfferPeriod: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `P3D`: three days.
     public static let p3D = AdvancedCommerceOfferPeriod(rawValue: "P3D")
+    /// `P1W`: one week.
     public static let p1W = AdvancedCommerceOfferPeriod(rawValue: "P1W")
+    /// `P2W`: two weeks.
     public static let p2W = AdvancedCommerceOfferPeriod(rawValue: "P2W")
+    /// `P1M`: one month.
     public static let p1M = AdvancedCommerceOfferPeriod(rawValue: "P1M")
+    /// `P2M`: two months.
     public static let p2M = AdvancedCommerceOfferPeriod(rawValue: "P2M")
+    /// `P3M`: three months.
     public static let p3M = AdvancedCommerceOfferPeriod(rawValue: "P3M")
+    /// `P6M`: six months.
     public static let p6M = AdvancedCommerceOfferPeriod(rawValue: "P6M")
+    /// `P9M`: nine months.
     public static let p9M = AdvancedCommerceOfferPeriod(rawValue: "P9M")
+    /// `P1Y`: one year.
     public static let p1Y = AdvancedCommerceOfferPeriod(rawValue: "P1Y")
+    /// The values Apple documents.
     public static let documented: [AdvancedCommerceOfferPeriod] = [.p3D, .p1W, .p2W, .p1M, .p2M, .p3M, .p6M, .p9M, .p1Y]
 }
 
 /// `AdvancedCommerceOfferReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceOfferReason: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `ACQUISITION`: an offer to win a new customer.
     public static let acquisition = AdvancedCommerceOfferReason(rawValue: "ACQUISITION")
+    /// `WIN_BACK`: an offer to win back a former customer.
     public static let winBack = AdvancedCommerceOfferReason(rawValue: "WIN_BACK")
+    /// `RETENTION`: an offer to keep a current customer.
     public static let retention = AdvancedCommerceOfferReason(rawValue: "RETENTION")
+    /// The values Apple documents.
     public static let documented: [AdvancedCommerceOfferReason] = [.acquisition, .winBack, .retention]
 }
 
 /// `AdvancedCommerceRefundReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceRefundReason: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `UNINTENDED_PURCHASE`: the customer did not mean to buy.
     public static let unintendedPurchase = AdvancedCommerceRefundReason(rawValue: "UNINTENDED_PURCHASE")
+    /// `FULFILLMENT_ISSUE`: the content was not delivered or did not work.
     public static let fulfillmentIssue = AdvancedCommerceRefundReason(rawValue: "FULFILLMENT_ISSUE")
+    /// `UNSATISFIED_WITH_PURCHASE`: the customer is not satisfied with the purchase.
     public static let unsatisfiedWithPurchase = AdvancedCommerceRefundReason(rawValue: "UNSATISFIED_WITH_PURCHASE")
+    /// `LEGAL`: a legal reason.
     public static let legal = AdvancedCommerceRefundReason(rawValue: "LEGAL")
+    /// `OTHER`: another reason.
     public static let other = AdvancedCommerceRefundReason(rawValue: "OTHER")
+    /// `MODIFY_ITEMS_REFUND`: a refund for items changed in a subscription modification.
     public static let modifyItemsRefund = AdvancedCommerceRefundReason(rawValue: "MODIFY_ITEMS_REFUND")
+    /// `SIMULATE_REFUND_DECLINE`: in the sandbox, makes the refund request decline (for testing).
     public static let simulateRefundDecline = AdvancedCommerceRefundReason(rawValue: "SIMULATE_REFUND_DECLINE")
+    /// The values Apple documents.
     public static let documented: [AdvancedCommerceRefundReason] = [
         .unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other, .modifyItemsRefund, .simulateRefundDecline,
     ]
@@ -244,68 +373,99 @@ public struct AdvancedCommerceRefundReason: AppStoreOpenEnum {
 
 /// `AdvancedCommerceRefundType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommerceRefundType: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `FULL`: the whole amount.
     public static let full = AdvancedCommerceRefundType(rawValue: "FULL")
+    /// `PRORATED`: the unused part of the period.
     public static let prorated = AdvancedCommerceRefundType(rawValue: "PRORATED")
+    /// `CUSTOM`: an amount the developer gives.
     public static let custom = AdvancedCommerceRefundType(rawValue: "CUSTOM")
+    /// The values Apple documents.
     public static let documented: [AdvancedCommerceRefundType] = [.full, .prorated, .custom]
 }
 
 /// `AdvancedCommercePriceIncreaseInfoStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AdvancedCommercePriceIncreaseInfoStatus: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `SCHEDULED`: the increase is scheduled.
     public static let scheduled = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "SCHEDULED")
+    /// `PENDING`: the increase awaits the customer's consent.
     public static let pending = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "PENDING")
+    /// `ACCEPTED`: the customer consented.
     public static let accepted = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "ACCEPTED")
+    /// The values Apple documents.
     public static let documented: [AdvancedCommercePriceIncreaseInfoStatus] = [.scheduled, .pending, .accepted]
 }
 
 /// `ExternalPurchaseTokenType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct ExternalPurchaseTokenType: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `ACQUISITION`: a customer acquired through the link-out.
     public static let acquisition = ExternalPurchaseTokenType(rawValue: "ACQUISITION")
+    /// `SERVICES`: services bought through the link-out.
     public static let services = ExternalPurchaseTokenType(rawValue: "SERVICES")
+    /// The values Apple documents.
     public static let documented: [ExternalPurchaseTokenType] = [.acquisition, .services]
 }
 
 /// `OfferType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct OfferType: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// `1`: an introductory offer.
     public static let introductoryOffer = OfferType(rawValue: 1)
+    /// `2`: a promotional offer.
     public static let promotionalOffer = OfferType(rawValue: 2)
+    /// `3`: an offer code.
     public static let offerCode = OfferType(rawValue: 3)
+    /// `4`: a win-back offer.
     public static let winBackOffer = OfferType(rawValue: 4)
+    /// The values Apple documents.
     public static let documented: [OfferType] = [.introductoryOffer, .promotionalOffer, .offerCode, .winBackOffer]
 }
 
 /// `RevocationReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct RevocationReason: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// `0`: refunded for another reason.
     public static let refundedForOtherReason = RevocationReason(rawValue: 0)
+    /// `1`: refunded for an actual or perceived issue in the app.
     public static let refundedDueToIssue = RevocationReason(rawValue: 1)
+    /// The values Apple documents.
     public static let documented: [RevocationReason] = [.refundedForOtherReason, .refundedDueToIssue]
 }
 
 /// `ExpirationIntent` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct ExpirationIntent: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// `1`: the customer canceled.
     public static let customerCancelled = ExpirationIntent(rawValue: 1)
+    /// `2`: a billing error.
     public static let billingError = ExpirationIntent(rawValue: 2)
+    /// `3`: the customer did not consent to a price increase.
     public static let customerDidNotConsentToPriceIncrease = ExpirationIntent(rawValue: 3)
+    /// `4`: the product was not for sale at renewal.
     public static let productNotAvailable = ExpirationIntent(rawValue: 4)
+    /// `5`: another reason.
     public static let other = ExpirationIntent(rawValue: 5)
+    /// The values Apple documents.
     public static let documented: [ExpirationIntent] = [
         .customerCancelled, .billingError, .customerDidNotConsentToPriceIncrease, .productNotAvailable, .other,
     ]
@@ -313,33 +473,48 @@ public struct ExpirationIntent: AppStoreOpenEnum {
 
 /// `AutoRenewStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct AutoRenewStatus: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// `0`: auto-renew is off.
     public static let off = AutoRenewStatus(rawValue: 0)
+    /// `1`: auto-renew is on.
     public static let on = AutoRenewStatus(rawValue: 1)
+    /// The values Apple documents.
     public static let documented: [AutoRenewStatus] = [.off, .on]
 }
 
 /// `PriceIncreaseStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct PriceIncreaseStatus: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// `0`: the customer has not yet responded to the price increase.
     public static let customerHasNotResponded = PriceIncreaseStatus(rawValue: 0)
+    /// `1`: the customer consented, or the increase needs no consent.
     public static let customerConsentedOrWasNotifiedWithoutNeedingConsent = PriceIncreaseStatus(rawValue: 1)
+    /// The values Apple documents.
     public static let documented: [PriceIncreaseStatus] = [.customerHasNotResponded, .customerConsentedOrWasNotifiedWithoutNeedingConsent]
 }
 
 /// `SubscriptionStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
 public struct SubscriptionStatus: AppStoreOpenEnum {
+    /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// `1`: active.
     public static let active = SubscriptionStatus(rawValue: 1)
+    /// `2`: expired.
     public static let expired = SubscriptionStatus(rawValue: 2)
+    /// `3`: in the billing retry period.
     public static let billingRetry = SubscriptionStatus(rawValue: 3)
+    /// `4`: in the billing grace period.
     public static let billingGracePeriod = SubscriptionStatus(rawValue: 4)
+    /// `5`: revoked.
     public static let revoked = SubscriptionStatus(rawValue: 5)
+    /// The values Apple documents.
     public static let documented: [SubscriptionStatus] = [.active, .expired, .billingRetry, .billingGracePeriod, .revoked]
 }

@@ -23,9 +23,13 @@ public struct RealtimeRequestBody: Codable, Hashable, Sendable {
 /// (https://developer.apple.com/documentation/retentionmessaging/realtimeresponsebody). Apple
 /// expects exactly one of the four members; `validate()` checks that before it is sent.
 public struct RealtimeResponseBody: Codable, Hashable, Sendable {
+    /// A Retention Messaging message to show.
     public var message: RealtimeMessage?
+    /// A product to offer instead.
     public var alternateProduct: AlternateProduct?
+    /// A promotional offer to show.
     public var promotionalOffer: RealtimePromotionalOffer?
+    /// The Advanced Commerce API data, for a product sold through it.
     public var advancedCommerceInfo: AdvancedCommerceInfo?
 
     /// Creates the value; members left nil are not encoded.
@@ -59,6 +63,7 @@ public struct RealtimeResponseBody: Codable, Hashable, Sendable {
 
 /// https://developer.apple.com/documentation/retentionmessaging/message
 public struct RealtimeMessage: Codable, Hashable, Sendable {
+    /// The identifier of the message to show.
     public var messageIdentifier: String?
     /// Creates the value; members left nil are not encoded.
     public init(messageIdentifier: String?) { self.messageIdentifier = messageIdentifier }
@@ -66,8 +71,11 @@ public struct RealtimeMessage: Codable, Hashable, Sendable {
 
 /// https://developer.apple.com/documentation/retentionmessaging/alternateproduct
 public struct AlternateProduct: Codable, Hashable, Sendable {
+    /// The identifier of the message to show.
     public var messageIdentifier: String?
+    /// The in-app purchase's product identifier.
     public var productId: String?
+    /// How a subscription with a commitment is billed.
     public var billingPlanType: BillingPlanType?
     /// Creates the value; members left nil are not encoded.
     public init(messageIdentifier: String? = nil, productId: String? = nil, billingPlanType: BillingPlanType? = nil) {
@@ -79,9 +87,11 @@ public struct AlternateProduct: Codable, Hashable, Sendable {
 
 /// https://developer.apple.com/documentation/retentionmessaging/promotionaloffer
 public struct RealtimePromotionalOffer: Codable, Hashable, Sendable {
+    /// The identifier of the message to show.
     public var messageIdentifier: String?
     /// A JWS from `AppleTokens.promotionalOfferV2`.
     public var promotionalOfferSignatureV2: String?
+    /// The StoreKit 1 promotional offer signature.
     public var promotionalOfferSignatureV1: PromotionalOfferSignatureV1?
     /// Creates the value; members left nil are not encoded.
     public init(
@@ -99,13 +109,19 @@ public struct RealtimePromotionalOffer: Codable, Hashable, Sendable {
 /// `encodedSignature` is the base64 DER signature `AppleTokens.promotionalOfferV1` returns for the
 /// same fields.
 public struct PromotionalOfferSignatureV1: Codable, Hashable, Sendable {
+    /// The signature, base64.
     public var encodedSignature: String
+    /// The in-app purchase's product identifier.
     public var productId: String
+    /// The nonce the signature covers (a lowercase UUID).
     public var nonce: String
     /// Milliseconds since 1970.
     public var timestamp: Int64
+    /// The identifier of the key that made the signature.
     public var keyId: String
+    /// The offer code or promotional offer identifier.
     public var offerIdentifier: String
+    /// The UUID your app associated with the user at purchase, when it set one.
     public var appAccountToken: String?
     /// Creates the value; members left nil are not encoded.
     public init(
@@ -124,6 +140,7 @@ public struct PromotionalOfferSignatureV1: Codable, Hashable, Sendable {
 
 /// https://developer.apple.com/documentation/retentionmessaging/advancedcommerceinfo
 public struct AdvancedCommerceInfo: Codable, Hashable, Sendable {
+    /// The identifier of the message to show.
     public var messageIdentifier: String?
     /// A JWS from `AppleTokens.advancedCommerceInAppRequest`.
     public var advancedCommerceData: String?

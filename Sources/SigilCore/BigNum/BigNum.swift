@@ -101,7 +101,9 @@ public struct BigNum: Sendable {
         return size > 0 ? 1 : (size < 0 ? -1 : 0)
     }
 
+    /// Whether the value is zero.
     public var isZero: Bool { storage.pointer.pointee._mp_size == 0 }
+    /// Whether the value is below zero.
     public var isNegative: Bool { storage.pointer.pointee._mp_size < 0 }
 
     /// The number of bits in the magnitude: 0 for zero, otherwise ⌊log2 |x|⌋ + 1.
@@ -174,18 +176,22 @@ extension BigNum {
         return BigNum(storage: result)
     }
 
+    /// The sum. Variable time: public values only.
     public static func + (lhs: BigNum, rhs: BigNum) -> BigNum {
         make { __gmpz_add($0, lhs.storage.pointer, rhs.storage.pointer) }
     }
 
+    /// The difference. Variable time: public values only.
     public static func - (lhs: BigNum, rhs: BigNum) -> BigNum {
         make { __gmpz_sub($0, lhs.storage.pointer, rhs.storage.pointer) }
     }
 
+    /// The product. Variable time: public values only.
     public static func * (lhs: BigNum, rhs: BigNum) -> BigNum {
         make { __gmpz_mul($0, lhs.storage.pointer, rhs.storage.pointer) }
     }
 
+    /// The negation.
     public static prefix func - (value: BigNum) -> BigNum {
         make { __gmpz_neg($0, value.storage.pointer) }
     }
@@ -269,21 +275,26 @@ extension BigNum {
 // MARK: - Comparison and description
 
 extension BigNum: Comparable, Hashable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+    /// The integer `value`.
     public init(integerLiteral value: Int) { self.init(value) }
 
+    /// Whether the two values are equal.
     public static func == (lhs: BigNum, rhs: BigNum) -> Bool {
         __gmpz_cmp(lhs.storage.pointer, rhs.storage.pointer) == 0
     }
 
+    /// Whether `lhs` is smaller than `rhs`.
     public static func < (lhs: BigNum, rhs: BigNum) -> Bool {
         __gmpz_cmp(lhs.storage.pointer, rhs.storage.pointer) < 0
     }
 
+    /// Hashes the value.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(signum)
         hasher.combine(magnitudeBytes)
     }
 
+    /// The value in decimal.
     public var description: String { decimalString }
 }
 

@@ -29,11 +29,16 @@ public struct Choice: Sendable {
     @inline(__always)
     func hidden(_ opaqueZero: UInt64) -> Choice { Choice(mask: mask | opaqueZero) }
 
+    /// All ones: true.
     public static let `true` = Choice(mask: .max)
+    /// All zeros: false.
     public static let `false` = Choice(mask: 0)
 
+    /// Both true, computed on the masks without a branch.
     @inline(__always) public static func & (a: Choice, b: Choice) -> Choice { Choice(mask: a.mask & b.mask) }
+    /// Either true, computed on the masks without a branch.
     @inline(__always) public static func | (a: Choice, b: Choice) -> Choice { Choice(mask: a.mask | b.mask) }
+    /// The opposite, computed on the mask without a branch.
     @inline(__always) public static prefix func ! (a: Choice) -> Choice { Choice(mask: ~a.mask) }
 
     /// Declassifies: the caller states the result is public (see ``ConstantTimeAudit``).

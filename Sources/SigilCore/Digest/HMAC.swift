@@ -88,8 +88,10 @@ public struct HMAC<H: HashFunction>: Sendable {
         outer = key.outer
     }
 
+    /// Feeds `bytes` to the MAC.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) { inner.update(bytes) }
 
+    /// Feeds `bytes` to the MAC.
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         inner.update(bytes)
     }

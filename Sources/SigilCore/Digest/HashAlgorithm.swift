@@ -1,10 +1,15 @@
 /// The hash functions Sigil's signatures use, as a value (for keys, CLI flags, JOSE algorithms).
 public enum HashAlgorithm: String, Sendable, CaseIterable {
+    /// SHA-1 (FIPS 180-4), 20-byte digests: for OCSP CertIDs and old signatures only.
     case sha1 = "SHA-1"
+    /// SHA-256 (FIPS 180-4), 32-byte digests.
     case sha256 = "SHA-256"
+    /// SHA-384 (FIPS 180-4), 48-byte digests.
     case sha384 = "SHA-384"
+    /// SHA-512 (FIPS 180-4), 64-byte digests.
     case sha512 = "SHA-512"
 
+    /// The length of a digest in bytes.
     public var digestByteCount: Int {
         switch self {
         case .sha1: SHA1.digestByteCount
@@ -14,6 +19,7 @@ public enum HashAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
+    /// The digest of `bytes`.
     public func hash<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         switch self {
         case .sha1: SHA1.hash(bytes)

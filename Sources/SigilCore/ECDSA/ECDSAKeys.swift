@@ -1,6 +1,8 @@
 /// The NIST prime curves Sigil signs and verifies on.
 public enum ECCurve: String, Sendable, CaseIterable, Hashable {
+    /// NIST P-256 (secp256r1), the curve of ES256.
     case p256 = "P-256"
+    /// NIST P-384 (secp384r1), the curve of ES384.
     case p384 = "P-384"
 
     /// Bytes in a field element or scalar: 32 or 48.
@@ -15,8 +17,11 @@ public enum ECCurve: String, Sendable, CaseIterable, Hashable {
 /// The raw form r ‖ s is IEEE P1363 / JOSE (RFC 7518 §3.4). The DER `ECDSA-Sig-Value` form lives
 /// in SigilKeys, above the ASN.1 layer.
 public struct ECDSASignature: Sendable, Hashable {
+    /// The curve the signature was made on.
     public let curve: ECCurve
+    /// r, big-endian, `curve.byteCount` bytes.
     public let r: [UInt8]
+    /// s, big-endian, `curve.byteCount` bytes.
     public let s: [UInt8]
 
     /// From r ‖ s of exactly 2 × `curve.byteCount` bytes.
@@ -60,9 +65,11 @@ public struct ECDSASignature: Sendable, Hashable {
 
 /// An ECDSA public key: a validated point on P-256 or P-384 (never the point at infinity).
 public struct ECDSAPublicKey: Sendable, Hashable {
+    /// The key's curve.
     public let curve: ECCurve
     /// Affine coordinates, big-endian, `curve.byteCount` bytes each.
     public let x: [UInt8]
+    /// The y coordinate, big-endian, `curve.byteCount` bytes.
     public let y: [UInt8]
 
     /// From affine coordinates; checks range and the curve equation (SEC 1 §3.2.2.1).
@@ -175,7 +182,9 @@ public struct ECDSAPublicKey: Sendable, Hashable {
 /// key is released; it never appears in `description`, errors or debug output. All operations on
 /// it are constant time.
 public struct ECDSAPrivateKey: Sendable {
+    /// The key's curve.
     public let curve: ECCurve
+    /// The public key, derived from the scalar when the key was made.
     public let publicKey: ECDSAPublicKey
     private let secret: SecretBytes
 

@@ -5,10 +5,14 @@ extension RSAPublicKey {
     /// with SHA-1, salt 20, trailer field 1); JOSE's PS256/PS384/PS512 use the hash for both and a
     /// salt as long as the digest.
     public struct PSSParameters: Sendable, Hashable {
+        /// The hash of the message.
         public var hash: HashAlgorithm
+        /// The hash MGF1 uses.
         public var maskGenerationHash: HashAlgorithm
+        /// The salt length in bytes.
         public var saltLength: Int
 
+        /// Parameters with `hash`; MGF1's hash defaults to `hash` and the salt length to the digest length (JOSE's choice).
         public init(hash: HashAlgorithm, maskGenerationHash: HashAlgorithm? = nil, saltLength: Int? = nil) {
             self.hash = hash
             self.maskGenerationHash = maskGenerationHash ?? hash

@@ -75,15 +75,18 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
         return result ?? nil
     }
 
+    /// Whether both keys have the same modulus and exponent.
     public static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {
         lhs.modulus == rhs.modulus && lhs.exponent == rhs.exponent
     }
 
+    /// Hashes the modulus and exponent.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(modulus)
         hasher.combine(exponent)
     }
 
+    /// The key's size and exponent, for people.
     public var description: String {
         let e = exponent.count <= 8 ? String(exponent.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) : "\(exponent.count * 8)-bit"
         return "RSAPublicKey(\(modulusBits) bits, e = \(e))"

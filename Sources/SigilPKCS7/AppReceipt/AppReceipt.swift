@@ -7,22 +7,36 @@ import SigilCore
 ///
 /// Field types: ``ReceiptFieldType``.
 public struct AppReceipt: Sendable {
+    /// Every attribute of the payload, known or not, in the order received.
     public let attributes: [ReceiptAttribute]
+    /// The receipt type (field 0): "Production", "ProductionSandbox", "Xcode", ….
     public let receiptType: String?
+    /// The app item id (field 1); 0 outside the App Store.
     public let appItemID: Int64?
+    /// The bundle id (field 2).
     public let bundleID: String?
     /// The bundle id attribute's raw value (its DER UTF8String), which the hash covers.
     public let bundleIDBytes: [UInt8]?
+    /// The app version (field 3).
     public let appVersion: String?
+    /// The opaque value (field 4), an input of the device hash.
     public let opaqueValue: [UInt8]?
+    /// The SHA-1 device hash (field 5) that `matchesDevice(guid:)` checks.
     public let sha1Hash: [UInt8]?
+    /// The age rating (field 10).
     public let ageRating: String?
+    /// When the receipt was created (field 12), seconds since 1970.
     public let creationDate: Int64?
+    /// When the app was first purchased (field 18), seconds since 1970.
     public let originalPurchaseDate: Int64?
+    /// The app version the user first bought (field 19).
     public let originalApplicationVersion: String?
+    /// When the receipt expires (field 21; Volume Purchase Program receipts), seconds since 1970.
     public let expirationDate: Int64?
+    /// The in-app purchase records (field 17), in the order received.
     public let inAppPurchases: [InAppPurchase]
 
+    /// Reads a receipt payload (the SignedData's content): a SET OF ReceiptAttribute, BER.
     public init(payload: [UInt8]) throws(PKCS7Error) {
         do {
             let attributes = try ReceiptAttribute.payload(payload)
@@ -75,20 +89,33 @@ public struct AppReceipt: Sendable {
 /// transaction ids, dates, web order line item id, introductory-offer and trial flags,
 /// cancellation reason, promotional offer id.
 public struct InAppPurchase: Sendable {
+    /// Every attribute of the record, known or not, in the order received.
     public let attributes: [ReceiptAttribute]
+    /// The quantity (field 1701).
     public let quantity: Int64?
+    /// The product id (field 1702).
     public let productID: String?
+    /// The transaction id (field 1703).
     public let transactionID: String?
+    /// The original transaction id (field 1705).
     public let originalTransactionID: String?
+    /// The purchase date (field 1704), seconds since 1970.
     public let purchaseDate: Int64?
+    /// The original purchase date (field 1706), seconds since 1970.
     public let originalPurchaseDate: Int64?
+    /// The subscription expiration date (field 1708), seconds since 1970.
     public let subscriptionExpirationDate: Int64?
+    /// The cancellation (refund) date (field 1712), seconds since 1970.
     public let cancellationDate: Int64?
+    /// The web order line item id (field 1711).
     public let webOrderLineItemID: Int64?
+    /// Whether the period is a free trial (field 1713).
     public let isTrialPeriod: Bool?
+    /// Whether the period is an introductory offer (field 1719).
     public let isInIntroOfferPeriod: Bool?
     /// Why a refunded transaction was refunded: 1 an issue in the app, 0 another reason.
     public let cancellationReason: Int64?
+    /// The promotional offer's id (field 1721).
     public let promotionalOfferID: String?
 
     init(payload: [UInt8]) throws {

@@ -11,7 +11,9 @@ import SigilASN1
 ///     value   OCTET STRING }   -- itself DER of the field's type (UTF8String, IA5String, INTEGER, SET)
 /// ```
 public struct ReceiptAttribute: Hashable, Sendable {
+    /// The field number (``ReceiptFieldType`` for the known ones).
     public let type: Int
+    /// The attribute's version, as Apple wrote it.
     public let version: Int
     /// The OCTET STRING's content, as received.
     public let value: [UInt8]

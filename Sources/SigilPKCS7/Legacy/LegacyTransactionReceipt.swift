@@ -9,9 +9,13 @@ import SigilX509
 /// Every key of both dictionaries is kept. Parsing does not verify the signature (Apple's
 /// servers did); the blob's structure is reported.
 public struct LegacyTransactionReceipt: Sendable {
+    /// The decoded "signature" blob.
     public struct SignatureBlob: Sendable {
+        /// The blob's version byte (2 or 3).
         public let version: UInt8
+        /// The RSA signature's bytes.
         public let signature: [UInt8]
+        /// The signing certificate, when its bytes parsed.
         public let certificate: Certificate?
         /// Set when the certificate bytes did not parse (kept, not fatal).
         public let certificateError: String?
@@ -21,15 +25,23 @@ public struct LegacyTransactionReceipt: Sendable {
     public let outer: [(key: String, value: String)]
     /// The purchase-info dictionary, in order.
     public let purchaseInfo: [(key: String, value: String)]
+    /// The signature blob, when the receipt has one.
     public let signature: SignatureBlob?
 
+    /// The value of `key` in the outer dictionary.
     public func outerValue(_ key: String) -> String? { outer.first { $0.key == key }?.value }
+    /// The value of `key` in the purchase-info dictionary.
     public func purchaseValue(_ key: String) -> String? { purchaseInfo.first { $0.key == key }?.value }
 
+    /// purchase-info's "transaction-id".
     public var transactionID: String? { purchaseValue("transaction-id") }
+    /// purchase-info's "original-transaction-id".
     public var originalTransactionID: String? { purchaseValue("original-transaction-id") }
+    /// purchase-info's "product-id".
     public var productID: String? { purchaseValue("product-id") }
+    /// purchase-info's "bid" (the bundle id).
     public var bundleID: String? { purchaseValue("bid") }
+    /// purchase-info's "purchase-date-ms", milliseconds since 1970.
     public var purchaseDateMilliseconds: Int64? { purchaseValue("purchase-date-ms").flatMap { Int64($0) } }
     /// "Sandbox" when present (absent for production receipts).
     public var environment: String? { outerValue("environment") }

@@ -8,7 +8,9 @@ import SigilASN1
 /// ```
 /// id-ad-ocsp gives the OCSP responder, id-ad-caIssuers where the issuer's certificate is.
 public struct AccessDescription: Hashable, Sendable {
+    /// accessMethod: id-ad-ocsp or id-ad-caIssuers, typically.
     public let method: ASN1ObjectIdentifier
+    /// accessLocation: a URI, typically.
     public let location: GeneralName
 
     init(node: ASN1Node) throws {

@@ -10,7 +10,9 @@ import SigilASN1
 /// ```
 /// (implicit tags; issuer and serial come together or not at all).
 public struct AuthorityKeyIdentifier: Hashable, Sendable {
+    /// keyIdentifier: the issuer's subjectKeyIdentifier, when given.
     public let keyIdentifier: [UInt8]?
+    /// authorityCertIssuer, when given.
     public let authorityCertIssuer: [GeneralName]?
     /// The serial's two's-complement bytes.
     public let authorityCertSerialNumber: [UInt8]?

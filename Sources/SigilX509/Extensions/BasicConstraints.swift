@@ -8,7 +8,9 @@ import SigilASN1
 ///     pathLenConstraint       INTEGER (0..MAX) OPTIONAL }
 /// ```
 public struct BasicConstraints: Hashable, Sendable {
+    /// cA: whether the subject is a CA.
     public let isCA: Bool
+    /// pathLenConstraint: the most non-self-issued intermediates that may follow, when given.
     public let pathLengthConstraint: Int?
 
     /// basicConstraints with cA and an optional pathLenConstraint.

@@ -13,11 +13,13 @@ import SigilASN1
 /// ```
 /// (a DistributionPoint must not consist of reasons alone).
 public struct DistributionPoint: Hashable, Sendable {
+    /// distributionPoint's fullName (URIs, typically), when given.
     public let fullName: [GeneralName]?
     /// nameRelativeToCRLIssuer, kept as its encoding.
     public let nameRelativeToCRLIssuer: [UInt8]?
     /// ReasonFlags bits, kept as the BIT STRING's bytes.
     public let reasons: [UInt8]?
+    /// cRLIssuer: who issues the CRL when it is not the certificate's issuer (indirect CRLs).
     public let cRLIssuer: [GeneralName]?
 
     package init(node: ASN1Node) throws {

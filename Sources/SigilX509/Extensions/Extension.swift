@@ -26,7 +26,9 @@ import Darwin
 /// behind a lock, since certificates are read from several threads). An extension that would
 /// not decode makes the parse fail, exactly as when values were decoded eagerly.
 public struct Extension: Hashable, Sendable {
+    /// extnID.
     public let oid: ASN1ObjectIdentifier
+    /// Whether the extension is marked critical.
     public let critical: Bool
     /// The extnValue OCTET STRING's content: a slice of the parsed input (no copy).
     private let content: ArraySlice<UInt8>
@@ -104,6 +106,7 @@ public struct Extension: Hashable, Sendable {
         self.slot = slot
     }
 
+    /// The extension's name when Sigil knows it, else its OID in dotted form.
     public var name: String { X509OIDs.name(oid) ?? oid.dotted }
 
     /// Extensions are equal when their OID, critical flag and value octets are (the decoded
@@ -112,7 +115,7 @@ public struct Extension: Hashable, Sendable {
         lhs.oid == rhs.oid && lhs.critical == rhs.critical && lhs.content == rhs.content
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(oid)
         hasher.combine(critical)
@@ -143,20 +146,35 @@ extension Locked where Value == [ExtensionValue?] {
 /// The decoded value of an extension Sigil knows; `.unknown` for the others (kept raw in the
 /// Extension).
 public enum ExtensionValue: Hashable, Sendable {
+    /// basicConstraints (§4.2.1.9).
     case basicConstraints(BasicConstraints)
+    /// keyUsage (§4.2.1.3).
     case keyUsage(KeyUsage)
+    /// extKeyUsage's purposes (§4.2.1.12).
     case extendedKeyUsage([ASN1ObjectIdentifier])
+    /// subjectKeyIdentifier (§4.2.1.2).
     case subjectKeyIdentifier([UInt8])
+    /// authorityKeyIdentifier (§4.2.1.1).
     case authorityKeyIdentifier(AuthorityKeyIdentifier)
+    /// authorityInfoAccess (§4.2.2.1).
     case authorityInfoAccess([AccessDescription])
+    /// cRLDistributionPoints (§4.2.1.13).
     case cRLDistributionPoints([DistributionPoint])
+    /// certificatePolicies (§4.2.1.4).
     case certificatePolicies([PolicyInformation])
+    /// subjectAltName (§4.2.1.6).
     case subjectAltName([GeneralName])
+    /// issuerAltName (§4.2.1.7).
     case issuerAltName([GeneralName])
+    /// nameConstraints (§4.2.1.10).
     case nameConstraints(NameConstraints)
+    /// policyMappings (§4.2.1.5).
     case policyMappings(PolicyMappings)
+    /// policyConstraints (§4.2.1.11).
     case policyConstraints(PolicyConstraints)
+    /// inhibitAnyPolicy (§4.2.1.14).
     case inhibitAnyPolicy(InhibitAnyPolicy)
+    /// An extension Sigil does not decode; its bytes stay in the `Extension`.
     case unknown
 
     /// The extensions Sigil decodes, in the order of ``ExtensionValue/known``.

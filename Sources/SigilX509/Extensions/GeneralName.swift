@@ -20,14 +20,23 @@ import SigilBase
 /// ```
 /// x400Address and ediPartyName are kept as their encoding.
 public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
+    /// [0] otherName: its type id and its value's DER.
     case otherName(type: ASN1ObjectIdentifier, valueDER: [UInt8])
+    /// [1] an email address.
     case rfc822Name(String)
+    /// [2] a DNS name.
     case dnsName(String)
+    /// [3] an X.400 address, kept as its encoding.
     case x400Address([UInt8])
+    /// [4] a directory name.
     case directoryName(DistinguishedName)
+    /// [5] an EDI party name, kept as its encoding.
     case ediPartyName([UInt8])
+    /// [6] a URI.
     case uniformResourceIdentifier(String)
+    /// [7] an IPv4 or IPv6 address (4 or 16 bytes), or in name constraints an address and mask (8 or 32).
     case ipAddress([UInt8])
+    /// [8] a registered object identifier.
     case registeredID(ASN1ObjectIdentifier)
 
     init(node: ASN1Node) throws {
@@ -107,6 +116,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
         return names
     }
 
+    /// The name in text, for people.
     public var description: String {
         switch self {
         case .otherName(let type, _): "othername:\(type.dotted)"

@@ -12,6 +12,7 @@ public struct KeyUsage: Hashable, Sendable, CustomStringConvertible {
     /// Bit i of the named bit string is `bits & (1 << i)`.
     public let bits: UInt16
 
+    /// The bits' names in RFC 5280 order, bit 0 first.
     public static let names = [
         "digitalSignature", "nonRepudiation", "keyEncipherment", "dataEncipherment",
         "keyAgreement", "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly",
@@ -44,10 +45,15 @@ public struct KeyUsage: Hashable, Sendable, CustomStringConvertible {
         return bits & (1 << index) != 0
     }
 
+    /// Bit 0: the key verifies signatures other than on certificates and CRLs.
     public var digitalSignature: Bool { bits & 1 != 0 }
+    /// Bit 5: the key verifies signatures on certificates.
     public var keyCertSign: Bool { bits & (1 << 5) != 0 }
+    /// Bit 6: the key verifies signatures on CRLs.
     public var cRLSign: Bool { bits & (1 << 6) != 0 }
 
+    /// The names of the bits set.
     public var setNames: [String] { KeyUsage.names.indices.filter { bits & (1 << $0) != 0 }.map { KeyUsage.names[$0] } }
+    /// The names of the bits set, comma-separated.
     public var description: String { setNames.joined(separator: ", ") }
 }

@@ -16,12 +16,17 @@ import SigilASN1
 public struct NameConstraints: Hashable, Sendable {
     /// One GeneralSubtree: a base name and its minimum and maximum (RFC 5280 §4.2.1.10).
     public struct Subtree: Hashable, Sendable {
+        /// The subtree's base name.
         public let base: GeneralName
+        /// minimum (0 in every conforming certificate).
         public let minimum: Int
+        /// maximum (absent in every conforming certificate).
         public let maximum: Int?
     }
 
+    /// permittedSubtrees: names below the CA must lie in one of these, per name form.
     public let permitted: [Subtree]
+    /// excludedSubtrees: names below the CA must lie in none of these.
     public let excluded: [Subtree]
 
     init(node: ASN1Node) throws {

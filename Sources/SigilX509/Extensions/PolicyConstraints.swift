@@ -10,7 +10,9 @@ import SigilASN1
 /// ```
 /// (§4.2.1.11: conforming CAs MUST NOT issue an empty sequence; one is refused.)
 public struct PolicyConstraints: Hashable, Sendable {
+    /// requireExplicitPolicy: certificates after this many must carry an acceptable policy.
     public let requireExplicitPolicy: Int?
+    /// inhibitPolicyMapping: certificates after this many may not map policies.
     public let inhibitPolicyMapping: Int?
 
     init(node: ASN1Node) throws {

@@ -13,13 +13,17 @@ import SigilASN1
 public struct PolicyInformation: Hashable, Sendable {
     /// A policy qualifier: its id and the qualifier's DER.
     public struct Qualifier: Hashable, Sendable {
+        /// policyQualifierId.
         public let id: ASN1ObjectIdentifier
+        /// The qualifier's DER.
         public let valueDER: [UInt8]
         /// For id-qt-cps: the URI; for id-qt-unotice: the explicitText, if any.
         public let text: String?
     }
 
+    /// policyIdentifier.
     public let identifier: ASN1ObjectIdentifier
+    /// policyQualifiers, in order.
     public let qualifiers: [Qualifier]
 
     init(node: ASN1Node) throws {

@@ -12,10 +12,13 @@ import SigilASN1
 public struct PolicyMappings: Hashable, Sendable {
     /// One mapping: the issuer's policy is considered equivalent to the subject's.
     public struct Mapping: Hashable, Sendable {
+        /// The issuer's policy.
         public let issuerDomainPolicy: ASN1ObjectIdentifier
+        /// The subject's policy it is equivalent to.
         public let subjectDomainPolicy: ASN1ObjectIdentifier
     }
 
+    /// The mappings, in order.
     public let mappings: [Mapping]
 
     init(node: ASN1Node) throws {

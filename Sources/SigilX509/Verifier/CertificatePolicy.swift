@@ -19,6 +19,7 @@ public protocol CertificatePolicy: Sendable {
 
 /// What one policy found on one chain.
 public struct PolicyEvaluation: Sendable {
+    /// The rules the chain breaks, empty when it meets the policy.
     public var failures: [ValidationFailure]
     /// The valid certificate policies, from the policy that processes certificatePolicies.
     public var validPolicies: ValidPolicySet?

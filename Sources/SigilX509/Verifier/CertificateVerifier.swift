@@ -27,12 +27,15 @@ import SigilCore
 /// with the message go in `intermediates`; a self-signed one there is just another candidate and
 /// never ends a path.
 public struct CertificateVerifier: Sendable {
+    /// The trust anchors a path must end at.
     public var trustedRoots: [Certificate]
     /// Rules added to the RFC 5280 basics, each run on every candidate chain.
     public var policies: [any CertificatePolicy]
     /// RSA keys smaller than this verify nothing (2048 by default; 1024 for legacy data).
     public var minimumRSABits: Int
+    /// The most certificates in a path (10 by default).
     public var maximumDepth: Int
+    /// The most signature checks path building may make (64 by default); beyond, `workLimitExceeded`.
     public var maximumSignatureChecks: Int
 
     /// A verifier trusting `trustedRoots`, applying the RFC 5280 basics and `policies`, refusing RSA keys under `minimumRSABits`, with bounded path building.
@@ -55,11 +58,13 @@ public struct CertificateVerifier: Sendable {
         /// Every failure met on every path tried (deduplicated, in the order met).
         case invalid([ValidationFailure])
 
+        /// The validated chain, leaf first; nil when invalid.
         public var chain: [Certificate]? {
             if case .valid(let chain) = self { return chain }
             return nil
         }
 
+        /// The failures; empty when valid.
         public var failures: [ValidationFailure] {
             if case .invalid(let failures) = self { return failures }
             return []
@@ -68,13 +73,16 @@ public struct CertificateVerifier: Sendable {
 
     /// The outcome with what the policies computed for the chain they accepted.
     public struct Validation: Sendable {
+        /// Valid with its chain, or invalid with every failure.
         public let result: Result
         /// The valid certificate policies of the validated chain (RFC 5280 §6.1.6), from the
         /// policy that processes certificatePolicies (``RFC5280Policy``); nil when invalid or
         /// when no policy computed them.
         public let validPolicies: ValidPolicySet?
 
+        /// The validated chain, leaf first; nil when invalid.
         public var chain: [Certificate]? { result.chain }
+        /// The failures; empty when valid.
         public var failures: [ValidationFailure] { result.failures }
     }
 
@@ -94,11 +102,13 @@ public struct CertificateVerifier: Sendable {
     public func validate(
         leaf: Certificate, intermediates: [Certificate] = [], at time: Int64, trace: VerificationTrace? = nil
     ) -> Validation {
-        let policyNames = (["RFC 5280 basics"] + policies.map(\.name)).joined(separator: " + ")
-        trace?.note(
-            "RFC 5280 §6.1.1",
-            "inputs: validation time \(time), \(trustedRoots.count) trusted root(s), \(intermediates.count) candidate intermediate(s); "
-                + "rules \(policyNames)")
+        if let trace {
+            let policyNames = (["RFC 5280 basics"] + policies.map(\.name)).joined(separator: " + ")
+            trace.note(
+                "RFC 5280 §6.1.1",
+                "inputs: validation time \(time), \(trustedRoots.count) trusted root(s), \(intermediates.count) candidate intermediate(s); "
+                    + "rules \(policyNames)")
+        }
         var search = Search(verifier: self, intermediates: intermediates, time: time, trace: trace)
         if let chain = search.extend([leaf]) {
             trace?.pass(
@@ -172,13 +182,15 @@ public struct CertificateVerifier: Sendable {
             }
             signatureChecks += 1
             let result = child.isSignedVartime(by: issuer, minimumRSABits: verifier.minimumRSABits)
-            let subject = PathCertificate(child, position: position)
+            // The subject is rendered only for a trace or a failure (arguments of `trace?.…` are
+            // not evaluated without a trace): a verification that keeps no trace formats nothing.
             switch result {
             case .success:
                 trace?.pass(
-                    "RFC 5280 §6.1.3 (a)(1)", "signature on \(subject)",
+                    "RFC 5280 §6.1.3 (a)(1)", "signature on \(PathCertificate(child, position: position))",
                     "\(child.signatureAlgorithm) by the key of \(issuer.subject.rfc4514String) verifies")
             case .failure(let reason):
+                let subject = PathCertificate(child, position: position)
                 trace?.fail(
                     "RFC 5280 §6.1.3 (a)(1)", "signature on \(subject)",
                     "\(child.signatureAlgorithm) by the key of \(issuer.subject.rfc4514String): \(reason)")

@@ -47,6 +47,7 @@ public struct ValidPolicySet: Hashable, Sendable, CustomStringConvertible {
         self.explicitPolicyRequired = explicitPolicyRequired
     }
 
+    /// The set, for people.
     public var description: String {
         "user-constrained {\(userConstrained.map(\.dotted).sorted().joined(separator: ", "))}, "
             + "authorities-constrained {\(authoritiesConstrained.map(\.dotted).sorted().joined(separator: ", "))}"

@@ -60,6 +60,7 @@ public enum ValidationFailure: Hashable, Sendable, CustomStringConvertible {
     /// §5), so it was not used; `crlIssuer` names the CRL's issuer.
     case nonConformingCRL(certificate: PathCertificate, crlIssuer: String, violation: ProfileViolation)
 
+    /// The failure and the certificate it concerns, for people.
     public var description: String {
         switch self {
         case .noPathToTrustedRoot(let s): "no path to a trusted root: \(s)"
@@ -215,20 +216,5 @@ public enum ProfileViolation: String, Hashable, Sendable, CaseIterable, CustomSt
         case .crlNumberMissing: "the CRL has no cRLNumber"
         case .crlNumberCritical: "the CRL's cRLNumber is marked critical"
         }
-    }
-}
-
-extension Array where Element == ValidationFailure {
-    /// Whether there is at least one failure and every one is a validity-period failure (expired,
-    /// not yet valid): the chain is trusted and only the time is wrong, which verifiers report
-    /// under a code of its own.
-    public var failsOnlyOnValidityPeriod: Bool {
-        !isEmpty
-            && allSatisfy {
-                switch $0 {
-                case .expired, .notYetValid: true
-                default: false
-                }
-            }
     }
 }

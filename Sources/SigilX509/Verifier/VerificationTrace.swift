@@ -9,6 +9,7 @@ import SigilCore
 public struct VerificationStep: Sendable, Hashable, CustomStringConvertible {
     /// Passed, failed, or a note (a fact recorded, nothing checked).
     public enum Verdict: String, Sendable, Hashable {
+        /// The step passed, failed, or is a note that decides nothing.
         case pass, fail, note
     }
 

@@ -16,20 +16,23 @@ Every request's bearer token is checked independently of Sigil: header {alg ES25
 claims iss / aud appstoreconnect-v1 / bid / iat / exp (exp - iat <= 3600), and the ES256
 signature with the openssl CLI (raw r||s converted to DER here). A bad token gets 401. Each request
 is logged (method, path, query, body, token verdict); GET /__log returns the log as JSON.
+DeviceCheck (/v1/query_two_bits, /v1/update_two_bits, /v1/validate_device_token) and App Attest's
+/v1/attestationData: token {alg ES256, kid} with iss TEAM_ID (else ISSUER) and a recent iat, checked
+by openssl; bits kept per device token; receipts "asked-too-early" -> 304, "retention-over" -> 404.
 Routes follow Apple's documented paths and bodies; a few identifiers script failures:
   missing -> 404 errorCode 4040010; error400 -> 400 {"errorCode":4000006,...}; unknown -> 400 errorCode 9990000;
   retryable -> 500 errorCode 5000001; ratelimit -> first 429 (Retry-After: 1) then 200;
   ratelimitlong -> 429 Retry-After: 120; slow -> 3 s delay; drop -> connection closed unanswered;
   big -> a 5 MB body.
 """
-import base64, json, os, re, subprocess, sys, tempfile, threading, time
+import base64, json, os, re, subprocess, sys, tempfile, threading, time, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qsl, unquote
 
 PUBLIC_KEY, ISSUER, BUNDLE = sys.argv[1], sys.argv[2], sys.argv[3]
 JWKS_FILE, TEAM, CLIENT = (sys.argv[4], sys.argv[5], sys.argv[6]) if len(sys.argv) > 6 else (None, None, None)
 LOG = []
-STATE = {"images": {}, "messages": {}, "defaults": {}, "realtime": None, "reports": {}}
+STATE = {"images": {}, "messages": {}, "defaults": {}, "realtime": None, "reports": {}, "bits": {}}
 UUID_RE = re.compile(r"^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$")
 LOCK = threading.Lock()
 RATE = {"count": 0}
@@ -52,17 +55,24 @@ def check_token(authorization):
     return check_jwt(authorization[7:], {"iss": ISSUER, "aud": "appstoreconnect-v1", "bid": BUNDLE}, 3600)
 
 
-def check_jwt(token, expected, max_lifetime):
-    parts = token.split(".")
+def check_device_token(authorization):
+    # DeviceCheck and App Attest data: header {alg ES256, kid}, claims iss (the team: TEAM_ID when
+    # given, else ISSUER) and iat within an hour of now, no exp required; the signature by openssl.
+    if not authorization or not authorization.startswith("Bearer "):
+        return "no bearer token"
+    parts = authorization[7:].split(".")
     if len(parts) != 3:
         return "not three parts"
-    header, claims, signature = json.loads(b64url(parts[0])), json.loads(b64url(parts[1])), b64url(parts[2])
-    if header.get("alg") != "ES256" or header.get("typ") != "JWT" or not header.get("kid"):
+    header, claims = json.loads(b64url(parts[0])), json.loads(b64url(parts[1]))
+    if header.get("alg") != "ES256" or not header.get("kid"):
         return "bad header %r" % header
-    if any(claims.get(k) != v for k, v in expected.items()):
+    if claims.get("iss") != (TEAM or ISSUER) or not isinstance(claims.get("iat"), int) or abs(claims["iat"] - time.time()) > 3600:
         return "bad claims %r" % claims
-    if not isinstance(claims.get("iat"), int) or not isinstance(claims.get("exp"), int) or not 0 < claims["exp"] - claims["iat"] <= max_lifetime:
-        return "bad times %r" % claims
+    return verify_es256(parts)
+
+
+def verify_es256(parts):
+    signature = b64url(parts[2])
     if len(signature) != 64:
         return "signature is not 64 bytes"
     body = der_integer(signature[:32]) + der_integer(signature[32:])
@@ -77,6 +87,20 @@ def check_jwt(token, expected, max_lifetime):
         os.unlink(sig.name)
         os.unlink(data.name)
     return None if result.returncode == 0 else "signature does not verify"
+
+
+def check_jwt(token, expected, max_lifetime):
+    parts = token.split(".")
+    if len(parts) != 3:
+        return "not three parts"
+    header, claims = json.loads(b64url(parts[0])), json.loads(b64url(parts[1]))
+    if header.get("alg") != "ES256" or header.get("typ") != "JWT" or not header.get("kid"):
+        return "bad header %r" % header
+    if any(claims.get(k) != v for k, v in expected.items()):
+        return "bad claims %r" % claims
+    if not isinstance(claims.get("iat"), int) or not isinstance(claims.get("exp"), int) or not 0 < claims["exp"] - claims["iat"] <= max_lifetime:
+        return "bad times %r" % claims
+    return verify_es256(parts)
 
 
 def history_page(revision, key):
@@ -112,6 +136,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(200, LOG)
         if url.path.startswith("/auth/"):
             return self.sign_in_with_apple(url, body)
+        if url.path.startswith("/v1/"):
+            return self.device_check(url.path, body)
         verdict = check_token(self.headers.get("Authorization"))
         with LOCK:
             LOG.append({"method": self.command, "path": url.path, "query": parse_qsl(url.query, keep_blank_values=True),
@@ -191,9 +217,82 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(400, {"errorCode": 4000014, "errorMessage": "Invalid pagination token."})
         if p.startswith("/inApps/v1/messaging/"):
             return self.retention_messaging(p[len("/inApps/v1/messaging/"):], query, body)
+        if p.startswith("/advancedCommerce/v1/"):
+            return self.advanced_commerce(p[len("/advancedCommerce/v1/"):], body)
         if p.startswith("/externalPurchase/v1/reports"):
             return self.external_purchase(p, body)
         return self.reply(404, {"errorCode": 4040010, "errorMessage": "Transaction id not found."})
+
+    def device_check(self, path, body):
+        # DeviceCheck (query/update two bits, validate device token) and App Attest's
+        # attestationData refresh, with their tokens checked as check_device_token says.
+        verdict = check_device_token(self.headers.get("Authorization"))
+        with LOCK:
+            LOG.append({"method": self.command, "path": path, "query": [], "body": body.decode("utf-8", "replace") if body else None,
+                        "token": verdict or "ok", "contentType": self.headers.get("Content-Type")})
+        if verdict:
+            return self.reply_text(401, "Unable to verify authorization token")
+        if path == "/v1/attestationData":
+            try:
+                receipt = base64.b64decode(body, validate=True)
+            except Exception:
+                return self.reply_text(400, "Malformed receipt")
+            if receipt == b"asked-too-early":
+                return self.reply_text(304, "")
+            if receipt == b"retention-over":
+                return self.reply_text(404, "")
+            return self.reply_text(200, base64.b64encode(b"refreshed:" + receipt).decode())
+        try:
+            request = json.loads(body)
+            token, transaction, stamp = request["device_token"], request["transaction_id"], request["timestamp"]
+            uuid.UUID(transaction)
+            base64.b64decode(token, validate=True)
+            assert isinstance(stamp, int) and abs(stamp / 1000 - time.time()) < 3600
+        except Exception:
+            return self.reply_text(400, "Missing or incorrectly formatted device token payload")
+        if token == base64.b64encode(b"unknown-device").decode():
+            return self.reply_text(400, "Missing or incorrectly formatted device token payload")
+        if path == "/v1/validate_device_token":
+            return self.reply_text(200, "")
+        if path == "/v1/update_two_bits":
+            if not isinstance(request.get("bit0"), bool) or not isinstance(request.get("bit1"), bool):
+                return self.reply_text(400, "Missing or incorrectly formatted bits")
+            with LOCK:
+                STATE["bits"][token] = (request["bit0"], request["bit1"])
+            return self.reply_text(200, "")
+        if path == "/v1/query_two_bits":
+            with LOCK:
+                bits = STATE["bits"].get(token)
+            if bits is None:
+                return self.reply_text(200, "Failed to find bit state")
+            return self.reply(200, {"bit0": bits[0], "bit1": bits[1], "last_update_time": time.strftime("%Y-%m", time.gmtime())})
+        return self.reply_text(404, "Not found")
+
+    def reply_text(self, status, text):
+        data = text.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def advanced_commerce(self, rest, body):
+        # Apple's six server operations: POST, a JSON body with requestInfo.requestReferenceId (a
+        # UUID), answered with the signed data of the changed transaction.
+        parts = rest.split("/")
+        operations = {("subscription", "cancel"), ("subscription", "revoke"), ("subscription", "changeMetadata"),
+                      ("subscription", "changePrice"), ("subscription", "migrate"), ("transaction", "requestRefund")}
+        if len(parts) != 3 or (parts[0], parts[1]) not in operations or self.command != "POST":
+            return self.reply(404, {"errorCode": 4040001, "errorMessage": "Not found."})
+        try:
+            request = json.loads(body)
+            uuid.UUID(request["requestInfo"]["requestReferenceId"])
+        except Exception:
+            return self.reply(400, {"errorCode": 4000000, "errorMessage": "Malformed payload."})
+        signed = {"signedTransactionInfo": "ac-" + parts[1] + "-" + parts[2]}
+        if parts[0] == "subscription":
+            signed["signedRenewalInfo"] = "ac-renewal-" + parts[2]
+        return self.reply(200, signed)
 
     def retention_messaging(self, rest, query, body):
         parts, method = rest.split("/"), self.command

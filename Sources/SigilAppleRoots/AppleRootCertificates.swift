@@ -1,0 +1,228 @@
+import SigilASN1
+import SigilBase
+import SigilCore
+import SigilX509
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An error of SigilAppleRoots: a stable code and a reason that says what to do next.
+public struct AppleRootError: ModuleError {
+    /// "roots": `roots.code` names this module's errors across Sigil.
+    public static let domain = "roots"
+    /// A stable error code: compare codes, show reasons.
+    public struct Code: ErrorCode {
+        /// The code's stable name.
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The root is neither built in nor installed in the roots directory.
+        public static let missingRoot = Code("missingRoot")
+        /// A file's SHA-256 is not the fingerprint pinned for the root it should be.
+        public static let fingerprintMismatch = Code("fingerprintMismatch")
+        /// A file is not one of the Apple roots Sigil knows (its fingerprint matches none).
+        public static let unknownRoot = Code("unknownRoot")
+        /// A file could not be read or written, or is not a certificate.
+        public static let unreadable = Code("unreadable")
+    }
+
+    /// Why the operation failed, as a stable code.
+    public let code: Code
+    /// What went wrong, and what to do next.
+    public let reason: String
+
+    /// An error with `code` and `reason`.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+}
+
+/// One of Apple's root certificates: its name and file name as Apple's certificate authority page
+/// (https://www.apple.com/certificateauthority/) gives them, the job Sigil trusts it for, and the
+/// SHA-256 fingerprint Apple publishes, which pins it. A root is trusted only with exactly these
+/// bytes, whether they are built in or read from the roots directory.
+public struct AppleRootCertificate: Sendable, Hashable, CustomStringConvertible {
+    /// Apple's name for the certificate ("Apple Root CA - G3").
+    public let name: String
+    /// The file Apple's certificate authority page offers ("AppleRootCA-G3.cer").
+    public let fileName: String
+    /// What Sigil trusts it for.
+    public let job: String
+    /// The SHA-256 of the certificate's DER, as Apple publishes it.
+    public let sha256Fingerprint: [UInt8]
+    /// The certificate's DER when Sigil carries it (a package registry has it: see
+    /// Vectors/apple-roots/PROVENANCE.md); nil for a root that must be installed.
+    let builtInDER: [UInt8]?
+
+    /// Whether Sigil carries the certificate's bytes (no installation needed).
+    public var isBuiltIn: Bool { builtInDER != nil }
+
+    /// The fingerprint as colon-separated uppercase hex, as Apple prints it.
+    public var fingerprintText: String {
+        sha256Fingerprint.map { Base16.encode([$0]).uppercased() }.joined(separator: ":")
+    }
+
+    /// `name (fileName)`.
+    public var description: String { "\(name) (\(fileName))" }
+
+    /// Apple Root CA - G3 (P-384, 2014–2039): the anchor of App Store signed data — transactions,
+    /// renewal info, notifications, app transactions — and of App Attest fraud-metric receipts.
+    /// Built in.
+    public static let appleRootCAG3 = AppleRootCertificate(
+        name: "Apple Root CA - G3", fileName: "AppleRootCA-G3.cer", job: "App Store signed data (JWS x5c chains)",
+        sha256Fingerprint: Base16.decode("63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179") ?? [],
+        builtInDER: AppleRootCertificateData.appleRootCAG3)
+
+    /// Apple Inc. Root Certificate (RSA-2048, 2006–2035): the anchor of app receipts (PKCS #7).
+    /// Installed with `sigil roots install AppleIncRootCertificate.cer`.
+    public static let appleIncRoot = AppleRootCertificate(
+        name: "Apple Inc. Root Certificate", fileName: "AppleIncRootCertificate.cer", job: "app receipts (PKCS #7)",
+        sha256Fingerprint: Base16.decode("b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024") ?? [],
+        builtInDER: nil)
+
+    /// Apple App Attestation Root CA (P-384, 2020–2045): the anchor of App Attest attestations.
+    /// Installed with `sigil roots install Apple_App_Attestation_Root_CA.pem`.
+    public static let appAttestationRoot = AppleRootCertificate(
+        name: "Apple App Attestation Root CA", fileName: "Apple_App_Attestation_Root_CA.pem", job: "App Attest attestations",
+        sha256Fingerprint: Base16.decode("1cb9823ba28ba6ad2d33a006941de2ae4f513ef1d4e831b9f7e0fa7b6242c932") ?? [],
+        builtInDER: nil)
+}
+
+/// Apple's roots Sigil knows, where they are found, and how one is installed.
+///
+/// A verification takes its root from here when the caller names none: built in when Sigil
+/// carries the bytes, else from the roots directory (``directory(environment:)``), which
+/// ``install(_:named:into:)`` fills after checking the file against the pinned fingerprint. Nothing is
+/// fetched from the network.
+public enum AppleRootCertificates {
+    /// Every root Sigil knows, in the order `sigil roots` lists them.
+    public static let all: [AppleRootCertificate] = [.appleRootCAG3, .appleIncRoot, .appAttestationRoot]
+
+    /// The root of App Store signed data (Apple Root CA - G3).
+    public static let signedData = AppleRootCertificate.appleRootCAG3
+    /// The root of app receipts (Apple Inc. Root Certificate).
+    public static let receipts = AppleRootCertificate.appleIncRoot
+    /// The root of App Attest attestations (Apple App Attestation Root CA).
+    public static let appAttest = AppleRootCertificate.appAttestationRoot
+
+    /// Where Apple offers its root certificates.
+    public static let downloadPage = "https://www.apple.com/certificateauthority/"
+
+    /// The roots directory: `SIGIL_ROOTS` when set, else `$XDG_DATA_HOME/sigil/roots`, else
+    /// `$HOME/.local/share/sigil/roots`; nil when none of these variables is set.
+    public static func directory(environment: [String: String]) -> String? {
+        if let explicit = environment["SIGIL_ROOTS"], !explicit.isEmpty { return explicit }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/sigil/roots" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/share/sigil/roots" }
+        return nil
+    }
+
+    /// The root whose fingerprint is the SHA-256 of `der`, if any.
+    public static func identify(_ der: [UInt8]) -> AppleRootCertificate? {
+        let digest = SHA256.hash(der)
+        return all.first { $0.sha256Fingerprint == digest }
+    }
+
+    /// `root` as a certificate: the built-in bytes, or `fileName` in `directory`; either way the
+    /// bytes must have the pinned fingerprint. A missing root's error says which file to get from
+    /// Apple and the command that installs it.
+    public static func certificate(_ root: AppleRootCertificate, directory: String?) throws(AppleRootError) -> Certificate {
+        let der: [UInt8]
+        let origin: String
+        if let builtIn = root.builtInDER {
+            der = builtIn
+            origin = "the built-in copy"
+        } else {
+            if let directory, FileManager.default.fileExists(atPath: directory + "/" + root.fileName),
+                FileManager.default.contents(atPath: directory + "/" + root.fileName) == nil
+            {
+                throw AppleRootError(.unreadable, "\(directory)/\(root.fileName) exists but cannot be read")
+            }
+            guard let directory, let stored = FileManager.default.contents(atPath: directory + "/" + root.fileName) else {
+                throw AppleRootError(
+                    .missingRoot,
+                    "\(root.name) (trusted for \(root.job)) is not installed: download \(root.fileName) from \(downloadPage) "
+                        + "and run `sigil roots install \(root.fileName)`"
+                        + (directory.map { " (roots directory \($0))" } ?? " (set SIGIL_ROOTS to a roots directory)"))
+            }
+            der = try derBytes(Array(stored), named: directory + "/" + root.fileName)
+            origin = directory + "/" + root.fileName
+        }
+        guard SHA256.hash(der) == root.sha256Fingerprint else {
+            throw AppleRootError(
+                .fingerprintMismatch, "\(origin) is not \(root.name): its SHA-256 is not the pinned \(root.fingerprintText)")
+        }
+        do { return try Certificate(derEncoded: der) } catch {
+            throw AppleRootError(.unreadable, "\(origin): \(error)")
+        }
+    }
+
+    /// Checks that `bytes` (DER, or PEM with one certificate) are one of Apple's roots by their
+    /// fingerprint, and writes the DER as that root's file name in `directory` (created when
+    /// absent). Returns the root installed; a file that matches no pinned fingerprint is refused.
+    @discardableResult
+    public static func install(_ bytes: [UInt8], named source: String, into directory: String) throws(AppleRootError)
+        -> AppleRootCertificate
+    {
+        let der = try derBytes(bytes, named: source)
+        guard let root = identify(der) else {
+            throw AppleRootError(
+                .unknownRoot,
+                "\(source) is none of the roots Sigil trusts (its SHA-256 is \(Base16.encode(SHA256.hash(der)))); "
+                    + "expected one of: " + all.map { "\($0.name) \($0.fingerprintText)" }.joined(separator: "; "))
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let target = directory + "/" + root.fileName
+            // A staging file of its own, then one rename over the target (rename(2) replaces it
+            // atomically): a reader sees the old root or the new one, never none.
+            let staging = target + ".partial-\(UUID().uuidString)"
+            guard FileManager.default.createFile(atPath: staging, contents: Data(der)) else {
+                throw AppleRootError(.unreadable, "cannot write \(staging)")
+            }
+            guard rename(staging, target) == 0 else {
+                try? FileManager.default.removeItem(atPath: staging)
+                throw AppleRootError(.unreadable, "cannot move \(staging) to \(target)")
+            }
+        } catch let error as AppleRootError {
+            throw error
+        } catch {
+            throw AppleRootError(.unreadable, "installing \(root.name) into \(directory): \(error)")
+        }
+        return root
+    }
+
+    /// DER from DER or a PEM "CERTIFICATE" block.
+    static func derBytes(_ bytes: [UInt8], named source: String) throws(AppleRootError) -> [UInt8] {
+        guard bytes.first != 0x30 else { return bytes }
+        guard let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN CERTIFICATE-----") else {
+            throw AppleRootError(.unreadable, "\(source) is neither DER nor a PEM certificate")
+        }
+        do {
+            let blocks = try PEMDocument.parseAll(text)
+            guard blocks.count == 1 else {
+                throw AppleRootError(.unreadable, "\(source) must hold exactly one PEM certificate, found \(blocks.count) blocks")
+            }
+            guard blocks[0].label == "CERTIFICATE" else {
+                throw AppleRootError(.unreadable, "\(source) holds a \"\(blocks[0].label)\" PEM block, not a CERTIFICATE")
+            }
+            return blocks[0].derBytes
+        } catch let error as AppleRootError {
+            throw error
+        } catch {
+            throw AppleRootError(.unreadable, "\(source): \(error)")
+        }
+    }
+}
