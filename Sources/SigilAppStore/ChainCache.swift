@@ -12,7 +12,10 @@ import Foundation
 /// P-256 verification instead of two P-384 chain checks and an OCSP round trip.
 ///
 /// Keyed by the exact x5c strings of leaf and intermediate (different encodings of the same
-/// certificate are simply different entries). An entry remembers the window in which every
+/// certificate are simply different entries) and by the trust configuration of the verifier that
+/// validated the chain — its trusted roots and its RFC 5280 relaxations —, so one cache shared by
+/// verifiers configured differently never lets a chain accepted by one (another root, a named
+/// relaxation) stand for another: each configuration sees only its own entries. An entry remembers the window in which every
 /// certificate of the chain is valid, so a hit at a validation time outside it is a miss and the
 /// chain is validated again; and it expires `timeToLive` seconds after it was stored (by the
 /// verifier's clock), bounding how stale an online revocation answer can be. At most `capacity`
@@ -21,6 +24,8 @@ public final class ChainCache: @unchecked Sendable {
     struct Key: Hashable {
         let leaf: String
         let intermediate: String
+        /// The validating verifier's trust configuration (`SignedDataVerifier.trustContext`).
+        let context: [UInt8]
     }
 
     struct Entry {

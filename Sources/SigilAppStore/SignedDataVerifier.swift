@@ -148,6 +148,10 @@ public struct SignedDataVerifier: Sendable {
     /// Seconds since the epoch: the verifier's notion of now (passed in, never a hidden global).
     public let clock: @Sendable () -> Int64
     let certificateVerifier: CertificateVerifier
+    /// SHA-256 of what decides whether a chain is trusted — the roots' fingerprints (sorted) and
+    /// the RFC 5280 relaxations' names (sorted) —: part of every `ChainCache` key, so verifiers
+    /// configured differently never share a cached chain.
+    let trustContext: [UInt8]
 
     /// The system clock, in seconds since the epoch: the default `clock`.
     public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -200,6 +204,17 @@ public struct SignedDataVerifier: Sendable {
         self.clock = clock
         certificateVerifier = CertificateVerifier(
             trustedRoots: trustedRoots, policies: [RFC5280Policy(relaxations: rfc5280Relaxations), MarkerExtensionPolicy.appleSignedData])
+        trustContext = Self.trustContext(roots: trustedRoots, relaxations: rfc5280Relaxations)
+    }
+
+    static func trustContext(roots: [Certificate], relaxations: Set<RFC5280Policy.Relaxation>) -> [UInt8] {
+        var hash = SHA256()
+        for fingerprint in roots.map(\.sha256Fingerprint).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            hash.update(fingerprint)
+        }
+        hash.update([0])  // roots end; relaxations follow
+        for name in relaxations.map(\.rawValue).sorted() { hash.update(Array(name.utf8) + [0]) }
+        return hash.finalize()
     }
 
     /// Convenience: roots given as DER; the bundle id and (Production) app Apple id enforced;
@@ -529,7 +544,7 @@ public struct SignedDataVerifier: Sendable {
                         ? "the payload's \(kind == .appTransaction ? "receiptCreationDate" : "signedDate") (online checks off)"
                         : "now"))
 
-        let key = ChainCache.Key(leaf: x5cStrings[0], intermediate: x5cStrings[1])
+        let key = ChainCache.Key(leaf: x5cStrings[0], intermediate: x5cStrings[1], context: trustContext)
         if let entry = cache.lookup(key, validationTime: validationTime, now: now, online: revocation != nil) {
             trace?.pass(
                 "cache", "chain validated earlier",

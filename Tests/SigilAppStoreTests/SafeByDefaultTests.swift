@@ -293,6 +293,44 @@ final class SafeByDefaultTests: XCTestCase {
         XCTAssertEqual(markerFailures.first { if case .missingMarkerExtension = $0 { true } else { false } }?.rule, "Apple signed data")
     }
 
+    /// One cache shared by verifiers trusting different roots: a chain to the first root, cached
+    /// by the first verifier, is refused by the second (no path to its root), not served from
+    /// the cache; each verifier hits only its own entries.
+    func testSharedChainCacheNeverCrossesTrustedRoots() async throws {
+        let first = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let second = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let cache = ChainCache()
+        let now = self.now
+        func verifier(_ root: Certificate) throws -> SignedDataVerifier {
+            try SignedDataVerifier(
+                trustedRoots: [root], bundleId: bundle, appAppleId: nil, environment: .sandbox, cache: cache, clock: { now })
+        }
+        let jws = try first.signedData(
+            payload: json(["transactionId": "1", "bundleId": bundle, "environment": "Sandbox", "signedDate": now * 1000]))
+        let firstTime = try await verifier(first.root).verifyTransaction(jws)
+        XCTAssertFalse(firstTime.chainFromCache)
+        let again = try await verifier(first.root).verifyTransaction(jws)
+        XCTAssertTrue(again.chainFromCache)
+        do {
+            _ = try await verifier(second.root).verifyTransaction(jws)
+            XCTFail("a chain cached under another root was accepted")
+        } catch {
+            XCTAssertEqual((error as? AppStoreError)?.code, .verificationFailure, "\(error)")
+        }
+        // The same roots in another order are the same trust configuration.
+        let both = try SignedDataVerifier(
+            trustedRoots: [second.root, first.root], bundleId: bundle, appAppleId: nil, environment: .sandbox, cache: cache,
+            clock: { now })
+        let reordered = try SignedDataVerifier(
+            trustedRoots: [first.root, second.root], bundleId: bundle, appAppleId: nil, environment: .sandbox, cache: cache,
+            clock: { now })
+        let underBoth = try await both.verifyTransaction(jws)
+        XCTAssertFalse(underBoth.chainFromCache)
+        let underReordered = try await reordered.verifyTransaction(jws)
+        XCTAssertTrue(underReordered.chainFromCache)
+        XCTAssertEqual(cache.count, 2)
+    }
+
     /// Failures with an obvious next step say it: the environment a payload needs, the app Apple id
     /// Production requires, and why online checks refuse data signed before a certificate expired.
     func testErrorsSayTheNextStep() async throws {

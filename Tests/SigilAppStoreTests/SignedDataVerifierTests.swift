@@ -279,6 +279,26 @@ final class SignedDataVerifierTests: XCTestCase {
         XCTAssertEqual(s, "INVALID_JWT_FORMAT")
     }
 
+    /// One cache shared by a relaxed and a strict verifier: the chain the relaxed one validated
+    /// and cached is not a hit for the strict one, which validates it itself and refuses it.
+    func testSharedChainCacheKeepsStrictVerifiersStrict() async throws {
+        let renewal = try read(try library("mock_signed_data/renewalInfo"))
+        let cache = ChainCache()
+        func verifier(strict: Bool) throws -> SignedDataVerifier {
+            try SignedDataVerifier(
+                trustedRoots: [try testCA()], bundleId: "com.example", appAppleId: 1234, environment: .sandbox, cache: cache,
+                clock: { 1_761_962_975 }, rfc5280Relaxations: strict ? [] : [.missingKeyIdentifiers, .nonCriticalBasicConstraints])
+        }
+        let relaxed = try await verifier(strict: false).verifyRenewalInfo(renewal)
+        XCTAssertFalse(relaxed.chainFromCache)
+        XCTAssertEqual(cache.count, 1)
+        let again = try await verifier(strict: false).verifyRenewalInfo(renewal)
+        XCTAssertTrue(again.chainFromCache)
+        let strict = await status { _ = try await verifier(strict: true).verifyRenewalInfo(renewal) }
+        XCTAssertEqual(strict, "VERIFICATION_FAILURE")
+        XCTAssertEqual(cache.count, 1)
+    }
+
     func testAppleLibraryXcodeSignedData() async throws {
         let bundle = "com.example.naturelab.backyardbirds.example"
         let xcode = try SignedDataVerifier(trustedRoots: [], bundleId: bundle, appAppleId: nil, environment: .xcode)
