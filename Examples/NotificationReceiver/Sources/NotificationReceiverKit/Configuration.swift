@@ -25,7 +25,7 @@ import SigilX509
 /// | `--appattest-root PATH` | `RECEIVER_APPATTEST_ROOT` | required with a team id: Apple App Attestation Root CA, pinned |
 /// | `--appattest-test-root PATH` | `RECEIVER_APPATTEST_TEST_ROOT` | none: a test root, not pinned (tests only) |
 /// | `--appattest-challenge-seconds N` | `RECEIVER_APPATTEST_CHALLENGE_SECONDS` | `300` |
-/// | `--store-timeout SECONDS` | `RECEIVER_STORE_TIMEOUT` | `5` (App Attest routes: 503 past it) |
+/// | `--store-timeout SECONDS` | `RECEIVER_STORE_TIMEOUT` | `5` (every database call: past it, a notification answers 500, an App Attest route 503, `/health` 503) |
 public struct ReceiverConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080

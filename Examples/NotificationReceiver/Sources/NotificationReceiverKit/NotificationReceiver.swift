@@ -14,15 +14,20 @@ public struct NotificationIntake: Sendable {
     public let store: any NotificationStore
     public let logger: Logger
     public let clock: @Sendable () -> Int64
+    /// How long a database call may take before the answer is given without it (a 5xx: whether a
+    /// write committed is then unknown, so it is never acknowledged, and Apple delivers again).
+    public let storeTimeout: Duration
 
     public init(
         verifier: SignedDataVerifier, store: any NotificationStore, logger: Logger,
-        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+        clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
+        storeTimeout: Duration = .seconds(5)
     ) {
         self.verifier = verifier
         self.store = store
         self.logger = logger
         self.clock = clock
+        self.storeTimeout = storeTimeout
     }
 
     /// The answer to one delivery: HTTP status and a JSON body.
@@ -69,7 +74,7 @@ public struct NotificationIntake: Sendable {
         }
         let storing = ContinuousClock.now
         do {
-            let result = try await store.store(record)
+            let result = try await withinStoreTimeout(storeTimeout) { [store] in try await store.store(record) }
             var outcome = Outcome(status: 200, body: ["status": result.rawValue, "notificationUUID": record.notificationUUID])
             outcome.verifySeconds = verifySeconds
             outcome.storeSeconds = Self.seconds(since: storing)
@@ -78,7 +83,8 @@ public struct NotificationIntake: Sendable {
             }
             return outcome
         } catch {
-            // Not committed: 500, so Apple delivers it again.
+            // Not committed, or not known to be (the store timed out): 500, so Apple delivers it
+            // again (a redelivery of a committed one is then answered as a duplicate).
             logger.error("could not store notification \(record.notificationUUID): \(String(reflecting: error))")
             var outcome = Outcome(status: 500, body: ["status": "STORAGE_FAILURE", "reason": "the notification was not stored"])
             outcome.verifySeconds = verifySeconds
@@ -184,7 +190,10 @@ public enum ReceiverRoutes {
                 return json(400, ["status": "BAD_REQUEST", "reason": "no originalTransactionId"])
             }
             do {
-                guard let state = try await intake.store.transactionState(originalTransactionId: id) else {
+                let state = try await withinStoreTimeout(intake.storeTimeout) { [store = intake.store] in
+                    try await store.transactionState(originalTransactionId: id)
+                }
+                guard let state else {
                     return json(404, ["status": "NOT_FOUND", "reason": "no stored transaction \(id)"])
                 }
                 let encoder = JSONEncoder()
@@ -199,7 +208,7 @@ public enum ReceiverRoutes {
         }
         router.get("/health") { _, _ -> Response in
             do {
-                let version = try await intake.store.schemaVersion()
+                let version = try await withinStoreTimeout(intake.storeTimeout) { [store = intake.store] in try await store.schemaVersion() }
                 return json(200, ["status": "ok", "store": intake.store.kind, "schemaVersion": "\(version)"])
             } catch {
                 return json(503, ["status": "unavailable", "store": intake.store.kind])

@@ -16,7 +16,8 @@ public enum ReceiverService {
             appAppleId: configuration.appAppleId, environment: configuration.environment)
         let postgres = try configuration.postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
         let store: any NotificationStore = try postgres ?? SQLiteNotificationStore(path: configuration.sqlitePath)
-        let intake = NotificationIntake(verifier: verifier, store: store, logger: logger)
+        let storeTimeout = Duration.milliseconds(Int64(configuration.storeTimeoutSeconds * 1000))
+        let intake = NotificationIntake(verifier: verifier, store: store, logger: logger, storeTimeout: storeTimeout)
         var receiptRoots: [Certificate] = []
         for der in try configuration.loadReceiptRootCertificates() { receiptRoots.append(try Certificate(derEncoded: der)) }
         let receipts = ReceiptIntake(
@@ -26,7 +27,7 @@ public enum ReceiverService {
             AppAttestIntake(
                 attestationVerifier: verifiers.attestation, assertionVerifier: verifiers.assertion, store: store, logger: logger,
                 challengeSeconds: configuration.challengeSeconds,
-                storeTimeout: .milliseconds(Int64(configuration.storeTimeoutSeconds * 1000)))
+                storeTimeout: storeTimeout)
         }
         let router = ReceiverRoutes.router(
             intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes, appAttest: appAttest)
