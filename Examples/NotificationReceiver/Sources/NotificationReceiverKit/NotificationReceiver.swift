@@ -208,7 +208,8 @@ public enum ReceiverRoutes {
         }
         router.get("/health") { _, _ -> Response in
             do {
-                let version = try await withinStoreTimeout(intake.storeTimeout) { [store = intake.store] in try await store.schemaVersion() }
+                let version = try await withinStoreTimeout(intake.storeTimeout) { [store = intake.store] in try await store.schemaVersion()
+                }
                 return json(200, ["status": "ok", "store": intake.store.kind, "schemaVersion": "\(version)"])
             } catch {
                 return json(503, ["status": "unavailable", "store": intake.store.kind])

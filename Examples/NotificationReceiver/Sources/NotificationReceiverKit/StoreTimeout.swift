@@ -62,4 +62,3 @@ final class FirstAnswer<T: Sendable>: @unchecked Sendable {
         return true
     }
 }
-
