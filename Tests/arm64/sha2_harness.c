@@ -16,6 +16,10 @@
 //      block = the reference compression.
 // A kernel whose probe answers 0 is not called (it would fault) and the harness says it skipped it.
 // Any mismatch is printed; the exit status is 1 when anything failed or no check ran, else 0.
+//
+// Built with -DSIGIL_HARNESS_SWIFT_KERNELS, the kernels under test are the ones Swift compiled from
+// the header (Tests/arm64/SwiftImportedKernels.swift, linked in), called through Swift wrappers;
+// otherwise the ones clang compiled from the header here.
 
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +30,18 @@
 
 #if !defined(__aarch64__)
 #error "sha2_harness tests the arm64 kernels: build it for aarch64"
+#endif
+
+#if defined(SIGIL_HARNESS_SWIFT_KERNELS)
+void sigil_swift_sha256_compress_armv8(uint32_t state[8], const uint8_t *blocks, size_t block_count);
+void sigil_swift_sha512_compress_armv8(uint64_t state[8], const uint8_t *blocks, size_t block_count);
+#define KERNEL_SHA256 sigil_swift_sha256_compress_armv8
+#define KERNEL_SHA512 sigil_swift_sha512_compress_armv8
+#define KERNELS_FROM "Swift (swiftc imported the header)"
+#else
+#define KERNEL_SHA256 sigil_sha256_compress_armv8
+#define KERNEL_SHA512 sigil_sha512_compress_armv8
+#define KERNELS_FROM "C (clang compiled the header)"
 #endif
 
 // ---- Reference SHA-2, FIPS 180-4 -----------------------------------------------------------------
@@ -452,21 +468,22 @@ int main(int argc, char **argv) {
     const int sha512 = sigil_cpu_has_arm_sha512();
     printf("probe sigil_cpu_has_arm_sha256: %d\n", sha256);
     printf("probe sigil_cpu_has_arm_sha512: %d\n", sha512);
+    printf("kernels under test: as compiled by %s\n", KERNELS_FROM);
 
     if (sha256) {
-        const struct engine kernel = {sigil_sha256_compress_armv8, NULL};
+        const struct engine kernel = {KERNEL_SHA256, NULL};
         const long shorts = shavs_messages(dir, "SHA256ShortMsg.rsp", SHA256, kernel);
         const long longs = shavs_messages(dir, "SHA256LongMsg.rsp", SHA256, kernel);
         const long monte = shavs_monte(dir, "SHA256Monte.rsp", SHA256, kernel);
         const long lengths = random_lengths(SHA256, kernel);
-        const long runs = multi_block_256(sigil_sha256_compress_armv8);
+        const long runs = multi_block_256(KERNEL_SHA256);
         printf("SHA-256 kernel: SHAVS %ld short + %ld long messages, %ld Monte Carlo checkpoints; "
                "%ld random lengths 0-1000; %ld multi-block runs\n", shorts, longs, monte, lengths, runs);
     } else {
         printf("SHA-256 kernel: SKIPPED (the probe reports no SHA-256 instructions on this CPU)\n");
     }
     if (sha512) {
-        const struct engine kernel = {NULL, sigil_sha512_compress_armv8};
+        const struct engine kernel = {NULL, KERNEL_SHA512};
         const long shorts384 = shavs_messages(dir, "SHA384ShortMsg.rsp", SHA384, kernel);
         const long longs384 = shavs_messages(dir, "SHA384LongMsg.rsp", SHA384, kernel);
         const long monte384 = shavs_monte(dir, "SHA384Monte.rsp", SHA384, kernel);
@@ -475,7 +492,7 @@ int main(int argc, char **argv) {
         const long monte512 = shavs_monte(dir, "SHA512Monte.rsp", SHA512, kernel);
         const long lengths384 = random_lengths(SHA384, kernel);
         const long lengths512 = random_lengths(SHA512, kernel);
-        const long runs = multi_block_512(sigil_sha512_compress_armv8);
+        const long runs = multi_block_512(KERNEL_SHA512);
         printf("SHA-384 on the SHA-512 kernel: SHAVS %ld short + %ld long messages, %ld Monte Carlo checkpoints; "
                "%ld random lengths 0-1000\n", shorts384, longs384, monte384, lengths384);
         printf("SHA-512 kernel: SHAVS %ld short + %ld long messages, %ld Monte Carlo checkpoints; "
