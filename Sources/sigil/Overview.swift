@@ -87,14 +87,18 @@ struct Overview: ParsableCommand {
         if !allPassed { Foundation.exit(1) }
     }
 
-    /// Which compression runs for `algorithm` (SHA-256, or the SHA-512 family), and why (CPUID, and
+    /// Which compression runs for `algorithm` (SHA-256, or the SHA-512 family), and why (the CPU probes, and
     /// \(DigestBackend.selectionEnvironmentVariable) or \(DigestBackend.environmentVariable)).
     static func digestBackendLine(for algorithm: HashAlgorithm) -> String {
         let current = DigestBackend.current(for: algorithm)
         let others = DigestBackend.available(for: algorithm).filter { $0 != current && $0 != .portable }
         guard let forced = DigestBackend.forced else {
             if current == .portable {
+                #if arch(arm64)
+                let lacking = algorithm == .sha256 ? "ARMv8 SHA-256 instructions" : "ARMv8.2 SHA-512 instructions"
+                #else
                 let lacking = algorithm == .sha256 ? "SHA extensions nor AVX2 and BMI2" : "AVX2 and BMI2"
+                #endif
                 return "\(current.rawValue) (this CPU has no \(lacking))"
             }
             let also = others.isEmpty ? "" : " (the CPU also has \(others.map(\.rawValue).joined(separator: ", ")))"

@@ -3,8 +3,8 @@ import SigilTestSupport
 import XCTest
 
 /// `sigil overview` reports which SHA-256 and SHA-384/512 paths run; SIGIL_PORTABLE_DIGESTS=1 forces the
-/// portable one and SIGIL_DIGEST_BACKEND=avx2 the AVX2 kernels for the whole process (the CLI's
-/// self-check then passes on that path too).
+/// portable one, SIGIL_DIGEST_BACKEND=avx2 the AVX2 kernels and SIGIL_DIGEST_BACKEND=armv8 the arm64
+/// ones for the whole process (the CLI's self-check then passes on that path too).
 final class DigestBackendCLITests: XCTestCase {
     private func overview(portable: Bool, backend: String? = nil) throws -> (json: [String: Any], text: String) {
         let sigil = try TestPaths.builtProduct("sigil", besideBundleOf: DigestBackendCLITests.self).path
@@ -39,6 +39,25 @@ final class DigestBackendCLITests: XCTestCase {
         let portableBackend = try XCTUnwrap(portable.json["digestBackend"] as? [String: Any])
         XCTAssertEqual(portableBackend["sha256"] as? String, "portable Swift")
         XCTAssertEqual(portableBackend["forced"] as? String, "portable")
+    }
+
+    /// SIGIL_DIGEST_BACKEND=armv8 forces the arm64 kernels: on x86-64 (or an arm64 CPU without the
+    /// instructions) every hash falls back to portable Swift, overview says the forced path does not
+    /// exist here, and the self-check passes.
+    func testOverviewReportsTheForcedARMv8Path() throws {
+        let forced = try overview(portable: false, backend: "armv8")
+        let backend = try XCTUnwrap(forced.json["digestBackend"] as? [String: Any])
+        XCTAssertEqual(forced.json["passed"] as? Bool, true)
+        XCTAssertEqual(backend["forced"] as? String, "armv8")
+        let available = try XCTUnwrap(backend["sha256Available"] as? [String])
+        let expected = available.contains("ARMv8 SHA-2 instructions") ? "ARMv8 SHA-2 instructions" : "portable Swift"
+        #if arch(x86_64)
+        XCTAssertEqual(expected, "portable Swift", "an x86-64 CPU lists no arm64 backend: \(available)")
+        XCTAssertEqual(backend["sha384sha512"] as? String, "portable Swift")
+        #endif
+        XCTAssertEqual(backend["sha256"] as? String, expected)
+        let reason = expected == "portable Swift" ? " (the forced path does not exist for it here)" : ""
+        XCTAssertTrue(forced.text.contains("SHA-256 runs on: \(expected), forced (SIGIL_DIGEST_BACKEND=armv8)\(reason)"), forced.text)
     }
 
     func testOverviewReportsTheDigestBackend() throws {

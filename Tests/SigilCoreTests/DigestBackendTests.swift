@@ -5,9 +5,12 @@ import XCTest
 
 /// Every path of each accelerated hash: portable Swift and the CPU's kernels (CSigilIntrinsics), each
 /// forced with `DigestBackend.forced` — SHA-256 (FIPS 180-4 §6.2.2) on the SHA extensions and on AVX2
-/// and BMI2, SHA-384 and SHA-512 (§6.4.2, §6.5) on AVX2 and BMI2. Each runs NIST SHAVS short, long and
-/// Monte Carlo and RFC 4231 HMAC; all paths agree on random inputs of every length 0…1,000 and on
-/// random streaming splits. On a CPU without a kernel its half is skipped, and says so.
+/// and BMI2, SHA-384 and SHA-512 (§6.4.2, §6.5) on AVX2 and BMI2, and on arm64 both on the ARMv8 SHA-2
+/// instructions. Each runs NIST SHAVS short, long and Monte Carlo and RFC 4231 HMAC; all paths agree
+/// on random inputs of every length 0…1,000 and on random streaming splits. On a CPU without a kernel
+/// its half is skipped, and says so. (This machine is x86-64: the arm64 kernels are checked as C under
+/// qemu-user by Scripts/check-arm64-kernels; here only their selection logic runs, in
+/// testBackendsOfTheOtherArchitectureAreNeverAvailable.)
 final class DigestBackendTests: XCTestCase {
     /// Runs `body` with the given path forced, then restores the process's choice.
     private func on<T>(_ backend: DigestBackend, for algorithm: HashAlgorithm, _ body: () throws -> T) throws -> T {
@@ -21,12 +24,20 @@ final class DigestBackendTests: XCTestCase {
     /// The fastest accelerated backend for `algorithm`, or a skip naming what the CPU lacks.
     private func accelerated(for algorithm: HashAlgorithm) throws -> DigestBackend {
         guard let backend = DigestBackend.accelerated(for: algorithm) else {
+            #if arch(arm64)
+            throw XCTSkip(
+                """
+                This CPU (or OS) has no accelerated \(algorithm.rawValue) path (no ARMv8 \(algorithm == .sha256 ? "SHA-256" : "SHA-512") \
+                instructions): only the portable path was tested here.
+                """)
+            #else
             throw XCTSkip(
                 """
                 This CPU (or OS) has no accelerated \(algorithm.rawValue) path (neither SHA extensions, CPUID.(EAX=7,ECX=0):EBX \
                 bit 29, nor AVX2 and BMI2, bits 5 and 8, with AVX, SSSE3 and YMM state enabled in XCR0): only the portable \
                 path was tested here.
                 """)
+            #endif
         }
         return backend
     }
@@ -34,7 +45,24 @@ final class DigestBackendTests: XCTestCase {
     /// `backend` when this CPU can run it for `algorithm`, or a skip naming what the CPU lacks.
     private func require(_ backend: DigestBackend, for algorithm: HashAlgorithm) throws -> DigestBackend {
         guard DigestBackend.available(for: algorithm).contains(backend) else {
-            let flags = backend == .x86AVX2 ? "`avx2` and `bmi2`" : "`sha_ni`"
+            #if arch(x86_64)
+            if backend == .armv8SHA2 {
+                throw XCTSkip(
+                    "An x86-64 build: the \(backend.rawValue) path of \(algorithm.rawValue) is checked as C under qemu-user by Scripts/check-arm64-kernels, not here."
+                )
+            }
+            #elseif arch(arm64)
+            if backend != .armv8SHA2 {
+                throw XCTSkip("An arm64 build: the \(backend.rawValue) path of \(algorithm.rawValue) exists on x86-64 only.")
+            }
+            #endif
+            let flags =
+                switch backend {
+                case .x86AVX2: "`avx2` and `bmi2`"
+                case .x86SHAExtensions: "`sha_ni`"
+                case .armv8SHA2: algorithm == .sha256 ? "`sha2`" : "`sha512`"
+                case .portable: "nothing"
+                }
             throw XCTSkip(
                 "This CPU (or OS) lacks \(flags) in /proc/cpuinfo: the \(backend.rawValue) path of \(algorithm.rawValue) was NOT tested here."
             )
@@ -82,6 +110,8 @@ final class DigestBackendTests: XCTestCase {
 
     func testAVX2SHAVS() throws { try shavs(SHA256.self, .sha256, prefix: "SHA256", on: try require(.x86AVX2, for: .sha256)) }
 
+    func testARMv8SHAVS() throws { try shavs(SHA256.self, .sha256, prefix: "SHA256", on: try require(.armv8SHA2, for: .sha256)) }
+
     func testPortableSHA384SHA512SHAVS() throws {
         try shavs(SHA384.self, .sha384, prefix: "SHA384", on: .portable)
         try shavs(SHA512.self, .sha512, prefix: "SHA512", on: .portable)
@@ -100,6 +130,10 @@ final class DigestBackendTests: XCTestCase {
     }
 
     func testAVX2HMAC() throws { try rfc4231(SHA256.self, .sha256, file: "rfc-4231-sha256.txt", on: try require(.x86AVX2, for: .sha256)) }
+
+    func testARMv8HMAC() throws {
+        try rfc4231(SHA256.self, .sha256, file: "rfc-4231-sha256.txt", on: try require(.armv8SHA2, for: .sha256))
+    }
 
     func testPortableHMACSHA384SHA512() throws {
         try rfc4231(SHA384.self, .sha384, file: "rfc-4231-sha384.txt", on: .portable)
@@ -195,9 +229,58 @@ final class DigestBackendTests: XCTestCase {
         XCTAssertEqual(DigestBackend.accelerated(for: .sha384) == .x86AVX2, avx2, "SHA-384: CPUID vs /proc/cpuinfo flags")
         XCTAssertEqual(DigestBackend.accelerated(for: .sha512) == .x86AVX2, avx2, "SHA-512: CPUID vs /proc/cpuinfo flags")
         XCTAssertNil(DigestBackend.accelerated(for: .sha1))
+        #elseif os(Linux) && arch(arm64)
+        // Linux lists the HWCAP bits as words of the Features line: `sha2` (HWCAP_SHA2), `sha512`.
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        guard let features = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("Features") }) else {
+            return XCTFail("/proc/cpuinfo has no Features line")
+        }
+        let set = Set(features.split(separator: " ").map(String.init))
+        XCTAssertEqual(DigestBackend.accelerated(for: .sha256) == .armv8SHA2, set.contains("sha2"), "SHA-256: HWCAP vs /proc/cpuinfo")
+        XCTAssertEqual(DigestBackend.accelerated(for: .sha384) == .armv8SHA2, set.contains("sha512"), "SHA-384: HWCAP vs /proc/cpuinfo")
+        XCTAssertEqual(DigestBackend.accelerated(for: .sha512) == .armv8SHA2, set.contains("sha512"), "SHA-512: HWCAP vs /proc/cpuinfo")
+        XCTAssertNil(DigestBackend.accelerated(for: .sha1))
         #else
-        throw XCTSkip("the probes are checked against /proc/cpuinfo on Linux x86-64 only")
+        throw XCTSkip("the probes are checked against /proc/cpuinfo on Linux x86-64 and arm64 only")
         #endif
+    }
+
+    /// The backends of the architecture this build is not for are never available and, forced,
+    /// leave every hash on portable Swift; the build's own backends are the only accelerated ones.
+    func testBackendsOfTheOtherArchitectureAreNeverAvailable() throws {
+        #if arch(x86_64)
+        let foreign: [DigestBackend] = [.armv8SHA2]
+        let native: Set<DigestBackend> = [.x86SHAExtensions, .x86AVX2]
+        #elseif arch(arm64)
+        let foreign: [DigestBackend] = [.x86SHAExtensions, .x86AVX2]
+        let native: Set<DigestBackend> = [.armv8SHA2]
+        #else
+        let foreign: [DigestBackend] = [.x86SHAExtensions, .x86AVX2, .armv8SHA2]
+        let native: Set<DigestBackend> = []
+        #endif
+        XCTAssertEqual(Set(foreign).union(native).union([.portable]), Set(DigestBackend.allCases))
+        let saved = DigestBackend.forced
+        defer { DigestBackend.forced = saved }
+        for algorithm in HashAlgorithm.allCases {
+            let available = DigestBackend.available(for: algorithm)
+            XCTAssertEqual(available.last, .portable, algorithm.rawValue)
+            for backend in available where backend != .portable {
+                XCTAssertTrue(native.contains(backend), "\(backend.rawValue) listed for \(algorithm.rawValue) on this architecture")
+            }
+        }
+        for backend in foreign {
+            DigestBackend.forced = backend
+            XCTAssertEqual(DigestBackend.forced, backend, "a foreign backend is still recorded as forced")
+            for algorithm in HashAlgorithm.allCases {
+                XCTAssertEqual(DigestBackend.current(for: algorithm), .portable, "\(backend.rawValue) forced, \(algorithm.rawValue)")
+            }
+            // Hashing still works, on the portable path: FIPS 180-4's "abc" examples.
+            XCTAssertEqual(
+                SHA256.hash(Array("abc".utf8)), Hex.decode("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+            XCTAssertEqual(
+                SHA384.hash(Array("abc".utf8)),
+                Hex.decode("cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"))
+        }
     }
 
     /// Forcing and releasing the portable path switches every hash's backend.
@@ -232,7 +315,7 @@ final class DigestBackendTests: XCTestCase {
                 XCTAssertEqual(DigestBackend.current(for: algorithm), expected, "\(backend.rawValue) forced, \(algorithm.rawValue)")
             }
         }
-        XCTAssertEqual(DigestBackend.allCases.map(\.environmentName), ["portable", "sha-extensions", "avx2"])
+        XCTAssertEqual(DigestBackend.allCases.map(\.environmentName), ["portable", "sha-extensions", "avx2", "armv8"])
     }
 
     /// One key schedule reused for many messages gives the same MACs as keying each time, for

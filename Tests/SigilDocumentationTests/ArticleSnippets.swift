@@ -83,7 +83,7 @@ func traceVerification(verifier: SignedDataVerifier, signedTransaction: String) 
     print(verified.payload.transactionId ?? "-")
 }
 
-/// Sources/SigilCore/Documentation.docc/AuditingTheCryptoPath.md, the block at line 77.
+/// Sources/SigilCore/Documentation.docc/AuditingTheCryptoPath.md, the block at line 84.
 func showDigestPaths() async throws {
     for algorithm in [HashAlgorithm.sha256, .sha384, .sha512] {
         print(algorithm, DigestBackend.current(for: algorithm).rawValue, DigestBackend.available(for: algorithm))

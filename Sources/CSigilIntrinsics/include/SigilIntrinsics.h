@@ -506,4 +506,267 @@ static inline int sigil_cpu_has_avx2_bmi2(void) {
 
 #endif
 
+#if defined(__aarch64__)
+
+#include <arm_neon.h>
+
+#if defined(__linux__)
+#include <sys/auxv.h>
+// The HWCAP bits of the Linux arm64 ABI (arch/arm64/include/uapi/asm/hwcap.h), for C libraries
+// whose headers predate them.
+#ifndef HWCAP_SHA2
+#define HWCAP_SHA2 (1UL << 6)
+#endif
+#ifndef HWCAP_SHA512
+#define HWCAP_SHA512 (1UL << 21)
+#endif
+#elif defined(__APPLE__)
+#include <sys/sysctl.h>
+
+// 1 when the sysctl `name` exists and reads as a nonzero integer, 0 when it reads as zero, -1 when
+// it does not exist (an older OS that predates the name).
+static inline int sigil_darwin_feature(const char *name) {
+    int value = 0;
+    size_t size = sizeof(value);
+    if (sysctlbyname(name, &value, &size, NULL, 0) != 0) {
+        return -1;
+    }
+    return value != 0;
+}
+#endif
+
+/// 1 when the CPU has the ARMv8 SHA-256 instructions (SHA256H, SHA256H2, SHA256SU0, SHA256SU1;
+/// FEAT_SHA256): on Linux the HWCAP_SHA2 bit of getauxval(AT_HWCAP), on Darwin the sysctl
+/// hw.optional.arm.FEAT_SHA256 (where an older OS lacks the name, every arm64 Apple CPU has them,
+/// so the compiler's baseline, __ARM_FEATURE_SHA2, answers). 0 on other systems.
+static inline int sigil_cpu_has_arm_sha256(void) {
+#if defined(__linux__)
+    return (getauxval(AT_HWCAP) & HWCAP_SHA2) != 0;
+#elif defined(__APPLE__)
+    const int feature = sigil_darwin_feature("hw.optional.arm.FEAT_SHA256");
+    if (feature >= 0) {
+        return feature;
+    }
+#if defined(__ARM_FEATURE_SHA2)
+    return 1;
+#else
+    return 0;
+#endif
+#else
+    return 0;
+#endif
+}
+
+/// 1 when the CPU has the ARMv8.2 SHA-512 instructions (SHA512H, SHA512H2, SHA512SU0, SHA512SU1;
+/// FEAT_SHA512): on Linux the HWCAP_SHA512 bit of getauxval(AT_HWCAP), on Darwin the sysctl
+/// hw.optional.arm.FEAT_SHA512 or, on an OS older than that name, hw.optional.armv8_2_sha512.
+/// 0 on other systems.
+static inline int sigil_cpu_has_arm_sha512(void) {
+#if defined(__linux__)
+    return (getauxval(AT_HWCAP) & HWCAP_SHA512) != 0;
+#elif defined(__APPLE__)
+    const int feature = sigil_darwin_feature("hw.optional.arm.FEAT_SHA512");
+    if (feature >= 0) {
+        return feature;
+    }
+    return sigil_darwin_feature("hw.optional.armv8_2_sha512") == 1;
+#else
+    return 0;
+#endif
+}
+
+/// SHA-256 compression (FIPS 180-4 §6.2.2) of `block_count` consecutive 64-byte blocks at
+/// `blocks` into `state` (H0…H7, native-endian words), with the ARMv8 SHA-256 instructions.
+///
+/// The eight working variables live in two vectors, {A, B, C, D} and {E, F, G, H} (lowest lane
+/// first), which is the layout SHA256H and SHA256H2 take; each pair of them does four rounds.
+///
+/// Constant time: no branch or address depends on the state or the message, only on
+/// `block_count`. Requires sigil_cpu_has_arm_sha256() == 1.
+__attribute__((target("sha2")))
+static inline void sigil_sha256_compress_armv8(uint32_t state[8], const uint8_t *blocks, size_t block_count) {
+    // §4.2.2 constants, four per vector, low lane first.
+    static const uint32_t k[64] __attribute__((aligned(16))) = {
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    };
+    uint32x4_t abcd = vld1q_u32(&state[0]);
+    uint32x4_t efgh = vld1q_u32(&state[4]);
+
+// Four rounds (§6.2.2 step 3) with the schedule lane `w` and K[4i … 4i+3]: SHA256H gives the new
+// {A, B, C, D} and SHA256H2, from the old {A, B, C, D}, the new {E, F, G, H}. Written out (not a
+// loop): the Swift compiler's pipeline that builds these imported functions does not unroll loops.
+#define SIGIL_SHA256_QUAD(w, i) do { \
+        const uint32x4_t wk = vaddq_u32((w), vld1q_u32(&k[4 * (i)])); \
+        const uint32x4_t abcd_before = abcd; \
+        abcd = vsha256hq_u32(abcd, efgh, wk); \
+        efgh = vsha256h2q_u32(efgh, abcd_before, wk); \
+    } while (0)
+// The next four schedule words into `oldest` (§6.2.2 step 1), from W[t−16 … t−13] (`oldest`),
+// W[t−12 … t−9] (`next`), W[t−8 … t−5] (`before`) and W[t−4 … t−1] (`newest`): SHA256SU0 adds
+// σ0(W[t−15]) to W[t−16], SHA256SU1 adds W[t−7] and σ1(W[t−2]).
+#define SIGIL_SHA256_SCHEDULE(oldest, next, before, newest) \
+    (oldest) = vsha256su1q_u32(vsha256su0q_u32((oldest), (next)), (before), (newest))
+
+    for (size_t n = 0; n < block_count; n++) {
+        const uint8_t *block = blocks + 64 * n;
+        const uint32x4_t abcd_in = abcd, efgh_in = efgh;
+        // W[0 … 15] as four lanes of four words; the message words are big-endian (§3.1).
+        uint32x4_t w0 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(block + 0)));
+        uint32x4_t w1 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(block + 16)));
+        uint32x4_t w2 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(block + 32)));
+        uint32x4_t w3 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(block + 48)));
+        SIGIL_SHA256_QUAD(w0, 0);
+        SIGIL_SHA256_QUAD(w1, 1);
+        SIGIL_SHA256_QUAD(w2, 2);
+        SIGIL_SHA256_QUAD(w3, 3);
+        SIGIL_SHA256_SCHEDULE(w0, w1, w2, w3); SIGIL_SHA256_QUAD(w0, 4);
+        SIGIL_SHA256_SCHEDULE(w1, w2, w3, w0); SIGIL_SHA256_QUAD(w1, 5);
+        SIGIL_SHA256_SCHEDULE(w2, w3, w0, w1); SIGIL_SHA256_QUAD(w2, 6);
+        SIGIL_SHA256_SCHEDULE(w3, w0, w1, w2); SIGIL_SHA256_QUAD(w3, 7);
+        SIGIL_SHA256_SCHEDULE(w0, w1, w2, w3); SIGIL_SHA256_QUAD(w0, 8);
+        SIGIL_SHA256_SCHEDULE(w1, w2, w3, w0); SIGIL_SHA256_QUAD(w1, 9);
+        SIGIL_SHA256_SCHEDULE(w2, w3, w0, w1); SIGIL_SHA256_QUAD(w2, 10);
+        SIGIL_SHA256_SCHEDULE(w3, w0, w1, w2); SIGIL_SHA256_QUAD(w3, 11);
+        SIGIL_SHA256_SCHEDULE(w0, w1, w2, w3); SIGIL_SHA256_QUAD(w0, 12);
+        SIGIL_SHA256_SCHEDULE(w1, w2, w3, w0); SIGIL_SHA256_QUAD(w1, 13);
+        SIGIL_SHA256_SCHEDULE(w2, w3, w0, w1); SIGIL_SHA256_QUAD(w2, 14);
+        SIGIL_SHA256_SCHEDULE(w3, w0, w1, w2); SIGIL_SHA256_QUAD(w3, 15);
+        // Step 4: add the block's result into the chaining value.
+        abcd = vaddq_u32(abcd, abcd_in);
+        efgh = vaddq_u32(efgh, efgh_in);
+    }
+#undef SIGIL_SHA256_QUAD
+#undef SIGIL_SHA256_SCHEDULE
+
+    vst1q_u32(&state[0], abcd);
+    vst1q_u32(&state[4], efgh);
+}
+
+/// SHA-512 compression (FIPS 180-4 §6.4.2; SHA-384 shares it, §6.5) of `block_count` consecutive
+/// 128-byte blocks at `blocks` into `state` (H0…H7, native-endian words), with the ARMv8.2 SHA-512
+/// instructions (clang names the feature `sha3`, which includes them).
+///
+/// The working variables live in four vectors of two, {A, B}, {C, D}, {E, F}, {G, H} (lowest lane
+/// first). SHA512H takes {D, E}, {F, G} and {G, H} + W + K of two rounds and gives T1 of both rounds
+/// (without the D and C that §6.4.2 adds for the new E values); SHA512H2 takes those, {C, ·} and
+/// {A, B} and gives the new {A, B}. After two rounds the old {A, B} is the new {C, D}, {C, D} + the
+/// T1 values the new {E, F}, the old {E, F} the new {G, H}, so each pair of rounds overwrites only two
+/// vectors and the roles move round the four.
+///
+/// Constant time: no branch or address depends on the state or the message, only on
+/// `block_count`. Requires sigil_cpu_has_arm_sha512() == 1.
+__attribute__((target("sha3")))
+static inline void sigil_sha512_compress_armv8(uint64_t state[8], const uint8_t *blocks, size_t block_count) {
+    // §4.2.3 constants, two per vector, low lane first.
+    static const uint64_t k[80] __attribute__((aligned(16))) = {
+        0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
+        0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
+        0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
+        0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
+        0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+        0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
+        0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
+        0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL, 0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
+        0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
+        0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+        0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
+        0xd192e819d6ef5218ULL, 0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
+        0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
+        0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
+        0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+        0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
+        0xca273eceea26619cULL, 0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
+        0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
+        0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
+        0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
+    };
+    uint64x2_t ab = vld1q_u64(&state[0]);
+    uint64x2_t cd = vld1q_u64(&state[2]);
+    uint64x2_t ef = vld1q_u64(&state[4]);
+    uint64x2_t gh = vld1q_u64(&state[6]);
+
+// Two rounds (§6.4.2 step 3, rounds 2i and 2i + 1) with the schedule lane `w` = {W_2i, W_2i+1} and
+// the roles given by the arguments. SHA512H wants the first round's h + K + W in its high lane, so
+// {K + W} is swapped (EXT) before {G, H} is added. The new {A, B} goes into `gh`, the new {E, F}
+// into `cd`; the caller passes the next pair of rounds (gh, ab, cd, ef).
+#define SIGIL_SHA512_PAIR(ab, cd, ef, gh, w, i) do { \
+        const uint64x2_t kw = vaddq_u64((w), vld1q_u64(&k[2 * (i)])); \
+        const uint64x2_t t1 = vsha512hq_u64(vaddq_u64((gh), vextq_u64(kw, kw, 1)), \
+                                            vextq_u64((ef), (gh), 1), vextq_u64((cd), (ef), 1)); \
+        (gh) = vsha512h2q_u64(t1, (cd), (ab)); \
+        (cd) = vaddq_u64((cd), t1); \
+    } while (0)
+// The next two schedule words into `w0` (§6.4.2 step 1): W_t = σ1(W_t−2) + W_t−7 + σ0(W_t−15) +
+// W_t−16, with w0 = {W_t−16, W_t−15}, w1 = {W_t−14, W_t−13}, w4 = {W_t−8, W_t−7}, w5 = {W_t−6,
+// W_t−5}, w7 = {W_t−2, W_t−1}: SHA512SU0 adds the σ0 terms, SHA512SU1 the W_t−7 (EXT of w4, w5)
+// and σ1 terms.
+#define SIGIL_SHA512_SCHEDULE(w0, w1, w4, w5, w7) \
+    (w0) = vsha512su1q_u64(vsha512su0q_u64((w0), (w1)), (w7), vextq_u64((w4), (w5), 1))
+#define SIGIL_SHA512_NO_SCHEDULE(w0, w1, w4, w5, w7) do { } while (0)
+// Sixteen rounds from 2i on, the roles of the four state vectors back in place after each eight;
+// with SIGIL_SHA512_SCHEDULE, each pair's two schedule words are computed first (rounds 16 … 79).
+#define SIGIL_SHA512_SIXTEEN(i, SCHEDULE) do { \
+        SCHEDULE(w0, w1, w4, w5, w7); SIGIL_SHA512_PAIR(ab, cd, ef, gh, w0, (i) + 0); \
+        SCHEDULE(w1, w2, w5, w6, w0); SIGIL_SHA512_PAIR(gh, ab, cd, ef, w1, (i) + 1); \
+        SCHEDULE(w2, w3, w6, w7, w1); SIGIL_SHA512_PAIR(ef, gh, ab, cd, w2, (i) + 2); \
+        SCHEDULE(w3, w4, w7, w0, w2); SIGIL_SHA512_PAIR(cd, ef, gh, ab, w3, (i) + 3); \
+        SCHEDULE(w4, w5, w0, w1, w3); SIGIL_SHA512_PAIR(ab, cd, ef, gh, w4, (i) + 4); \
+        SCHEDULE(w5, w6, w1, w2, w4); SIGIL_SHA512_PAIR(gh, ab, cd, ef, w5, (i) + 5); \
+        SCHEDULE(w6, w7, w2, w3, w5); SIGIL_SHA512_PAIR(ef, gh, ab, cd, w6, (i) + 6); \
+        SCHEDULE(w7, w0, w3, w4, w6); SIGIL_SHA512_PAIR(cd, ef, gh, ab, w7, (i) + 7); \
+    } while (0)
+// W_2i, W_2i+1 from the block; the message words are big-endian (§3.1).
+#define SIGIL_SHA512_LOAD(i) vreinterpretq_u64_u8(vrev64q_u8(vld1q_u8(block + 16 * (i))))
+
+    for (size_t n = 0; n < block_count; n++) {
+        const uint8_t *block = blocks + 128 * n;
+        const uint64x2_t ab_in = ab, cd_in = cd, ef_in = ef, gh_in = gh;
+        uint64x2_t w0 = SIGIL_SHA512_LOAD(0), w1 = SIGIL_SHA512_LOAD(1);
+        uint64x2_t w2 = SIGIL_SHA512_LOAD(2), w3 = SIGIL_SHA512_LOAD(3);
+        uint64x2_t w4 = SIGIL_SHA512_LOAD(4), w5 = SIGIL_SHA512_LOAD(5);
+        uint64x2_t w6 = SIGIL_SHA512_LOAD(6), w7 = SIGIL_SHA512_LOAD(7);
+        SIGIL_SHA512_SIXTEEN(0, SIGIL_SHA512_NO_SCHEDULE);
+        SIGIL_SHA512_SIXTEEN(8, SIGIL_SHA512_SCHEDULE);
+        SIGIL_SHA512_SIXTEEN(16, SIGIL_SHA512_SCHEDULE);
+        SIGIL_SHA512_SIXTEEN(24, SIGIL_SHA512_SCHEDULE);
+        SIGIL_SHA512_SIXTEEN(32, SIGIL_SHA512_SCHEDULE);
+        // Step 4: add the block's result into the chaining value.
+        ab = vaddq_u64(ab, ab_in);
+        cd = vaddq_u64(cd, cd_in);
+        ef = vaddq_u64(ef, ef_in);
+        gh = vaddq_u64(gh, gh_in);
+    }
+#undef SIGIL_SHA512_PAIR
+#undef SIGIL_SHA512_SCHEDULE
+#undef SIGIL_SHA512_NO_SCHEDULE
+#undef SIGIL_SHA512_SIXTEEN
+#undef SIGIL_SHA512_LOAD
+
+    vst1q_u64(&state[0], ab);
+    vst1q_u64(&state[2], cd);
+    vst1q_u64(&state[4], ef);
+    vst1q_u64(&state[6], gh);
+}
+
+#else
+
+/// Not an arm64 build: no kernel here, the portable Swift compression runs.
+static inline int sigil_cpu_has_arm_sha256(void) {
+    return 0;
+}
+
+/// Not an arm64 build: no kernel here, the portable Swift compression runs.
+static inline int sigil_cpu_has_arm_sha512(void) {
+    return 0;
+}
+
+#endif
+
 #endif

@@ -30,9 +30,9 @@ struct SHA256Core: MDCompressor {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    /// Processes the blocks with the backend ``DigestBackend/current`` names: the SHA-extension
-    /// kernel, else the AVX2 one, when the CPU has it and no other path is forced, else the Swift
-    /// rounds below.
+    /// Processes the blocks with the backend ``DigestBackend/current`` names: on x86-64 the
+    /// SHA-extension kernel, else the AVX2 one, on arm64 the ARMv8 SHA-256 kernel, when the CPU has
+    /// it and no other path is forced, else the Swift rounds below.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
         #if arch(x86_64)
         let inUse = digestSelection.flags.pointee & (DigestSelection.sha256Extensions | DigestSelection.sha256AVX2)
@@ -46,6 +46,17 @@ struct SHA256Core: MDCompressor {
                     } else {
                         sigil_sha256_compress_avx2(words, input, blocks.count / 64)
                     }
+                }
+            }
+            (h0, h1, h2, h3, h4, h5, h6, h7) = state
+            return
+        }
+        #elseif arch(arm64)
+        if digestSelection.uses(DigestSelection.sha256ARMv8), let base = blocks.baseAddress {
+            var state = (h0, h1, h2, h3, h4, h5, h6, h7)
+            withUnsafeMutablePointer(to: &state) {
+                $0.withMemoryRebound(to: UInt32.self, capacity: 8) { words in
+                    sigil_sha256_compress_armv8(words, base.assumingMemoryBound(to: UInt8.self), blocks.count / 64)
                 }
             }
             (h0, h1, h2, h3, h4, h5, h6, h7) = state

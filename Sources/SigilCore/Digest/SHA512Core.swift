@@ -69,7 +69,8 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
     }
 
     /// Processes the blocks with the backend `DigestBackend.current(for: .sha512)` names: the AVX2
-    /// kernel when the CPU has it and the portable path is not forced, else the Swift rounds below.
+    /// kernel on x86-64, the ARMv8.2 SHA-512 kernel on arm64, when the CPU has it and no other path
+    /// is forced, else the Swift rounds below.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
         #if arch(x86_64)
         if digestSelection.uses(DigestSelection.sha512AVX2), let base = blocks.baseAddress {
@@ -77,6 +78,17 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
             withUnsafeMutablePointer(to: &state) {
                 $0.withMemoryRebound(to: UInt64.self, capacity: 8) { words in
                     sigil_sha512_compress_avx2(words, base.assumingMemoryBound(to: UInt8.self), blocks.count / 128)
+                }
+            }
+            (h0, h1, h2, h3, h4, h5, h6, h7) = state
+            return
+        }
+        #elseif arch(arm64)
+        if digestSelection.uses(DigestSelection.sha512ARMv8), let base = blocks.baseAddress {
+            var state = (h0, h1, h2, h3, h4, h5, h6, h7)
+            withUnsafeMutablePointer(to: &state) {
+                $0.withMemoryRebound(to: UInt64.self, capacity: 8) { words in
+                    sigil_sha512_compress_armv8(words, base.assumingMemoryBound(to: UInt8.self), blocks.count / 128)
                 }
             }
             (h0, h1, h2, h3, h4, h5, h6, h7) = state
