@@ -57,6 +57,17 @@ if let i = arguments.firstIndex(of: "--rsa-chain"), i + 1 < arguments.count, let
     exit(0)
 }
 
+// --ceiling-chain VARIANT OPERATION CURVE COUNT: one field chain and nothing else, for callgrind
+// (Benchmarks/field-ceiling.sh), also before the certificate lookup.
+if let i = arguments.firstIndex(of: "--ceiling-chain"), i + 4 < arguments.count,
+    let variant = FieldCeiling.Variant.allCases.first(where: { "\($0)" == arguments[i + 1] }),
+    let operation = FieldCeiling.Operation(rawValue: arguments[i + 2]), let curve = ECCurve(rawValue: arguments[i + 3]),
+    let count = Int(arguments[i + 4])
+{
+    print(FieldCeiling.run(variant, operation, curve, count: count))
+    exit(0)
+}
+
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let repo = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let appleData = appleVectors(repo: repo)
@@ -69,16 +80,7 @@ let certificate = Array(certificateData)
 
 func first8(_ bytes: some Sequence<UInt8>) -> UInt64 { bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
 
-// --ceiling: the field-ceiling table alone (FieldCeiling.swift). --ceiling-chain VARIANT OPERATION
-// CURVE COUNT: one chain and nothing else, for callgrind (Benchmarks/field-ceiling.sh).
-if let i = arguments.firstIndex(of: "--ceiling-chain"), i + 4 < arguments.count,
-    let variant = FieldCeiling.Variant.allCases.first(where: { "\($0)" == arguments[i + 1] }),
-    let operation = FieldCeiling.Operation(rawValue: arguments[i + 2]), let curve = ECCurve(rawValue: arguments[i + 3]),
-    let count = Int(arguments[i + 4])
-{
-    print(FieldCeiling.run(variant, operation, curve, count: count))
-    exit(0)
-}
+// --ceiling: the field-ceiling table alone (FieldCeiling.swift).
 if arguments.contains("--ceiling") {
     print(FieldCeiling.table(harness: &harness))
     exit(0)
