@@ -32,6 +32,10 @@ final class ECReferenceTests: XCTestCase {
             XCTAssertEqual(val(el(a) - el(b)), mod(a - b), "sub")
             XCTAssertEqual(val(el(a).squared), mod(a * a), "square")
             XCTAssertEqual(val(el(a).negated), mod(-a), "negate")
+            // Halving (the doubling formula's 3/2·t): 2·(a/2) = a, and a/2 is reduced.
+            let half = val(F.halve(el(a)))
+            XCTAssertEqual(mod(half * BigNum(2)), a, "halve \(a)")
+            XCTAssertTrue(half < m, "halve \(a) reduced")
             XCTAssertEqual(F.equal(el(a), el(b)).isTrueVartime, a == b)
             if i % 10 == 0 {
                 let expected = a.isZero ? BigNum(0) : ((try? a.inverse(modulo: m)) ?? BigNum())
@@ -131,6 +135,18 @@ final class ECReferenceTests: XCTestCase {
                 let j1 = jacobian(p1, curve)
                 let j2 = JacobianPoint<C>(a2)
                 XCTAssertTrue(equal(affine(j1.addingVartime(a2)), ref.add(p1, p2)), "mixed add")
+                // Runs of doublings (the wNAF loop's shape): k doublings in a row equal 2^k·P, from a
+                // Z ≠ 1 representative (j1) and from Z = 1 (j2).
+                var repeated1 = j1
+                var repeated2 = j2
+                for k in 1...9 {
+                    repeated1 = repeated1.doubledVartime
+                    repeated2 = repeated2.doubledVartime
+                    XCTAssertTrue(equal(affine(repeated1), ref.multiply(BigNum(1) << k, p1)), "2^\(k)·P (Z = 7)")
+                    XCTAssertTrue(equal(affine(repeated2), ref.multiply(BigNum(1) << k, p2)), "2^\(k)·P (Z = 1)")
+                }
+                XCTAssertTrue(JacobianPoint<C>.identity.doubledVartime.isIdentityVartime, "2·O")
+                XCTAssertTrue(equal(affine(j1.doubledVartime.negated), ref.double(ref.negate(p1))), "2·(−P)")
                 XCTAssertTrue(
                     equal(affine(j1.doubledVartime.addingVartime(j2.doubledVartime)), ref.add(ref.double(p1), ref.double(p2))),
                     "Jacobian add")
@@ -268,7 +284,7 @@ final class ECReferenceTests: XCTestCase {
             let values =
                 [BigNum(0), BigNum(1), ref.n - BigNum(1), (BigNum(1) << C.orderBits) - BigNum(1)]
                 + (0..<500).map { _ in randomBelow(ref.n, &rng) }
-            for width in [2, 4, 5, 8] {
+            for width in [2, 3, 4, 5, 6, 7, 8] {
                 for v in values {
                     let bytes = (try? v.bytes(width: C.Scalar.byteCount)) ?? []
                     let raw = C.Scalar.fromLimbs { i in

@@ -33,6 +33,41 @@ var stream = ByteStream()
 let kib = (0..<1024).map { _ in stream.next() }
 let mib = (0..<(1 << 20)).map { _ in stream.next() }
 
+// --stage-chain STAGE CURVE COUNT: one ECDSA stage (a `Microbenchmarks.Stage` case name, e.g.
+// verifyColdTotal) COUNT times and nothing else; --rsa-chain COUNT: RSA-2048 PKCS#1 v1.5 verification
+// (a fixed odd 2048-bit modulus and s < n: the whole exponentiation, SHA-256 and the encoding check
+// run whether or not the signature is valid) COUNT times. For callgrind: instructions per operation
+// are the difference of two counts over the difference of COUNT, exactly repeatable. Both run
+// before the certificate is looked up (Scripts/vectors-dir cannot be spawned under valgrind).
+if let i = arguments.firstIndex(of: "--stage-chain"), i + 3 < arguments.count,
+    let stage = Microbenchmarks.Stage.allCases.first(where: { "\($0)" == arguments[i + 1] }),
+    let curve = ECCurve(rawValue: arguments[i + 2]), let count = Int(arguments[i + 3])
+{
+    print(Microbenchmarks.run(stage, curve: curve, iterations: count))
+    exit(0)
+}
+if let i = arguments.firstIndex(of: "--rsa-chain"), i + 1 < arguments.count, let count = Int(arguments[i + 1]) {
+    let modulus = [UInt8(0xC5)] + (1..<255).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) } + [UInt8(0x0F)]
+    let signature = [UInt8(0x5A)] + (1..<256).map { UInt8(truncatingIfNeeded: $0 &* 91 &+ 3) }
+    let key = try SigilCore.RSAPublicKey(modulus: modulus, exponent: [1, 0, 1])
+    let message = Array(kib.prefix(100))
+    var accepted = 0
+    for _ in 0..<count where key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: .sha256) { accepted += 1 }
+    print(accepted)
+    exit(0)
+}
+
+// --ceiling-chain VARIANT OPERATION CURVE COUNT: one field chain and nothing else, for callgrind
+// (Benchmarks/field-ceiling.sh), also before the certificate lookup.
+if let i = arguments.firstIndex(of: "--ceiling-chain"), i + 4 < arguments.count,
+    let variant = FieldCeiling.Variant.allCases.first(where: { "\($0)" == arguments[i + 1] }),
+    let operation = FieldCeiling.Operation(rawValue: arguments[i + 2]), let curve = ECCurve(rawValue: arguments[i + 3]),
+    let count = Int(arguments[i + 4])
+{
+    print(FieldCeiling.run(variant, operation, curve, count: count))
+    exit(0)
+}
+
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let repo = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let appleData = appleVectors(repo: repo)
@@ -45,16 +80,7 @@ let certificate = Array(certificateData)
 
 func first8(_ bytes: some Sequence<UInt8>) -> UInt64 { bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } }
 
-// --ceiling: the field-ceiling table alone (FieldCeiling.swift). --ceiling-chain VARIANT OPERATION
-// CURVE COUNT: one chain and nothing else, for callgrind (Benchmarks/field-ceiling.sh).
-if let i = arguments.firstIndex(of: "--ceiling-chain"), i + 4 < arguments.count,
-    let variant = FieldCeiling.Variant.allCases.first(where: { "\($0)" == arguments[i + 1] }),
-    let operation = FieldCeiling.Operation(rawValue: arguments[i + 2]), let curve = ECCurve(rawValue: arguments[i + 3]),
-    let count = Int(arguments[i + 4])
-{
-    print(FieldCeiling.run(variant, operation, curve, count: count))
-    exit(0)
-}
+// --ceiling: the field-ceiling table alone (FieldCeiling.swift).
 if arguments.contains("--ceiling") {
     print(FieldCeiling.table(harness: &harness))
     exit(0)

@@ -7,9 +7,13 @@
 ///
 /// Coordinates are Jacobian, (X : Y : Z) with x = X/Z², y = Y/Z³, the point at infinity having
 /// Z = 0. Formulas (a = −3) from the Explicit-Formulas Database (Bernstein–Lange):
-/// doubling "dbl-2001-b" (3M + 5S), mixed addition "madd-2007-bl" (7M + 4S) and addition
-/// "add-2007-bl" (11M + 5S). These formulas are not complete; the exceptional cases (an input at
-/// infinity, P = ±Q) are detected and handled by branches, which is sound because the inputs are public.
+/// mixed addition "madd-2004-hmv" (8M + 3S) and addition "add-1998-cmo-2" (12M + 4S); the doubling
+/// is "dbl-2001-b" (3M + 5S) rescaled by λ = 1/2 (4M + 4S and a halving): it trades one squaring for
+/// a multiplication and nine modular additions for one halving, as the madd and add formulas
+/// chosen trade one squaring for a multiplication and seven (six) additions against "madd-2007-bl"
+/// ("add-2007-bl"); a modular addition costs about a fifth of a multiplication here. These formulas are
+/// not complete; the exceptional cases (an input at infinity, P = ±Q) are detected and handled by
+/// branches, which is sound because the inputs are public.
 
 /// An affine point (x, y), coordinates in Montgomery form; never the point at infinity.
 struct AffinePoint<C: WeierstrassCurve>: Sendable {
@@ -67,55 +71,49 @@ struct JacobianPoint<C: WeierstrassCurve>: Sendable {
     @inline(__always)
     var negated: JacobianPoint { JacobianPoint(x: x, y: y.negated, z: z) }
 
-    /// 2P, "dbl-2001-b" for a = −3. The identity doubles to itself (Z3 = 2·Y·Z = 0); there are no
-    /// points of order 2 on a prime-order curve, so Y ≠ 0 for every other point.
+    /// 2P for a = −3: "dbl-2001-b" (M = 3(X − Z²)(X + Z²), S = 4XY², X3 = M² − 2S,
+    /// Y3 = M(S − X3) − 8Y⁴, Z3 = 2YZ) with the result rescaled by λ = 1/2, the same point as
+    /// (X3/4, Y3/8, Z3/2): with M' = M/2 = (3/2)(X − Z²)(X + Z²) and β = XY² = S/4,
+    /// X3' = M'² − 2β, Y3' = M'(β − X3') − Y⁴, Z3' = YZ. 4M + 4S, one halving and seven additions.
+    /// The identity doubles to itself (Z3 = Y·Z = 0); there are no points of order 2 on a
+    /// prime-order curve, so Y ≠ 0 for every other point.
     @inline(never)
     var doubledVartime: JacobianPoint {
         let delta = z.squared
         let gamma = y.squared
         let beta = x * gamma
         let t = (x - delta) * (x + delta)
-        let alpha = t + t + t
-        let beta2 = beta + beta
-        let beta4 = beta2 + beta2
-        let x3 = alpha.squared - (beta4 + beta4)
-        let yz = y + z
-        let z3 = yz.squared - gamma - delta
-        let gamma2 = gamma.squared
-        let g2 = gamma2 + gamma2
-        let g4 = g2 + g2
-        let y3 = alpha * (beta4 - x3) - (g4 + g4)
+        let m = t + C.Field.halve(t)
+        let x3 = m.squared - (beta + beta)
+        let y3 = m * (beta - x3) - gamma.squared
+        let z3 = y * z
         return JacobianPoint(x: x3, y: y3, z: z3)
     }
 
-    /// P + A for an affine A, "madd-2007-bl", with the exceptional cases handled by branches.
+    /// P + A for an affine A, "madd-2004-hmv" (8M + 3S), with the exceptional cases handled by
+    /// branches.
     @inline(never)
     func addingVartime(_ a: AffinePoint<C>) -> JacobianPoint {
         if isIdentityVartime { return JacobianPoint(a) }
         let z1z1 = z.squared
         let u2 = a.x * z1z1
-        let s2 = a.y * z * z1z1
+        let s2 = a.y * (z * z1z1)
         let h = u2 - x
-        let sDiff = s2 - y
+        let r = s2 - y
         if h.isZeroVartime {
             // Same x: P = A (double) or P = −A (the sum is the identity).
-            return sDiff.isZeroVartime ? doubledVartime : .identity
+            return r.isZeroVartime ? doubledVartime : .identity
         }
-        let r = sDiff + sDiff
         let hh = h.squared
-        let hh2 = hh + hh
-        let i = hh2 + hh2
-        let j = h * i
-        let v = x * i
-        let x3 = r.squared - j - (v + v)
-        let yj = y * j
-        let y3 = r * (v - x3) - (yj + yj)
-        let zh = z + h
-        let z3 = zh.squared - z1z1 - hh
+        let hhh = h * hh
+        let v = x * hh
+        let x3 = r.squared - hhh - (v + v)
+        let y3 = r * (v - x3) - y * hhh
+        let z3 = z * h
         return JacobianPoint(x: x3, y: y3, z: z3)
     }
 
-    /// P + Q, "add-2007-bl", with the exceptional cases handled by branches.
+    /// P + Q, "add-1998-cmo-2" (12M + 4S), with the exceptional cases handled by branches.
     @inline(never)
     func addingVartime(_ q: JacobianPoint) -> JacobianPoint {
         if isIdentityVartime { return q }
@@ -124,23 +122,19 @@ struct JacobianPoint<C: WeierstrassCurve>: Sendable {
         let z2z2 = q.z.squared
         let u1 = x * z2z2
         let u2 = q.x * z1z1
-        let s1 = y * q.z * z2z2
-        let s2 = q.y * z * z1z1
+        let s1 = y * (q.z * z2z2)
+        let s2 = q.y * (z * z1z1)
         let h = u2 - u1
-        let sDiff = s2 - s1
+        let r = s2 - s1
         if h.isZeroVartime {
-            return sDiff.isZeroVartime ? doubledVartime : .identity
+            return r.isZeroVartime ? doubledVartime : .identity
         }
-        let h2 = h + h
-        let i = h2.squared
-        let j = h * i
-        let r = sDiff + sDiff
-        let v = u1 * i
-        let x3 = r.squared - j - (v + v)
-        let s1j = s1 * j
-        let y3 = r * (v - x3) - (s1j + s1j)
-        let zz = z + q.z
-        let z3 = (zz.squared - z1z1 - z2z2) * h
+        let hh = h.squared
+        let hhh = h * hh
+        let v = u1 * hh
+        let x3 = r.squared - hhh - (v + v)
+        let y3 = r * (v - x3) - s1 * hhh
+        let z3 = z * q.z * h
         return JacobianPoint(x: x3, y: y3, z: z3)
     }
 
@@ -166,34 +160,40 @@ struct JacobianPoint<C: WeierstrassCurve>: Sendable {
 /// Writes `C.orderBits + 1` digits (k < 2^orderBits, and the recoding may carry one position
 /// past the top) into `digits` and returns the index of the highest nonzero digit, or −1 for k = 0.
 /// Variable time: for public scalars only.
+/// Whole windows are read from the limbs (one or two limb reads and shifts per nonzero digit), and
+/// runs of bits equal to the carry are skipped a limb at a time.
 @inline(__always)
 func wNAF<S: MontgomeryFieldElement>(_ k: S, width w: Int, bits: Int, into digits: UnsafeMutableBufferPointer<Int8>) -> Int {
-    @inline(__always) func bit(_ i: Int) -> Int {
-        i >= bits ? 0 : Int((k.limb(i >> 6) >> UInt64(i & 63)) & 1)
-    }
-    @inline(__always) func bitsAt(_ i: Int, _ count: Int) -> Int {
-        // count ≤ 8 bits starting at i, possibly straddling two limbs.
-        var value = 0
-        for j in 0..<count { value |= bit(i + j) << j }
-        return value
-    }
     let length = bits + 1
     for i in 0..<length { digits[i] = 0 }
-    var carry = 0
+    // The limbs of k (zero past the top, so a window may read one limb beyond).
+    @inline(__always) func bitsAt(_ i: Int) -> UInt64 {
+        // 64 bits starting at bit i (k's bits at and above `bits` are zero).
+        let index = i >> 6
+        let shift = UInt64(i & 63)
+        let low = k.limb(index) >> shift
+        return shift == 0 ? low : low | (k.limb(index + 1) << (64 - shift))
+    }
+    let mask = (1 << w) - 1
+    var carry: UInt64 = 0
     var i = 0
     var top = -1
     while i < length {
-        if bit(i) == carry {
-            i += 1
+        // Skip the bits equal to the carry: with carry 0 the zeros, with carry 1 the ones.
+        let ahead = bitsAt(i) ^ (0 &- carry)
+        if ahead == 0 {
+            i += 64
             continue
         }
-        let now = min(w, length - i)
-        var word = bitsAt(i, now) + carry
-        carry = (word >> (w - 1)) & 1
-        word -= carry << w
+        i += ahead.trailingZeroBitCount
+        if i >= length { break }
+        var word = Int(bitsAt(i) & UInt64(mask))
+        word += Int(carry)
+        carry = UInt64((word >> (w - 1)) & 1)
+        word -= Int(carry) << w
         digits[i] = Int8(truncatingIfNeeded: word)
         top = i
-        i += now
+        i += w
     }
     return top
 }
@@ -205,28 +205,36 @@ extension JacobianPoint {
     /// (2i + 1)·Q for i = 0 … table.count − 1, affine: built in Jacobian coordinates, then all
     /// converted with one inversion (Montgomery's simultaneous inversion: prefix products of the
     /// Z, one inverse, then each Z⁻¹ peeled off backwards). Costs the inversion and about seven
-    /// multiplications a point, and turns each later addition of a Q digit from 11M + 5S into
-    /// 7M + 4S. Variable time, public Q. Q has prime order n > 2·count, so no multiple is the
-    /// point at infinity and every Z is non-zero.
+    /// multiplications a point, and turns each later addition of a Q digit from 12M + 4S into
+    /// 8M + 3S. Variable time, public Q. Q has prime order n > 2·count, so no multiple is the
+    /// point at infinity and every Z is non-zero. The Jacobian X and Y wait in `table` itself and
+    /// the Z in a buffer of their own: no scratch buffer of whole Jacobian points, which for P-384
+    /// (8 × 144 bytes) would exceed what `withUnsafeTemporaryAllocation` keeps on the stack.
     static func oddMultiplesAffineVartime(of q: AffinePoint<C>, into table: UnsafeMutableBufferPointer<AffinePoint<C>>) {
         let count = table.count
-        withUnsafeTemporaryAllocation(of: JacobianPoint.self, capacity: count) { points in
+        withUnsafeTemporaryAllocation(of: C.Field.self, capacity: count) { zs in
             withUnsafeTemporaryAllocation(of: C.Field.self, capacity: count) { prefix in
                 let qJacobian = JacobianPoint(q)
                 let twoQ = qJacobian.doubledVartime
-                points[0] = qJacobian
-                for i in 1..<count { points[i] = points[i - 1].addingVartime(twoQ) }
+                table[0] = q
+                zs[0] = .one
+                var point = qJacobian
+                for i in 1..<count {
+                    point = point.addingVartime(twoQ)
+                    table[i] = AffinePoint(x: point.x, y: point.y)
+                    zs[i] = point.z
+                }
                 // prefix[i] = Z0 · … · Zi (Z0 = 1).
-                prefix[0] = points[0].z
-                for i in 1..<count { prefix[i] = prefix[i - 1] * points[i].z }
+                prefix[0] = zs[0]
+                for i in 1..<count { prefix[i] = prefix[i - 1] * zs[i] }
                 var inverse = prefix[count - 1].invertedVartime  // (Z0 · … · Z(count−1))⁻¹
                 var i = count - 1
                 while i >= 0 {
                     // inverse = (Z0 · … · Zi)⁻¹ here, so Zi⁻¹ = inverse · (Z0 · … · Z(i−1)).
                     let zInverse = i > 0 ? inverse * prefix[i - 1] : inverse
-                    if i > 0 { inverse = inverse * points[i].z }
+                    if i > 0 { inverse = inverse * zs[i] }
                     let zInverse2 = zInverse.squared
-                    table[i] = AffinePoint(x: points[i].x * zInverse2, y: points[i].y * zInverse2 * zInverse)
+                    table[i] = AffinePoint(x: table[i].x * zInverse2, y: table[i].y * zInverse2 * zInverse)
                     i -= 1
                 }
             }

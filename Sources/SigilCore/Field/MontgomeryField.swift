@@ -18,6 +18,7 @@ protocol MontgomeryFieldElement: Sendable {
     static func add(_ a: Self, _ b: Self) -> Self
     static func reduceOnce(_ raw: Self) -> Self
     static func subtract(_ a: Self, _ b: Self) -> Self
+    static func halve(_ a: Self) -> Self
     static func select(_ choice: Choice, _ a: Self, _ b: Self) -> Self
     static func equal(_ a: Self, _ b: Self) -> Choice
     func limb(_ index: Int) -> UInt64

@@ -215,6 +215,18 @@ struct {name}: MontgomeryFieldElement {{
     @inline(__always)
     static func subtract(_ a: {name}, _ b: {name}) -> {name} {{
 """ + "\n".join(sb) + "\n    }\n")
+    # halve
+    hb = ["        let mask = 0 &- (a.l0 & 1)", "        var carry: UInt64 = 0", "        var x: UInt128"]
+    for i in range(n):
+        hb.append(f"        x = UInt128(a.l{i}) &+ UInt128(modulus.l{i} & mask) &+ UInt128(carry); let t{i} = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)")
+    shifted = [f"(t{i} &>> 1) | (t{i + 1} &<< 63)" for i in range(n - 1)] + [f"(t{n - 1} &>> 1) | (carry &<< 63)"]
+    hb.append(f"        return {name}({', '.join(shifted)})")
+    out.append(f"""
+    /// a / 2 mod m (m odd): a + m when a is odd (masked), then one bit to the right, the carry
+    /// included; (a + m) / 2 < m for a < m, so the result is reduced.
+    @inline(__always)
+    static func halve(_ a: {name}) -> {name} {{
+""" + "\n".join(hb) + "\n    }\n")
     # select / limbs access
     out.append(f"""
     /// `choice` true → a, false → b, without branching.

@@ -64,28 +64,31 @@ final class RSAModulusLimbs: @unchecked Sendable {
     ///
     /// Montgomery form with R = 2^(64·limbCount): s·R mod n by one division, then left-to-right
     /// binary exponentiation where each product is reduced by `montgomeryReduce` (values stay
-    /// below R, "almost reduced"), and a last reduction out of Montgomery form with a final
-    /// conditional subtraction.
+    /// below R, "almost reduced"). The multiplication of the last bit (e is odd) takes s itself
+    /// instead of s·R, so its reduction leaves Montgomery form at once (REDC(x·s) = s^e for
+    /// x = s^(e−1)·R): no separate reduction out, then one conditional subtraction.
     func withPowerVartime<Result>(of signature: [UInt8], _ body: (UnsafePointer<mp_limb_t>) -> Result) -> Result? {
         let n = limbCount
         guard RSAModulusLimbs.limbCount(forBytes: signature.count) <= n else { return nil }
-        // sR (n limbs) | x (n) | product (2n) | quotient (n + 1).
-        return withUnsafeTemporaryAllocation(of: mp_limb_t.self, capacity: 5 * n + 1) { buffer -> Result? in
+        // sR (n limbs) | x (n) | product (2n) | quotient (n + 1) | s (n).
+        return withUnsafeTemporaryAllocation(of: mp_limb_t.self, capacity: 6 * n + 1) { buffer -> Result? in
             guard let base = buffer.baseAddress else { return nil }
             let sR = base
             let x = base + n
             let product = base + 2 * n
             let quotient = base + 4 * n
-            RSAModulusLimbs.load(signature, into: x, limbCount: n)
-            guard __gmpn_cmp(x, modulus, n) < 0 else { return nil }
+            let s = base + 5 * n + 1
+            RSAModulusLimbs.load(signature, into: s, limbCount: n)
+            guard __gmpn_cmp(s, modulus, n) < 0 else { return nil }
             // sR = s · R mod n: divide s · R (s in the high half of a 2n-limb number) by n.
             product.update(repeating: 0, count: n)
-            (product + n).update(from: x, count: n)
+            (product + n).update(from: s, count: n)
             __gmpn_tdiv_qr(quotient, sR, 0, product, 2 * n, modulus, n)
             x.update(from: sR, count: n)
-            // The top bit of e is the x = sR above; the rest from the most significant down.
+            // The top bit of e is the x = sR above; the rest from the most significant down, the
+            // last (bit 0) after the loop.
             var bit = exponentBits - 2
-            while bit >= 0 {
+            while bit >= 1 {
                 __gmpn_sqr(product, x, n)
                 montgomeryReduce(product, into: x)
                 let limb = exponent[bit / mp_limb_t.bitWidth]
@@ -95,9 +98,16 @@ final class RSAModulusLimbs: @unchecked Sendable {
                 }
                 bit -= 1
             }
-            // Out of Montgomery form: REDC(x), then below n.
-            product.update(from: x, count: n)
-            (product + n).update(repeating: 0, count: n)
+            __gmpn_sqr(product, x, n)
+            montgomeryReduce(product, into: x)
+            if exponent[0] & 1 == 1 {
+                // x < R and s < n, so x·s < R·n and REDC(x·s) = s^e mod n up to one n.
+                __gmpn_mul_n(product, x, s, n)
+            } else {
+                // An even e (not an RSA key; kept general): REDC(x) leaves Montgomery form.
+                product.update(from: x, count: n)
+                (product + n).update(repeating: 0, count: n)
+            }
             montgomeryReduce(product, into: x)
             if __gmpn_cmp(x, modulus, n) >= 0 { _ = __gmpn_sub_n(x, x, modulus, n) }
             return body(x)

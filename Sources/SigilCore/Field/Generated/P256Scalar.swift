@@ -244,6 +244,20 @@ struct P256Scalar: MontgomeryFieldElement {
         return P256Scalar(r0, r1, r2, r3)
     }
 
+    /// a / 2 mod m (m odd): a + m when a is odd (masked), then one bit to the right, the carry
+    /// included; (a + m) / 2 < m for a < m, so the result is reduced.
+    @inline(__always)
+    static func halve(_ a: P256Scalar) -> P256Scalar {
+        let mask = 0 &- (a.l0 & 1)
+        var carry: UInt64 = 0
+        var x: UInt128
+        x = UInt128(a.l0) &+ UInt128(modulus.l0 & mask) &+ UInt128(carry); let t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l1) &+ UInt128(modulus.l1 & mask) &+ UInt128(carry); let t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l2) &+ UInt128(modulus.l2 & mask) &+ UInt128(carry); let t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
+        x = UInt128(a.l3) &+ UInt128(modulus.l3 & mask) &+ UInt128(carry); let t3 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
+        return P256Scalar((t0 &>> 1) | (t1 &<< 63), (t1 &>> 1) | (t2 &<< 63), (t2 &>> 1) | (t3 &<< 63), (t3 &>> 1) | (carry &<< 63))
+    }
+
     /// `choice` true → a, false → b, without branching.
     @inline(__always)
     static func select(_ choice: Choice, _ a: P256Scalar, _ b: P256Scalar) -> P256Scalar {
