@@ -70,14 +70,10 @@ final class RSAModulusLimbs: @unchecked Sendable {
     func withPowerVartime<Result>(of signature: [UInt8], _ body: (UnsafePointer<mp_limb_t>) -> Result) -> Result? {
         let n = limbCount
         guard RSAModulusLimbs.limbCount(forBytes: signature.count) <= n else { return nil }
-        // sR (n limbs) | x (n) | product (2n) | quotient (n + 1) | s (n).
-        return withUnsafeTemporaryAllocation(of: mp_limb_t.self, capacity: 6 * n + 1) { buffer -> Result? in
-            guard let base = buffer.baseAddress else { return nil }
+        // sR (n limbs) | x (n); product (2n); quotient (n + 1); s (n).
+        return RSAModulusLimbs.withScratch(limbs: n) { base, product, quotient, s -> Result? in
             let sR = base
             let x = base + n
-            let product = base + 2 * n
-            let quotient = base + 4 * n
-            let s = base + 5 * n + 1
             RSAModulusLimbs.load(signature, into: s, limbCount: n)
             guard __gmpn_cmp(s, modulus, n) < 0 else { return nil }
             // sR = s · R mod n: divide s · R (s in the high half of a 2n-limb number) by n.
@@ -111,6 +107,31 @@ final class RSAModulusLimbs: @unchecked Sendable {
             montgomeryReduce(product, into: x)
             if __gmpn_cmp(x, modulus, n) >= 0 { _ = __gmpn_sub_n(x, x, modulus, n) }
             return body(x)
+        }
+    }
+
+    /// Runs `body` with four scratch buffers of 2n, 2n, n + 1 and n limbs. Each is its own
+    /// `withUnsafeTemporaryAllocation` of at most 1 KiB for a modulus of up to 4,096 bits, which
+    /// the standard library keeps on the stack (it puts one larger block, such as the 1,544 bytes
+    /// a 2,048-bit modulus needs in one piece, on the heap): a verification allocates nothing.
+    @inline(__always)
+    static func withScratch<Result>(
+        limbs n: Int,
+        _ body: (
+            UnsafeMutablePointer<mp_limb_t>, UnsafeMutablePointer<mp_limb_t>, UnsafeMutablePointer<mp_limb_t>,
+            UnsafeMutablePointer<mp_limb_t>
+        ) -> Result?
+    ) -> Result? {
+        withUnsafeTemporaryAllocation(of: mp_limb_t.self, capacity: 2 * n) { first -> Result? in
+            withUnsafeTemporaryAllocation(of: mp_limb_t.self, capacity: 2 * n) { second -> Result? in
+                withUnsafeTemporaryAllocation(of: mp_limb_t.self, capacity: n + 1) { third -> Result? in
+                    withUnsafeTemporaryAllocation(of: mp_limb_t.self, capacity: n) { fourth -> Result? in
+                        guard let a = first.baseAddress, let b = second.baseAddress, let c = third.baseAddress, let d = fourth.baseAddress
+                        else { return nil }
+                        return body(a, b, c, d)
+                    }
+                }
+            }
         }
     }
 
