@@ -44,6 +44,9 @@ public struct AppAttestError: ModuleError {
         public static let invalidSignature = Code("invalidSignature")
         /// Assertion step 5: the counter is not greater than the stored one (a replay, or a clone).
         public static let counterNotIncreasing = Code("counterNotIncreasing")
+        /// The app's validation category or bundle version (authenticator-data extensions) is not one
+        /// the ``AppAttestPolicy`` accepts, or is absent where the policy refuses its absence.
+        public static let policyNotMet = Code("policyNotMet")
         /// The fraud-metric receipt is not a CMS SignedData with Apple's receipt payload.
         public static let malformedReceipt = Code("malformedReceipt")
         /// The receipt's signature or chain (to Apple Root CA - G3) does not verify.

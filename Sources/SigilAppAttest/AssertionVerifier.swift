@@ -12,7 +12,11 @@ import SigilX509
 /// 3. the signature (DER ECDSA P-256) verifies over nonce with the stored public key (the ECDSA
 ///    message is nonce, so its digest is SHA-256(nonce));
 /// 4. the RP ID hash equals SHA-256(App ID);
-/// 5. the counter, read as an unsigned big-endian integer, is greater than the stored one.
+/// 5. the counter, read as an unsigned big-endian integer, is greater than the stored one;
+///
+/// and then the authenticator-data extensions, when any, under the verifier's ``AppAttestPolicy``.
+/// The authenticator data is read in its assertion form (``AuthenticatorData/Form/assertion``):
+/// real devices set flag AT and send the 37 bytes alone.
 ///
 /// Step 6 — the challenge inside clientData is the one the server issued, used once — is the
 /// caller's, as is storing the returned counter atomically (compare-and-set). Variable time
@@ -20,9 +24,15 @@ import SigilX509
 public struct AssertionVerifier: Sendable {
     /// The App ID assertions must be for.
     public let appID: AppAttestAppID
+    /// What is accepted of the app's validation category and bundle version (authenticator-data
+    /// extensions): ``AppAttestPolicy/acceptAllAndReport`` unless the caller names another.
+    public let policy: AppAttestPolicy
 
-    /// A verifier for assertions of `appID`.
-    public init(appID: AppAttestAppID) { self.appID = appID }
+    /// A verifier for assertions of `appID`, judging extensions with `policy`.
+    public init(appID: AppAttestAppID, policy: AppAttestPolicy = .acceptAllAndReport) {
+        self.appID = appID
+        self.policy = policy
+    }
 
     /// Verifies `assertion` (raw CBOR or base64) over `clientData`, hashing it (step 1).
     public func verify(
@@ -46,7 +56,9 @@ public struct AssertionVerifier: Sendable {
         let authData = object.authenticatorData
         trace?.pass(
             decodeClause, "decode the assertion",
-            "authenticatorData \(authData.bytes.count) bytes, signature \(object.signature.count) bytes")
+            "authenticatorData \(authData.bytes.count) bytes (flags 0x\(Base16.encode([authData.flags]))"
+                + (authData.attestedCredentialDataFlag ? ", AT set with no credential data, as devices send it" : "")
+                + (authData.extensions == nil ? "" : ", one extensions map") + "), signature \(object.signature.count) bytes")
 
         // 2. The nonce.
         let nonce = SHA256.hash(authData.bytes + clientDataHash)
@@ -84,7 +96,8 @@ public struct AssertionVerifier: Sendable {
                 ))
         }
         trace?.pass(step5, "counter greater than the stored one", "\(authData.signCount) > \(previousCounter) (unsigned)")
-        return VerifiedAssertion(counter: authData.signCount, authenticatorData: authData)
+        let policyReport = try policy.check(authData.extensions, object: "assertion", trace: trace)
+        return VerifiedAssertion(counter: authData.signCount, authenticatorData: authData, policyReport: policyReport)
     }
 }
 
@@ -95,4 +108,6 @@ public struct VerifiedAssertion: Sendable, Hashable {
     public let counter: UInt32
     /// The authenticator data as parsed (its extensions, when present).
     public let authenticatorData: AuthenticatorData
+    /// The validation category and bundle version as the verifier's ``AppAttestPolicy`` judged them.
+    public let policyReport: AppAttestPolicyReport
 }

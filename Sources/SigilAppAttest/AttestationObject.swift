@@ -52,7 +52,7 @@ public struct AttestationObject: Sendable {
         }
         self.certificates = certificates
         self.receipt = receipt
-        authenticatorData = try AuthenticatorData(authData)
+        authenticatorData = try AuthenticatorData(authData, form: .attestation)
     }
 
     /// The credential certificate (x5c[0]).
@@ -85,7 +85,8 @@ public struct AttestationObject: Sendable {
 public struct AssertionObject: Sendable {
     /// The DER ECDSA signature.
     public let signature: [UInt8]
-    /// The authenticator data (37 bytes and optional extensions).
+    /// The authenticator data, read in the assertion form (37 bytes and at most one extensions map;
+    /// flag AT ignored, as real devices set it with no credential data).
     public let authenticatorData: AuthenticatorData
 
     /// Decodes `bytes`: raw CBOR or its base64 text; the map must have exactly these two members.
@@ -99,6 +100,6 @@ public struct AssertionObject: Sendable {
                 "assertion: expected a map of exactly signature and authenticatorData (byte strings), found a \(value.kindName)")
         }
         self.signature = signature
-        authenticatorData = try AuthenticatorData(authData)
+        authenticatorData = try AuthenticatorData(authData, form: .assertion)
     }
 }

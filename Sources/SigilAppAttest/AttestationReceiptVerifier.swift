@@ -46,14 +46,14 @@ public struct AttestationReceipt: Sendable {
     public let receiptType: String
     /// Field 7.
     public let environment: String?
-    /// Field 12, seconds since the epoch.
-    public let creationTime: Int64
+    /// Field 12, as signed (its fraction of a second kept).
+    public let creationTime: RFC3339Timestamp
     /// Field 17, when present.
     public let riskMetric: Int64?
-    /// Field 19, seconds since the epoch, when present.
-    public let notBefore: Int64?
-    /// Field 21, seconds since the epoch, when present.
-    public let expirationTime: Int64?
+    /// Field 19, as signed, when present.
+    public let notBefore: RFC3339Timestamp?
+    /// Field 21, as signed, when present.
+    public let expirationTime: RFC3339Timestamp?
 
     /// Reads a payload; the App ID, attested key, type and creation time are required.
     public init(payload: [UInt8]) throws(AppAttestError) {
@@ -72,12 +72,10 @@ public struct AttestationReceipt: Sendable {
             guard let text = String(validating: bytes, as: UTF8.self) else { throw refuse("field \(field.rawValue) is not UTF-8 text") }
             return text
         }
-        func time(_ field: Field) throws(AppAttestError) -> Int64? {
+        func time(_ field: Field) throws(AppAttestError) -> RFC3339Timestamp? {
             guard let text = try text(field) else { return nil }
-            guard let seconds = ReceiptAttribute.parseDate(text) else {
-                throw refuse("field \(field.rawValue) is not an RFC 3339 time: \(text)")
-            }
-            return seconds
+            guard let time = RFC3339Timestamp(text) else { throw refuse("field \(field.rawValue) is not an RFC 3339 time: \(text)") }
+            return time
         }
         guard let appID = try text(.appID) else { throw refuse("no App ID (field 2)") }
         guard let keyDER = value(.attestedPublicKey) else { throw refuse("no attested public key (field 3)") }
@@ -152,7 +150,7 @@ public struct AttestationReceiptVerifier: Sendable {
         trace?.pass(
             "Apple: fraud receipt fields", "read the payload",
             "type \(fields.receiptType), App ID \(fields.appID), environment \(fields.environment ?? "-"), created \(fields.creationTime)")
-        let validationTime = time ?? fields.creationTime
+        let validationTime = time ?? fields.creationTime.secondsSinceEpoch
         trace?.note(
             "RFC 5280 §6.1.1 (validation time)",
             "\(validationTime) — " + (time != nil ? "given by the caller" : "the receipt's creation time (field 12)"))
@@ -179,14 +177,13 @@ public struct AttestationReceiptVerifier: Sendable {
         }
         if let maximumAge {
             let now = now ?? validationTime
-            guard fields.creationTime <= now, now - fields.creationTime <= maximumAge else {
+            let created = fields.creationTime.secondsSinceEpoch
+            guard created <= now, now - created <= maximumAge else {
                 throw fail(
                     "Apple: Assessing fraud risk", "creation time within \(maximumAge) s of \(now)",
-                    AppAttestError(
-                        .receiptNotFresh, "receipt: created at \(fields.creationTime), \(now - fields.creationTime) s before \(now)"))
+                    AppAttestError(.receiptNotFresh, "receipt: created at \(fields.creationTime), \(now - created) s before \(now)"))
             }
-            trace?.pass(
-                "Apple: Assessing fraud risk", "creation time within \(maximumAge) s of \(now)", "\(now - fields.creationTime) s old")
+            trace?.pass("Apple: Assessing fraud risk", "creation time within \(maximumAge) s of \(now)", "\(now - created) s old")
         }
         return VerifiedAttestationReceipt(receipt: fields, chain: verified.chain, validationTime: validationTime)
     }

@@ -23,7 +23,8 @@ import SigilX509
 /// 9. the credential id equals the key identifier;
 ///
 /// and the COSE key in the authenticator data is the certificate's key. The authenticator-data
-/// extensions and the certificate's app and OS information are decoded and reported. The receipt
+/// extensions are judged by the verifier's ``AppAttestPolicy`` (by default reported only), and the
+/// certificate's app and OS information is decoded and reported. The receipt
 /// is returned for ``AttestationReceiptVerifier``; it is not checked here.
 ///
 /// Variable time: every input is public (the comparisons are of public hashes).
@@ -43,26 +44,35 @@ public struct AttestationVerifier: Sendable {
     public let appID: AppAttestAppID
     /// The environment whose AAGUID attestations must carry.
     public let environment: AppAttestEnvironment
+    /// What is accepted of the app's validation category and bundle version (authenticator-data
+    /// extensions): ``AppAttestPolicy/acceptAllAndReport`` unless the caller names another.
+    public let policy: AppAttestPolicy
 
     /// A verifier trusting `appAttestationRoot`, which must be the Apple App Attestation Root CA:
     /// its SHA-256 fingerprint is checked against ``AppAttestRoot/sha256Fingerprint``
-    /// (`rootNotPinned` otherwise).
-    public init(appAttestationRoot: Certificate, appID: AppAttestAppID, environment: AppAttestEnvironment) throws(AppAttestError) {
+    /// (`rootNotPinned` otherwise). `policy` judges the authenticator-data extensions.
+    public init(
+        appAttestationRoot: Certificate, appID: AppAttestAppID, environment: AppAttestEnvironment,
+        policy: AppAttestPolicy = .acceptAllAndReport
+    ) throws(AppAttestError) {
         guard appAttestationRoot.sha256Fingerprint == AppAttestRoot.sha256Fingerprint else {
             throw AppAttestError(
                 .rootNotPinned,
                 "the root given (\(appAttestationRoot.subject), SHA-256 \(Base16.encode(appAttestationRoot.sha256Fingerprint))) "
                     + "is not the Apple App Attestation Root CA (SHA-256 \(Base16.encode(AppAttestRoot.sha256Fingerprint)))")
         }
-        self.init(testRoot: appAttestationRoot, appID: appID, environment: environment)
+        self.init(testRoot: appAttestationRoot, appID: appID, environment: environment, policy: policy)
     }
 
     /// A verifier trusting `testRoot` without the pin: for test PKIs that mirror Apple's
     /// (SigilTestPKI's `AppleShapedAttestationPKI`), never for attestations from devices.
-    public init(testRoot: Certificate, appID: AppAttestAppID, environment: AppAttestEnvironment) {
+    public init(
+        testRoot: Certificate, appID: AppAttestAppID, environment: AppAttestEnvironment, policy: AppAttestPolicy = .acceptAllAndReport
+    ) {
         root = testRoot
         self.appID = appID
         self.environment = environment
+        self.policy = policy
     }
 
     /// Verifies `attestation` (raw CBOR or base64) at `time` (seconds since the epoch).
@@ -192,15 +202,10 @@ public struct AttestationVerifier: Sendable {
                     .publicKeyMismatch, "the credential public key in the authenticator data is not the credential certificate's key"))
         }
         trace?.pass("WebAuthn §6.5.1", "the COSE key in the authenticator data is the credential certificate's key", "equal")
-        if let extensions = authData.extensions {
-            trace?.note(
-                "Apple App Attest (WWDC26): authenticator-data extensions",
-                "validation category \(extensions.validationCategory?.description ?? "-"), bundle version \(extensions.bundleVersion ?? "-"), "
-                    + "\(extensions.entries.count) entr\(extensions.entries.count == 1 ? "y" : "ies")")
-        }
+        let policyReport = try policy.check(authData.extensions, object: "attestation", trace: trace)
         return VerifiedAttestation(
             keyID: keyID, publicKey: certificateKey, environment: environment, counter: authData.signCount, receipt: object.receipt,
-            authenticatorData: authData, extensions: authData.extensions, certificateInfo: info, chain: chain)
+            authenticatorData: authData, extensions: authData.extensions, policyReport: policyReport, certificateInfo: info, chain: chain)
     }
 }
 
@@ -221,6 +226,8 @@ public struct VerifiedAttestation: Sendable {
     public let authenticatorData: AuthenticatorData
     /// The authenticator-data extensions (validation category, bundle version), when present.
     public let extensions: AuthenticatorExtensions?
+    /// The validation category and bundle version as the verifier's ``AppAttestPolicy`` judged them.
+    public let policyReport: AppAttestPolicyReport
     /// What the credential certificate says (nonce, app and OS information).
     public let certificateInfo: CredentialCertificateInfo
     /// Credential certificate, intermediate, root.

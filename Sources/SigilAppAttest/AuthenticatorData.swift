@@ -1,19 +1,29 @@
 import SigilCBOR
 import SigilCore
 
-/// WebAuthn authenticator data as App Attest writes it (W3C Web Authentication §6.1, §6.5.1):
+/// WebAuthn authenticator data as App Attest writes it (W3C Web Authentication §6.1, §6.5.1), read
+/// in one of two forms, because real devices write the two differently:
 ///
 /// ```
-/// rpIdHash (32) ‖ flags (1) ‖ signCount (4, big-endian, unsigned)
-///   ‖ [attested credential data: aaguid (16) ‖ credentialIdLength (2, big-endian, unsigned)
-///      ‖ credentialId ‖ credentialPublicKey (COSE_Key, CBOR)]        -- when flag AT (0x40) is set
-///   ‖ [extensions (a CBOR map)]                                       -- see below
+/// attestation: rpIdHash (32) ‖ flags (1) ‖ signCount (4, big-endian, unsigned)
+///                ‖ attested credential data: aaguid (16) ‖ credentialIdLength (2, big-endian)
+///                  ‖ credentialId ‖ credentialPublicKey (COSE_Key, CBOR)   -- when flag AT (0x40) is set
+///                ‖ [extensions (one CBOR map)]
+/// assertion:   rpIdHash (32) ‖ flags (1) ‖ signCount (4, big-endian, unsigned)
+///                ‖ [extensions (one CBOR map)]                             -- never credential data
 /// ```
 ///
-/// Every length is read unsigned and checked against what remains; nothing is left over. Apple's
-/// newer attestations and assertions carry an extensions map after the credential data **even
-/// with the ED flag (0x80) clear** (Apple's 2026 sample has flags 0x40): bytes after the credential
-/// data are read as the extensions map whatever ED says, and ED set with no map is refused.
+/// Every length is read unsigned and checked against what remains; nothing is left over.
+///
+/// - ``Form/attestation``: credential data is read when AT is set. Apple's newer attestations carry
+///   an extensions map after it **even with the ED flag (0x80) clear** (Apple's 2026 sample has flags
+///   0x40): bytes after the credential data are read as the extensions map whatever ED says.
+/// - ``Form/assertion``: iOS sets AT in assertions too (every real assertion seen, iOS 14 to 26:
+///   flags 0x40) and sends only the 37 bytes, so AT is **ignored** here and no credential data is
+///   ever read; what follows the 37 bytes, when anything does, must be exactly one CBOR map (the
+///   extensions newer systems write), and anything else is refused.
+///
+/// In both forms ED set with no map after the fixed part is refused.
 public struct AuthenticatorData: Sendable, Hashable {
     /// Flag UP (user present).
     public static let userPresent: UInt8 = 0x01
@@ -24,6 +34,17 @@ public struct AuthenticatorData: Sendable, Hashable {
     /// The most bytes accepted (the sample's is 226; extensions are small).
     public static let maximumSize = 16 << 10
 
+    /// Which object the authenticator data came from: the two are laid out differently.
+    public enum Form: String, Sendable, Hashable {
+        /// An attestation's: the attested credential data follows when flag AT is set.
+        case attestation
+        /// An assertion's: the 37 fixed bytes and at most one extensions map; flag AT is ignored.
+        case assertion
+    }
+
+    /// The form it was read in.
+    public let form: Form
+
     /// The bytes as received (what the nonce and the assertion signature cover).
     public let bytes: [UInt8]
     /// SHA-256 of the App ID.
@@ -32,22 +53,29 @@ public struct AuthenticatorData: Sendable, Hashable {
     public let flags: UInt8
     /// The signature counter, read as an unsigned big-endian 32-bit integer.
     public let signCount: UInt32
-    /// The attested credential data, when flag AT is set.
+    /// The attested credential data, when flag AT is set in an attestation's authenticator data
+    /// (always nil in the ``Form/assertion`` form).
     public let attestedCredential: AttestedCredentialData?
     /// The extensions map, when present.
     public let extensions: AuthenticatorExtensions?
 
-    /// Parses `bytes`; every refusal is `malformedAuthenticatorData` naming the field and offset.
-    public init(_ bytes: [UInt8]) throws(AppAttestError) {
+    /// Whether flag AT (attested credential data included) is set. In an assertion's authenticator
+    /// data it is set by real devices with no credential data following, and is reported only.
+    public var attestedCredentialDataFlag: Bool { flags & Self.attestedCredentialDataIncluded != 0 }
+
+    /// Parses `bytes` in `form`; every refusal is `malformedAuthenticatorData` naming the field and
+    /// offset.
+    public init(_ bytes: [UInt8], form: Form) throws(AppAttestError) {
         func refuse(_ reason: String) -> AppAttestError { AppAttestError(.malformedAuthenticatorData, reason) }
         guard bytes.count <= Self.maximumSize else { throw refuse("\(bytes.count) bytes exceed the limit of \(Self.maximumSize)") }
         guard bytes.count >= 37 else { throw refuse("\(bytes.count) bytes: shorter than rpIdHash, flags and signCount (37)") }
         self.bytes = bytes
+        self.form = form
         rpIDHash = Array(bytes[0..<32])
         flags = bytes[32]
         signCount = bytes[33..<37].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         var position = 37
-        if flags & Self.attestedCredentialDataIncluded != 0 {
+        if form == .attestation, flags & Self.attestedCredentialDataIncluded != 0 {
             guard bytes.count - position >= 18 else {
                 throw refuse("the input ends inside the AAGUID or credentialIdLength (offset \(position))")
             }
@@ -71,6 +99,12 @@ public struct AuthenticatorData: Sendable, Hashable {
         }
         if position < bytes.count {
             let map: CBORValue
+            guard bytes[position] >> 5 == 5 else {
+                throw refuse(
+                    "\(bytes.count - position) byte(s) after the \(form == .assertion ? "37-byte fixed part" : "credential data") "
+                        + "(offset \(position)) do not begin a CBOR map (initial byte 0x\(String(bytes[position], radix: 16))): "
+                        + "only one extensions map may follow")
+            }
             do { (map, position) = try CBOR.decodePrefix(bytes, from: position, options: AuthenticatorData.cborOptions) } catch {
                 throw refuse("extensions: \(error)")
             }

@@ -155,6 +155,10 @@ public struct AppleShapedAttestationPKI: Sendable {
         ])
     }
 
+    /// The flags byte of every real device's assertion seen (iOS 14 to 26): 0x40, AT set though no
+    /// attested credential data follows.
+    public static let realDeviceAssertionFlags: UInt8 = 0x40
+
     /// The attestation object `{fmt, attStmt: {x5c, receipt}, authData}` as CBOR.
     public static func attestationObject(
         authenticatorData: [UInt8], certificates: [Certificate], receipt: [UInt8], fmt: String = "apple-appattest"
@@ -189,10 +193,13 @@ public struct AppleShapedAttestationPKI: Sendable {
 
     /// An assertion `{signature, authenticatorData}` by `key` for `appID` with `counter` over
     /// `clientDataHash`: the signature is ECDSA P-256 over SHA-256(authenticatorData ‖ clientDataHash).
+    /// The flags are those real devices write (0x40: AT set, with no credential data after the 37
+    /// bytes) unless `flags` says otherwise; `extensions`, when given, follow the 37 bytes.
     public static func assertion(
-        key: ECDSAPrivateKey, appID: String, counter: UInt32, clientDataHash: [UInt8], extensions: CBORValue? = nil
+        key: ECDSAPrivateKey, appID: String, counter: UInt32, clientDataHash: [UInt8], extensions: CBORValue? = nil,
+        flags: UInt8 = realDeviceAssertionFlags
     ) -> [UInt8] {
-        let authData = authenticatorData(appID: appID, flags: 0x01, counter: counter, extensions: extensions)
+        let authData = authenticatorData(appID: appID, flags: flags, counter: counter, extensions: extensions)
         let nonce = SHA256.hash(authData + clientDataHash)
         return assertionObject(authenticatorData: authData, signature: key.signature(for: nonce, hash: .sha256).derRepresentation)
     }

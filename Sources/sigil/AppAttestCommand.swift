@@ -69,7 +69,8 @@ struct AppAttestCommand: ParsableCommand {
         }
     }
 
-    static func date(_ seconds: Int64?) -> Any { seconds.map(X509Command.rfc3339) ?? NSNull() }
+    /// A receipt time as signed (its fraction of a second kept), or null.
+    static func date(_ time: RFC3339Timestamp?) -> Any { time?.text ?? NSNull() }
 
     /// A receipt's fields as JSON.
     static func json(_ receipt: AttestationReceipt) -> [String: Any] {

@@ -111,13 +111,18 @@ final class AppleSampleTests: XCTestCase {
         let trace = VerificationTrace()
         let receipt = try AttestationReceiptVerifier(trustedRoots: [g3]).verify(
             verified.receipt, appID: Self.appID, attestedPublicKey: verified.publicKey, trace: trace)
-        XCTAssertEqual(receipt.validationTime, 1_776_795_192)  // 2026-04-21T18:13:12Z (.153 dropped)
+        XCTAssertEqual(receipt.validationTime, 1_776_795_192)  // 2026-04-21T18:13:12.153Z, validated at its whole second
         XCTAssertEqual(receipt.receipt.receiptType, "ATTEST")
         XCTAssertEqual(receipt.receipt.environment, "production")
         XCTAssertEqual(receipt.receipt.appID, "1234567890.com.example.myapp")
         XCTAssertEqual(receipt.receipt.clientHash, Self.clientDataHash)
-        XCTAssertEqual(receipt.receipt.creationTime, 1_776_795_192)
-        XCTAssertEqual(receipt.receipt.expirationTime, 1_776_795_192 + 90 * 86_400)
+        // The creation time comes out as signed, its milliseconds kept.
+        XCTAssertEqual(receipt.receipt.creationTime.text, "2026-04-21T18:13:12.153Z")
+        XCTAssertEqual(receipt.receipt.creationTime.description, "2026-04-21T18:13:12.153Z")
+        XCTAssertEqual(receipt.receipt.creationTime.secondsSinceEpoch, 1_776_795_192)
+        XCTAssertEqual(receipt.receipt.creationTime.fractionDigits, "153")
+        XCTAssertEqual(receipt.receipt.creationTime.millisecondsSinceEpoch, 1_776_795_192_153)
+        XCTAssertEqual(receipt.receipt.expirationTime?.secondsSinceEpoch, 1_776_795_192 + 90 * 86_400)
         XCTAssertNil(receipt.receipt.riskMetric)
         XCTAssertNotNil(receipt.receipt.token)
         XCTAssertEqual(receipt.chain.count, 3)

@@ -276,6 +276,116 @@ final class AttestationTests: XCTestCase {
         XCTAssertEqual(reported.authenticatorData.extensions?.validationCategory, .testFlight)
     }
 
+    /// Real devices set AT (0x40) in an assertion and send the 37 bytes alone; newer ones may add one
+    /// extensions map. Both verify; AT is reported, never read as credential data.
+    func testAssertionAuthenticatorDataAsDevicesSendIt() throws {
+        let verifier = AssertionVerifier(appID: Self.appID)
+        for flags: UInt8 in [0x40, 0x41, 0x01, 0x00] {
+            let object = AppleShapedAttestationPKI.assertion(
+                key: Self.key, appID: Self.appID.description, counter: 4, clientDataHash: Self.clientDataHash, flags: flags)
+            let trace = VerificationTrace()
+            let verified = try verifier.verify(
+                object, clientDataHash: Self.clientDataHash, publicKey: Self.key.publicKey, previousCounter: 3, trace: trace)
+            XCTAssertEqual(verified.authenticatorData.bytes.count, 37)
+            XCTAssertEqual(verified.authenticatorData.form, .assertion)
+            XCTAssertEqual(verified.authenticatorData.attestedCredentialDataFlag, flags & 0x40 != 0)
+            XCTAssertNil(verified.authenticatorData.attestedCredential)
+            XCTAssertNil(verified.policyReport.validationCategory)
+            XCTAssertFalse(verified.policyReport.enforced)
+            XCTAssertEqual(trace.steps.first?.detail.contains("AT set with no credential data"), flags & 0x40 != 0)
+        }
+        // AT set plus one extensions map.
+        let withExtensions = AppleShapedAttestationPKI.assertion(
+            key: Self.key, appID: Self.appID.description, counter: 9, clientDataHash: Self.clientDataHash,
+            extensions: AppleShapedAttestationPKI.appleExtensions(category: 4, bundleVersion: "27.1"), flags: 0x40)
+        let verified = try verifier.verify(
+            withExtensions, clientDataHash: Self.clientDataHash, publicKey: Self.key.publicKey, previousCounter: 8)
+        XCTAssertEqual(verified.policyReport.validationCategory, .appStore)
+        XCTAssertEqual(verified.policyReport.bundleVersion, "27.1")
+        // The same bytes read as an attestation's authenticator data are refused: AT asks for credential data.
+        let authData = try XCTUnwrap(CBOR.decode(withExtensions)["authenticatorData"]?.bytesValue)
+        XCTAssertThrowsError(try AuthenticatorData(Array(authData.prefix(37)), form: .attestation)) {
+            XCTAssertEqual(($0 as? AppAttestError)?.code, .malformedAuthenticatorData)
+        }
+        XCTAssertNoThrow(try AuthenticatorData(authData, form: .assertion))
+    }
+
+    /// After the 37 bytes of an assertion's authenticator data only one CBOR map may follow;
+    /// anything else is refused with a reason naming it (signed correctly, so only the shape refuses).
+    func testAssertionTrailingBytesThatAreNotOneMap() throws {
+        let fixed = AppleShapedAttestationPKI.authenticatorData(appID: Self.appID.description, flags: 0x40, counter: 2)
+        let map = CBOR.encode(AppleShapedAttestationPKI.appleExtensions(category: 4, bundleVersion: "1"))
+        let attested = AppleShapedAttestationPKI.authenticatorData(
+            appID: Self.appID.description, flags: 0x40, counter: 2, aaguid: AppAttestEnvironment.production.aaguid,
+            credentialKey: Self.key.publicKey)
+        let cases: [(String, [UInt8], String)] = [
+            ("one stray byte", fixed + [0x01], "do not begin a CBOR map"),
+            ("a CBOR array", fixed + CBOR.encode(.array([.unsigned(1)])), "do not begin a CBOR map"),
+            ("a map and a byte", fixed + map + [0x00], "after the extensions map"),
+            ("two maps", fixed + map + map, "after the extensions map"),
+            ("a truncated map", fixed + map.dropLast(), "extensions"),
+            ("attested credential data", attested, "do not begin a CBOR map"),
+            ("ED set, nothing after", Array(fixed.prefix(32)) + [0xC0] + Array(fixed[33...]), "flag ED is set"),
+        ]
+        for (name, authData, reason) in cases {
+            let nonce = SHA256.hash(authData + Self.clientDataHash)
+            let object = AppleShapedAttestationPKI.assertionObject(
+                authenticatorData: authData, signature: Self.key.signature(for: nonce, hash: .sha256).derRepresentation)
+            XCTAssertThrowsError(
+                try AssertionVerifier(appID: Self.appID).verify(
+                    object, clientDataHash: Self.clientDataHash, publicKey: Self.key.publicKey, previousCounter: 0), name
+            ) {
+                let error = $0 as? AppAttestError
+                XCTAssertEqual(error?.code, .malformedAuthenticatorData, name)
+                XCTAssertTrue(error?.reason.contains(reason) ?? false, "\(name): \(error?.reason ?? "")")
+            }
+        }
+    }
+
+    /// The policy on the authenticator-data extensions: categories and bundle versions restricted,
+    /// and an object without extensions (a device before iOS 27) accepted or refused as named.
+    func testAppAttestPolicy() throws {
+        func object(_ extensions: CBORValue?) -> [UInt8] {
+            AppleShapedAttestationPKI.assertion(
+                key: Self.key, appID: Self.appID.description, counter: 2, clientDataHash: Self.clientDataHash, extensions: extensions)
+        }
+        let appStore = object(AppleShapedAttestationPKI.appleExtensions(category: 4, bundleVersion: "12"))
+        let testFlight = object(AppleShapedAttestationPKI.appleExtensions(category: 2, bundleVersion: "12"))
+        let bare = object(nil)
+        func run(_ policy: AppAttestPolicy, _ object: [UInt8]) -> AppAttestError.Code? {
+            appAttestCode {
+                _ = try AssertionVerifier(appID: Self.appID, policy: policy).verify(
+                    object, clientDataHash: Self.clientDataHash, publicKey: Self.key.publicKey, previousCounter: 1)
+            }
+        }
+        let storeOnly = AppAttestPolicy(validationCategories: .only([.appStore]), bundleVersions: .any, whenAbsent: .accept)
+        XCTAssertNil(run(storeOnly, appStore))
+        XCTAssertEqual(run(storeOnly, testFlight), .policyNotMet)
+        XCTAssertNil(run(storeOnly, bare))
+        let storeOnlyStated = AppAttestPolicy(
+            validationCategories: .only([.appStore, .testFlight]), bundleVersions: .any, whenAbsent: .refuse)
+        XCTAssertNil(run(storeOnlyStated, testFlight))
+        XCTAssertEqual(run(storeOnlyStated, bare), .policyNotMet)
+        let versions = AppAttestPolicy(validationCategories: .any, bundleVersions: .only(["13"]), whenAbsent: .accept)
+        XCTAssertEqual(run(versions, appStore), .policyNotMet)
+        XCTAssertNil(run(.acceptAllAndReport, testFlight))
+        XCTAssertNil(run(.acceptAllAndReport, bare))
+        // Attestations are judged by the same policy.
+        let attestation = try pki.attestation(
+            credentialKey: Self.key.publicKey, appID: Self.appID.description, clientDataHash: Self.clientDataHash,
+            notBefore: Self.notBefore, notAfter: Self.notAfter,
+            extensions: AppleShapedAttestationPKI.appleExtensions(category: 2, bundleVersion: "12"))
+        XCTAssertEqual(
+            appAttestCode {
+                _ = try AttestationVerifier(testRoot: try self.pki.root, appID: Self.appID, environment: .production, policy: storeOnly)
+                    .verify(attestation, clientDataHash: Self.clientDataHash, at: Self.time)
+            }, .policyNotMet)
+        let reported = try AttestationVerifier(testRoot: try pki.root, appID: Self.appID, environment: .production)
+            .verify(attestation, clientDataHash: Self.clientDataHash, at: Self.time)
+        XCTAssertEqual(reported.policyReport.validationCategory, .testFlight)
+        XCTAssertEqual(reported.policyReport.bundleVersion, "12")
+    }
+
     func testNonIncreasingCounter() {
         assertAssertionRefused(assertion(counter: 5), .counterNotIncreasing, previous: 5)
         assertAssertionRefused(assertion(counter: 4), .counterNotIncreasing, previous: 5)
@@ -347,10 +457,10 @@ final class AttestationTests: XCTestCase {
         XCTAssertEqual(verified.receipt.appID, Self.appID.description)
         XCTAssertEqual(verified.receipt.receiptType, "ATTEST")
         XCTAssertEqual(verified.receipt.environment, "production")
-        XCTAssertEqual(verified.receipt.creationTime, created)
+        XCTAssertEqual(verified.receipt.creationTime.secondsSinceEpoch, created)
         XCTAssertEqual(verified.receipt.riskMetric, 3)
-        XCTAssertEqual(verified.receipt.notBefore, created + 86_400)
-        XCTAssertEqual(verified.receipt.expirationTime, created + 90 * 86_400)
+        XCTAssertEqual(verified.receipt.notBefore?.secondsSinceEpoch, created + 86_400)
+        XCTAssertEqual(verified.receipt.expirationTime?.secondsSinceEpoch, created + 90 * 86_400)
         XCTAssertEqual(verified.receipt.clientHash, Self.clientDataHash)
         XCTAssertEqual(verified.receipt.token, "token")
         XCTAssertEqual(verified.validationTime, created)
