@@ -136,13 +136,26 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "pyca", "crl_*.pem"))
     put("crl", "pyca-" + os.path.basename(path), read(path))
     put("crl", "pyca-der-" + os.path.basename(path), der_of(read(path)))
 
-# 6. CBOR: Apple's sample attestation object (found by Scripts/vectors-dir appattest) and items of
-#    RFC 8949 Appendix A.
+# 6. CBOR: Apple's sample attestation object (found by Scripts/vectors-dir appattest), the
+#    real-device objects beside it, and items of RFC 8949 Appendix A.
 APPATTEST = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "appattest"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
 for path in sorted(glob.glob(os.path.join(APPATTEST, "*.cbor"))):
     data = read(path)
     put("cbor", os.path.basename(path), data)
     put("appattest", os.path.basename(path), data)
+# ... and every real device's attestation and assertion (real-devices/<source>/*.cbor), with each
+# assertion's authenticator data alone (37 bytes, flags 0x40), for the raw AuthenticatorData case.
+for path in sorted(glob.glob(os.path.join(APPATTEST, "real-devices", "*", "*.cbor"))):
+    data = read(path)
+    name = os.path.basename(os.path.dirname(path)) + "-" + os.path.basename(path)
+    put("cbor", name, data)
+    put("appattest", name, data)
+    marker = b"qauthenticatorData"  # CBOR text "authenticatorData" (17 bytes: head 0x71)
+    at = data.find(marker)
+    if at >= 0 and at + len(marker) + 2 <= len(data) and data[at + len(marker)] == 0x58:
+        length = data[at + len(marker) + 1]
+        start = at + len(marker) + 2
+        put("appattest", name + "-authenticator-data", data[start:start + length])
 for i, item in enumerate(["a201020304", "a26161016162820203", "826161a161626163", "8301820203820405", "1bffffffffffffffff",
                           "3bffffffffffffffff", "64f0908591", "5f42010243030405ff", "bf6346756ef563416d7421ff", "c11a514b67b0",
                           "fb3ff199999999999a", "f97c00"]):

@@ -192,14 +192,29 @@ public enum FuzzHarness {
         else { return [] }
         let assertion = AppleShapedAttestationPKI.assertion(
             key: key, appID: appID.description, counter: 0x8000_0001, clientDataHash: clientDataHash)
-        return [("valid-attestation", attestation), ("valid-assertion", assertion), ("receipt", receipt)]
+        let extensions = AppleShapedAttestationPKI.appleExtensions(category: 4, bundleVersion: "27.0")
+        let withExtensions = AppleShapedAttestationPKI.assertion(
+            key: key, appID: appID.description, counter: 0x8000_0002, clientDataHash: clientDataHash, extensions: extensions)
+        let authenticatorData = AppleShapedAttestationPKI.authenticatorData(
+            appID: appID.description, flags: AppleShapedAttestationPKI.realDeviceAssertionFlags, counter: 3, extensions: extensions)
+        return [
+            ("valid-attestation", attestation), ("valid-assertion", assertion), ("valid-assertion-extensions", withExtensions),
+            ("assertion-authenticator-data", authenticatorData), ("receipt", receipt),
+        ]
     }
 
     /// App Attest with the fixed PKI (``appAttestFixture``): the attestation verifier (strict CBOR,
     /// authenticator data, x5c chain, nonce and every step), the assertion verifier (signature,
-    /// RP ID, counter), and the fraud-receipt verifier and payload reader.
+    /// RP ID, counter), authenticator data read raw in both forms (the assertion form: 37 bytes,
+    /// AT ignored, at most one extensions map), and the fraud-receipt verifier and payload reader.
     public static func appAttest(_ bytes: [UInt8]) {
         guard let (pki, key, appID, clientDataHash) = appAttestFixture else { return }
+        for form in [AuthenticatorData.Form.assertion, .attestation] {
+            if let parsed = try? AuthenticatorData(bytes, form: form) {
+                precondition(parsed.bytes == bytes, "AuthenticatorData: the bytes kept are not the input")
+                precondition(form == .attestation || parsed.attestedCredential == nil, "AuthenticatorData: credential data in an assertion")
+            }
+        }
         let attestation = AttestationVerifier(testRoot: pki.root, appID: appID, environment: .production)
         _ = try? attestation.verify(bytes, clientDataHash: clientDataHash, at: time, trace: VerificationTrace())
         _ = try? AssertionVerifier(appID: appID).verify(bytes, clientDataHash: clientDataHash, publicKey: key.publicKey, previousCounter: 7)

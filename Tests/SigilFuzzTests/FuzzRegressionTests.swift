@@ -33,7 +33,9 @@ final class FuzzRegressionTests: XCTestCase {
     func testAppAttestInputsMatchTheFixture() throws {
         let folder = Self.regressions.appendingPathComponent("appattest")
         let examples = FuzzHarness.appAttestExamples()
-        XCTAssertEqual(examples.count, 3)
+        XCTAssertEqual(
+            examples.map(\.name),
+            ["valid-attestation", "valid-assertion", "valid-assertion-extensions", "assertion-authenticator-data", "receipt"])
         for (name, bytes) in examples {
             let url = folder.appendingPathComponent(name)
             if ProcessInfo.processInfo.environment["SIGIL_WRITE_FUZZ_INPUTS"] == "1" { try Data(bytes).write(to: url) }
@@ -49,6 +51,14 @@ final class FuzzRegressionTests: XCTestCase {
                 inputs["valid-assertion"] ?? [], clientDataHash: fixture.clientDataHash, publicKey: fixture.key.publicKey,
                 previousCounter: 7
             ).counter, 0x8000_0001)
+        // The real-device shape (AT set, 37 bytes) and AT set with one extensions map.
+        XCTAssertEqual(
+            try AssertionVerifier(appID: fixture.appID).verify(
+                inputs["valid-assertion-extensions"] ?? [], clientDataHash: fixture.clientDataHash, publicKey: fixture.key.publicKey,
+                previousCounter: 7
+            ).policyReport.validationCategory, .appStore)
+        XCTAssertEqual(
+            try AuthenticatorData(inputs["assertion-authenticator-data"] ?? [], form: .assertion).extensions?.bundleVersion, "27.0")
         XCTAssertNoThrow(
             try AttestationReceiptVerifier(trustedRoots: [fixture.pki.receiptRoot]).verify(
                 inputs["receipt"] ?? [], appID: fixture.appID, now: time, maximumAge: 300))
