@@ -40,6 +40,73 @@ struct AppAttestCommand: ParsableCommand {
         var appID: AppAttestAppID { AppAttestAppID(teamID: teamId, bundleID: bundleId) }
     }
 
+    /// The ``AppAttestPolicy`` options: without any, every category and bundle version is accepted
+    /// and reported; restricting one needs `--when-absent` (what a device before iOS 27 gets).
+    struct Policy: ParsableArguments {
+        @Option(
+            help: ArgumentHelp(
+                "A validation category accepted (repeatable): app-store, testflight, development, enterprise, developer-id, platform, none, or its number.",
+                valueName: "category"))
+        var allowCategory: [String] = []
+        @Option(help: ArgumentHelp("A bundle version (CFBundleVersion) accepted (repeatable).", valueName: "version"))
+        var allowBundleVersion: [String] = []
+        @Option(
+            help:
+                "With --allow-category or --allow-bundle-version: accept or refuse an object that states no extensions (devices before iOS 27)."
+        )
+        var whenAbsent: String?
+
+        static let categoryNames: [String: AuthenticatorExtensions.ValidationCategory] = [
+            "platform": .platform, "testflight": .testFlight, "development": .development, "app-store": .appStore,
+            "enterprise": .enterpriseOrAdHoc, "developer-id": .developerID, "none": .none,
+        ]
+
+        func policy() throws -> AppAttestPolicy {
+            var categories: Set<AuthenticatorExtensions.ValidationCategory> = []
+            for name in allowCategory {
+                if let category = Self.categoryNames[name.lowercased()] ?? UInt32(name).map(AuthenticatorExtensions.ValidationCategory.init)
+                {
+                    categories.insert(category)
+                } else {
+                    throw CLIFailure(code: "usage", message: "--allow-category \(name): not a category name or number")
+                }
+            }
+            guard !categories.isEmpty || !allowBundleVersion.isEmpty else {
+                guard whenAbsent == nil else {
+                    throw CLIFailure(code: "usage", message: "--when-absent needs --allow-category or --allow-bundle-version")
+                }
+                return .acceptAllAndReport
+            }
+            guard let whenAbsent, let absent = AppAttestPolicy.WhenAbsent(rawValue: whenAbsent) else {
+                throw CLIFailure(
+                    code: "usage",
+                    message:
+                        "a restricted category or bundle version needs --when-absent accept|refuse (devices before iOS 27 state neither)")
+            }
+            return AppAttestPolicy(
+                validationCategories: categories.isEmpty ? .any : .only(categories),
+                bundleVersions: allowBundleVersion.isEmpty ? .any : .only(Set(allowBundleVersion)), whenAbsent: absent)
+        }
+    }
+
+    /// The policy's verdict and the facts it judged, as JSON.
+    static func json(_ report: AppAttestPolicyReport, _ policy: AppAttestPolicy) -> [String: Any] {
+        [
+            "validationCategory": report.validationCategory.map { Int($0.rawValue) } ?? NSNull(),
+            "validationCategoryName": report.validationCategory?.description ?? NSNull(),
+            "bundleVersion": report.bundleVersion ?? NSNull(), "enforced": report.enforced, "policy": policy.description,
+        ]
+    }
+
+    /// The authenticator data's layout facts as JSON.
+    static func json(_ authData: AuthenticatorData) -> [String: Any] {
+        [
+            "length": authData.bytes.count, "flags": "0x" + Output.hex([authData.flags]),
+            "attestedCredentialDataFlag": authData.attestedCredentialDataFlag, "form": authData.form.rawValue,
+            "extensions": authData.extensions.map { $0.entries.count } ?? NSNull(),
+        ]
+    }
+
     static func time(_ text: String?) throws -> Int64? {
         guard let text else { return nil }
         guard let parsed = X509Command.parseTime(text) else {
@@ -106,6 +173,7 @@ struct AppAttestCommand: ParsableCommand {
         @Option(help: "Validation time, RFC 3339 or unix seconds (default: now).") var at: String?
         @Option(help: "The Apple App Attestation Root CA (PEM or DER; default: the installed one, see `sigil roots`).") var root: String?
         @Option(help: "The key identifier the app sent (base64), compared with SHA-256 of the credential key.") var keyId: String?
+        @OptionGroup var policy: Policy
         @Flag(help: "Print every verification step, with its clause, to stderr.") var explain = false
         @Argument(help: "Attestation object file (CBOR or base64), or - for standard input.") var file: String
 
@@ -126,7 +194,9 @@ struct AppAttestCommand: ParsableCommand {
                         throw CLIFailure(code: "usage", message: "--key-id must be base64")
                     }
                 }
-                let verifier = try AttestationVerifier(appAttestationRoot: anchor, appID: app.appID, environment: environment)
+                let policy = try self.policy.policy()
+                let verifier = try AttestationVerifier(
+                    appAttestationRoot: anchor, appID: app.appID, environment: environment, policy: policy)
                 let bytes = try Input.read(file)
                 let clientDataHash = try client.hash()
                 let time = try AppAttestCommand.time(at) ?? Int64(Date().timeIntervalSince1970)
@@ -151,6 +221,8 @@ struct AppAttestCommand: ParsableCommand {
                             "validationCategoryName": extensions?.validationCategory?.description ?? NSNull(),
                             "bundleVersion": extensions?.bundleVersion ?? NSNull(),
                         ] as [String: Any],
+                        "policy": AppAttestCommand.json(verified.policyReport, policy),
+                        "authenticatorData": AppAttestCommand.json(verified.authenticatorData),
                         "certificate": [
                             "appId": verified.certificateInfo.appID ?? NSNull(),
                             "osVersion": verified.certificateInfo.osVersion ?? NSNull(),
@@ -170,6 +242,7 @@ struct AppAttestCommand: ParsableCommand {
         @OptionGroup var app: AppID
         @OptionGroup var client: ClientData
         @Option(help: "The stored counter (default 0).") var previousCounter: UInt32 = 0
+        @OptionGroup var policy: Policy
         @Flag(help: "Print every verification step, with its clause, to stderr.") var explain = false
         @Argument(help: "Assertion file (CBOR or base64), or - for standard input.") var file: String
 
@@ -183,11 +256,16 @@ struct AppAttestCommand: ParsableCommand {
                 }
                 let bytes = try Input.read(file)
                 let clientDataHash = try client.hash()
+                let policy = try self.policy.policy()
                 let verified = try AppAttestCommand.traced(explain) {
-                    try AssertionVerifier(appID: app.appID).verify(
+                    try AssertionVerifier(appID: app.appID, policy: policy).verify(
                         bytes, clientDataHash: clientDataHash, publicKey: key, previousCounter: previousCounter, trace: $0)
                 }
-                Output.printJSON(["counter": Int(verified.counter)])
+                Output.printJSON(
+                    [
+                        "counter": Int(verified.counter), "authenticatorData": AppAttestCommand.json(verified.authenticatorData),
+                        "policy": AppAttestCommand.json(verified.policyReport, policy),
+                    ] as [String: Any])
             }
         }
     }

@@ -44,6 +44,27 @@ final class AppAttestCLITests: XCTestCase {
         XCTAssertEqual((out["extensions"] as? [String: Any])?["validationCategory"] as? Int, 1)
         XCTAssertEqual((out["extensions"] as? [String: Any])?["bundleVersion"] as? String, "1")
         XCTAssertEqual((out["receipt"] as? [String: Any])?["receiptType"] as? String, "ATTEST")
+        // Receipt times print as signed, their milliseconds kept.
+        XCTAssertEqual((out["receipt"] as? [String: Any])?["creationTime"] as? String, "2026-04-21T18:13:12.153Z")
+        XCTAssertEqual((out["policy"] as? [String: Any])?["enforced"] as? Bool, false)
+        XCTAssertEqual((out["authenticatorData"] as? [String: Any])?["form"] as? String, "attestation")
+        // A policy that accepts only App Store builds refuses Apple's sample (category 1, platform).
+        let storeOnly = try sigil(
+            ["appattest", "attestation"] + common
+                + ["--client-data-hash", challengeHex, "--allow-category", "app-store", "--when-absent", "accept", object])
+        XCTAssertEqual(storeOnly.status, 1)
+        XCTAssertEqual(try json(storeOnly.stderr)["error"] as? String, "appattest.policyNotMet")
+        let platform = try sigil(
+            ["appattest", "attestation"] + common
+                + [
+                    "--client-data-hash", challengeHex, "--allow-category", "platform", "--allow-category", "4", "--when-absent", "refuse",
+                    object,
+                ])
+        XCTAssertEqual(platform.status, 0, String(decoding: platform.stderr, as: UTF8.self))
+        XCTAssertEqual((try json(platform.stdout)["policy"] as? [String: Any])?["enforced"] as? Bool, true)
+        let noAbsentChoice = try sigil(
+            ["appattest", "attestation"] + common + ["--client-data-hash", challengeHex, "--allow-category", "platform", object])
+        XCTAssertEqual(try json(noAbsentChoice.stderr)["error"] as? String, "usage")
         XCTAssertEqual((out["certificate"] as? [String: Any])?["appId"] as? String, "1234567890.com.example.myapp")
         let explained = String(decoding: verified.stderr, as: UTF8.self)
         XCTAssertTrue(explained.contains("attestation step 9"), explained)
@@ -112,6 +133,42 @@ final class AppAttestCLITests: XCTestCase {
         let installed = try Subprocess.run(sigilPath, noRoot + ["--client-data-hash", challengeHex, object], environment: env)
         XCTAssertEqual(installed.status, 0, String(decoding: installed.stderr, as: UTF8.self))
         XCTAssertEqual(try json(installed.stdout)["keyId"] as? String, "zgSY9YSD+7TaDXssY6WlOPVS1K3Lmk+pFhlcSWE+ZV0=")
+    }
+
+    /// Every real device's assertion (AT set, 37 bytes) verifies through the CLI with the inputs of
+    /// its case in cases.json, and is refused with the counter it carries as the stored one.
+    func testRealDeviceAssertions() throws {
+        let folder = try TestPaths.requireAppAttestVectors().appendingPathComponent("real-devices")
+        let document = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("cases.json"))) as? [String: Any])
+        let cases = try XCTUnwrap(document["cases"] as? [[String: Any]]).filter { $0["assertion"] is String }
+        // Every assertion file on disk has its case.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter {
+            ($0 as NSString).lastPathComponent.hasPrefix("assertion")
+        }
+        XCTAssertEqual(Set(cases.compactMap { $0["assertion"] as? String }), Set(files))
+        XCTAssertGreaterThanOrEqual(cases.count, 11)
+        for entry in cases {
+            let file = folder.appendingPathComponent(try XCTUnwrap(entry["assertion"] as? String)).path
+            let appID = try XCTUnwrap(entry["appId"] as? String)
+            let dot = try XCTUnwrap(appID.firstIndex(of: "."))
+            let key = try XCTUnwrap(entry["credentialPublicKeyX962"] as? String)
+            let counter = try XCTUnwrap(entry["counter"] as? Int)
+            let common = [
+                "--public-key", key, "--team-id", String(appID[..<dot]), "--bundle-id", String(appID[appID.index(after: dot)...]),
+                "--client-data-hash", try XCTUnwrap(entry["assertionClientDataHash"] as? String),
+            ]
+            let accepted = try sigil(["appattest", "assertion"] + common + ["--previous-counter", String(counter - 1), file])
+            XCTAssertEqual(accepted.status, 0, "\(file): " + String(decoding: accepted.stderr, as: UTF8.self))
+            let out = try json(accepted.stdout)
+            XCTAssertEqual(out["counter"] as? Int, counter, file)
+            let authData = try XCTUnwrap(out["authenticatorData"] as? [String: Any])
+            XCTAssertEqual(authData["length"] as? Int, 37, file)
+            XCTAssertEqual(authData["flags"] as? String, "0x40", file)
+            XCTAssertEqual(authData["attestedCredentialDataFlag"] as? Bool, true, file)
+            let replayed = try sigil(["appattest", "assertion"] + common + ["--previous-counter", String(counter), file])
+            XCTAssertEqual(try json(replayed.stderr)["error"] as? String, "appattest.counterNotIncreasing", file)
+        }
     }
 
     func testAssertion() throws {
