@@ -30,6 +30,7 @@ let package = Package(
             dependencies: [
                 .product(name: "SigilAppStore", package: "Sigil"),
                 .product(name: "SigilAppAttest", package: "Sigil"),
+                .product(name: "SigilCBOR", package: "Sigil"),
                 .product(name: "SigilCore", package: "Sigil"),
                 .product(name: "SigilPKCS7", package: "Sigil"),
                 .product(name: "SigilJOSE", package: "Sigil"),
@@ -64,6 +65,7 @@ let package = Package(
                 "notification-receiver",
                 .product(name: "SigilAppStore", package: "Sigil"),
                 .product(name: "SigilAppAttest", package: "Sigil"),
+                .product(name: "SigilCBOR", package: "Sigil"),
                 .product(name: "SigilCore", package: "Sigil"),
                 .product(name: "SigilHTTP", package: "Sigil"),
                 .product(name: "SigilPKCS7", package: "Sigil"),

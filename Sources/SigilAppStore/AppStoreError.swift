@@ -43,6 +43,9 @@ public struct AppStoreError: ModuleError {
         public static let invalidKey = Code("INVALID_KEY")
         /// An external purchase token that is not base64url JSON with the documented fields.
         public static let invalidExternalPurchaseToken = Code("INVALID_EXTERNAL_PURCHASE_TOKEN")
+        /// A client-side payload's `deviceVerification` is not SHA-384 of its nonce and the device
+        /// verification identifier given, or the payload carries no device verification members.
+        public static let deviceVerificationMismatch = Code("DEVICE_VERIFICATION_MISMATCH")
     }
 
     /// The status: compare codes, show reasons.

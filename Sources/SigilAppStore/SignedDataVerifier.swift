@@ -317,9 +317,10 @@ public struct SignedDataVerifier: Sendable {
     }
 
     /// Every step for signed data of `kind`, or — when `kind` is nil — of the one kind whose
-    /// model names every member of the payload (``SignedDataKind/classify(payload:)``); a payload
-    /// several kinds fit is refused (`ambiguousPayloadKind`, naming them), never guessed. The JWS
-    /// and its payload are parsed once.
+    /// distinctive members the payload carries (``SignedDataKind/classify(payload:)``: members no
+    /// model names are reported in the result's `unknownMembers`, never refused); a payload that
+    /// no kind, or several, is recognised in is refused (`ambiguousPayloadKind`, naming the kinds
+    /// it could be), never guessed. The JWS and its payload are parsed once.
     public func verify(_ compact: String, kind: SignedDataKind?, at time: Int64? = nil, trace: VerificationTrace? = nil)
         async throws(AppStoreError) -> VerifiedAnySignedData
     {
@@ -329,15 +330,21 @@ public struct SignedDataVerifier: Sendable {
             chosen = kind
         } else {
             switch SignedDataKind.classify(payload: json) {
-            case .kind(let found):
-                trace?.note("Apple: payload kind", "\(found.rawValue): the only kind whose model names every member of the payload")
+            case .kind(let found, let unknown):
+                trace?.note(
+                    "Apple: payload kind",
+                    "\(found.rawValue): the only kind "
+                        + (found.distinctiveMembers.matches(Set(json.objectKeys))
+                            ? "whose distinctive members the payload carries" : "whose model names every member of the payload")
+                        + (unknown.isEmpty ? "" : "; members the model does not name, reported: \(unknown.joined(separator: ", "))"))
                 chosen = found
             case .ambiguous(let fitting, let unknown):
                 let reason =
                     fitting.isEmpty
-                    ? "no kind's model names every member of the payload"
+                    ? "the payload carries no kind's distinctive members and no kind's model names all of its members"
                         + (unknown.isEmpty ? "" : " (unknown: \(unknown.joined(separator: ", ")))")
-                    : "the payload fits \(fitting.map(\.rawValue).joined(separator: ", ")): name the kind"
+                    : "the payload could be \(fitting.map(\.rawValue).joined(separator: ", ")): name the kind (--type "
+                        + fitting.map(\.rawValue).joined(separator: " or --type ") + ")"
                 trace?.fail("Apple: payload kind", "classify the payload by its members", reason)
                 throw AppStoreError(.ambiguousPayloadKind, reason)
             }

@@ -321,6 +321,11 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(help: "Validation time, unix seconds or RFC 3339 (default: the payload's signedDate offline, now online).") var at: String?
     @Flag(help: "Print every verification step to stderr.") var explain = false
     @Option(
+        help:
+            "The device's AppStore.deviceVerificationID (UUID): check that a client-side transaction, renewal info or app transaction was issued to it (deviceVerification)."
+    )
+    var deviceVerificationId: String?
+    @Option(
         name: .customLong("relax"),
         help:
             "An RFC 5280 profile rule not enforced on the chain (repeatable): \(RelaxationName.allValueStrings.joined(separator: ", ")). Default: none; Apple's App Store Server Library test root needs missing-key-identifiers and noncritical-basic-constraints."
@@ -404,7 +409,11 @@ struct VerifyCommand: AsyncParsableCommand {
                 }
                 var out: [String: Any] = [
                     "type": verified.kind.rawValue, "payload": JSONCLI.any(verified.payloadJSON), "verification": record,
+                    "unknownMembers": verified.unknownMembers,
                 ]
+                if let clientSide = try Self.clientSide(verified, deviceVerificationID: deviceVerificationId) {
+                    out["clientSide"] = clientSide
+                }
                 if case .notification(let notification) = verified, !rawNested {
                     out["nested"] = try await Self.nested(notification.payload, verifier: verifier, at: time)
                 }
@@ -424,6 +433,32 @@ struct VerifyCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data((Output.json(report) + "\n").utf8))
             Foundation.exit(1)
         }
+    }
+
+    /// The client-side members StoreKit's `jwsRepresentation` carries (`deviceVerification`,
+    /// `deviceVerificationNonce`, `appTransactionId`), when present; with a device verification id
+    /// the device binding is checked (a mismatch fails the command).
+    static func clientSide(_ verified: VerifiedAnySignedData, deviceVerificationID: String?) throws(AppStoreError) -> [String: Any]? {
+        let payload: (any DeviceVerifiablePayload)?
+        let appTransactionId: String?
+        switch verified {
+        case .transaction(let v): (payload, appTransactionId) = (v.payload, v.payload.appTransactionId)
+        case .renewalInfo(let v): (payload, appTransactionId) = (v.payload, v.payload.appTransactionId)
+        case .appTransaction(let v): (payload, appTransactionId) = (v.payload, v.payload.appTransactionId)
+        case .notification, .realtimeRequest: (payload, appTransactionId) = (nil, nil)
+        }
+        var out: [String: Any] = [:]
+        if let value = payload?.deviceVerification { out["deviceVerification"] = value }
+        if let value = payload?.deviceVerificationNonce { out["deviceVerificationNonce"] = value }
+        if let appTransactionId { out["appTransactionId"] = appTransactionId }
+        if let deviceVerificationID {
+            guard let payload else {
+                throw AppStoreError(.deviceVerificationMismatch, "a \(verified.kind.rawValue) carries no device verification")
+            }
+            try payload.checkDeviceVerification(deviceVerificationID: deviceVerificationID)
+            out["deviceVerified"] = ["deviceVerificationId": deviceVerificationID.lowercased(), "matches": true] as [String: Any]
+        }
+        return out.isEmpty ? nil : out
     }
 
     /// A notification's nested signed data, each verified by the same verifier (the same root,

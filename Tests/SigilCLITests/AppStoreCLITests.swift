@@ -139,7 +139,7 @@ final class AppStoreCLITests: XCTestCase {
                 try sigil(), ["verify", "--root", root, "--explain"] + (root == testCA ? relaxed : []) + [file.path])
             let label = "\(file.lastPathComponent) (\(kind))"
             let explained = String(decoding: r.stderr, as: UTF8.self)
-            if explained.contains("\(kind): the only kind whose model names every member") {
+            if explained.contains("\(kind): the only kind whose") {
                 classified += 1
                 // Classified: it verifies as that kind, or fails for a reason of its own (Apple's
                 // wrongBundleId notification carries no environment), never as another kind.
@@ -148,10 +148,11 @@ final class AppStoreCLITests: XCTestCase {
             } else {
                 XCTAssertEqual(r.status, 1, label)
                 XCTAssertTrue(explained.contains("AMBIGUOUS_PAYLOAD_KIND"), "\(label): \(explained)")
-                XCTAssertTrue(explained.contains("fits") && explained.contains(kind), "\(label): \(explained)")
+                XCTAssertTrue(explained.contains("could be") && explained.contains("--type \(kind)"), "\(label): \(explained)")
             }
             for other in ["transaction", "renewal-info", "notification", "app-transaction", "realtime"] where other != kind {
-                XCTAssertFalse(explained.contains("\(other): the only kind whose model names every member"), "\(label) taken for \(other)")
+                XCTAssertFalse(
+                    explained.contains("\(other): the only kind whose"), "\(label) taken for \(other)")
             }
         }
         XCTAssertGreaterThanOrEqual(classified, cases.count - 1, "only payloads without a distinguishing member may be refused")

@@ -48,6 +48,12 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
     public var commitmentInfo: RenewalCommitmentInfo?
     /// How the next renewal is billed.
     public var renewalBillingPlanType: BillingPlanType?
+    /// Client side only (StoreKit's `RenewalInfo.jwsRepresentation`): base64 of
+    /// SHA-384(lowercased ``deviceVerificationNonce`` ‖ the device's lowercased
+    /// `AppStore.deviceVerificationID`).
+    public var deviceVerification: String?
+    /// Client side only: the UUID mixed into ``deviceVerification``.
+    public var deviceVerificationNonce: String?
     /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }

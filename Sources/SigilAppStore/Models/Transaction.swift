@@ -68,6 +68,13 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     public var billingPlanType: BillingPlanType?
     /// The commitment of a subscription with one.
     public var commitmentInfo: TransactionCommitmentInfo?
+    /// Client side only (StoreKit's `Transaction.jwsRepresentation`, not the App Store Server
+    /// API): base64 of SHA-384(lowercased ``deviceVerificationNonce`` ‖ the device's lowercased
+    /// `AppStore.deviceVerificationID`), binding the transaction to the device that received it
+    /// (``DeviceVerifiablePayload/checkDeviceVerification(deviceVerificationID:)``).
+    public var deviceVerification: String?
+    /// Client side only: the UUID mixed into ``deviceVerification``.
+    public var deviceVerificationNonce: String?
 
     /// An empty value (every member nil), to fill in member by member.
     public init() {}

@@ -109,6 +109,14 @@ public struct AppAttestIntake: Sendable {
         return Answer(status: 200, body: ["challenge": .string(challenge), "expiresAt": .integer(expiresAt)])
     }
 
+    /// The app's validation category and bundle version, when the authenticator data states them.
+    static func facts(_ report: AppAttestPolicyReport) -> [String: JSONField] {
+        var facts: [String: JSONField] = [:]
+        if let category = report.validationCategory { facts["validationCategory"] = .integer(Int64(category.rawValue)) }
+        if let version = report.bundleVersion { facts["bundleVersion"] = .string(version) }
+        return facts
+    }
+
     // MARK: - Refusals
 
     /// The answer for a verifier's refusal: 400 for an object that does not decode, 409 for a
@@ -118,6 +126,7 @@ public struct AppAttestIntake: Sendable {
         switch error.code {
         case .malformedObject, .unsupportedFormat, .malformedAuthenticatorData: status = 400
         case .counterNotIncreasing: status = 409
+        case .policyNotMet: status = 403
         default: status = 403
         }
         logger.warning("App Attest: refused \(what): \(error.qualifiedCode): \(error.reason)")
@@ -184,7 +193,7 @@ public struct AppAttestIntake: Sendable {
                 body: [
                     "status": .string("attested"), "keyId": .string(record.keyId), "environment": .string(record.environment),
                     "counter": .integer(record.counter),
-                ])
+                ].merging(Self.facts(verified.policyReport)) { a, _ in a })
         case .challengeRefused(let refusal): return refused(refusal, "an attestation")
         case .keyExists:
             logger.warning("App Attest: refused an attestation: key \(record.keyId) is attested already")
@@ -258,7 +267,8 @@ public struct AppAttestIntake: Sendable {
             case .accepted:
                 return Answer(
                     status: 200,
-                    body: ["status": .string("accepted"), "keyId": .string(keyId), "counter": .integer(Int64(verified.counter))])
+                    body: ["status": .string("accepted"), "keyId": .string(keyId), "counter": .integer(Int64(verified.counter))]
+                        .merging(Self.facts(verified.policyReport)) { a, _ in a })
             case .counterMoved: continue
             case .unknownKey: return unknownKey(keyId)
             case .challengeRefused(let refusal): return refused(refusal, "an assertion for key \(keyId)")

@@ -25,6 +25,9 @@ import SigilX509
 /// | `--appattest-root PATH` | `RECEIVER_APPATTEST_ROOT` | required with a team id: Apple App Attestation Root CA, pinned |
 /// | `--appattest-test-root PATH` | `RECEIVER_APPATTEST_TEST_ROOT` | none: a test root, not pinned (tests only) |
 /// | `--appattest-challenge-seconds N` | `RECEIVER_APPATTEST_CHALLENGE_SECONDS` | `300` |
+/// | `--appattest-allow-category C,…` | `RECEIVER_APPATTEST_ALLOW_CATEGORY` | any (reported): validation categories accepted — `app-store`, `testflight`, `development`, `enterprise`, `developer-id`, `platform`, `none` or numbers |
+/// | `--appattest-allow-bundle-version V,…` | `RECEIVER_APPATTEST_ALLOW_BUNDLE_VERSION` | any (reported) |
+/// | `--appattest-when-absent accept\|refuse` | `RECEIVER_APPATTEST_WHEN_ABSENT` | required with either allow list: what a device before iOS 27 (no extensions) gets |
 /// | `--store-timeout SECONDS` | `RECEIVER_STORE_TIMEOUT` | `5` (every database call: past it, a notification answers 500, an App Attest route 503, `/health` 503) |
 public struct ReceiverConfiguration: Sendable {
     public var host = "127.0.0.1"
@@ -54,6 +57,12 @@ public struct ReceiverConfiguration: Sendable {
     public var appAttestTestRootPath: String?
     /// How long an issued challenge stays usable.
     public var challengeSeconds = 300
+    /// Validation categories accepted (authenticator-data extensions); empty: any, reported.
+    public var appAttestAllowedCategories: Set<AuthenticatorExtensions.ValidationCategory> = []
+    /// Bundle versions accepted; empty: any, reported.
+    public var appAttestAllowedBundleVersions: Set<String> = []
+    /// What an object stating no extensions gets when a list above restricts; required then.
+    public var appAttestWhenAbsent: AppAttestPolicy.WhenAbsent?
     /// How long an App Attest route waits for the database before answering 503.
     public var storeTimeoutSeconds = 5.0
 
@@ -103,6 +112,24 @@ public struct ReceiverConfiguration: Sendable {
                     throw Error("challenge seconds \(value) is not 1…86400")
                 }
                 configuration.challengeSeconds = seconds
+            case "appattest-allow-category":
+                for name in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !name.isEmpty {
+                    guard let category = Self.categoryNames[name] ?? UInt32(name).map(AuthenticatorExtensions.ValidationCategory.init)
+                    else {
+                        throw Error(
+                            "App Attest category \(name) is not one of \(Self.categoryNames.keys.sorted().joined(separator: ", ")) or a number"
+                        )
+                    }
+                    configuration.appAttestAllowedCategories.insert(category)
+                }
+            case "appattest-allow-bundle-version":
+                configuration.appAttestAllowedBundleVersions.formUnion(
+                    value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            case "appattest-when-absent":
+                guard let choice = AppAttestPolicy.WhenAbsent(rawValue: value.lowercased()) else {
+                    throw Error("App Attest when-absent \(value) is not accept or refuse")
+                }
+                configuration.appAttestWhenAbsent = choice
             case "store-timeout":
                 guard let seconds = Double(value), seconds > 0, seconds <= 600 else {
                     throw Error("store timeout \(value) is not 0…600 seconds")
@@ -119,6 +146,9 @@ public struct ReceiverConfiguration: Sendable {
             ("RECEIVER_APPATTEST_BUNDLE_ID", "appattest-bundle-id"), ("RECEIVER_APPATTEST_ENVIRONMENT", "appattest-environment"),
             ("RECEIVER_APPATTEST_ROOT", "appattest-root"), ("RECEIVER_APPATTEST_TEST_ROOT", "appattest-test-root"),
             ("RECEIVER_APPATTEST_CHALLENGE_SECONDS", "appattest-challenge-seconds"), ("RECEIVER_STORE_TIMEOUT", "store-timeout"),
+            ("RECEIVER_APPATTEST_ALLOW_CATEGORY", "appattest-allow-category"),
+            ("RECEIVER_APPATTEST_ALLOW_BUNDLE_VERSION", "appattest-allow-bundle-version"),
+            ("RECEIVER_APPATTEST_WHEN_ABSENT", "appattest-when-absent"),
         ]
         for (variable, name) in variables {
             if let value = environment[variable] { try apply(name, value) }
@@ -155,7 +185,30 @@ public struct ReceiverConfiguration: Sendable {
                 throw Error("App Attest needs exactly one of --appattest-root (Apple's root) and --appattest-test-root")
             }
         }
+        _ = try configuration.appAttestPolicy()
         return configuration
+    }
+
+    /// The App Attest category names the options take.
+    static let categoryNames: [String: AuthenticatorExtensions.ValidationCategory] = [
+        "platform": .platform, "testflight": .testFlight, "development": .development, "app-store": .appStore,
+        "enterprise": .enterpriseOrAdHoc, "developer-id": .developerID, "none": .none,
+    ]
+
+    /// The App Attest policy the allow lists name: accept-all-and-report without them; with one,
+    /// `--appattest-when-absent` must say what a device before iOS 27 gets.
+    public func appAttestPolicy() throws -> AppAttestPolicy {
+        if appAttestAllowedCategories.isEmpty && appAttestAllowedBundleVersions.isEmpty {
+            guard appAttestWhenAbsent == nil else { throw Error("--appattest-when-absent needs an --appattest-allow-… list") }
+            return .acceptAllAndReport
+        }
+        guard let whenAbsent = appAttestWhenAbsent else {
+            throw Error(
+                "an App Attest allow list needs --appattest-when-absent accept|refuse (devices before iOS 27 state no category or version)")
+        }
+        return AppAttestPolicy(
+            validationCategories: appAttestAllowedCategories.isEmpty ? .any : .only(appAttestAllowedCategories),
+            bundleVersions: appAttestAllowedBundleVersions.isEmpty ? .any : .only(appAttestAllowedBundleVersions), whenAbsent: whenAbsent)
     }
 
     /// The App Attest verifiers, or nil when no team id is configured: Apple's root is checked
@@ -167,15 +220,19 @@ public struct ReceiverConfiguration: Sendable {
         guard let der = try loadCertificates([path]).first else { throw Error("\(path) holds no certificate") }
         let root: Certificate
         do { root = try Certificate(derEncoded: der) } catch { throw Error("\(path): \(error)") }
+        let policy = try appAttestPolicy()
         let attestation: AttestationVerifier
         if appAttestRootPath != nil {
-            do { attestation = try AttestationVerifier(appAttestationRoot: root, appID: appID, environment: appAttestEnvironment) } catch {
+            do {
+                attestation = try AttestationVerifier(
+                    appAttestationRoot: root, appID: appID, environment: appAttestEnvironment, policy: policy)
+            } catch {
                 throw Error("\(path): \(error.qualifiedCode): \(error.reason)")
             }
         } else {
-            attestation = AttestationVerifier(testRoot: root, appID: appID, environment: appAttestEnvironment)
+            attestation = AttestationVerifier(testRoot: root, appID: appID, environment: appAttestEnvironment, policy: policy)
         }
-        return (attestation, AssertionVerifier(appID: appID))
+        return (attestation, AssertionVerifier(appID: appID, policy: policy))
     }
 
     /// The receipt roots: `receiptRootCertificatePaths`, or the signed-data roots when none are given.

@@ -1,6 +1,7 @@
 import Foundation
 import NotificationReceiverKit
 import SigilAppAttest
+import SigilCBOR
 import SigilCore
 import SigilHTTP
 import SigilTestPKI
@@ -52,10 +53,14 @@ struct Device: Sendable {
     }
 
     /// `POST /appattest/assertion` with `counter` over clientData `{"challenge", "action"}`.
-    func assertion(counter: UInt32, challenge: String, appID: String = Device.appID, signedBy: ECDSAPrivateKey? = nil) -> [UInt8] {
+    /// The authenticator data is what real devices send (flag AT set, the 37 bytes alone) unless
+    /// `extensions` adds Apple's extensions map after them.
+    func assertion(
+        counter: UInt32, challenge: String, appID: String = Device.appID, signedBy: ECDSAPrivateKey? = nil, extensions: CBORValue? = nil
+    ) -> [UInt8] {
         let clientData = Self.json(["challenge": challenge, "action": "redeem-offer"])
         let assertion = AppleShapedAttestationPKI.assertion(
-            key: signedBy ?? key, appID: appID, counter: counter, clientDataHash: SHA256.hash(clientData))
+            key: signedBy ?? key, appID: appID, counter: counter, clientDataHash: SHA256.hash(clientData), extensions: extensions)
         return Self.json([
             "keyId": keyId, "assertion": Data(assertion).base64EncodedString(), "clientData": Data(clientData).base64EncodedString(),
         ])
@@ -261,10 +266,18 @@ extension Scenarios {
             "keyId": device.keyId, "assertion": "AAAA", "clientData": Data("{}".utf8).base64EncodedString(),
         ])
         try await expectRefusal(base, "assertion", noChallenge, 400, "receiver.malformedRequest", "clientData without a challenge")
-        // The counter is unsigned: 0x80000000 is above 5.
-        let high = try await appAttest(base, "assertion", device.assertion(counter: 0x8000_0000, challenge: try issueChallenge(base)))
+        // The counter is unsigned: 0x80000000 is above 5. This one carries, after the 37 bytes with
+        // AT set, the extensions map newer systems write: accepted and its facts reported.
+        let high = try await appAttest(
+            base, "assertion",
+            device.assertion(
+                counter: 0x8000_0000, challenge: try issueChallenge(base),
+                extensions: AppleShapedAttestationPKI.appleExtensions(category: 2, bundleVersion: "27.3")))
         XCTAssertEqual(high.status, 200, "\(high.json)")
         XCTAssertEqual(high.json["counter"] as? Int, 0x8000_0000)
+        XCTAssertEqual(high.json["validationCategory"] as? Int, 2)
+        XCTAssertEqual(high.json["bundleVersion"] as? String, "27.3")
+        XCTAssertNil(firstAssertion.json["validationCategory"], "the 37-byte form states no category")
 
         let stored = try await store.attestedKey(keyId: device.keyId)
         XCTAssertEqual(stored?.counter, 0x8000_0000)
@@ -578,5 +591,27 @@ final class AppAttestConfigurationTests: XCTestCase {
         XCTAssertEqual(verifiers.attestation.environment, .development)
         XCTAssertThrowsError(try load(["--appattest-environment", "staging"]))
         XCTAssertThrowsError(try load(["--store-timeout", "0"]))
+    }
+
+    /// The App Attest policy: accept-all-and-report by default; allow lists need the absent choice.
+    func testAppAttestPolicyOptions() throws {
+        let root = try AttestationSigner.shared.get().rootFile.path
+        let base = ["--appattest-team-id", "T", "--appattest-test-root", root]
+        XCTAssertEqual(try load(base).appAttestVerifiers()?.assertion.policy, .acceptAllAndReport)
+        XCTAssertThrowsError(try load(base + ["--appattest-allow-category", "app-store"]), "an allow list needs --appattest-when-absent")
+        XCTAssertThrowsError(try load(base + ["--appattest-when-absent", "refuse"]), "--appattest-when-absent alone")
+        XCTAssertThrowsError(try load(base + ["--appattest-allow-category", "retail", "--appattest-when-absent", "accept"]))
+        let verifiers = try XCTUnwrap(
+            try load(
+                base + [
+                    "--appattest-allow-category", "app-store,testflight,7", "--appattest-allow-bundle-version", "41, 42",
+                    "--appattest-when-absent", "refuse",
+                ]
+            ).appAttestVerifiers())
+        let expected = AppAttestPolicy(
+            validationCategories: .only([.appStore, .testFlight, .init(rawValue: 7)]), bundleVersions: .only(["41", "42"]),
+            whenAbsent: .refuse)
+        XCTAssertEqual(verifiers.assertion.policy, expected)
+        XCTAssertEqual(verifiers.attestation.policy, expected)
     }
 }
