@@ -188,6 +188,15 @@ let package = Package(
             name: "SigilCBORTests",
             dependencies: ["SigilCBOR", "SigilTestSupport"]
         ),
+        // Every real file of the third-party data sets against a table of its verdict and facts.
+        .testTarget(
+            name: "SigilRealInputsTests",
+            dependencies: [
+                "SigilAppAttest", "SigilAppStore", "SigilCBOR", "SigilCore", "SigilJOSE", "SigilPKCS7", "SigilASN1", "SigilX509",
+                "SigilTestSupport",
+            ],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "SigilAppAttestTests",
             dependencies: [
