@@ -10,7 +10,7 @@ import SigilTokens
 ///
 /// This is what a production server needs for App Review, which buys in the sandbox against the
 /// production build: the transaction ids the app sends are then sandbox ids, unknown to
-/// production. Pair it with a ``SignedDataVerifier`` of
+/// production. Pair it with a `SignedDataVerifier` of
 /// `AcceptedEnvironments.productionAndSandbox` for the signed data the answers carry.
 public struct ProductionThenSandboxAPIClient: Sendable {
     /// The client asked first.
