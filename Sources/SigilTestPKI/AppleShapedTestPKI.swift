@@ -98,8 +98,9 @@ public struct AppleShapedTestPKI: Sendable {
     }
 
     /// The same PKI with its signing leaf re-issued by the intermediate for `notBefore` …
-    /// `notAfter` (same name, key, serial number and marker): a leaf whose life is shorter than the
-    /// intermediate's, as Apple's are — for tests of data signed before the leaf expired.
+    /// `notAfter` (same name, key, serial number and marker; no OCSP responder address): a leaf
+    /// whose life is shorter than the intermediate's, as Apple's are — for tests of data signed
+    /// before the leaf expired.
     public func withLeaf(notBefore: Int64, notAfter: Int64) throws(X509Error) -> AppleShapedTestPKI {
         let leaf = try CertificateBuilder(
             serialNumber: self.leaf.serialNumber, issuer: intermediate.subject.derBytes, subject: self.leaf.subject.derBytes,
