@@ -13,18 +13,30 @@ public enum AppIdentityCheck: Sendable, Hashable {
 }
 
 /// The identity expectation one verification checks a payload against: the verifier's
-/// ``AppIdentityCheck`` and environment. A payload type's
-/// ``AppStoreSignedPayload/checkIdentity(_:)`` calls the checks its kind is subject to.
+/// ``AppIdentityCheck`` and one of its accepted environments. A payload type's
+/// ``AppStoreSignedPayload/checkIdentity(_:)`` calls the checks its kind is subject to. A verifier
+/// that accepts several environments (``AcceptedEnvironments/productionAndSandbox``) first finds
+/// the one the payload names, then checks the payload against that environment's expectation (so
+/// Production data is always held to the app Apple id).
 public struct AppIdentityExpectation: Sendable, Hashable {
     /// Enforced or report-only.
     public let check: AppIdentityCheck
-    /// The environment every payload must carry (always enforced).
+    /// The environment the payload must carry (always enforced).
     public let environment: AppStoreEnvironment
+    /// The verifier's accepted environments, for messages (nil: `environment` alone).
+    let accepted: AcceptedEnvironments?
 
     /// An expectation of `check` in `environment`.
     public init(check: AppIdentityCheck, environment: AppStoreEnvironment) {
         self.check = check
         self.environment = environment
+        accepted = nil
+    }
+
+    init(check: AppIdentityCheck, environment: AppStoreEnvironment, accepted: AcceptedEnvironments) {
+        self.check = check
+        self.environment = environment
+        self.accepted = accepted.environments.count > 1 ? accepted : nil
     }
 
     /// The payload's bundle id must be the expected one (unless report-only).
@@ -44,13 +56,21 @@ public struct AppIdentityExpectation: Sendable, Hashable {
     }
 
     /// The payload's `field` (environment, or receiptType for an app transaction) must be the
-    /// verifier's environment — always enforced.
+    /// expected environment — always enforced.
     public func environment(_ found: AppStoreEnvironment?, field: String = "environment") throws(AppStoreError) {
         guard found != environment else { return }
+        if let accepted {
+            throw AppStoreError(
+                .invalidEnvironment, "the payload's \(field) is \(found?.rawValue ?? "absent"), expected \(accepted)")
+        }
         throw AppStoreError(
             .invalidEnvironment,
             "the payload's \(field) is \(found?.rawValue ?? "absent"), expected \(environment.rawValue)"
-                + (found.map { " (a verifier serves one environment: verify \($0.rawValue) data with a \($0.rawValue) verifier)" } ?? ""))
+                + (found.map {
+                    " (verify \($0.rawValue) data with a \($0.rawValue) verifier"
+                        + ($0 == .production || $0 == .sandbox
+                            ? ", or accept Production and Sandbox in one verifier: AcceptedEnvironments.productionAndSandbox)" : ")")
+                } ?? ""))
     }
 
     /// Whether the bundle id and app Apple id were enforced.

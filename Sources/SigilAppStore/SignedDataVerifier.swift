@@ -44,6 +44,35 @@ public struct VerifiedSignedData<Payload: AppStoreSignedPayload>: Sendable {
     /// The app identity the payload carries and whether the verifier enforced it (it always
     /// enforces the environment).
     public let identity: AppIdentityReport
+    /// The environment the payload is from: the one of the verifier's
+    /// ``SignedDataVerifier/environments`` it names (Production or Sandbox for a verifier of
+    /// ``AcceptedEnvironments/productionAndSandbox``).
+    public let environment: AppStoreEnvironment
+    /// What is true of the payload that is not a failure but may call for action — for example
+    /// ``SignedDataFact/leafExpiredSinceSigning(notAfter:)``.
+    public let facts: [SignedDataFact]
+
+    /// Whether the leaf certificate that signed the payload has expired since the payload was
+    /// signed (``SignedDataFact/leafExpiredSinceSigning(notAfter:)``).
+    public var leafExpiredSinceSigning: Bool {
+        facts.contains { if case .leafExpiredSinceSigning = $0 { true } else { false } }
+    }
+}
+
+/// Something true of a verified payload that is not a failure, reported on the result
+/// (``VerifiedSignedData/facts``) so the caller can act on it.
+public enum SignedDataFact: Sendable, Hashable {
+    /// The leaf certificate was valid when the payload was signed — the chain was validated at the
+    /// payload's signedDate (receiptCreationDate for an app transaction) — but its `notAfter`
+    /// (seconds since 1970) is before now: the data was signed by a leaf Apple has since rotated
+    /// out (Apple's signing leaf expired on 2025-10-11, for example). With a revocation checker the
+    /// leaf and intermediate were checked for revocation **now**, so a leaf revoked after signing
+    /// is still refused.
+    ///
+    /// Apple's remedy: fetch the transaction again through the App Store Server API's Get
+    /// Transaction Info (`AppStoreServerAPIClient.getTransactionInfo(transactionId:)` in
+    /// SigilHTTP), whose answer Apple signs with the current leaf, and keep that signature.
+    case leafExpiredSinceSigning(notAfter: Int64)
 }
 
 /// Signed data of whichever kind it was verified as (``SignedDataVerifier/verify(_:kind:at:trace:)``).
@@ -82,19 +111,26 @@ public enum VerifiedAnySignedData: Sendable {
     public var chainFromCache: Bool { fields.chainFromCache }
     /// The app identity the payload carries and whether it was enforced.
     public var identity: AppIdentityReport { fields.identity }
+    /// The environment the payload is from (one of the verifier's accepted environments).
+    public var environment: AppStoreEnvironment { fields.environment }
+    /// What is true of the payload that is not a failure (``SignedDataFact``).
+    public var facts: [SignedDataFact] { fields.facts }
 
     private var fields:
         (
             payloadJSON: JSONValue, chain: [Certificate], validationTime: Int64, trust: SignedDataTrust, chainFromCache: Bool,
-            identity: AppIdentityReport
+            identity: AppIdentityReport, environment: AppStoreEnvironment, facts: [SignedDataFact]
         )
     {
         switch self {
-        case .transaction(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity)
-        case .renewalInfo(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity)
-        case .notification(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity)
-        case .appTransaction(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity)
-        case .realtimeRequest(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity)
+        case .transaction(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity, v.environment, v.facts)
+        case .renewalInfo(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity, v.environment, v.facts)
+        case .notification(let v):
+            (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity, v.environment, v.facts)
+        case .appTransaction(let v):
+            (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity, v.environment, v.facts)
+        case .realtimeRequest(let v):
+            (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity, v.environment, v.facts)
         }
     }
 }
@@ -122,14 +158,19 @@ public struct VerifiedNotification: Sendable {
 ///    the caller's trusted roots;
 /// 5. the chain built to a trusted root under RFC 5280 + Apple's signed-data policy (marker OIDs
 ///    1.2.840.113635.100.6.11.1 on the leaf and 1.2.840.113635.100.6.2.1 on the intermediate,
-///    three certificates) at the validation time — the payload's signedDate (receiptCreationDate
-///    for app transactions) when online checks are off, now when they are on — then, when on,
-///    the revocation checker's verdict on leaf and intermediate (OCSP, CRLs, or both);
+///    three certificates) at the payload's signedDate (receiptCreationDate for app transactions),
+///    then, with a revocation checker, leaf and intermediate checked for revocation **now** (OCSP,
+///    CRLs, or both). Data signed before its leaf expired therefore still verifies, revocation
+///    checked as of today, and the result says so (``SignedDataFact/leafExpiredSinceSigning(notAfter:)``:
+///    Apple's remedy is to fetch the transaction again through Get Transaction Info). Apple's
+///    libraries validate "now" once revocation is on, and refuse such data;
 /// 6. leaf key P-256 and the ES256 signature over the signing input as received;
-/// 7. bundle id / app Apple id / environment (per payload kind, as Apple's libraries: the
-///    payload type's ``AppStoreSignedPayload/checkIdentity(_:)``), in every entry point; a
-///    verifier that does not enforce the bundle id and app Apple id says so at construction
-///    (``AppIdentityCheck/reportOnly``).
+/// 7. the environment, which must be one of ``environments`` (one verifier can accept Production
+///    and Sandbox together: ``AcceptedEnvironments/productionAndSandbox``; the result carries the
+///    one found), then bundle id / app Apple id (in Production) for that environment (per payload
+///    kind, as Apple's libraries: the payload type's ``AppStoreSignedPayload/checkIdentity(_:)``),
+///    in every entry point; a verifier that does not enforce the bundle id and app Apple id says
+///    so at construction (``AppIdentityCheck/reportOnly``).
 ///
 /// Verified chains are cached (see `ChainCache`), so a stream of notifications from one leaf
 /// costs one P-256 verification each. **Variable time**: every input is public.
@@ -138,10 +179,12 @@ public struct SignedDataVerifier: Sendable {
     public let trustedRoots: [Certificate]
     /// The app identity enforced (or, by name, only reported).
     public let identityCheck: AppIdentityCheck
-    /// The environment every payload must be from.
-    public let environment: AppStoreEnvironment
+    /// The environments a payload may be from (one, or Production and Sandbox together), and with
+    /// them how far data is checked.
+    public private(set) var environments: AcceptedEnvironments
     /// Revocation checking of leaf and intermediate (OCSP, CRLs, or a composition through
-    /// `RevocationPolicy.anyOf/allOf`), or nil for none. With one, the chain is validated now.
+    /// `RevocationPolicy.anyOf/allOf`), or nil for none. With one, the chain is still validated at
+    /// the payload's signedDate and revocation is checked now.
     public let revocation: (any RevocationChecker)?
     /// Where validated chains are kept.
     public let cache: ChainCache
@@ -162,12 +205,13 @@ public struct SignedDataVerifier: Sendable {
     public var appAppleId: Int64? { if case .enforce(_, let id) = identityCheck { id } else { nil } }
 
     /// A verifier trusting `trustedRoots` that enforces `bundleId` and, in Production,
-    /// `appAppleId` (required there, as in Apple's App Store Server Library) in `environment`.
-    /// `revocation` checks leaf and intermediate online (OCSP, CRLs or both); `cache` keeps
-    /// validated chains; `clock` gives the time online checks use. `rfc5280Relaxations` names
-    /// RFC 5280 profile rules not enforced on the chain (none by default; Apple's real chains
-    /// need none, its App Store Server Library test PKI needs `.missingKeyIdentifiers` and
-    /// `.nonCriticalBasicConstraints`).
+    /// `appAppleId` (required there, as in Apple's App Store Server Library) in `environment`
+    /// (LocalTesting is refused here: its data is unsigned, see
+    /// ``AcceptedEnvironments/localTestingUnsigned``). `revocation` checks leaf and intermediate
+    /// online (OCSP, CRLs or both); `cache` keeps validated chains; `clock` gives the time
+    /// revocation is checked at. `rfc5280Relaxations` names RFC 5280 profile rules not enforced on
+    /// the chain (none by default; Apple's real chains need none, its App Store Server Library test
+    /// PKI needs `.missingKeyIdentifiers` and `.nonCriticalBasicConstraints`).
     public init(
         trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
         revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
@@ -175,30 +219,64 @@ public struct SignedDataVerifier: Sendable {
         rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         try self.init(
-            trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId), environment: environment,
+            trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
+            environments: try AcceptedEnvironments(environment),
+            revocation: revocation, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+    }
+
+    /// A verifier trusting `trustedRoots` that enforces `bundleId` and, for Production data,
+    /// `appAppleId` (required when `environments` holds Production), accepting data from
+    /// `environments` — ``AcceptedEnvironments/productionAndSandbox`` for one deployment serving
+    /// both; the other parameters as in ``init(trustedRoots:bundleId:appAppleId:environment:revocation:cache:clock:rfc5280Relaxations:)``.
+    public init(
+        trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environments: AcceptedEnvironments,
+        revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        try self.init(
+            trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId), environments: environments,
             revocation: revocation, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
     /// A verifier trusting `trustedRoots` with the identity check `identity` — enforced, or by
-    /// name report-only — in `environment` (always enforced); `rfc5280Relaxations` names the
-    /// RFC 5280 profile rules not enforced on the chain (none by default).
+    /// name report-only — in `environment` (always enforced; LocalTesting refused, see
+    /// ``AcceptedEnvironments/localTestingUnsigned``); `rfc5280Relaxations` names the RFC 5280
+    /// profile rules not enforced on the chain (none by default).
     public init(
         trustedRoots: [Certificate], identity: AppIdentityCheck, environment: AppStoreEnvironment,
         revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
         clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
         rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
-        if environment == .production, case .enforce(_, nil) = identity {
+        try self.init(
+            trustedRoots: trustedRoots, identity: identity, environments: try AcceptedEnvironments(environment),
+            revocation: revocation, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+    }
+
+    /// A verifier trusting `trustedRoots` with the identity check `identity` — enforced, or by
+    /// name report-only — accepting data from `environments` (always enforced; the result says
+    /// which); `rfc5280Relaxations` names the RFC 5280 profile rules not enforced on the chain
+    /// (none by default). When `environments` holds Production and the identity is enforced, the
+    /// app Apple id is required (``AppStoreError/Code/invalidConfiguration`` without it).
+    public init(
+        trustedRoots: [Certificate], identity: AppIdentityCheck, environments: AcceptedEnvironments,
+        revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        if environments.contains(.production), case .enforce(_, nil) = identity {
             throw AppStoreError(
                 .invalidConfiguration,
-                "the Production environment needs the app's Apple id: pass appAppleId (App Store Connect, App Information, Apple ID)")
+                "the Production environment needs the app's Apple id: pass appAppleId (App Store Connect, App Information, Apple ID)"
+                    + (environments.environments.count > 1 ? "; without it accept Sandbox only" : ""))
         }
-        if trustedRoots.isEmpty && environment != .xcode && environment != .localTesting {
+        if trustedRoots.isEmpty && environments.trust == .appleChain {
             throw AppStoreError(.invalidConfiguration, "no trusted root certificates")
         }
         self.trustedRoots = trustedRoots
         self.identityCheck = identity
-        self.environment = environment
+        self.environments = environments
         self.revocation = revocation
         self.cache = cache
         self.clock = clock
@@ -225,6 +303,21 @@ public struct SignedDataVerifier: Sendable {
         clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
         rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
+        try self.init(
+            rootCertificates: rootCertificates, bundleId: bundleId, appAppleId: appAppleId,
+            environments: try AcceptedEnvironments(environment), revocation: revocation, cache: cache, clock: clock,
+            rfc5280Relaxations: rfc5280Relaxations)
+    }
+
+    /// Convenience: roots given as DER; the bundle id and (for Production data) app Apple id
+    /// enforced; data accepted from `environments` (``AcceptedEnvironments/productionAndSandbox``
+    /// for one deployment serving both); the rest as in the other initializers.
+    public init(
+        rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environments: AcceptedEnvironments,
+        revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
         var roots: [Certificate] = []
         for (index, der) in rootCertificates.enumerated() {
             do { roots.append(try Certificate(derEncoded: der)) } catch {
@@ -232,7 +325,7 @@ public struct SignedDataVerifier: Sendable {
             }
         }
         try self.init(
-            trustedRoots: roots, bundleId: bundleId, appAppleId: appAppleId, environment: environment,
+            trustedRoots: roots, bundleId: bundleId, appAppleId: appAppleId, environments: environments,
             revocation: revocation, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
@@ -260,18 +353,35 @@ public struct SignedDataVerifier: Sendable {
     }
 
     /// Verifies a notification and the signed transaction, renewal info or app transaction it
-    /// carries (each through the same steps and checks).
+    /// carries (each through the same steps and checks, and each required to be from the
+    /// notification's own environment when the verifier accepts several).
     public func verifyNotificationAndNested(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedNotification
     {
         let notification = try await verifyNotification(signedPayload, at: time)
+        let nested = narrowed(to: notification.environment)
         var transaction: VerifiedSignedData<JWSTransactionDecodedPayload>?
         var renewal: VerifiedSignedData<JWSRenewalInfoDecodedPayload>?
         var app: VerifiedSignedData<AppTransaction>?
-        if let signed = notification.payload.data?.signedTransactionInfo { transaction = try await verifyTransaction(signed, at: time) }
-        if let signed = notification.payload.data?.signedRenewalInfo { renewal = try await verifyRenewalInfo(signed, at: time) }
-        if let signed = notification.payload.appData?.signedAppTransactionInfo { app = try await verifyAppTransaction(signed, at: time) }
+        if let signed = notification.payload.data?.signedTransactionInfo {
+            transaction = try await nested.verifyTransaction(signed, at: time)
+        }
+        if let signed = notification.payload.data?.signedRenewalInfo { renewal = try await nested.verifyRenewalInfo(signed, at: time) }
+        if let signed = notification.payload.appData?.signedAppTransactionInfo {
+            app = try await nested.verifyAppTransaction(signed, at: time)
+        }
         return VerifiedNotification(notification: notification, transaction: transaction, renewalInfo: renewal, appTransaction: app)
+    }
+
+    /// This verifier accepting only `environment` (one of its own), for the signed data nested in
+    /// a payload from that environment; the same cache, roots, identity and checks.
+    public func narrowed(to environment: AppStoreEnvironment) -> SignedDataVerifier {
+        guard environments.environments.count > 1, environments.contains(environment),
+            let single = try? AcceptedEnvironments(environment)
+        else { return self }
+        var copy = self
+        copy.environments = single
+        return copy
     }
 
     /// Verifies a signed app transaction (AppTransaction) at its receiptCreationDate, then bundle id, app Apple id (Production) and receipt type.
@@ -375,9 +485,23 @@ public struct SignedDataVerifier: Sendable {
         {
         case .done(let done): envelope = done
         case .needsChain(let pending):
-            let result = await certificateVerifier.verify(
-                leaf: pending.leaf, intermediates: [pending.intermediate],
-                at: pending.validationTime, checkingRevocationWith: revocation, trace: trace)
+            var result = certificateVerifier.verify(
+                leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime, trace: trace)
+            if case .valid(let chain) = result {
+                // Revocation as of now (or the caller's time): what the checker knows today, whatever
+                // the time the chain was validated at.
+                let failures = await revocation.failures(of: chain, at: pending.revocationTime)
+                if failures.isEmpty {
+                    trace?.pass(
+                        "RFC 5280 §6.1.3 (a)(3)", "revocation status at \(pending.revocationTime)",
+                        "no certificate of the path is revoked (\(Swift.type(of: revocation)))")
+                } else {
+                    trace?.fail(
+                        "RFC 5280 §6.1.3 (a)(3)", "revocation status at \(pending.revocationTime)",
+                        failures.map { "\($0) [\($0.rule)]" }.joined(separator: "; "))
+                    result = .invalid(failures)
+                }
+            }
             envelope = try finish(pending, chainResult: result, trace: trace)
         }
         return try checkIdentity(payload, envelope, trace: trace)
@@ -400,13 +524,37 @@ public struct SignedDataVerifier: Sendable {
         return try checkIdentity(payload, envelope, trace: trace)
     }
 
-    /// Step 7: the payload type's identity rule against this verifier's expectation.
+    /// Step 7: the payload type's identity rule against this verifier's expectation — with several
+    /// accepted environments, first the one the payload names (the kind's own environment rule
+    /// run, bundle id and app Apple id aside, for each accepted environment), then the whole rule
+    /// for that environment.
     func checkIdentity<Payload: AppStoreSignedPayload>(_ payload: Payload, _ verified: Envelope, trace: VerificationTrace?)
         throws(AppStoreError) -> VerifiedSignedData<Payload>
     {
-        let expectation = AppIdentityExpectation(check: identityCheck, environment: environment)
         let report: AppIdentityReport
-        do { report = try payload.checkIdentity(expectation) } catch {
+        let found: AppStoreEnvironment
+        do throws(AppStoreError) {
+            let candidates = environments.sorted
+            if candidates.count == 1 {
+                found = candidates[0]
+            } else {
+                var match: AppStoreEnvironment?
+                var mismatch: AppStoreError?
+                for candidate in candidates {
+                    do {
+                        _ = try payload.checkIdentity(
+                            AppIdentityExpectation(check: .reportOnly, environment: candidate, accepted: environments))
+                        match = candidate
+                        break
+                    } catch { mismatch = error }
+                }
+                guard let match else {
+                    throw mismatch ?? AppStoreError(.invalidEnvironment, "the payload is from none of \(environments)")
+                }
+                found = match
+            }
+            report = try payload.checkIdentity(AppIdentityExpectation(check: identityCheck, environment: found))
+        } catch {
             trace?.fail("Apple: \(Payload.kind.rawValue) identity", "bundle id / app Apple id / environment", error.reason)
             throw error
         }
@@ -414,11 +562,23 @@ public struct SignedDataVerifier: Sendable {
             "Apple: \(Payload.kind.rawValue) identity", "bundle id / app Apple id / environment",
             "bundle id \(report.bundleId ?? "(none carried)"), app Apple id \(report.appAppleId.map(String.init) ?? "(none carried)"), "
                 + "environment \(report.environment?.rawValue ?? "absent")"
+                + (environments.environments.count > 1 ? " (one of \(environments))" : "")
                 + (report.enforced ? "" : " — bundle id and app Apple id reported, not enforced (report-only verifier)"))
+        var facts: [SignedDataFact] = []
+        let now = clock()
+        if verified.trust == .appleChain, let leaf = verified.chain.first, leaf.validity.notAfter < now {
+            facts.append(.leafExpiredSinceSigning(notAfter: leaf.validity.notAfter))
+            trace?.note(
+                "Apple: leaf expired since signing",
+                "the leaf's notAfter \(leaf.validity.notAfter) is before now (\(now)); the chain was valid at \(verified.validationTime)"
+                    + (revocation != nil ? " and revocation was checked now" : "")
+                    + ": fetch the data again through Get Transaction Info for a signature by the current leaf")
+        }
         return VerifiedSignedData(
             payload: payload, payloadBytes: verified.payloadBytes, payloadJSON: verified.payloadJSON, header: verified.header,
             chain: verified.chain,
-            validationTime: verified.validationTime, trust: verified.trust, chainFromCache: verified.chainFromCache, identity: report)
+            validationTime: verified.validationTime, trust: verified.trust, chainFromCache: verified.chainFromCache, identity: report,
+            environment: found, facts: facts)
     }
 
     /// Steps 1–6 done (for any payload type; the decoded payload travels beside it): what the
@@ -448,9 +608,8 @@ public struct SignedDataVerifier: Sendable {
         let intermediate: Certificate
         let cacheKey: ChainCache.Key
         let validationTime: Int64
-        /// Whether the validation time is "now" because online checks are on (not given by the
-        /// caller, not the payload's date).
-        let validatedNow: Bool
+        /// The time revocation is checked at: now, or the caller's time.
+        let revocationTime: Int64
     }
 
     enum Prepared {
@@ -502,8 +661,10 @@ public struct SignedDataVerifier: Sendable {
         trace: VerificationTrace?
     ) throws(AppStoreError) -> Prepared {
         let now = clock()
-        if environment == .localTesting {
-            trace?.note("Apple: LocalTesting", "no signature or chain is checked in the LocalTesting environment")
+        if environments.trust == .unverified {
+            trace?.note(
+                "Apple: LocalTesting (AcceptedEnvironments.localTestingUnsigned)",
+                "INSECURE: no signature or chain is checked — the verifier was built to accept unsigned LocalTesting data")
             return .done(
                 Envelope(
                     payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: [],
@@ -523,7 +684,7 @@ public struct SignedDataVerifier: Sendable {
             trace?.fail("RFC 7515 §4.1.6", "header x5c present", "no x5c array")
             throw AppStoreError(.invalidJWTFormat, "the header has no x5c certificate chain")
         }
-        if environment == .xcode {
+        if environments.trust == .xcodeSelfSigned {
             return .done(try verifyXcode(jws, payloadJSON: payloadJSON, x5c: x5cStrings, time: time ?? now, trace: trace))
         }
         guard x5cStrings.count == 3 else {
@@ -533,11 +694,12 @@ public struct SignedDataVerifier: Sendable {
         trace?.pass(
             "RFC 7515 §4.1.1/§4.1.6", "header alg ES256, x5c of three certificates", "x5c[2] is ignored: roots come from the caller")
 
-        // Validation time: the payload's date offline (as Apple's libraries), now online.
+        // Validation time: the payload's date (as Apple's libraries offline), with or without a
+        // revocation checker; revocation itself is checked now.
         let validationTime: Int64
         if let time {
             validationTime = time
-        } else if revocation == nil, let date = validationDate {
+        } else if let date = validationDate {
             validationTime = date.secondsSince1970
         } else {
             validationTime = now
@@ -547,9 +709,10 @@ public struct SignedDataVerifier: Sendable {
             "\(validationTime) (\(AppStoreDate(millisecondsSince1970: Double(validationTime) * 1000))) — "
                 + (time != nil
                     ? "given by the caller"
-                    : revocation == nil && validationDate != nil
-                        ? "the payload's \(kind == .appTransaction ? "receiptCreationDate" : "signedDate") (online checks off)"
-                        : "now"))
+                    : validationDate != nil
+                        ? "the payload's \(kind == .appTransaction ? "receiptCreationDate" : "signedDate")"
+                            + (revocation != nil ? "; revocation is checked now (\(now))" : "")
+                        : "now (the payload carries no date)"))
 
         let key = ChainCache.Key(leaf: x5cStrings[0], intermediate: x5cStrings[1], context: trustContext)
         if let entry = cache.lookup(key, validationTime: validationTime, now: now, online: revocation != nil) {
@@ -583,7 +746,7 @@ public struct SignedDataVerifier: Sendable {
         return .needsChain(
             Pending(
                 jws: jws, payloadJSON: payloadJSON, leaf: certificates[0], intermediate: certificates[1],
-                cacheKey: key, validationTime: validationTime, validatedNow: time == nil && revocation != nil))
+                cacheKey: key, validationTime: validationTime, revocationTime: time ?? now))
     }
 
     func finish(
@@ -601,15 +764,8 @@ public struct SignedDataVerifier: Sendable {
                 "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + revocation (§6.1.3 (a)(3))" : ""),
                 "validate the chain",
                 failures.map(\.description).joined(separator: "; "))
-            let expiredSinceSigning =
-                pending.validatedNow
-                && failures.contains { if case .expired = $0 { true } else { false } }
             throw AppStoreError(
-                retryable ? .retryableVerificationFailure : .verificationFailure,
-                "the certificate chain does not validate"
-                    + (expiredSinceSigning
-                        ? " (with online checks the chain is validated now, and a certificate has expired since the data was signed; "
-                            + "without them it is validated at the payload's signedDate)" : ""),
+                retryable ? .retryableVerificationFailure : .verificationFailure, "the certificate chain does not validate",
                 failures: failures)
         }
         trace?.pass(

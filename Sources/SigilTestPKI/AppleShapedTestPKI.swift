@@ -97,6 +97,24 @@ public struct AppleShapedTestPKI: Sendable {
         ).sign(with: rootKey)
     }
 
+    /// The same PKI with its signing leaf re-issued by the intermediate for `notBefore` …
+    /// `notAfter` (same name, key, serial number and marker; no OCSP responder address): a leaf
+    /// whose life is shorter than the intermediate's, as Apple's are — for tests of data signed
+    /// before the leaf expired.
+    public func withLeaf(notBefore: Int64, notAfter: Int64) throws(X509Error) -> AppleShapedTestPKI {
+        let leaf = try CertificateBuilder(
+            serialNumber: self.leaf.serialNumber, issuer: intermediate.subject.derBytes, subject: self.leaf.subject.derBytes,
+            notBefore: notBefore, notAfter: notAfter, subjectPublicKeyInfo: leafKey.publicKey.spkiDER,
+            extensions: [
+                .basicConstraints(ca: false), .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(intermediateKey.publicKey)),
+                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(leafKey.publicKey)), .keyUsage([0]),
+                .marker(AppleOIDs.appStoreReceiptSigning),
+            ]
+        ).sign(with: intermediateKey)
+        return AppleShapedTestPKI(
+            rootKey: rootKey, intermediateKey: intermediateKey, leafKey: leafKey, root: root, intermediate: intermediate, leaf: leaf)
+    }
+
     /// A P-256 leaf the intermediate issues under `commonName` without Apple's signing marker
     /// (1.2.840.113635.100.6.11.1) — a certificate Apple issued "to anyone" — and its key.
     public func unmarkedLeaf(commonName: String, notBefore: Int64, notAfter: Int64) throws(X509Error) -> (

@@ -313,12 +313,18 @@ struct VerifyCommand: AsyncParsableCommand {
     var bundleId: String?
     @Option(help: "Expected app Apple id (required with --environment Production).") var appAppleId: Int64?
     @Option(
-        help: "Sandbox, Production, Xcode or LocalTesting, enforced (default: Production or Sandbox accepted, the chain always validated).")
+        help:
+            "Sandbox, Production, Xcode or LocalTesting (with --insecure-accept-unsigned), enforced (default: Production or Sandbox accepted, the chain always validated)."
+    )
     var environment: String?
+    @Flag(help: "With --environment LocalTesting: accept LocalTesting data, which is unsigned: nothing is verified.")
+    var insecureAcceptUnsigned = false
     @Flag(help: "Print a notification's nested signed data as the JWS strings it carries, not verified and decoded.")
     var rawNested = false
-    @Flag(help: "Check leaf and intermediate with OCSP (network); validate at the current time.") var online = false
-    @Option(help: "Validation time, unix seconds or RFC 3339 (default: the payload's signedDate offline, now online).") var at: String?
+    @Flag(help: "Check leaf and intermediate with OCSP (network) as of now; the chain is validated at the payload's signedDate.")
+    var online = false
+    @Option(help: "Validation time, unix seconds or RFC 3339 (default: the payload's signedDate; revocation is checked now).")
+    var at: String?
     @Flag(help: "Print every verification step to stderr.") var explain = false
     @Option(
         help:
@@ -374,54 +380,61 @@ struct VerifyCommand: AsyncParsableCommand {
             identity = .reportOnly
         }
         let revocation: (any RevocationChecker)? = online ? OCSPRevocationChecker(transport: URLSessionOCSPTransport()) : nil
-        // Without --environment: Production or Sandbox, both with the full chain (never Xcode or
-        // LocalTesting, whose checks are weaker); the output says the environment was not chosen.
-        // Production needs the app Apple id when the identity is enforced, so it is tried only with one.
+        // Without --environment: Production and Sandbox, both with the full chain (never Xcode or
+        // LocalTesting, whose checks are weaker), in one verifier that says which it found.
+        // Production needs the app Apple id when the identity is enforced, so it is accepted only with one.
         let enforcedWithoutAppId = bundleId != nil && appAppleId == nil
-        let environments: [AppStoreEnvironment] =
-            environment.map { [AppStoreEnvironment(rawValue: $0)] } ?? (enforcedWithoutAppId ? [.sandbox] : [.sandbox, .production])
-        var trace = explain ? VerificationTrace() : nil
+        let trace = explain ? VerificationTrace() : nil
         do {
-            var attempt = 0
-            while true {
-                let verifier = try SignedDataVerifier(
-                    trustedRoots: trusted, identity: identity, environment: environments[attempt], revocation: revocation,
-                    rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
-                let verified: VerifiedAnySignedData
-                do {
-                    verified = try await verifier.verify(text, kind: type.kind, at: time, trace: trace)
-                } catch  where error.code == .invalidEnvironment && attempt + 1 < environments.count {
-                    attempt += 1
-                    trace = explain ? VerificationTrace() : nil
-                    continue
+            let environments: AcceptedEnvironments
+            if let environment {
+                let named = AppStoreEnvironment(rawValue: environment)
+                if named == .localTesting {
+                    guard insecureAcceptUnsigned else {
+                        throw CLIFailure(
+                            code: "usage",
+                            message:
+                                "LocalTesting data is unsigned and nothing of it is verified: pass --insecure-accept-unsigned to accept it")
+                    }
+                    environments = .localTestingUnsigned
+                } else {
+                    environments = try AcceptedEnvironments(named)
                 }
-                var record = Self.record(verified)
-                if environment == nil {
-                    record["environment"] = [
-                        "enforced": false, "value": environments[attempt].rawValue,
-                        "note": "Production or Sandbox accepted: pass --environment to require one",
-                    ]
-                }
-                // Only a chain to a trusted root has an anchor (not Xcode's self-signed certificate).
-                if verified.trust == .appleChain, let last = verified.chain.last {
-                    record["anchor"] = RootsCommand.anchor(
-                        last, source: builtIn ? "built in (\(AppleRootCertificates.signedData.name))" : "--root")
-                }
-                var out: [String: Any] = [
-                    "type": verified.kind.rawValue, "payload": JSONCLI.any(verified.payloadJSON), "verification": record,
-                    "unknownMembers": verified.unknownMembers,
-                ]
-                if let clientSide = try Self.clientSide(verified, deviceVerificationID: deviceVerificationId) {
-                    out["clientSide"] = clientSide
-                }
-                if case .notification(let notification) = verified, !rawNested {
-                    out["nested"] = try await Self.nested(notification.payload, verifier: verifier, at: time)
-                }
-                if let trace { Self.printTrace(trace, verdict: "VALID") }
-                Output.printJSON(out)
-                return
+            } else {
+                environments = enforcedWithoutAppId ? .sandbox : .productionAndSandbox
             }
-        } catch {
+            let verifier = try SignedDataVerifier(
+                trustedRoots: trusted, identity: identity, environments: environments, revocation: revocation,
+                rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
+            let verified = try await verifier.verify(text, kind: type.kind, at: time, trace: trace)
+            var record = Self.record(verified)
+            if environment == nil {
+                record["environment"] = [
+                    "enforced": false, "value": verified.environment.rawValue,
+                    "note": "\(environments) accepted: pass --environment to require one",
+                ]
+            }
+            // Only a chain to a trusted root has an anchor (not Xcode's self-signed certificate).
+            if verified.trust == .appleChain, let last = verified.chain.last {
+                record["anchor"] = RootsCommand.anchor(
+                    last, source: builtIn ? "built in (\(AppleRootCertificates.signedData.name))" : "--root")
+            }
+            var out: [String: Any] = [
+                "type": verified.kind.rawValue, "payload": JSONCLI.any(verified.payloadJSON), "verification": record,
+                "unknownMembers": verified.unknownMembers,
+            ]
+            if let clientSide = try Self.clientSide(verified, deviceVerificationID: deviceVerificationId) {
+                out["clientSide"] = clientSide
+            }
+            if case .notification(let notification) = verified, !rawNested {
+                out["nested"] = try await Self.nested(
+                    notification.payload, verifier: verifier.narrowed(to: notification.environment), at: time)
+            }
+            if let trace { Self.printTrace(trace, verdict: "VALID") }
+            Output.printJSON(out)
+        } catch let failure as CLIFailure {
+            throw failure
+        } catch let error as AppStoreError {
             if let trace { Self.printTrace(trace, verdict: error.code.rawValue) }
             var report: [String: Any] = ["error": error.code.rawValue, "message": error.reason, "retryable": error.isRetryable]
             if let hint = hint(for: error, environmentGiven: environment != nil, enforcedWithoutAppId: enforcedWithoutAppId) {
@@ -492,15 +505,10 @@ struct VerifyCommand: AsyncParsableCommand {
             return "the payload names neither Production nor Sandbox: pass the environment it names with --environment"
         case .invalidEnvironment:
             return "the payload is for another environment: pass the one it names with --environment, or omit --environment "
-                + "to accept Production or Sandbox"
+                + "to accept Production and Sandbox"
         case .invalidConfiguration where error.reason.contains("app's Apple id"):
             return "pass --app-apple-id with the app's Apple id (App Store Connect, App Information)"
         case .verificationFailure, .retryableVerificationFailure:
-            let expired = error.failures.contains { if case .expired = $0 { true } else { false } }
-            if expired && online && at == nil {
-                return "with --online the chain is validated now, and a certificate has expired since the data was signed: "
-                    + "without --online it is validated at the payload's signedDate, as Apple's libraries do offline"
-            }
             if error.failures.contains(where: { if case .noPathToTrustedRoot = $0 { true } else { false } }) && !roots.isEmpty {
                 return "the chain does not end at a --root given: omit --root to use the built-in Apple Root CA - G3"
             }
@@ -519,10 +527,21 @@ struct VerifyCommand: AsyncParsableCommand {
         if !common.identity.enforced {
             identity["note"] = "bundle id and app Apple id not enforced: pass --bundle-id (and --app-apple-id in Production) to check them"
         }
-        return [
+        var record: [String: Any] = [
             "trust": common.trust.rawValue, "validationTime": X509Command.rfc3339(common.validationTime),
             "chain": common.chain.map(\.subject.rfc4514String), "chainFromCache": common.chainFromCache, "identity": identity,
         ]
+        for fact in common.facts {
+            switch fact {
+            case .leafExpiredSinceSigning(let notAfter):
+                record["leafExpiredSinceSigning"] = [
+                    "leafNotAfter": X509Command.rfc3339(notAfter),
+                    "note":
+                        "valid when signed; Apple's remedy: fetch it again with Get Transaction Info (sigil api) for a current signature",
+                ]
+            }
+        }
+        return record
     }
 
     static func printTrace(_ trace: VerificationTrace, verdict: String) {

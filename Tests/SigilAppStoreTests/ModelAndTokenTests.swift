@@ -95,7 +95,7 @@ final class ModelTests: XCTestCase {
         let key = try AppleSigningKey(privateKey: ECDSAPrivateKey.generate(curve: .p256), keyID: "k")
         let payload = Array(try fixture("signedNotification"))
         let token = try JWS.sign(header: .object([]), payload: payload, key: key.privateKey)
-        let v = try SignedDataVerifier(trustedRoots: [], bundleId: "com.example", appAppleId: 41234, environment: .localTesting)
+        let v = try SignedDataVerifier(trustedRoots: [], bundleId: "com.example", appAppleId: 41234, environments: .localTestingUnsigned)
         let n = try await v.verifyNotification(token)
         XCTAssertEqual(n.trust, .unverified)
         XCTAssertEqual(n.payload.data?.signedTransactionInfo, "signed_transaction_info_value")

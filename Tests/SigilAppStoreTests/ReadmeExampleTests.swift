@@ -33,9 +33,10 @@ final class ReadmeExampleTests: XCTestCase {
         let appleRootG3 = pki.root
         let verifier = try SignedDataVerifier(
             trustedRoots: [appleRootG3], bundleId: "com.example.app",
-            appAppleId: 1234567890, environment: .production)
+            appAppleId: 1234567890, environments: .productionAndSandbox)
         let body = try JSONDecoder().decode(ResponseBodyV2.self, from: requestBody)
         let verified = try await verifier.verifyNotificationAndNested(body.signedPayload ?? "")
+        XCTAssertEqual(verified.notification.environment, .production)
         XCTAssertEqual(verified.notification.payload.notificationType?.rawValue ?? "?", "ONE_TIME_CHARGE")
         XCTAssertEqual(verified.transaction?.payload.transactionId ?? "-", "42")
     }

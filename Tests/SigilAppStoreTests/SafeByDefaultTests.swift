@@ -352,17 +352,180 @@ final class SafeByDefaultTests: XCTestCase {
         struct NothingRevoked: RevocationChecker {
             func failures(of chain: [Certificate], at time: Int64) async -> [ValidationFailure] { [] }
         }
-        // Online checks validate now; two days after the chain expired, the data signed while it was valid is refused, and the reason says why.
+        // With a revocation checker the chain is still validated at the payload's signedDate (revocation
+        // now): two days after the chain expired, the data signed while it was valid verifies, and the
+        // result says the leaf has expired since.
         let online = try SignedDataVerifier(
             trustedRoots: [pki.root], identity: .enforce(bundleId: bundle, appAppleId: nil), environment: .sandbox,
             revocation: NothingRevoked(), clock: { [later = now + 2 * 86_400] in later })
+        let verified = try await online.verifyTransaction(jws)
+        XCTAssertEqual(verified.validationTime, now)
+        XCTAssertEqual(verified.facts, [.leafExpiredSinceSigning(notAfter: now + 86_400)])
+    }
+
+    /// One verifier for Production and Sandbox (the App Review setup): each payload verifies in
+    /// full and reports its environment; Production is still held to the app Apple id, which the
+    /// verifier cannot be built without; the test environments never join the set.
+    func testOneVerifierAcceptsProductionAndSandbox() async throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let ms = now * 1000
+        func transaction(_ environment: String) throws -> String {
+            try pki.signedData(
+                payload: json(["transactionId": "1", "bundleId": bundle, "environment": environment, "signedDate": ms]))
+        }
+        func notification(_ environment: String, appAppleId: Int64, nested: String? = nil) throws -> String {
+            var data: [String: Any] = ["bundleId": bundle, "appAppleId": appAppleId, "environment": environment]
+            if let nested { data["signedTransactionInfo"] = nested }
+            return try pki.signedData(payload: json(["notificationType": "TEST", "notificationUUID": "u", "signedDate": ms, "data": data]))
+        }
+        let verifier = try SignedDataVerifier(
+            trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environments: .productionAndSandbox,
+            clock: { [now] in now })
+        XCTAssertEqual(verifier.environments.environments, [.production, .sandbox])
+        for environment in [AppStoreEnvironment.sandbox, .production] {
+            let verified = try await verifier.verifyTransaction(try transaction(environment.rawValue))
+            XCTAssertEqual(verified.environment, environment)
+            XCTAssertEqual(verified.trust, .appleChain)
+            XCTAssertEqual(verified.chain.count, 3)
+            let any = try await verifier.verify(try transaction(environment.rawValue), kind: .transaction)
+            XCTAssertEqual(any.environment, environment)
+            let offline = try verifier.verifyTransactionOffline(try transaction(environment.rawValue))
+            XCTAssertEqual(offline.environment, environment)
+            let withNested = try await verifier.verifyNotificationAndNested(
+                try notification(environment.rawValue, appAppleId: appAppleId, nested: try transaction(environment.rawValue)))
+            XCTAssertEqual(withNested.notification.environment, environment)
+            XCTAssertEqual(withNested.transaction?.environment, environment)
+        }
+        // Production data is held to the app Apple id; Sandbox data is not (Apple's rule).
+        let otherApp = try notification("Production", appAppleId: 42)
         do {
-            _ = try await online.verifyTransaction(jws)
-            XCTFail("an expired chain verified online")
+            _ = try await verifier.verifyNotification(otherApp)
+            XCTFail("a Production notification of another app Apple id verified")
+        } catch { XCTAssertEqual(error.code, .invalidAppIdentifier, "\(error)") }
+        let sandboxOther = try await verifier.verifyNotification(try notification("Sandbox", appAppleId: 42))
+        XCTAssertEqual(sandboxOther.environment, .sandbox)
+        // Neither environment, or nested data from the other one: refused.
+        for (label, signed) in [
+            ("Xcode data", try transaction("Xcode")), ("LocalTesting data", try transaction("LocalTesting")),
+            ("no environment", try pki.signedData(payload: json(["transactionId": "1", "bundleId": bundle, "signedDate": ms]))),
+        ] {
+            do {
+                _ = try await verifier.verifyTransaction(signed)
+                XCTFail("\(label) verified")
+            } catch {
+                XCTAssertEqual(error.code, .invalidEnvironment, label)
+                XCTAssertTrue(error.reason.contains("expected Production or Sandbox"), error.reason)
+            }
+        }
+        let mixed = try notification("Production", appAppleId: appAppleId, nested: try transaction("Sandbox"))
+        do {
+            _ = try await verifier.verifyNotificationAndNested(mixed)
+            XCTFail("a Production notification carrying a Sandbox transaction verified")
+        } catch { XCTAssertEqual(error.code, .invalidEnvironment, "\(error)") }
+
+        // Production without the app Apple id is refused at construction, in a set as alone; without
+        // it, a Sandbox-only verifier refuses Production data.
+        for environments in [AcceptedEnvironments.productionAndSandbox, .production] {
+            XCTAssertThrowsError(
+                try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environments: environments)
+            ) { XCTAssertEqual(($0 as? AppStoreError)?.code, .invalidConfiguration, "\($0)") }
+        }
+        let sandboxOnly = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environments: .sandbox)
+        let production = try transaction("Production")
+        do {
+            _ = try await sandboxOnly.verifyTransaction(production)
+            XCTFail("Production data verified by a Sandbox verifier")
+        } catch { XCTAssertEqual(error.code, .invalidEnvironment) }
+        // A report-only verifier (an inspection tool) needs no app Apple id.
+        let inspector = try SignedDataVerifier(trustedRoots: [pki.root], identity: .reportOnly, environments: .productionAndSandbox)
+        let inspected = try await inspector.verifyNotification(try notification("Production", appAppleId: 42))
+        XCTAssertEqual(inspected.environment, .production)
+        XCTAssertFalse(inspected.identity.enforced)
+
+        // The sets: Production and Sandbox combine; Xcode only alone; LocalTesting only by name.
+        XCTAssertEqual(try AcceptedEnvironments([.production, .sandbox]), .productionAndSandbox)
+        XCTAssertEqual(try AcceptedEnvironments([.xcode]), .xcode)
+        XCTAssertEqual(AcceptedEnvironments.localTestingUnsigned.trust, .unverified)
+        for refused: Set<AppStoreEnvironment> in [[], [.production, .xcode], [.sandbox, .localTesting], [.localTesting]] {
+            XCTAssertThrowsError(try AcceptedEnvironments(refused), "\(refused)") {
+                XCTAssertEqual(($0 as? AppStoreError)?.code, .invalidConfiguration, "\($0)")
+            }
+        }
+        XCTAssertThrowsError(
+            try SignedDataVerifier(trustedRoots: [], bundleId: bundle, appAppleId: nil, environment: .localTesting),
+            "LocalTesting accepted without its name"
+        ) { XCTAssertTrue(($0 as? AppStoreError)?.reason.contains("localTestingUnsigned") == true, "\($0)") }
+    }
+
+    /// A transaction signed before its leaf expired, verified with a CRL revocation checker: the
+    /// chain is validated at the signedDate, revocation now, and the result reports
+    /// `leafExpiredSinceSigning`; a leaf revoked after signing, or data signed after the leaf
+    /// expired, is refused.
+    func testLeafExpiredSinceSigningWithCRLRevocation() async throws {
+        let day: Int64 = 86_400
+        let base = try AppleShapedTestPKI.generate(notBefore: now - 400 * day, notAfter: now + 400 * day)
+        let pki = try base.withLeaf(notBefore: now - 100 * day, notAfter: now - 10 * day)
+        let signedDate = now - 30 * day
+        func transaction(signedAt seconds: Int64) throws -> String {
+            try pki.signedData(
+                payload: json(["transactionId": "1", "bundleId": bundle, "environment": "Sandbox", "signedDate": seconds * 1000]))
+        }
+        func checker(revokingLeafAt revocationDate: Int64?) throws -> CRLRevocationChecker {
+            let rootCRL = try CRLBuilder(issuer: pki.root, thisUpdate: now - 3600, nextUpdate: now + day).sign(with: pki.rootKey)
+            let intermediateCRL = try CRLBuilder(
+                issuer: pki.intermediate, thisUpdate: now - 3600, nextUpdate: now + day,
+                entries: revocationDate.map { [.init(serialNumber: pki.leaf.serialNumber, revocationDate: $0)] } ?? []
+            ).sign(with: pki.intermediateKey)
+            return CRLRevocationChecker(source: OfflineCRLSource([try CRL(derEncoded: rootCRL), try CRL(derEncoded: intermediateCRL)]))
+        }
+        func verifier(_ revocation: (any RevocationChecker)?, cache: ChainCache = ChainCache()) throws -> SignedDataVerifier {
+            try SignedDataVerifier(
+                trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environments: .productionAndSandbox,
+                revocation: revocation, cache: cache, clock: { [now] in now })
+        }
+        let good = try verifier(try checker(revokingLeafAt: nil))
+        let trace = VerificationTrace()
+        let verified = try await good.verify(try transaction(signedAt: signedDate), as: JWSTransactionDecodedPayload.self, trace: trace)
+        XCTAssertEqual(verified.validationTime, signedDate, "the chain is validated at the signedDate")
+        XCTAssertEqual(verified.facts, [.leafExpiredSinceSigning(notAfter: now - 10 * day)])
+        XCTAssertTrue(verified.leafExpiredSinceSigning)
+        XCTAssertEqual(verified.environment, .sandbox)
+        XCTAssertTrue(
+            trace.steps.contains { $0.verdict == .pass && $0.check == "revocation status at \(now)" },
+            "revocation checked now: \(trace.steps)")
+        // The cached chain reports the same fact.
+        let again = try await good.verifyTransaction(try transaction(signedAt: signedDate))
+        XCTAssertTrue(again.chainFromCache)
+        XCTAssertEqual(again.facts, verified.facts)
+        // Without revocation checking the same holds (validated at the signedDate, as Apple's libraries offline).
+        let offline = try verifier(nil).verifyTransactionOffline(try transaction(signedAt: signedDate))
+        XCTAssertTrue(offline.leafExpiredSinceSigning)
+
+        // Revoked after signing but before now: refused, the failure typed.
+        let revoked = try verifier(try checker(revokingLeafAt: now - 5 * day))
+        let old = try transaction(signedAt: signedDate)
+        do {
+            _ = try await revoked.verifyTransaction(old)
+            XCTFail("a leaf revoked before now verified")
         } catch {
             XCTAssertEqual(error.code, .verificationFailure)
-            XCTAssertTrue(error.reason.contains("with online checks the chain is validated now"), error.reason)
+            XCTAssertTrue(error.failures.contains { if case .revoked = $0 { true } else { false } }, "\(error)")
         }
+        // Signed after the leaf expired: refused as expired.
+        let late = try transaction(signedAt: now - 5 * day)
+        do {
+            _ = try await good.verifyTransaction(late)
+            XCTFail("data signed after the leaf expired verified")
+        } catch {
+            XCTAssertEqual(error.code, .verificationFailure)
+            XCTAssertTrue(error.failures.contains { if case .expired = $0 { true } else { false } }, "\(error)")
+        }
+        // The same data signed by a leaf still valid (the one first issued): no fact.
+        let valid = try await verifier(try checker(revokingLeafAt: nil)).verifyTransaction(
+            try base.signedData(
+                payload: json(["transactionId": "1", "bundleId": bundle, "environment": "Sandbox", "signedDate": signedDate * 1000])))
+        XCTAssertEqual(valid.facts, [])
+        XCTAssertFalse(valid.leafExpiredSinceSigning)
     }
 
     /// One trace for the whole job: the App Store verifier hands its trace to the certificate

@@ -107,6 +107,32 @@ final class AppStoreCLITests: XCTestCase {
         XCTAssertEqual((decoded["x5c"] as? [Any])?.count, 3)
     }
 
+    /// LocalTesting data is unsigned: `sigil verify --environment LocalTesting` refuses it unless
+    /// `--insecure-accept-unsigned` names the choice, and then reports the trust as unverified.
+    func testLocalTestingNeedsTheInsecureFlag() throws {
+        func part(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let payload = #"{"transactionId":"1","bundleId":"com.example","environment":"LocalTesting","signedDate":1700000000000}"#
+        let jws = part(#"{"alg":"ES256"}"#) + "." + part(payload) + "." + part("not a signature")
+        let refused = try Subprocess.run(
+            try sigil(), ["verify", "--type", "transaction", "--environment", "LocalTesting", "-"], stdin: Data(jws.utf8))
+        XCTAssertNotEqual(refused.status, 0)
+        let refusal = String(decoding: refused.stderr, as: UTF8.self)
+        XCTAssertTrue(refusal.contains("--insecure-accept-unsigned"), refusal)
+        let accepted = try Subprocess.run(
+            try sigil(), ["verify", "--type", "transaction", "--environment", "LocalTesting", "--insecure-accept-unsigned", "-"],
+            stdin: Data(jws.utf8))
+        XCTAssertEqual(accepted.status, 0, String(decoding: accepted.stderr, as: UTF8.self))
+        XCTAssertEqual((try json(accepted.stdout)["verification"] as? [String: Any])?["trust"] as? String, "unverified")
+        // Without --environment (Production or Sandbox), the same data must be signed: refused at its header.
+        let defaulted = try Subprocess.run(try sigil(), ["verify", "--type", "transaction", "-"], stdin: Data(jws.utf8))
+        XCTAssertEqual(defaulted.status, 1)
+        let error = String(decoding: defaulted.stderr, as: UTF8.self)
+        XCTAssertTrue(error.contains("INVALID_JWT_FORMAT"), error)
+    }
+
     /// `--type auto` never guesses: every payload of Apple's test resources and the real data is
     /// classified as its own kind, or refused with AMBIGUOUS_PAYLOAD_KIND naming the kinds that
     /// fit (its own among them) — never verified as another kind. Without --bundle-id the payload's

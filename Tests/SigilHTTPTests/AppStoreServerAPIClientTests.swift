@@ -98,6 +98,67 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         )
     }
 
+    /// The production-then-sandbox policy against the loopback emulator (a base URL ending in
+    /// /sandbox is its sandbox API), counting the calls each environment receives: the sandbox is
+    /// asked only after production answered errorCode 4040010, never after another error.
+    func testProductionThenSandboxAsksTheSandboxOnlyAfter4040010() async throws {
+        _ = try client()
+        let server = try XCTUnwrap(server)
+        let signing = try AppleSigningKey(privateKey: key, keyID: "KEY123")
+        func environmentClient(_ suffix: String) -> AppStoreServerAPIClient {
+            AppStoreServerAPIClient(
+                signingKey: signing, issuerID: "issuer-1", bundleID: "com.example",
+                environment: .custom(baseURL: "http://127.0.0.1:\(server.port)\(suffix)"), transport: transport, timeout: 5)
+        }
+        let api = ProductionThenSandboxAPIClient(production: environmentClient(""), sandbox: environmentClient("/sandbox"))
+        var seen = 0
+        /// The calls made since the last look, as "environment path".
+        func calls() async throws -> [String] {
+            let log = try await server.log()
+            defer { seen = log.count }
+            XCTAssertTrue(log.allSatisfy { $0["token"] as? String == "ok" })
+            return log.dropFirst(seen).map { "\($0["environment"] as? String ?? "?") \($0["path"] as? String ?? "?")" }
+        }
+
+        let known = try await api.getTransactionInfo(transactionId: "1000")
+        XCTAssertEqual(known.environment, .production)
+        XCTAssertEqual(known.value.signedTransactionInfo, "signed-1000")
+        var made = try await calls()
+        XCTAssertEqual(made, ["production /inApps/v1/transactions/1000"])
+
+        let sandboxOnly = try await api.getTransactionInfo(transactionId: "sandboxonly")
+        XCTAssertEqual(sandboxOnly.environment, .sandbox)
+        XCTAssertEqual(sandboxOnly.value.signedTransactionInfo, "signed-sandboxonly")
+        made = try await calls()
+        XCTAssertEqual(made, ["production /inApps/v1/transactions/sandboxonly", "sandbox /inApps/v1/transactions/sandboxonly"])
+
+        let statuses = try await api.getAllSubscriptionStatuses(transactionId: "sandboxonly")
+        XCTAssertEqual(statuses.environment, .sandbox)
+        made = try await calls()
+        XCTAssertEqual(made, ["production /inApps/v1/subscriptions/sandboxonly", "sandbox /inApps/v1/subscriptions/sandboxonly"])
+
+        // Any other error is the answer: one call, to production.
+        for (id, code) in [("error400", 4_000_006), ("retryable", 5_000_001), ("unknown", 9_990_000)] {
+            do {
+                _ = try await api.getTransactionInfo(transactionId: id)
+                XCTFail("\(id) answered")
+            } catch let error as AppStoreServerAPIError {
+                XCTAssertEqual(error.apiError?.rawValue, Int64(code), id)
+            }
+            made = try await calls()
+            XCTAssertEqual(made, ["production /inApps/v1/transactions/\(id)"], id)
+        }
+        // Unknown to both: the sandbox's 4040010, after one call to each.
+        do {
+            _ = try await api.getTransactionInfo(transactionId: "missing")
+            XCTFail("an unknown transaction id answered")
+        } catch let error as AppStoreServerAPIError {
+            XCTAssertEqual(error.apiError, .transactionIdNotFound)
+        }
+        made = try await calls()
+        XCTAssertEqual(made, ["production /inApps/v1/transactions/missing", "sandbox /inApps/v1/transactions/missing"])
+    }
+
     /// The default hosts are the ones Apple moved to on 2026-05-05; the earlier hosts stay
     /// selectable by name.
     func testDefaultHostsAreThe2026Ones() {

@@ -24,6 +24,9 @@ Routes follow Apple's documented paths and bodies; a few identifiers script fail
   retryable -> 500 errorCode 5000001; ratelimit -> first 429 (Retry-After: 1) then 200;
   ratelimitlong -> 429 Retry-After: 120; slow -> 3 s delay; drop -> connection closed unanswered;
   big -> a 5 MB body.
+Two environments on one port: a path under /sandbox (a client whose base URL ends in /sandbox) is
+the sandbox API, any other the production API; each log entry names its "environment".
+  sandboxonly -> 404 errorCode 4040010 in production, answered as usual in the sandbox.
 """
 import base64, json, os, re, subprocess, sys, tempfile, threading, time, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -129,6 +132,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def handle_any(self):
         url = urlsplit(self.path)
+        environment = "production"
+        if url.path.startswith("/sandbox/"):
+            environment = "sandbox"
+            url = url._replace(path=url.path[len("/sandbox"):])
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         if url.path == "/__log":
@@ -142,7 +149,7 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             LOG.append({"method": self.command, "path": url.path, "query": parse_qsl(url.query, keep_blank_values=True),
                         "body": body.decode("utf-8", "replace") if body else None, "token": verdict or "ok",
-                        "contentType": self.headers.get("Content-Type")})
+                        "contentType": self.headers.get("Content-Type"), "environment": environment})
         if verdict:
             return self.reply(401, {"errorMessage": verdict})
         segments = url.path.strip("/").split("/")
@@ -151,7 +158,7 @@ class Handler(BaseHTTPRequestHandler):
         for name in (last, segments[-2] if len(segments) > 1 else ""):
             if name == "error400":
                 return self.reply(400, {"errorCode": 4000006, "errorMessage": "Invalid transaction id."})
-            if name == "missing":
+            if name == "missing" or (name == "sandboxonly" and environment == "production"):
                 return self.reply(404, {"errorCode": 4040010, "errorMessage": "Transaction id not found."})
             if name == "unknown":
                 return self.reply(400, {"errorCode": 9990000, "errorMessage": "Testing error."})

@@ -2,6 +2,7 @@ import Foundation
 import SigilASN1
 import SigilAppAttest
 import SigilAppStore
+import SigilPKCS7
 import SigilX509
 
 /// Everything the receiver is told at start: where to listen, where to store, whose notifications
@@ -15,7 +16,8 @@ import SigilX509
 /// | `--postgres-url URL` | `RECEIVER_POSTGRES_URL` | none (SQLite is used) |
 /// | `--bundle-id ID` | `RECEIVER_BUNDLE_ID` | required |
 /// | `--app-apple-id N` | `RECEIVER_APP_APPLE_ID` | none (required for Production) |
-/// | `--environment E` | `RECEIVER_ENVIRONMENT` | `Sandbox` |
+/// | `--environment E[,E]` | `RECEIVER_ENVIRONMENT` | `Sandbox` (`Production,Sandbox`: one deployment for both, the App Review setup) |
+/// | `--insecure-accept-unsigned` (no value) | none | off: LocalTesting is refused without it |
 /// | `--root-certificate PATH` (repeatable) | `RECEIVER_ROOT_CERTIFICATES` (comma-separated) | required |
 /// | `--receipt-root-certificate PATH` (repeatable) | `RECEIVER_RECEIPT_ROOT_CERTIFICATES` (comma-separated) | the `--root-certificate` files |
 /// | `--max-body-bytes N` | `RECEIVER_MAX_BODY_BYTES` | `1048576` |
@@ -38,7 +40,12 @@ public struct ReceiverConfiguration: Sendable {
     public var postgresURL: String?
     public var bundleId = ""
     public var appAppleId: Int64?
-    public var environment: AppStoreEnvironment = .sandbox
+    /// The environments notifications are accepted from: one, or Production and Sandbox together
+    /// (the App Review setup; Production needs `appAppleId`). Every stored row records its own.
+    public var environments: [AppStoreEnvironment] = [.sandbox]
+    /// LocalTesting data is unsigned: nothing of it can be verified. The receiver serves it only
+    /// with this flag (`--insecure-accept-unsigned`), and warns on every request it serves so.
+    public var insecureAcceptUnsigned = false
     /// Trusted roots, DER or PEM files (Apple's AppleRootCA-G3.cer for real notifications).
     public var rootCertificatePaths: [String] = []
     /// Trusted roots for app receipts (`POST /verifyReceipt`): Apple's AppleIncRootCertificate.cer
@@ -90,9 +97,14 @@ public struct ReceiverConfiguration: Sendable {
                 guard let id = Int64(value) else { throw Error("app Apple id \(value) is not an integer") }
                 configuration.appAppleId = id
             case "environment":
-                let known = AppStoreEnvironment.documented.first { $0.rawValue.lowercased() == value.lowercased() }
-                guard let known else { throw Error("environment \(value) is not one of Sandbox, Production, Xcode, LocalTesting") }
-                configuration.environment = known
+                var environments: [AppStoreEnvironment] = []
+                for name in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                    let known = AppStoreEnvironment.documented.first { $0.rawValue.lowercased() == name.lowercased() }
+                    guard let known else { throw Error("environment \(name) is not one of Sandbox, Production, Xcode, LocalTesting") }
+                    environments.append(known)
+                }
+                guard !environments.isEmpty else { throw Error("--environment names no environment") }
+                configuration.environments = environments
             case "root-certificate": configuration.rootCertificatePaths.append(value)
             case "receipt-root-certificate": configuration.receiptRootCertificatePaths.append(value)
             case "max-body-bytes":
@@ -163,6 +175,11 @@ public struct ReceiverConfiguration: Sendable {
         while index < arguments.count {
             let argument = arguments[index]
             guard argument.hasPrefix("--") else { throw Error("unexpected argument \(argument)") }
+            if argument == "--insecure-accept-unsigned" {
+                configuration.insecureAcceptUnsigned = true
+                index += 1
+                continue
+            }
             var name = String(argument.dropFirst(2))
             let value: String
             if let equals = name.firstIndex(of: "=") {
@@ -180,6 +197,7 @@ public struct ReceiverConfiguration: Sendable {
         guard !configuration.rootCertificatePaths.isEmpty else {
             throw Error("no trusted root certificate (--root-certificate or RECEIVER_ROOT_CERTIFICATES)")
         }
+        _ = try configuration.acceptedEnvironments()
         if configuration.appAttestTeamId != nil {
             guard (configuration.appAttestRootPath == nil) != (configuration.appAttestTestRootPath == nil) else {
                 throw Error("App Attest needs exactly one of --appattest-root (Apple's root) and --appattest-test-root")
@@ -209,6 +227,31 @@ public struct ReceiverConfiguration: Sendable {
         return AppAttestPolicy(
             validationCategories: appAttestAllowedCategories.isEmpty ? .any : .only(appAttestAllowedCategories),
             bundleVersions: appAttestAllowedBundleVersions.isEmpty ? .any : .only(appAttestAllowedBundleVersions), whenAbsent: whenAbsent)
+    }
+
+    /// The environments as the verifier takes them: LocalTesting only with `insecureAcceptUnsigned`
+    /// (and the flag only with LocalTesting); Xcode and LocalTesting never with another.
+    public func acceptedEnvironments() throws -> AcceptedEnvironments {
+        let set = Set(environments)
+        if set.contains(.localTesting) {
+            guard set.count == 1 else { throw Error("LocalTesting cannot be accepted together with another environment") }
+            guard insecureAcceptUnsigned else {
+                throw Error(
+                    "refusing to start in LocalTesting: its notifications are unsigned and nothing of them is verified; "
+                        + "pass --insecure-accept-unsigned to accept them anyway (tests against a local StoreKit server only)")
+            }
+            return .localTestingUnsigned
+        }
+        guard !insecureAcceptUnsigned else { throw Error("--insecure-accept-unsigned is only for --environment LocalTesting") }
+        do { return try AcceptedEnvironments(set) } catch { throw Error("environment: \(error.reason)") }
+    }
+
+    /// The `verifyReceipt` endpoints the receiver stands for: production when it accepts
+    /// Production, the sandbox when it accepts anything else.
+    public var receiptEndpoints: Set<VerifyReceiptEndpoint> {
+        var endpoints: Set<VerifyReceiptEndpoint> = []
+        for environment in environments { endpoints.insert(environment == .production ? .production : .sandbox) }
+        return endpoints
     }
 
     /// The App Attest verifiers, or nil when no team id is configured: Apple's root is checked

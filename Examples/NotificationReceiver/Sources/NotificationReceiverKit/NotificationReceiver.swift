@@ -49,6 +49,10 @@ public struct NotificationIntake: Sendable {
             logger.warning("refused a notification: the body has no signedPayload")
             return Outcome(status: 400, body: ["status": "MALFORMED_BODY", "reason": "the body has no signedPayload"])
         }
+        if verifier.environments.trust == .unverified {
+            logger.warning(
+                "INSECURE: serving an unsigned LocalTesting notification (--insecure-accept-unsigned): nothing of it is verified")
+        }
         let started = ContinuousClock.now
         let verified: VerifiedNotification
         do {
@@ -65,7 +69,7 @@ public struct NotificationIntake: Sendable {
         let verifySeconds = Self.seconds(since: started)
         let record: NotificationRecord
         do {
-            record = try Self.record(verified, signedPayload: signedPayload, receivedAt: clock(), configured: verifier.environment)
+            record = try Self.record(verified, signedPayload: signedPayload, receivedAt: clock())
         } catch {
             logger.warning("refused a notification: \(error)")
             var outcome = Outcome(status: 400, body: ["status": "INCOMPLETE_NOTIFICATION", "reason": "\(error)"])
@@ -101,11 +105,9 @@ public struct NotificationIntake: Sendable {
         let description: String
     }
 
-    /// The row to store for a verified notification.
-    static func record(
-        _ verified: VerifiedNotification, signedPayload: String, receivedAt: Int64,
-        configured: AppStoreEnvironment
-    ) throws -> NotificationRecord {
+    /// The row to store for a verified notification, with the environment the verifier found it
+    /// (and its transaction) in.
+    static func record(_ verified: VerifiedNotification, signedPayload: String, receivedAt: Int64) throws -> NotificationRecord {
         let payload = verified.notification.payload
         guard let uuid = payload.notificationUUID, !uuid.isEmpty, uuid.utf8.count <= 128 else {
             throw Incomplete(description: "the notification has no usable notificationUUID")
@@ -114,7 +116,7 @@ public struct NotificationIntake: Sendable {
             throw Incomplete(description: "the notification has no notificationType")
         }
         guard let signedDate = payload.signedDate else { throw Incomplete(description: "the notification has no signedDate") }
-        let environment = payload.data?.environment ?? payload.summary?.environment ?? payload.appData?.environment ?? configured
+        let environment = verified.notification.environment
         var state: TransactionState?
         if let transaction = verified.transaction, let signedTransaction = payload.data?.signedTransactionInfo {
             let info = transaction.payload
@@ -126,7 +128,7 @@ public struct NotificationIntake: Sendable {
             let renewal = verified.renewalInfo?.payload
             state = TransactionState(
                 originalTransactionId: original, transactionId: id, productId: info.productId, bundleId: info.bundleId,
-                environment: (info.environment ?? environment).rawValue, signedDate: milliseconds(transactionSigned),
+                environment: transaction.environment.rawValue, signedDate: milliseconds(transactionSigned),
                 purchaseDate: info.purchaseDate.map(milliseconds), expiresDate: info.expiresDate.map(milliseconds),
                 revocationDate: info.revocationDate.map(milliseconds), autoRenewStatus: renewal?.autoRenewStatus?.rawValue,
                 autoRenewProductId: renewal?.autoRenewProductId, lastNotificationUUID: uuid, lastNotificationType: type,
@@ -154,8 +156,10 @@ public struct NotificationIntake: Sendable {
 /// - `POST /verifyReceipt`: a drop-in for Apple's deprecated `verifyReceipt` endpoint, offline —
 ///   Apple's request body (`{"receipt-data": base64, …}`), Apple's response body
 ///   (`VerifyReceiptResponse`: status 0/21002/21003/21007/21008, `environment`, `receipt` with
-///   `in_app`) with HTTP 200 as Apple answers; the receiver's environment decides which endpoint
-///   it stands for (Production: `buy.itunes.apple.com`, otherwise the sandbox).
+///   `in_app`) with HTTP 200 as Apple answers; the receiver's environments decide which endpoints
+///   it stands for (Production: `buy.itunes.apple.com`, otherwise the sandbox). A receiver of both
+///   does Apple's 21007 retry itself: a sandbox receipt is answered as the sandbox endpoint would,
+///   in the same call.
 /// - `GET /health`: 200 `{"status":"ok", …}` once the schema is in place and the database answers.
 /// - `POST /appattest/challenge|attestation|assertion` when App Attest is configured (`AppAttestIntake`).
 public enum ReceiverRoutes {
@@ -232,16 +236,17 @@ public enum ReceiverRoutes {
 /// `AppReceiptVerifier.verifyReceiptResponse`.
 public struct ReceiptIntake: Sendable {
     public let verifier: AppReceiptVerifier
-    /// Which of Apple's endpoints this receiver stands for.
-    public let endpoint: VerifyReceiptEndpoint
+    /// Which of Apple's endpoints this receiver stands for: one, or both (production answered
+    /// first; a sandbox receipt, status 21007 there, answered by the sandbox in the same call).
+    public let endpoints: Set<VerifyReceiptEndpoint>
     public let clock: @Sendable () -> Int64
 
     public init(
-        verifier: AppReceiptVerifier, endpoint: VerifyReceiptEndpoint,
+        verifier: AppReceiptVerifier, endpoints: Set<VerifyReceiptEndpoint>,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.verifier = verifier
-        self.endpoint = endpoint
+        self.endpoints = endpoints.isEmpty ? [.sandbox] : endpoints
         self.clock = clock
     }
 
@@ -251,7 +256,14 @@ public struct ReceiptIntake: Sendable {
         guard let request = try? JSONValue(parsing: body), let data = request["receipt-data"]?.stringValue, !data.isEmpty else {
             return VerifyReceiptResponse(status: 21002)
         }
-        return verifier.verifyReceiptResponse(Array(data.utf8), sentTo: endpoint, requestTime: clock())
+        let now = clock()
+        guard endpoints.contains(.production) else {
+            return verifier.verifyReceiptResponse(Array(data.utf8), sentTo: .sandbox, requestTime: now)
+        }
+        let production = verifier.verifyReceiptResponse(Array(data.utf8), sentTo: .production, requestTime: now)
+        // Apple's 21007 ("a sandbox receipt sent to production"), retried here rather than by the client.
+        guard production.status == 21007, endpoints.contains(.sandbox) else { return production }
+        return verifier.verifyReceiptResponse(Array(data.utf8), sentTo: .sandbox, requestTime: now)
     }
 
     /// HTTP 200 with the body as JSON (Apple answers 200 whatever the status).

@@ -100,6 +100,8 @@ public protocol NotificationStore: AppAttestStore {
     func transactionState(originalTransactionId: String) async throws -> TransactionState?
     /// Every stored notificationUUID, one entry per row (for audits and tests).
     func storedNotificationUUIDs() async throws -> [String]
+    /// The environment stored on every notification row, by notificationUUID (for audits and tests).
+    func storedNotificationEnvironments() async throws -> [String: String]
     /// The schema version recorded in the database.
     func schemaVersion() async throws -> Int
     /// Short name for logs: "sqlite" or "postgresql".

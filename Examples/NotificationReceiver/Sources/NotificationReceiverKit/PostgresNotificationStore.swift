@@ -143,6 +143,13 @@ public final class PostgresNotificationStore: NotificationStore {
         return uuids
     }
 
+    public func storedNotificationEnvironments() async throws -> [String: String] {
+        var environments: [String: String] = [:]
+        let rows = try await client.query("SELECT uuid, environment FROM notifications", logger: logger)
+        for try await (uuid, environment) in rows.decode((String, String).self) { environments[uuid] = environment }
+        return environments
+    }
+
     public func schemaVersion() async throws -> Int {
         var current = 0
         for try await version in try await client.query("SELECT MAX(version) FROM schema_version", logger: logger).decode(Int?.self) {

@@ -97,6 +97,16 @@ public final class SQLiteNotificationStore: NotificationStore {
         try await pool.read { db in try String.fetchAll(db, sql: "SELECT uuid FROM notifications") }
     }
 
+    public func storedNotificationEnvironments() async throws -> [String: String] {
+        try await pool.read { db in
+            var environments: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT uuid, environment FROM notifications") {
+                environments[row["uuid"]] = row["environment"]
+            }
+            return environments
+        }
+    }
+
     public func schemaVersion() async throws -> Int {
         try await pool.read { db in try Int.fetchOne(db, sql: "SELECT MAX(version) FROM schema_version") ?? 0 }
     }

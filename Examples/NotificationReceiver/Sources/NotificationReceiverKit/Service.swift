@@ -11,9 +11,10 @@ import SigilX509
 public enum ReceiverService {
     public static func run(configuration: ReceiverConfiguration, logger: Logger) async throws {
         let roots = try configuration.loadRootCertificates()
+        let environments = try configuration.acceptedEnvironments()
         let verifier = try SignedDataVerifier(
             rootCertificates: roots, bundleId: configuration.bundleId,
-            appAppleId: configuration.appAppleId, environment: configuration.environment)
+            appAppleId: configuration.appAppleId, environments: environments)
         let postgres = try configuration.postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
         let store: any NotificationStore = try postgres ?? SQLiteNotificationStore(path: configuration.sqlitePath)
         let storeTimeout = Duration.milliseconds(Int64(configuration.storeTimeoutSeconds * 1000))
@@ -21,8 +22,7 @@ public enum ReceiverService {
         var receiptRoots: [Certificate] = []
         for der in try configuration.loadReceiptRootCertificates() { receiptRoots.append(try Certificate(derEncoded: der)) }
         let receipts = ReceiptIntake(
-            verifier: AppReceiptVerifier(trustedRoots: receiptRoots),
-            endpoint: configuration.environment == .production ? .production : .sandbox)
+            verifier: AppReceiptVerifier(trustedRoots: receiptRoots), endpoints: configuration.receiptEndpoints)
         let appAttest = try configuration.appAttestVerifiers().map { verifiers in
             AppAttestIntake(
                 attestationVerifier: verifiers.attestation, assertionVerifier: verifiers.assertion, store: store, logger: logger,
@@ -45,8 +45,12 @@ public enum ReceiverService {
         app.beforeServerStarts {
             try await store.prepare()
             logger.info(
-                "store \(store.kind) ready at schema version \(NotificationSchema.version); bundle \(configuration.bundleId), \(configuration.environment)"
+                "store \(store.kind) ready at schema version \(NotificationSchema.version); bundle \(configuration.bundleId), \(environments)"
             )
+            if environments.trust == .unverified {
+                logger.warning(
+                    "INSECURE: accepting unsigned LocalTesting notifications (--insecure-accept-unsigned): nothing is verified")
+            }
             if let appAttest {
                 logger.info(
                     "App Attest for \(appAttest.attestationVerifier.appID) (\(appAttest.attestationVerifier.environment)) on /appattest/…")

@@ -21,6 +21,8 @@ final class SQLiteReceiverTests: XCTestCase {
     func testAppAttestChallengesAttestationsAssertionsAndRefusals() async throws { try await make().appAttestFlow() }
     func testAppAttest16ClientsOneKeyEachCounterAcceptedOnce() async throws { try await make().appAttestConcurrentAssertions() }
     func testAppAttestSIGKILLDuringBurstLosesNothingAcknowledged() async throws { try await make().appAttestKillDuringBurst() }
+    func testProductionAndSandboxInOneDeployment() async throws { try await make().productionAndSandboxInOneDeployment() }
+    func testLocalTestingRefusedWithoutTheInsecureFlag() async throws { try await make().localTestingNeedsTheInsecureFlag() }
 }
 
 /// The receiver on a real PostgreSQL server (RECEIVER_TEST_POSTGRES_URL; ci.sh starts one).
@@ -42,6 +44,7 @@ final class PostgresReceiverTests: XCTestCase {
     func testBurstOf2000From16Clients() async throws { try await make().concurrentBurst() }
     func testSIGKILLDuringBurstLosesNothingAcknowledged() async throws { try await make().killDuringBurst() }
     func testTwoReceiversShareOneDatabase() async throws { try await make().twoReceiversShareOneDatabase() }
+    func testProductionAndSandboxInOneDeployment() async throws { try await make().productionAndSandboxInOneDeployment() }
     func testAppAttestChallengesAttestationsAssertionsAndRefusals() async throws { try await make().appAttestFlow() }
     func testAppAttest16ClientsOneKeyEachCounterAcceptedOnce() async throws { try await make().appAttestConcurrentAssertions() }
     func testAppAttestSIGKILLDuringBurstLosesNothingAcknowledged() async throws { try await make().appAttestKillDuringBurst() }

@@ -53,16 +53,19 @@ final class Scenarios: @unchecked Sendable {
         }
     }
 
-    func start(environment: String? = nil, bundleId: String? = nil, storeTimeout: Int = 30) async throws -> ReceiverProcess {
+    func start(
+        environment: String? = nil, bundleId: String? = nil, storeTimeout: Int = 30, extraArguments: [String] = []
+    ) async throws -> ReceiverProcess {
         _ = try await openStore()
-        var arguments = [
-            "--bundle-id", bundleId ?? signer.bundleId, "--app-apple-id", "\(signer.appAppleId)",
-            "--environment", environment ?? signer.environment.rawValue, "--root-certificate", signer.rootFile.path,
-            // App Attest on the test PKI's root. The store timeout is long (a busy machine is not a
-            // database away) except in the test that takes PostgreSQL away.
-            "--appattest-team-id", AttestationSigner.teamId, "--appattest-test-root", try AttestationSigner.shared.get().rootFile.path,
-            "--store-timeout", "\(storeTimeout)",
-        ]
+        var arguments =
+            extraArguments + [
+                "--bundle-id", bundleId ?? signer.bundleId, "--app-apple-id", "\(signer.appAppleId)",
+                "--environment", environment ?? signer.environment.rawValue, "--root-certificate", signer.rootFile.path,
+                // App Attest on the test PKI's root. The store timeout is long (a busy machine is not a
+                // database away) except in the test that takes PostgreSQL away.
+                "--appattest-team-id", AttestationSigner.teamId, "--appattest-test-root", try AttestationSigner.shared.get().rootFile.path,
+                "--store-timeout", "\(storeTimeout)",
+            ]
         switch backend {
         case .sqlite: arguments += ["--sqlite", sqlitePath]
         case .postgres: arguments += ["--postgres-url", postgresURL ?? ""]
@@ -227,26 +230,102 @@ final class Scenarios: @unchecked Sendable {
         }
     }
 
+    // MARK: - Environments
+
+    /// One deployment for Production and Sandbox (the App Review setup): a notification from
+    /// either is verified and stored, every row with its own environment; an Xcode one is refused;
+    /// `POST /verifyReceipt` answers a sandbox receipt as the sandbox would and a production
+    /// receipt as production would, each in one call (Apple's 21007 retry done here).
+    func productionAndSandboxInOneDeployment() async throws {
+        let receiver = try await start(environment: "Production,Sandbox")
+        let store = try await openStore()
+        let base = receiver.baseURL
+        var expected: [String: String] = [:]
+        for environment in ["Sandbox", "Production", "Sandbox"] {
+            let original = "3000000\(Int.random(in: 100_000...999_999))"
+            let transaction = try signer.sign(signer.transaction(original: original, id: original, environment: environment))
+            let uuid = UUID().uuidString
+            let response = try await sender.post(
+                base, try signer.notification(uuid: uuid, signedTransactionInfo: transaction, environment: environment))
+            XCTAssertEqual(response.status, 200, "\(environment): \(response.json)")
+            expected[uuid] = environment
+            let state = try await sender.get(base + "/appstore/transactions/\(original)")
+            XCTAssertEqual(state.json["environment"] as? String, environment, "the transaction row's environment")
+        }
+        try await refusedXcode(base)
+        let stored = try await store.storedNotificationEnvironments()
+        XCTAssertEqual(stored, expected, "every notification row carries the environment it was verified in")
+
+        let now = Int64(Date().timeIntervalSince1970)
+        let library = AppReceiptVerifier(trustedRoots: [signer.pki.root])
+        for (type, endpoint, environment) in [
+            ("ProductionSandbox", VerifyReceiptEndpoint.sandbox, "Sandbox"), ("Production", .production, "Production"),
+        ] {
+            let der = try receipt(type, now: now)
+            let response = try await sender.post(url: base + "/verifyReceipt", receiptRequest(der))
+            let answer = try JSONDecoder().decode(VerifyReceiptResponse.self, from: Data(response.body))
+            let direct = library.verifyReceiptResponse(Array(Base64.encode(der).utf8), sentTo: endpoint, requestTime: now)
+            XCTAssertEqual(answer.status, 0, type)
+            XCTAssertEqual(answer.environment, environment, type)
+            XCTAssertEqual(answer.receipt?.receipt_type, direct.receipt?.receipt_type, type)
+            XCTAssertEqual(answer.receipt?.in_app.first?.transaction_id, "2000000000000042", type)
+        }
+    }
+
+    func refusedXcode(_ base: String) async throws {
+        let xcode = try await sender.post(base, try signer.notification(environment: "Xcode"))
+        XCTAssertEqual(xcode.status, 403)
+        XCTAssertEqual(xcode.json["status"] as? String, "INVALID_ENVIRONMENT")
+    }
+
+    /// LocalTesting is a loud, named choice: without `--insecure-accept-unsigned` the receiver
+    /// refuses to start; with it, it serves unsigned notifications and warns on every one.
+    func localTestingNeedsTheInsecureFlag() async throws {
+        do {
+            let process = try await start(environment: "LocalTesting")
+            XCTFail("the receiver started in LocalTesting without --insecure-accept-unsigned: \(process.baseURL)")
+        } catch let error as HarnessError {
+            XCTAssertTrue(error.description.contains("refusing to start in LocalTesting"), error.description)
+            XCTAssertTrue(error.description.contains("--insecure-accept-unsigned"), error.description)
+        }
+        let receiver = try await start(environment: "LocalTesting", extraArguments: ["--insecure-accept-unsigned"])
+        // Signed by a PKI nobody trusts: nothing is checked in LocalTesting.
+        for _ in 0..<2 {
+            let response = try await sender.post(
+                receiver.baseURL, try signer.notification(environment: "LocalTesting", with: signer.foreign))
+            XCTAssertEqual(response.status, 200, "\(response.json)")
+        }
+        let warnings = receiver.log.components(separatedBy: "serving an unsigned LocalTesting notification").count - 1
+        XCTAssertEqual(warnings, 2, "one warning per request served:\n\(receiver.log)")
+        XCTAssertTrue(receiver.log.contains("INSECURE: accepting unsigned LocalTesting notifications"), receiver.log)
+    }
+
+    /// An app receipt of `type` signed by the test PKI's leaf.
+    func receipt(_ type: String, now: Int64) throws -> [UInt8] {
+        let builder = AppReceiptBuilder(
+            receiptType: type, appItemID: signer.appAppleId, bundleID: signer.bundleId, appVersion: "7",
+            originalApplicationVersion: "1", creationDate: now - 60, opaqueValue: [9, 8, 7], deviceGUID: [1, 2, 3],
+            inAppPurchases: [
+                .init(
+                    productID: "coins", transactionID: "2000000000000042", originalTransactionID: "2000000000000042",
+                    purchaseDate: now - 3600, originalPurchaseDate: now - 3600)
+            ])
+        return try AppReceiptBuilder.signedData(
+            content: try builder.payload(), signer: signer.pki.leaf, signerKey: signer.pki.leafKey,
+            certificates: [signer.pki.leaf, signer.pki.intermediate])
+    }
+
+    /// Apple's verifyReceipt request body for `der`.
+    func receiptRequest(_ der: [UInt8]) -> [UInt8] { Array(#"{"receipt-data":"\#(Base64.encode(der))","password":"x"}"#.utf8) }
+
     /// The receiver's `POST /verifyReceipt` answers as `AppReceiptVerifier.verifyReceiptResponse`
     /// does (the request time aside): status 0 with the receipt's fields for a receipt the trusted
     /// root's signer made (this receiver stands for the sandbox endpoint), 21008 for a production
     /// receipt, 21003 for a changed byte, 21002 for a body without receipt-data.
     func verifyReceiptRoute(_ base: String) async throws {
         let now = Int64(Date().timeIntervalSince1970)
-        func receipt(_ type: String) throws -> [UInt8] {
-            let builder = AppReceiptBuilder(
-                receiptType: type, appItemID: signer.appAppleId, bundleID: signer.bundleId, appVersion: "7",
-                originalApplicationVersion: "1", creationDate: now - 60, opaqueValue: [9, 8, 7], deviceGUID: [1, 2, 3],
-                inAppPurchases: [
-                    .init(
-                        productID: "coins", transactionID: "2000000000000042", originalTransactionID: "2000000000000042",
-                        purchaseDate: now - 3600, originalPurchaseDate: now - 3600)
-                ])
-            return try AppReceiptBuilder.signedData(
-                content: try builder.payload(), signer: signer.pki.leaf, signerKey: signer.pki.leafKey,
-                certificates: [signer.pki.leaf, signer.pki.intermediate])
-        }
-        func request(_ der: [UInt8]) -> [UInt8] { Array(#"{"receipt-data":"\#(Base64.encode(der))","password":"x"}"#.utf8) }
+        func receipt(_ type: String) throws -> [UInt8] { try self.receipt(type, now: now) }
+        func request(_ der: [UInt8]) -> [UInt8] { receiptRequest(der) }
         let library = AppReceiptVerifier(trustedRoots: [signer.pki.root])
         let sandbox = try receipt("ProductionSandbox")
         var changed = sandbox

@@ -25,6 +25,7 @@ final class StalledStore: NotificationStore, @unchecked Sendable {
     func store(_ record: NotificationRecord) async throws -> StoreOutcome { try await stall() }
     func transactionState(originalTransactionId: String) async throws -> TransactionState? { try await stall() }
     func storedNotificationUUIDs() async throws -> [String] { try await stall() }
+    func storedNotificationEnvironments() async throws -> [String: String] { try await stall() }
     func schemaVersion() async throws -> Int { try await stall() }
     func insertChallenge(_ challenge: String, issuedAt: Int64, expiresAt: Int64, purgeExpiredBefore: Int64?) async throws {
         try await stall() as Void
