@@ -283,7 +283,10 @@ struct VerifyCommand: AsyncParsableCommand {
             decoded (--raw-nested keeps them as JWS strings). Without --bundle-id the bundle id is reported, not enforced; \
             without --environment a Production or Sandbox payload is accepted and the output says which it was. On failure \
             the status (Apple's names: INVALID_JWT_FORMAT, VERIFICATION_FAILURE, …) and the reason go to stderr as JSON \
-            (exit 1). --explain prints each step with the spec clause it implements to stderr.
+            (exit 1). --explain prints each step with the spec clause it implements to stderr. \
+            Xcode's StoreKit-testing data is signed by Xcode's own certificate, alone in x5c and never Apple's: \
+            --xcode-certificate FILE requires x5c[0] to be that certificate (`sigil receipt verify --xcode-certificate` \
+            does the same for Xcode's receipts); --environment Xcode alone trusts the certificate the data carries.
             """)
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case transaction
@@ -322,10 +325,15 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(help: "Print every verification step to stderr.") var explain = false
     @Option(
         name: .customLong("relax"),
-        help:
-            "An RFC 5280 profile rule not enforced on the chain (repeatable): \(RelaxationName.allValueStrings.joined(separator: ", ")). Default: none; Apple's App Store Server Library test root needs missing-key-identifiers and noncritical-basic-constraints."
+        help: RelaxationName.help(
+            "the chain", note: "Apple's App Store Server Library test root needs missing-key-identifiers and noncritical-basic-constraints")
     )
     var relaxations: [RelaxationName] = []
+    @Option(
+        help:
+            "Xcode StoreKit testing: the certificate Xcode signs with (DER or PEM); x5c[0] must be it. Implies --environment Xcode (the certificate x5c carries is trusted with --environment Xcode alone)."
+    )
+    var xcodeCertificate: String?
     @Argument(help: "File holding the JWS (or a notification body {\"signedPayload\": …}), or - for standard input.") var file: String
 
     mutating func run() async throws {
@@ -368,20 +376,42 @@ struct VerifyCommand: AsyncParsableCommand {
             guard appAppleId == nil else { throw CLIFailure(code: "usage", message: "--app-apple-id needs --bundle-id") }
             identity = .reportOnly
         }
+        // --xcode-certificate: Xcode's certificate, given; the Xcode environment only.
+        var xcode: Certificate?
+        if let xcodeCertificate {
+            guard environment == nil || environment == AppStoreEnvironment.xcode.rawValue, roots.isEmpty, relaxations.isEmpty, !online
+            else {
+                throw CLIFailure(
+                    code: "usage",
+                    message:
+                        "--xcode-certificate is the only trust for Xcode data: --environment, --root, --relax and --online do not apply")
+            }
+            guard let certificate = try X509Command.load(xcodeCertificate).first else {
+                throw CLIFailure(code: "usage", message: "--xcode-certificate \(xcodeCertificate) holds no certificate")
+            }
+            xcode = certificate
+        }
         let revocation: (any RevocationChecker)? = online ? OCSPRevocationChecker(transport: URLSessionOCSPTransport()) : nil
         // Without --environment: Production or Sandbox, both with the full chain (never Xcode or
         // LocalTesting, whose checks are weaker); the output says the environment was not chosen.
         // Production needs the app Apple id when the identity is enforced, so it is tried only with one.
         let enforcedWithoutAppId = bundleId != nil && appAppleId == nil
         let environments: [AppStoreEnvironment] =
-            environment.map { [AppStoreEnvironment(rawValue: $0)] } ?? (enforcedWithoutAppId ? [.sandbox] : [.sandbox, .production])
+            xcode != nil
+            ? [.xcode]
+            : environment.map { [AppStoreEnvironment(rawValue: $0)] } ?? (enforcedWithoutAppId ? [.sandbox] : [.sandbox, .production])
         var trace = explain ? VerificationTrace() : nil
         do {
             var attempt = 0
             while true {
-                let verifier = try SignedDataVerifier(
-                    trustedRoots: trusted, identity: identity, environment: environments[attempt], revocation: revocation,
-                    rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
+                let verifier: SignedDataVerifier
+                if let xcode {
+                    verifier = try SignedDataVerifier(xcode: .given(xcode), identity: identity)
+                } else {
+                    verifier = try SignedDataVerifier(
+                        trustedRoots: trusted, identity: identity, environment: environments[attempt], revocation: revocation,
+                        rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
+                }
                 let verified: VerifiedAnySignedData
                 do {
                     verified = try await verifier.verify(text, kind: type.kind, at: time, trace: trace)
@@ -391,7 +421,7 @@ struct VerifyCommand: AsyncParsableCommand {
                     continue
                 }
                 var record = Self.record(verified)
-                if environment == nil {
+                if environment == nil && xcode == nil {
                     record["environment"] = [
                         "enforced": false, "value": environments[attempt].rawValue,
                         "note": "Production or Sandbox accepted: pass --environment to require one",

@@ -50,8 +50,8 @@ final class FuzzRegressionTests: XCTestCase {
                 previousCounter: 7
             ).counter, 0x8000_0001)
         XCTAssertNoThrow(
-            try AttestationReceiptVerifier(trustedRoots: [fixture.pki.receiptRoot]).verify(
-                inputs["receipt"] ?? [], appID: fixture.appID, now: time, maximumAge: 300))
+            try AttestationReceiptVerifier(trustedRoots: [fixture.pki.receiptRoot], appID: fixture.appID).verify(
+                inputs["receipt"] ?? [], now: time, maximumAge: 300))
     }
 
     /// Byte flips, truncations, insertions and splices of the committed inputs (seeded, so a
