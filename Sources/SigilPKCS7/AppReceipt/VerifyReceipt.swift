@@ -13,6 +13,10 @@ public enum VerifyReceiptEndpoint: String, Sendable, Hashable, CaseIterable {
 /// proves it — computed offline by ``AppReceiptVerifier/verifyReceiptResponse(_:sentTo:requestTime:)``,
 /// so a server still calling Apple's endpoint can switch by changing a URL.
 ///
+/// Like Apple's endpoint, it checks no bundle id: `receipt.bundle_id` is for the caller to compare
+/// (the drop-in's verifier is report-only by name; see
+/// ``AppReceiptVerifier/verifyReceiptResponse(_:sentTo:requestTime:)``).
+///
 /// Statuses: 0 valid; 21002 the receipt data is malformed; 21003 the receipt could not be
 /// authenticated (signature, signer chain, Apple's receipt profile); 21007 a sandbox receipt sent
 /// to the production endpoint; 21008 a production receipt sent to the sandbox endpoint.
