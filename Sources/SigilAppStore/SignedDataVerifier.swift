@@ -17,7 +17,8 @@ public enum SignedDataTrust: String, Sendable {
     /// signed-data policy (and, with online checks, was not revoked).
     case appleChain
     /// Xcode environment: the signature verifies with the single self-signed StoreKit Testing
-    /// certificate in x5c; nothing ties it to Apple.
+    /// certificate in x5c — the one the caller gave, or by name the one x5c carries
+    /// (``SignedDataVerifier/xcodeCertificate``); nothing ties it to Apple.
     case xcodeSelfSigned
     /// LocalTesting environment: decoded only, nothing verified (Apple's libraries' test hook).
     case unverified

@@ -293,7 +293,7 @@ struct DemoCommand: AsyncParsableCommand {
             content: try receiptBuilder.payload(), signer: pki.leaf, signerKey: pki.leafKey,
             certificates: [pki.leaf, pki.intermediate])
         // AppReceiptVerifier owns the job: parse once, time from the creation date, Apple's receipt
-        // profile, signer chain, device hash.
+        // profile, signer chain, environment, bundle id, device hash (with the expected bundle id).
         let verifiedReceipt = try AppReceiptVerifier(trustedRoots: [pki.root], bundleId: bundle, environments: [.sandbox])
             .verify(receiptDER, deviceGUID: guid)
         let receipt = verifiedReceipt.receipt
@@ -303,6 +303,13 @@ struct DemoCommand: AsyncParsableCommand {
         r.check(verifiedReceipt.chain.count == 3, "signature and signer chain verify (leaf → intermediate → root, Apple receipt policy)")
         r.check(receipt.transactionID() == "1000000900000001", "transaction id \(receipt.transactionID() ?? "?")")
         r.check(verifiedReceipt.deviceMatches == true, "SHA-1(GUID ‖ opaque ‖ bundle id) matches the device")
+        // The same receipt, from the same device, presented for another app: refused.
+        var refusal = "accepted"
+        do {
+            _ = try AppReceiptVerifier(trustedRoots: [pki.root], bundleId: bundle + ".other", environments: [.sandbox])
+                .verify(receiptDER, deviceGUID: guid)
+        } catch { refusal = error.code.rawValue }
+        r.check(refusal == "invalidAppIdentifier", "the same receipt and device for another bundle id: \(refusal)")
         return receiptDER
     }
 
