@@ -136,7 +136,7 @@ struct ReceiptCommand: ParsableCommand {
         var bundleId: String?
         @Option(
             help:
-                "An accepted environment (repeatable): \(ReceiptEnvironment.allValueStrings.joined(separator: ", ")). Default: production and sandbox; xcode with --xcode-certificate."
+                "An accepted environment (repeatable). Default: production and sandbox; xcode with --xcode-certificate or --xcode-carried-certificate."
         )
         var environment: [ReceiptEnvironment] = []
         @Flag(help: "Relaxation: accept any signer that chains to the roots (test PKIs), not only Apple's receipt signer.")

@@ -314,11 +314,12 @@ enum RelaxationName: String, ExpressibleByArgument, CaseIterable {
     case noncriticalBasicConstraints = "noncritical-basic-constraints"
     case noncriticalPolicyConstraints = "noncritical-policy-constraints"
 
-    /// The `--relax` help: what it relaxes on `subject`, every name, and `note` when given.
+    /// The `--relax` help: what it relaxes on `subject`, and `note` when given (the names are
+    /// listed by ArgumentParser, as the option's values).
     static func help(_ subject: String, note: String? = nil) -> ArgumentHelp {
         ArgumentHelp(
-            "An RFC 5280 profile rule not enforced on \(subject), for data known to break it (repeatable): "
-                + allValueStrings.joined(separator: ", ") + ". Default: none" + (note.map { "; \($0)" } ?? "") + ".")
+            "An RFC 5280 profile rule not enforced on \(subject), for data known to break it (repeatable). Default: none"
+                + (note.map { "; \($0)" } ?? "") + ".")
     }
 
     /// The library's relaxation of this name.
