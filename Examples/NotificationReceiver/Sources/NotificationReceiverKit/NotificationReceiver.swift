@@ -155,7 +155,9 @@ public struct NotificationIntake: Sendable {
 ///   Apple's request body (`{"receipt-data": base64, …}`), Apple's response body
 ///   (`VerifyReceiptResponse`: status 0/21002/21003/21007/21008, `environment`, `receipt` with
 ///   `in_app`) with HTTP 200 as Apple answers; the receiver's environment decides which endpoint
-///   it stands for (Production: `buy.itunes.apple.com`, otherwise the sandbox).
+///   it stands for (Production: `buy.itunes.apple.com`, otherwise the sandbox). Like Apple's
+///   endpoint it checks no bundle id (its verifier is report-only by name): `receipt.bundle_id` is
+///   the caller's to compare.
 /// - `GET /health`: 200 `{"status":"ok", …}` once the schema is in place and the database answers.
 /// - `POST /appattest/challenge|attestation|assertion` when App Attest is configured (`AppAttestIntake`).
 public enum ReceiverRoutes {
@@ -229,7 +231,8 @@ public enum ReceiverRoutes {
 }
 
 /// `POST /verifyReceipt`: Apple's `verifyReceipt` request answered offline by
-/// `AppReceiptVerifier.verifyReceiptResponse`.
+/// `AppReceiptVerifier.verifyReceiptResponse` — with a report-only verifier, so that the body is
+/// Apple's (Apple's endpoint checks no bundle id).
 public struct ReceiptIntake: Sendable {
     public let verifier: AppReceiptVerifier
     /// Which of Apple's endpoints this receiver stands for.
