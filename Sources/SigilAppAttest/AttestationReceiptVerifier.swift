@@ -116,22 +116,30 @@ public struct AttestationReceipt: Sendable {
 /// 3. the signature verifies and the signer chains to the trusted root (Apple Root CA - G3) under
 ///    RFC 5280 and `MarkerExtensionPolicy.appAttestReceipt` at the time given, by default the
 ///    receipt's creation time;
-/// 4. when given: the App ID is the expected one, the attested key is the stored one, and the
-///    receipt is no older than `maximumAge` at `now` (Apple: an attestation receipt no more than
-///    minutes old when first stored).
+/// 4. the App ID is the verifier's (always: a verifier is built for one App ID, as
+///    ``AttestationVerifier`` and ``AssertionVerifier`` are);
+/// 5. when given: the attested key is the stored one, and the receipt is no older than
+///    `maximumAge` at `now` (Apple: an attestation receipt no more than minutes old when first
+///    stored).
 ///
 /// Variable time (public inputs).
 public struct AttestationReceiptVerifier: Sendable {
     /// The roots the signer must chain to (Apple Root CA - G3).
     public let trustedRoots: [Certificate]
+    /// The App ID every receipt must name ("TEAMID.bundle.id", field 2).
+    public let appID: AppAttestAppID
 
-    /// A verifier trusting `trustedRoots` (Apple Root CA - G3 for Apple's receipts).
-    public init(trustedRoots: [Certificate]) { self.trustedRoots = trustedRoots }
+    /// A verifier of the receipts of `appID`, trusting `trustedRoots` (Apple Root CA - G3 for
+    /// Apple's receipts).
+    public init(trustedRoots: [Certificate], appID: AppAttestAppID) {
+        self.trustedRoots = trustedRoots
+        self.appID = appID
+    }
 
-    /// Verifies `receipt` (BER bytes) at `time` (default: its creation time); checks the App ID,
-    /// the attested key and the age when their expectations are given.
+    /// Verifies `receipt` (BER bytes) at `time` (default: its creation time) and its App ID;
+    /// checks the attested key and the age when their expectations are given.
     public func verify(
-        _ receipt: [UInt8], at time: Int64? = nil, appID: AppAttestAppID? = nil, attestedPublicKey: ECDSAPublicKey? = nil,
+        _ receipt: [UInt8], at time: Int64? = nil, attestedPublicKey: ECDSAPublicKey? = nil,
         now: Int64? = nil, maximumAge: Int64? = nil, trace: VerificationTrace? = nil
     ) throws(AppAttestError) -> VerifiedAttestationReceipt {
         func fail(_ clause: String, _ check: String, _ error: AppAttestError) -> AppAttestError { error.recorded(in: trace, clause, check) }
@@ -159,14 +167,12 @@ public struct AttestationReceiptVerifier: Sendable {
         do { verified = try cms.verify(signed, at: validationTime, trace: trace) } catch {
             throw AppAttestError(.receiptNotTrusted, "receipt: \(error.qualifiedCode): \(error.reason)", failures: error.failures)
         }
-        if let appID {
-            guard fields.appID == appID.description else {
-                throw fail(
-                    "Apple: Assessing fraud risk", "App ID",
-                    AppAttestError(.receiptAppIDMismatch, "receipt: App ID \(fields.appID), expected \(appID)"))
-            }
-            trace?.pass("Apple: Assessing fraud risk", "App ID", appID.description)
+        guard fields.appID == appID.description else {
+            throw fail(
+                "Apple: Assessing fraud risk", "App ID",
+                AppAttestError(.receiptAppIDMismatch, "receipt: App ID \(fields.appID), expected \(appID)"))
         }
+        trace?.pass("Apple: Assessing fraud risk", "App ID", appID.description)
         if let attestedPublicKey {
             guard fields.attestedPublicKey == attestedPublicKey else {
                 throw fail(

@@ -17,7 +17,8 @@ public enum SignedDataTrust: String, Sendable {
     /// signed-data policy (and, with online checks, was not revoked).
     case appleChain
     /// Xcode environment: the signature verifies with the single self-signed StoreKit Testing
-    /// certificate in x5c; nothing ties it to Apple.
+    /// certificate in x5c — the one the caller gave, or by name the one x5c carries
+    /// (``SignedDataVerifier/xcodeCertificate``); nothing ties it to Apple.
     case xcodeSelfSigned
     /// LocalTesting environment: decoded only, nothing verified (Apple's libraries' test hook).
     case unverified
@@ -190,11 +191,26 @@ public struct SignedDataVerifier: Sendable {
     public let cache: ChainCache
     /// Seconds since the epoch: the verifier's notion of now (passed in, never a hidden global).
     public let clock: @Sendable () -> Int64
+    /// In the Xcode environment, which certificate must sign: the one given
+    /// (``init(xcode:identity:clock:)``), or the one x5c carries; nil in other environments.
+    public private(set) var xcodeCertificate: XcodeCertificate?
     let certificateVerifier: CertificateVerifier
     /// SHA-256 of what decides whether a chain is trusted — the roots' fingerprints (sorted) and
     /// the RFC 5280 relaxations' names (sorted) —: part of every `ChainCache` key, so verifiers
     /// configured differently never share a cached chain.
     let trustContext: [UInt8]
+
+    /// Which certificate signs Xcode's StoreKit-testing signed data, as the caller trusts it. Xcode
+    /// signs with one self-signed certificate ("StoreKit Testing in Xcode", P-256), never issued
+    /// by Apple, and puts it alone in x5c.
+    public enum XcodeCertificate: Sendable, Hashable {
+        /// The certificate the caller has (saved from Xcode, or from data the caller trusts):
+        /// x5c[0] must be this certificate.
+        case given(Certificate)
+        /// The certificate x5c carries: proves the payload intact, not who signed it — anyone can
+        /// make such data. What a verifier built with `environment: .xcode` does.
+        case carriedByTheData
+    }
 
     /// The system clock, in seconds since the epoch: the default `clock`.
     public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -280,9 +296,21 @@ public struct SignedDataVerifier: Sendable {
         self.revocation = revocation
         self.cache = cache
         self.clock = clock
+        xcodeCertificate = environments.trust == .xcodeSelfSigned ? .carriedByTheData : nil
         certificateVerifier = CertificateVerifier(
             trustedRoots: trustedRoots, policies: [RFC5280Policy(relaxations: rfc5280Relaxations), MarkerExtensionPolicy.appleSignedData])
         trustContext = Self.trustContext(roots: trustedRoots, relaxations: rfc5280Relaxations)
+    }
+
+    /// A verifier of Xcode's StoreKit-testing signed data (the Xcode environment, always
+    /// enforced) with the identity check `identity`: the ES256 signature must verify with Xcode's
+    /// certificate as `xcode` names it — the one the caller gives, or by name the one x5c
+    /// carries. Nothing ties such data to Apple; never use it for App Store data.
+    public init(
+        xcode: XcodeCertificate, identity: AppIdentityCheck, clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
+    ) throws(AppStoreError) {
+        try self.init(trustedRoots: [], identity: identity, environment: .xcode, clock: clock)
+        xcodeCertificate = xcode
     }
 
     static func trustContext(roots: [Certificate], relaxations: Set<RFC5280Policy.Relaxation>) -> [UInt8] {
@@ -821,11 +849,19 @@ public struct SignedDataVerifier: Sendable {
         do { certificate = try Certificate(derEncoded: try JWS.certificateDER(first)) } catch {
             throw AppStoreError(.invalidCertificate, "x5c[0] is not a valid certificate: \(error)")
         }
+        if case .given(let expected) = xcodeCertificate, certificate != expected {
+            trace?.fail(
+                "Apple: Xcode", "x5c[0] is the Xcode certificate given", "\(certificate.subject.rfc4514String) is another certificate")
+            throw AppStoreError(.verificationFailure, "x5c[0] (\(certificate.subject.rfc4514String)) is not the Xcode certificate given")
+        }
         guard case .ec(let key) = certificate.publicKey, key.curve == .p256 else {
             throw AppStoreError(.verificationFailure, "the Xcode certificate's key is not P-256")
         }
         try verifySignature(jws, key: key, trace: trace)
-        trace?.note("Apple: Xcode", "signature checked against the self-signed StoreKit Testing certificate; no chain to Apple")
+        trace?.note(
+            "Apple: Xcode",
+            "signature checked against the self-signed StoreKit Testing certificate "
+                + (xcodeCertificate == .carriedByTheData ? "x5c carries (integrity only)" : "given by the caller") + "; no chain to Apple")
         return Envelope(
             payloadBytes: jws.payload, payloadJSON: payloadJSON, header: jws.header, chain: [certificate],
             validationTime: time, trust: .xcodeSelfSigned, chainFromCache: false)

@@ -80,12 +80,15 @@ extension AppTransaction: AppStoreSignedPayload {
     /// The payload's receiptCreationDate: the time its chain is validated at when online checks are off.
     public var validationDate: AppStoreDate? { receiptCreationDate }
 
-    /// Bundle id, app Apple id (Production) and receiptType as the environment.
+    /// Bundle id, app Apple id (Production) and receiptType as the environment. Xcode writes
+    /// app transactions without receiptType: in the Xcode environment an absent one is Xcode's
+    /// (and reported as Xcode); in every other environment it fails.
     public func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport {
         try expected.bundleId(bundleId)
         try expected.appAppleId(appAppleId)
-        try expected.environment(receiptType, field: "receiptType")
-        return AppIdentityReport(bundleId: bundleId, appAppleId: appAppleId, environment: receiptType, enforced: expected.isEnforced)
+        let environment = receiptType ?? (expected.environment == .xcode ? .xcode : nil)
+        try expected.environment(environment, field: "receiptType")
+        return AppIdentityReport(bundleId: bundleId, appAppleId: appAppleId, environment: environment, enforced: expected.isEnforced)
     }
 }
 

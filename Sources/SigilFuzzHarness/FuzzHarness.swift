@@ -102,16 +102,24 @@ public enum FuzzHarness {
 
     /// The receipt job as AppReceiptVerifier runs it (CMS SignedData, the receipt payload, the
     /// signature and chain, trusting the message's own certificates; base64 or BER input), under
-    /// Apple's profile and the relaxed one, the verifyReceipt answer, and legacy receipts.
+    /// Apple's profile, the relaxed one and Xcode's certificate as the receipt carries it, report-only
+    /// and enforcing a bundle id, the verifyReceipt answer, and legacy receipts.
     public static func receipt(_ bytes: [UInt8]) {
+        let every = Set(ReceiptEnvironment.allCases)
         guard let signed = try? SignedData(berEncoded: bytes) else {
             _ = try? LegacyTransactionReceipt(base64: bytes)
-            _ = AppReceiptVerifier(trustedRoots: []).verifyReceiptResponse(bytes, sentTo: .production, requestTime: time)
+            _ = (try? AppReceiptVerifier(trustedRoots: [], identity: .reportOnly, environments: every))?
+                .verifyReceiptResponse(bytes, sentTo: .production, requestTime: time)
             return
         }
-        _ = try? AppReceiptVerifier(trustedRoots: signed.certificates).verify(bytes, at: time, deviceGUID: [0, 1, 2])
-        _ = try? AppReceiptVerifier(trustedRoots: signed.certificates, signerRequirement: .anyCertificateUnderTrustedRoots).verify(bytes)
-        _ = AppReceiptVerifier(trustedRoots: signed.certificates).verifyReceiptResponse(bytes, sentTo: .sandbox, requestTime: time)
+        let apple = try? AppReceiptVerifier(trustedRoots: signed.certificates, identity: .reportOnly, environments: every)
+        _ = try? apple?.verify(bytes, at: time, deviceGUID: [0, 1, 2])
+        let relaxed = try? AppReceiptVerifier(
+            trustedRoots: signed.certificates, bundleId: "com.example", environments: every,
+            signerRequirement: .anyCertificateUnderTrustedRoots, rfc5280Relaxations: Set(RFC5280Policy.Relaxation.allCases))
+        _ = try? relaxed?.verify(bytes, deviceGUID: [0, 1, 2])
+        _ = try? AppReceiptVerifier(xcode: .carriedByTheData, identity: .enforce(bundleId: "com.example")).verify(bytes)
+        _ = apple?.verifyReceiptResponse(bytes, sentTo: .sandbox, requestTime: time)
         _ = try? LegacyTransactionReceipt(base64: bytes)
     }
 
@@ -219,7 +227,7 @@ public enum FuzzHarness {
         _ = try? attestation.verify(bytes, clientDataHash: clientDataHash, at: time, trace: VerificationTrace())
         _ = try? AssertionVerifier(appID: appID).verify(bytes, clientDataHash: clientDataHash, publicKey: key.publicKey, previousCounter: 7)
         if bytes.first == 0x30 {
-            _ = try? AttestationReceiptVerifier(trustedRoots: [pki.receiptRoot]).verify(bytes, appID: appID, now: time, maximumAge: 300)
+            _ = try? AttestationReceiptVerifier(trustedRoots: [pki.receiptRoot], appID: appID).verify(bytes, now: time, maximumAge: 300)
             _ = try? AttestationReceipt(payload: bytes)
         }
     }

@@ -36,6 +36,13 @@ public struct PKCS7Error: ModuleError {
         public static let notAReceipt = Code("notAReceipt")
         /// The receipt's SHA-1 hash does not match the device GUID given: another device, or a copied receipt.
         public static let deviceMismatch = Code("deviceMismatch")
+        /// The receipt's bundle id is not the one the verifier enforces (another app's receipt,
+        /// from this device or another; SigilAppStore's name for the same failure).
+        public static let invalidAppIdentifier = Code("invalidAppIdentifier")
+        /// The receipt's type names an environment the verifier does not accept, or none it knows.
+        public static let invalidEnvironment = Code("invalidEnvironment")
+        /// The verifier cannot be built as asked (no accepted environment, an empty bundle id).
+        public static let invalidConfiguration = Code("invalidConfiguration")
     }
 
     /// Why the operation failed, as a stable code.

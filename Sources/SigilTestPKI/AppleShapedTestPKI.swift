@@ -27,8 +27,13 @@ public struct AppleShapedTestPKI: Sendable {
 
     /// A fresh PKI whose three certificates are valid from `notBefore` to `notAfter` (seconds
     /// since 1970). `ocspResponder`, when given, goes in the leaf's and intermediate's
-    /// authorityInfoAccess.
-    public static func generate(notBefore: Int64, notAfter: Int64, ocspResponder: String? = nil) throws(X509Error) -> AppleShapedTestPKI {
+    /// authorityInfoAccess. With `keyIdentifiers` false no certificate carries a
+    /// subjectKeyIdentifier or an authorityKeyIdentifier, as some test PKIs (Apple's App Store
+    /// Server Library's, other libraries' receipt fixtures) are made: RFC 5280 §4.2.1.1–2 refuses
+    /// them unless the relaxation `missingKeyIdentifiers` is named.
+    public static func generate(
+        notBefore: Int64, notAfter: Int64, ocspResponder: String? = nil, keyIdentifiers: Bool = true
+    ) throws(X509Error) -> AppleShapedTestPKI {
         let rootKey = ECDSAPrivateKey.generate(curve: .p384)
         let intermediateKey = ECDSAPrivateKey.generate(curve: .p384)
         let leafKey = ECDSAPrivateKey.generate(curve: .p256)
@@ -49,27 +54,35 @@ public struct AppleShapedTestPKI: Sendable {
         let rootID = CertificateBuilder.keyIdentifier(rootKey.publicKey)
         let intermediateID = CertificateBuilder.keyIdentifier(intermediateKey.publicKey)
         let aia = ocspResponder.map { [CertificateBuilder.ExtensionValue.ocspResponder($0)] } ?? []
+        // Without key identifiers: every subjectKeyIdentifier and authorityKeyIdentifier left out.
+        func kept(_ extensions: [CertificateBuilder.ExtensionValue]) -> [CertificateBuilder.ExtensionValue] {
+            keyIdentifiers
+                ? extensions
+                : extensions.filter { $0.oid != X509OIDs.subjectKeyIdentifier && $0.oid != X509OIDs.authorityKeyIdentifier }
+        }
         let root = try CertificateBuilder(
             serialNumber: [0x01, 0x5E], issuer: rootName, subject: rootName, notBefore: notBefore, notAfter: notAfter,
             subjectPublicKeyInfo: rootKey.publicKey.spkiDER,
-            extensions: [.subjectKeyIdentifier(rootID), .basicConstraints(ca: true), .keyUsage([5, 6])]
+            extensions: kept([.subjectKeyIdentifier(rootID), .basicConstraints(ca: true), .keyUsage([5, 6])])
         ).sign(with: rootKey)
         let intermediate = try CertificateBuilder(
             serialNumber: [0x7A, 0x01], issuer: rootName, subject: intermediateName, notBefore: notBefore, notAfter: notAfter,
             subjectPublicKeyInfo: intermediateKey.publicKey.spkiDER,
-            extensions: [
-                .basicConstraints(ca: true, pathLength: 0), .authorityKeyIdentifier(rootID), .subjectKeyIdentifier(intermediateID),
-                .keyUsage([5, 6]), .marker(AppleOIDs.wwdrIntermediate),
-            ] + aia
+            extensions: kept(
+                [
+                    .basicConstraints(ca: true, pathLength: 0), .authorityKeyIdentifier(rootID), .subjectKeyIdentifier(intermediateID),
+                    .keyUsage([5, 6]), .marker(AppleOIDs.wwdrIntermediate),
+                ] + aia)
         ).sign(with: rootKey)
         let leaf = try CertificateBuilder(
             serialNumber: [0x60, 0x0D, 0xF0, 0x0D], issuer: intermediateName, subject: leafName, notBefore: notBefore, notAfter: notAfter,
             subjectPublicKeyInfo: leafKey.publicKey.spkiDER,
-            extensions: [
-                .basicConstraints(ca: false), .authorityKeyIdentifier(intermediateID),
-                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(leafKey.publicKey)), .keyUsage([0]),
-                .marker(AppleOIDs.appStoreReceiptSigning),
-            ] + aia
+            extensions: kept(
+                [
+                    .basicConstraints(ca: false), .authorityKeyIdentifier(intermediateID),
+                    .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(leafKey.publicKey)), .keyUsage([0]),
+                    .marker(AppleOIDs.appStoreReceiptSigning),
+                ] + aia)
         ).sign(with: intermediateKey)
         return AppleShapedTestPKI(
             rootKey: rootKey, intermediateKey: intermediateKey, leafKey: leafKey, root: root,

@@ -273,11 +273,12 @@ struct AppAttestCommand: ParsableCommand {
     struct Receipt: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify an App Attest fraud-metric receipt (BER or base64) to Apple Root CA - G3; exit 0 valid, 1 refused.",
-            discussion: "The chain is validated at the receipt's creation time unless --at is given.")
+            discussion:
+                "The chain is validated at the receipt's creation time unless --at is given; the receipt must name the App ID --team-id and --bundle-id give."
+        )
         @Option(help: "A trusted root instead of the built-in Apple Root CA - G3 (PEM or DER).") var root: String?
         @Option(help: "Validation time, RFC 3339 or unix seconds (default: the receipt's creation time).") var at: String?
-        @Option(help: "With --bundle-id: the App ID the receipt must name.") var teamId: String?
-        @Option(help: "With --team-id: the App ID the receipt must name.") var bundleId: String?
+        @OptionGroup var app: AppID
         @Flag(help: "Print every verification step, with its clause, to stderr.") var explain = false
         @Argument(help: "Receipt file (BER or base64), or - for standard input.") var file: String
 
@@ -286,14 +287,8 @@ struct AppAttestCommand: ParsableCommand {
                 let roots = try root.map { try X509Command.load($0) } ?? [try RootsCommand.certificate(AppleRootCertificates.signedData)]
                 let bytes = try AppAttestCommand.receiptBytes(try Input.read(file))
                 let time = try AppAttestCommand.time(at)
-                var appID: AppAttestAppID?
-                switch (teamId, bundleId) {
-                case (let team?, let bundle?): appID = AppAttestAppID(teamID: team, bundleID: bundle)
-                case (nil, nil): appID = nil
-                default: throw CLIFailure(code: "usage", message: "give both --team-id and --bundle-id, or neither")
-                }
                 let verified = try AppAttestCommand.traced(explain) {
-                    try AttestationReceiptVerifier(trustedRoots: roots).verify(bytes, at: time, appID: appID, trace: $0)
+                    try AttestationReceiptVerifier(trustedRoots: roots, appID: app.appID).verify(bytes, at: time, trace: $0)
                 }
                 var out = AppAttestCommand.json(verified.receipt)
                 out["valid"] = true

@@ -283,7 +283,10 @@ struct VerifyCommand: AsyncParsableCommand {
             decoded (--raw-nested keeps them as JWS strings). Without --bundle-id the bundle id is reported, not enforced; \
             without --environment a Production or Sandbox payload is accepted and the output says which it was. On failure \
             the status (Apple's names: INVALID_JWT_FORMAT, VERIFICATION_FAILURE, …) and the reason go to stderr as JSON \
-            (exit 1). --explain prints each step with the spec clause it implements to stderr.
+            (exit 1). --explain prints each step with the spec clause it implements to stderr. \
+            Xcode's StoreKit-testing data is signed by Xcode's own certificate, alone in x5c and never Apple's: \
+            --xcode-certificate FILE requires x5c[0] to be that certificate (`sigil receipt verify --xcode-certificate` \
+            does the same for Xcode's receipts); --environment Xcode alone trusts the certificate the data carries.
             """)
     enum Kind: String, ExpressibleByArgument, CaseIterable {
         case transaction
@@ -333,10 +336,15 @@ struct VerifyCommand: AsyncParsableCommand {
     var deviceVerificationId: String?
     @Option(
         name: .customLong("relax"),
-        help:
-            "An RFC 5280 profile rule not enforced on the chain (repeatable): \(RelaxationName.allValueStrings.joined(separator: ", ")). Default: none; Apple's App Store Server Library test root needs missing-key-identifiers and noncritical-basic-constraints."
+        help: RelaxationName.help(
+            "the chain", note: "Apple's App Store Server Library test root needs missing-key-identifiers and noncritical-basic-constraints")
     )
     var relaxations: [RelaxationName] = []
+    @Option(
+        help:
+            "Xcode StoreKit testing: the certificate Xcode signs with (DER or PEM); x5c[0] must be it. Implies --environment Xcode (the certificate x5c carries is trusted with --environment Xcode alone)."
+    )
+    var xcodeCertificate: String?
     @Argument(help: "File holding the JWS (or a notification body {\"signedPayload\": …}), or - for standard input.") var file: String
 
     mutating func run() async throws {
@@ -379,6 +387,21 @@ struct VerifyCommand: AsyncParsableCommand {
             guard appAppleId == nil else { throw CLIFailure(code: "usage", message: "--app-apple-id needs --bundle-id") }
             identity = .reportOnly
         }
+        // --xcode-certificate: Xcode's certificate, given; the Xcode environment only.
+        var xcode: Certificate?
+        if let xcodeCertificate {
+            guard environment == nil || environment == AppStoreEnvironment.xcode.rawValue, roots.isEmpty, relaxations.isEmpty, !online
+            else {
+                throw CLIFailure(
+                    code: "usage",
+                    message:
+                        "--xcode-certificate is the only trust for Xcode data: --environment, --root, --relax and --online do not apply")
+            }
+            guard let certificate = try X509Command.load(xcodeCertificate).first else {
+                throw CLIFailure(code: "usage", message: "--xcode-certificate \(xcodeCertificate) holds no certificate")
+            }
+            xcode = certificate
+        }
         let revocation: (any RevocationChecker)? = online ? OCSPRevocationChecker(transport: URLSessionOCSPTransport()) : nil
         // Without --environment: Production and Sandbox, both with the full chain (never Xcode or
         // LocalTesting, whose checks are weaker), in one verifier that says which it found.
@@ -387,7 +410,9 @@ struct VerifyCommand: AsyncParsableCommand {
         let trace = explain ? VerificationTrace() : nil
         do {
             let environments: AcceptedEnvironments
-            if let environment {
+            if xcode != nil {
+                environments = .xcode
+            } else if let environment {
                 let named = AppStoreEnvironment(rawValue: environment)
                 if named == .localTesting {
                     guard insecureAcceptUnsigned else {
@@ -403,12 +428,17 @@ struct VerifyCommand: AsyncParsableCommand {
             } else {
                 environments = enforcedWithoutAppId ? .sandbox : .productionAndSandbox
             }
-            let verifier = try SignedDataVerifier(
-                trustedRoots: trusted, identity: identity, environments: environments, revocation: revocation,
-                rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
+            let verifier: SignedDataVerifier
+            if let xcode {
+                verifier = try SignedDataVerifier(xcode: .given(xcode), identity: identity)
+            } else {
+                verifier = try SignedDataVerifier(
+                    trustedRoots: trusted, identity: identity, environments: environments, revocation: revocation,
+                    rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
+            }
             let verified = try await verifier.verify(text, kind: type.kind, at: time, trace: trace)
             var record = Self.record(verified)
-            if environment == nil {
+            if environment == nil && xcode == nil {
                 record["environment"] = [
                     "enforced": false, "value": verified.environment.rawValue,
                     "note": "\(environments) accepted: pass --environment to require one",

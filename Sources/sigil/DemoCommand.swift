@@ -293,8 +293,9 @@ struct DemoCommand: AsyncParsableCommand {
             content: try receiptBuilder.payload(), signer: pki.leaf, signerKey: pki.leafKey,
             certificates: [pki.leaf, pki.intermediate])
         // AppReceiptVerifier owns the job: parse once, time from the creation date, Apple's receipt
-        // profile, signer chain, device hash.
-        let verifiedReceipt = try AppReceiptVerifier(trustedRoots: [pki.root]).verify(receiptDER, deviceGUID: guid)
+        // profile, signer chain, environment, bundle id, device hash (with the expected bundle id).
+        let verifiedReceipt = try AppReceiptVerifier(trustedRoots: [pki.root], bundleId: bundle, environments: [.sandbox])
+            .verify(receiptDER, deviceGUID: guid)
         let receipt = verifiedReceipt.receipt
         r.line(
             "\(receiptDER.count) bytes; bundle \(receipt.bundleID ?? "?"), version \(receipt.appVersion ?? "?"), \(receipt.inAppPurchases.count) in-app record(s)"
@@ -302,6 +303,13 @@ struct DemoCommand: AsyncParsableCommand {
         r.check(verifiedReceipt.chain.count == 3, "signature and signer chain verify (leaf → intermediate → root, Apple receipt policy)")
         r.check(receipt.transactionID() == "1000000900000001", "transaction id \(receipt.transactionID() ?? "?")")
         r.check(verifiedReceipt.deviceMatches == true, "SHA-1(GUID ‖ opaque ‖ bundle id) matches the device")
+        // The same receipt, from the same device, presented for another app: refused.
+        var refusal = "accepted"
+        do {
+            _ = try AppReceiptVerifier(trustedRoots: [pki.root], bundleId: bundle + ".other", environments: [.sandbox])
+                .verify(receiptDER, deviceGUID: guid)
+        } catch { refusal = error.code.rawValue }
+        r.check(refusal == "invalidAppIdentifier", "the same receipt and device for another bundle id: \(refusal)")
         return receiptDER
     }
 
@@ -337,8 +345,8 @@ struct DemoCommand: AsyncParsableCommand {
         r.check(
             verified.extensions?.validationCategory == .appStore && verified.extensions?.bundleVersion == "42",
             "authenticator-data extensions: category \(verified.extensions?.validationCategory?.description ?? "-"), bundle version 42")
-        let fraud = try AttestationReceiptVerifier(trustedRoots: [pki.receiptRoot]).verify(
-            verified.receipt, appID: appID, attestedPublicKey: verified.publicKey, now: now, maximumAge: 300)
+        let fraud = try AttestationReceiptVerifier(trustedRoots: [pki.receiptRoot], appID: appID).verify(
+            verified.receipt, attestedPublicKey: verified.publicKey, now: now, maximumAge: 300)
         r.check(fraud.receipt.receiptType == "ATTEST", "fraud receipt: CMS signature, chain, App ID, attested key, fresh (type ATTEST)")
         let assertions = AssertionVerifier(appID: appID)
         let clientData = Array(#"{"challenge":"demo","action":"buy"}"#.utf8)
@@ -382,7 +390,7 @@ struct DemoCommand: AsyncParsableCommand {
         let uncachedVerifier = try SignedDataVerifier(
             trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox,
             cache: ChainCache(timeToLive: 0))
-        let receiptVerifier = AppReceiptVerifier(trustedRoots: [pki.root])
+        let receiptVerifier = try AppReceiptVerifier(trustedRoots: [pki.root], bundleId: bundle, environments: [.sandbox])
         let rows: [(String, Double)] = [
             ("P-256 sign", BenchCommand.rate(seconds) { Int(k256.signature(for: msg, hash: .sha256).r[0]) }.0),
             (

@@ -95,13 +95,29 @@ struct ReceiptCommand: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Verify an app receipt: signature, signer chain under Apple's receipt profile, device hash; exit 0 valid, 1 invalid.",
+            abstract:
+                "Verify an app receipt: signature, signer chain under Apple's receipt profile, environment, bundle id, device hash; exit 0 valid, 1 invalid.",
             discussion: """
                 The chain is validated at the receipt's creation date unless --at is given, and the signer must be \
                 Apple's receipt signer (1.2.840.113635.100.6.11.1 under a WWDR intermediate carrying \
-                1.2.840.113635.100.6.2.1) unless --any-signer relaxes it (Xcode StoreKit-testing receipts). \
+                1.2.840.113635.100.6.2.1) unless --any-signer relaxes it (receipts of test PKIs); --relax names an \
+                RFC 5280 profile rule not enforced on the chain (the names of `sigil verify` and `sigil x509 verify`; \
+                test PKIs without key identifiers need missing-key-identifiers). \
+                The receipt type must name an accepted environment: --environment (repeatable), by default Production \
+                or Sandbox, and the output says which it was. --bundle-id is enforced, and the device hash (--guid) is \
+                computed with it, so another app's receipt from the same device fails (invalidAppIdentifier); without \
+                --bundle-id the bundle id is reported, not enforced, and the output says so.
+
+                Xcode StoreKit-testing receipts are signed by Xcode's self-signed StoreKit certificate, never by \
+                Apple: verify them with --xcode-certificate StoreKitTestCertificate.cer (Xcode: open the StoreKit \
+                configuration, Editor > Save Public Certificate), or, to trust the certificate the receipt itself \
+                carries (integrity only: anyone can make such a receipt), --xcode-carried-certificate. Either accepts \
+                receipt type Xcode only and applies the relaxation missing-key-identifiers (Xcode's certificate has no \
+                subjectKeyIdentifier). `sigil verify --xcode-certificate` does the same for Xcode-signed JWS.
+
                 --format verify-receipt prints the body Apple's verifyReceipt endpoint returns, computed offline, \
-                for the endpoint --endpoint names.
+                for the endpoint --endpoint names; like Apple's endpoint it checks no bundle id unless --bundle-id \
+                is given (then another app's receipt is answered 21003).
                 """)
         enum Format: String, ExpressibleByArgument, CaseIterable {
             case sigil
@@ -112,25 +128,76 @@ struct ReceiptCommand: ParsableCommand {
             help: "A trusted root instead of Apple Inc. Root Certificate from the roots directory (`sigil roots`; repeatable).")
         var roots: [String] = []
         @Option(help: "Validation time, RFC 3339 or unix seconds (default: the receipt's creation date).") var at: String?
-        @Option(help: "Device GUID as hex, to check the receipt's SHA-1 hash.") var guid: String?
-        @Flag(help: "Relaxation: accept any signer that chains to the roots (Xcode StoreKit-testing receipts), not only Apple's.")
+        @Option(help: "Device GUID as hex, to check the receipt's SHA-1 hash (with the --bundle-id when given).") var guid: String?
+        @Option(
+            help:
+                "Expected bundle id, enforced (also in the device hash); without it the bundle id is reported and not checked, and the output says so."
+        )
+        var bundleId: String?
+        @Option(
+            help:
+                "An accepted environment (repeatable). Default: production and sandbox; xcode with --xcode-certificate or --xcode-carried-certificate."
+        )
+        var environment: [ReceiptEnvironment] = []
+        @Flag(help: "Relaxation: accept any signer that chains to the roots (test PKIs), not only Apple's receipt signer.")
         var anySigner = false
+        @Option(name: .customLong("relax"), help: RelaxationName.help("the signer's chain"))
+        var relaxations: [RelaxationName] = []
+        @Option(
+            help:
+                "Xcode StoreKit testing: the certificate Xcode signs receipts with (StoreKitTestCertificate.cer, saved from the StoreKit configuration); receipt type Xcode only."
+        )
+        var xcodeCertificate: String?
+        @Flag(
+            help:
+                "Xcode StoreKit testing: trust the self-signed certificate the receipt carries (integrity only: anyone can make such a receipt); receipt type Xcode only."
+        )
+        var xcodeCarriedCertificate = false
         @Option(help: "sigil (the verdict) or verify-receipt (Apple's verifyReceipt body).") var format: Format = .sigil
         @Option(help: "With --format verify-receipt: the endpoint the receipt was sent to (production or sandbox).")
         var endpoint: VerifyReceiptEndpoint = .production
         @Flag(help: "Print every verification step, with the spec clause it implements, to stderr.") var explain = false
         @Argument(help: "Receipt file (base64 or DER/BER), or - for standard input.") var file: String
 
+        /// The verifier the options describe: Xcode's certificate (given or, by name, carried), or
+        /// the roots (Apple Inc. Root from the roots directory without --root) with the signer
+        /// requirement and relaxations; the bundle id enforced or, without --bundle-id, report-only.
+        func verifier() throws -> AppReceiptVerifier {
+            let identity: ReceiptIdentityCheck = bundleId.map { .enforce(bundleId: $0) } ?? .reportOnly
+            if xcodeCertificate != nil || xcodeCarriedCertificate {
+                guard xcodeCertificate == nil || !xcodeCarriedCertificate else {
+                    throw CLIFailure(code: "usage", message: "give --xcode-certificate or --xcode-carried-certificate, not both")
+                }
+                guard roots.isEmpty, !anySigner, relaxations.isEmpty, environment.allSatisfy({ $0 == .xcode }) else {
+                    throw CLIFailure(
+                        code: "usage",
+                        message:
+                            "Xcode's certificate is the only trust for Xcode receipts: --root, --any-signer, --relax and an --environment other than xcode do not apply"
+                    )
+                }
+                guard let path = xcodeCertificate else { return AppReceiptVerifier(xcode: .carriedByTheData, identity: identity) }
+                guard let certificate = try X509Command.load(path).first else {
+                    throw CLIFailure(code: "usage", message: "--xcode-certificate \(path) holds no certificate")
+                }
+                return AppReceiptVerifier(xcode: .given(certificate), identity: identity)
+            }
+            // Without --root: Apple's receipt root, installed once with `sigil roots install`; a
+            // missing one is an error naming the file to get and the command.
+            let trusted =
+                roots.isEmpty
+                ? [try RootsCommand.certificate(AppleRootCertificates.receipts)] : try roots.flatMap { try X509Command.load($0) }
+            do {
+                return try AppReceiptVerifier(
+                    trustedRoots: trusted, identity: identity,
+                    environments: environment.isEmpty ? [.production, .sandbox] : Set(environment),
+                    signerRequirement: anySigner ? .anyCertificateUnderTrustedRoots : .appleReceiptSigner,
+                    rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
+            } catch { throw CLIFailure(error) }
+        }
+
         func run() {
             reportingErrors {
-                // Without --root: Apple's receipt root, installed once with `sigil roots install`; a
-                // missing one is an error naming the file to get and the command.
-                let trusted =
-                    roots.isEmpty
-                    ? [try RootsCommand.certificate(AppleRootCertificates.receipts)] : try roots.flatMap { try X509Command.load($0) }
-                let verifier = AppReceiptVerifier(
-                    trustedRoots: trusted,
-                    signerRequirement: anySigner ? .anyCertificateUnderTrustedRoots : .appleReceiptSigner)
+                let verifier = try verifier()
                 let bytes = try Input.read(file)
                 if format == .verifyReceipt {
                     let body = verifier.verifyReceiptResponse(bytes, sentTo: endpoint, requestTime: Int64(Date().timeIntervalSince1970))
@@ -161,11 +228,28 @@ struct ReceiptCommand: ParsableCommand {
                         "valid": true, "time": X509Command.rfc3339(verified.validationTime),
                         "chain": verified.chain.map(\.subject.rfc4514String),
                     ]
-                    if let anchor = verified.chain.last {
+                    if let xcode = verifier.xcodeCertificate {
+                        out["trust"] = xcode == .carriedByTheData ? "xcodeCarriedCertificate" : "xcodeCertificate"
+                    } else if let anchor = verified.chain.last {
                         out["anchor"] = RootsCommand.anchor(
                             anchor, source: roots.isEmpty ? "roots directory (\(AppleRootCertificates.receipts.name))" : "--root")
                     }
                     if let matches = verified.deviceMatches { out["deviceHashMatches"] = matches }
+                    var identity: [String: Any] = ["enforced": verified.identity.enforced]
+                    identity["bundleId"] = verified.identity.bundleId ?? NSNull()
+                    if !verified.identity.enforced {
+                        identity["note"] =
+                            "bundle id not enforced: pass --bundle-id to check it (and to compute the device hash with it)"
+                    }
+                    out["identity"] = identity
+                    var environmentRecord: [String: Any] = [
+                        "value": verified.identity.environment.rawValue,
+                        "accepted": ReceiptEnvironment.allCases.filter(verifier.environments.contains).map(\.rawValue),
+                    ]
+                    if environment.isEmpty && verifier.xcodeCertificate == nil {
+                        environmentRecord["note"] = "Production or Sandbox accepted: pass --environment to require one"
+                    }
+                    out["environment"] = environmentRecord
                 } catch let error as PKCS7Error {
                     verdict = error.code.rawValue
                     out = ["valid": false, "error": error.code.rawValue, "reason": error.reason]
@@ -216,3 +300,13 @@ struct ReceiptCommand: ParsableCommand {
 }
 
 extension VerifyReceiptEndpoint: ExpressibleByArgument {}
+
+/// `--environment production|sandbox|xcode` (any case; Apple's names Production, Sandbox, Xcode too).
+extension ReceiptEnvironment: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == argument.lowercased() }) else { return nil }
+        self = match
+    }
+
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
+}

@@ -195,11 +195,7 @@ struct X509Command: ParsableCommand {
         @Flag(help: "The path must be valid for an explicit policy (initial-explicit-policy).") var requireExplicitPolicy = false
         @Flag(help: "Policy mapping is not allowed (initial-policy-mapping-inhibit).") var inhibitPolicyMapping = false
         @Flag(help: "anyPolicy in a certificate matches nothing (initial-any-policy-inhibit).") var inhibitAnyPolicy = false
-        @Option(
-            name: .customLong("relax"),
-            help:
-                "An RFC 5280 profile rule not enforced, for data known to break it (repeatable): \(RelaxationName.allValueStrings.joined(separator: ", ")). Default: none."
-        )
+        @Option(name: .customLong("relax"), help: RelaxationName.help("the path"))
         var relaxations: [RelaxationName] = []
         @Flag(
             help:
@@ -311,11 +307,20 @@ struct X509Command: ParsableCommand {
     }
 }
 
-/// The `--relax` names of ``RFC5280Policy/Relaxation`` (`sigil x509 verify`, `sigil verify`).
+/// The `--relax` names of ``RFC5280Policy/Relaxation`` — one definition for `sigil x509 verify`,
+/// `sigil verify` and `sigil receipt verify`, with one help text.
 enum RelaxationName: String, ExpressibleByArgument, CaseIterable {
     case missingKeyIdentifiers = "missing-key-identifiers"
     case noncriticalBasicConstraints = "noncritical-basic-constraints"
     case noncriticalPolicyConstraints = "noncritical-policy-constraints"
+
+    /// The `--relax` help: what it relaxes on `subject`, and `note` when given (the names are
+    /// listed by ArgumentParser, as the option's values).
+    static func help(_ subject: String, note: String? = nil) -> ArgumentHelp {
+        ArgumentHelp(
+            "An RFC 5280 profile rule not enforced on \(subject), for data known to break it (repeatable). Default: none"
+                + (note.map { "; \($0)" } ?? "") + ".")
+    }
 
     /// The library's relaxation of this name.
     var relaxation: RFC5280Policy.Relaxation {

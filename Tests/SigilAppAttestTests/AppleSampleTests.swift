@@ -109,8 +109,8 @@ final class AppleSampleTests: XCTestCase {
         let apple = try TestPaths.requireAppleVectors()
         let g3 = try Certificate(derEncoded: Array(Data(contentsOf: apple.appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer"))))
         let trace = VerificationTrace()
-        let receipt = try AttestationReceiptVerifier(trustedRoots: [g3]).verify(
-            verified.receipt, appID: Self.appID, attestedPublicKey: verified.publicKey, trace: trace)
+        let receipt = try AttestationReceiptVerifier(trustedRoots: [g3], appID: Self.appID).verify(
+            verified.receipt, attestedPublicKey: verified.publicKey, trace: trace)
         XCTAssertEqual(receipt.validationTime, 1_776_795_192)  // 2026-04-21T18:13:12.153Z, validated at its whole second
         XCTAssertEqual(receipt.receipt.receiptType, "ATTEST")
         XCTAssertEqual(receipt.receipt.environment, "production")
@@ -131,7 +131,7 @@ final class AppleSampleTests: XCTestCase {
         // The receipt's attested key is the credential certificate itself.
         XCTAssertEqual(receipt.receipt.attestedCertificate, verified.chain[0])
         // Trusting the App Attestation root instead, the receipt's chain is refused.
-        XCTAssertThrowsError(try AttestationReceiptVerifier(trustedRoots: [root]).verify(verified.receipt)) {
+        XCTAssertThrowsError(try AttestationReceiptVerifier(trustedRoots: [root], appID: Self.appID).verify(verified.receipt)) {
             XCTAssertEqual(($0 as? AppAttestError)?.code, .receiptNotTrusted)
         }
     }

@@ -450,10 +450,9 @@ final class AttestationTests: XCTestCase {
     }
 
     func testReceiptFieldsAndChecks() throws {
-        let verifier = AttestationReceiptVerifier(trustedRoots: [try pki.receiptRoot])
+        let verifier = AttestationReceiptVerifier(trustedRoots: [try pki.receiptRoot], appID: Self.appID)
         let created: Int64 = 1_800_000_000 + 0  // 2027-01-15T08:00:00Z
-        let verified = try verifier.verify(
-            try receipt(), appID: Self.appID, attestedPublicKey: Self.key.publicKey, now: created + 60, maximumAge: 300)
+        let verified = try verifier.verify(try receipt(), attestedPublicKey: Self.key.publicKey, now: created + 60, maximumAge: 300)
         XCTAssertEqual(verified.receipt.appID, Self.appID.description)
         XCTAssertEqual(verified.receipt.receiptType, "ATTEST")
         XCTAssertEqual(verified.receipt.environment, "production")
@@ -465,7 +464,7 @@ final class AttestationTests: XCTestCase {
         XCTAssertEqual(verified.receipt.token, "token")
         XCTAssertEqual(verified.validationTime, created)
         XCTAssertEqual(
-            appAttestCode { _ = try verifier.verify(try self.receipt(appID: "ABCDE12345.com.other"), appID: Self.appID) },
+            appAttestCode { _ = try verifier.verify(try self.receipt(appID: "ABCDE12345.com.other")) },
             .receiptAppIDMismatch)
         XCTAssertEqual(
             appAttestCode {
@@ -482,7 +481,9 @@ final class AttestationTests: XCTestCase {
         XCTAssertEqual(appAttestCode { _ = try verifier.verify([0x30, 0x03, 0x02, 0x01, 0x00]) }, .malformedReceipt)
         let other = try AppleShapedAttestationPKI.generate(notBefore: Self.notBefore, notAfter: Self.notAfter)
         XCTAssertEqual(
-            appAttestCode { _ = try AttestationReceiptVerifier(trustedRoots: [other.receiptRoot]).verify(try self.receipt()) },
+            appAttestCode {
+                _ = try AttestationReceiptVerifier(trustedRoots: [other.receiptRoot], appID: Self.appID).verify(try self.receipt())
+            },
             .receiptNotTrusted)
         XCTAssertEqual(appAttestCode { _ = try verifier.verify(try self.receipt(), at: Self.notAfter + 1) }, .receiptNotTrusted)
     }

@@ -3,6 +3,7 @@ import SigilASN1
 import SigilAppStore
 import SigilCore
 import SigilJOSE
+import SigilTestPKI
 import SigilTestSupport
 import SigilX509
 import XCTest
@@ -331,6 +332,77 @@ final class SignedDataVerifierTests: XCTestCase {
             _ = try await production.verifyAppTransaction(try self.read(try self.library("xcode/xcode-signed-app-transaction")))
         }
         XCTAssertEqual(s, "INVALID_CHAIN_LENGTH")
+    }
+
+    /// The documented Xcode path: Xcode's certificate given (here the one Apple's library's Xcode
+    /// data carries, as a developer saves it) verifies the real Xcode JWS; another certificate
+    /// given refuses them; the certificate the data carries is a named choice.
+    func testXcodeSignedDataWithXcodesCertificateGiven() async throws {
+        let bundle = "com.example.naturelab.backyardbirds.example"
+        let appTransaction = try read(try library("xcode/xcode-signed-app-transaction"))
+        let header = try JWS(compact: appTransaction).header
+        let der = try JWS.certificateDER(try XCTUnwrap(header["x5c"]?.arrayValue?.first?.stringValue))
+        let xcodeCertificate = try Certificate(derEncoded: der)
+        let given = try SignedDataVerifier(xcode: .given(xcodeCertificate), identity: .enforce(bundleId: bundle, appAppleId: nil))
+        XCTAssertEqual(given.environments, .xcode)
+        XCTAssertEqual(given.xcodeCertificate, .given(xcodeCertificate))
+        let app = try await given.verifyAppTransaction(appTransaction)
+        XCTAssertEqual(app.trust, .xcodeSelfSigned)
+        XCTAssertEqual(app.chain, [xcodeCertificate])
+        XCTAssertEqual(app.identity.environment, .xcode)
+        let transaction = try await given.verifyTransaction(try read(try library("xcode/xcode-signed-transaction")))
+        XCTAssertEqual(transaction.payload.productId, "pass.premium")
+        let renewal = try await given.verifyRenewalInfo(try read(try library("xcode/xcode-signed-renewal-info")))
+        XCTAssertEqual(renewal.payload.originalTransactionId, "0")
+        // Another certificate given: refused, whatever the data carries.
+        let other = try XcodeShapedTestCertificate.generate(notBefore: 1_697_000_000, notAfter: 1_730_000_000)
+        let wrong = try SignedDataVerifier(xcode: .given(other.certificate), identity: .enforce(bundleId: bundle, appAppleId: nil))
+        let refused = await status { _ = try await wrong.verifyAppTransaction(appTransaction) }
+        XCTAssertEqual(refused, "VERIFICATION_FAILURE")
+        // Data Xcode did not sign, carrying its own certificate: only the carried choice accepts it.
+        let forged = try other.signedData(
+            payload: Array(#"{"bundleId":"\#(bundle)","receiptType":"Xcode","receiptCreationDate":1697680122257}"#.utf8))
+        let forgedRefused = await status { _ = try await given.verifyAppTransaction(forged) }
+        XCTAssertEqual(forgedRefused, "VERIFICATION_FAILURE")
+        let carried = try SignedDataVerifier(xcode: .carriedByTheData, identity: .enforce(bundleId: bundle, appAppleId: nil))
+        let carriedVerified = try await carried.verifyAppTransaction(forged)
+        XCTAssertEqual(carriedVerified.chain, [other.certificate])
+        // A verifier built with environment .xcode is the carried choice, and says so.
+        XCTAssertEqual(
+            try SignedDataVerifier(trustedRoots: [], bundleId: bundle, appAppleId: nil, environment: .xcode).xcodeCertificate,
+            .carriedByTheData)
+        XCTAssertNil(
+            try SignedDataVerifier(trustedRoots: [try testCA()], bundleId: bundle, appAppleId: 1, environment: .production).xcodeCertificate
+        )
+    }
+
+    /// Xcode writes app transactions without receiptType (Apple's Python library fails on them,
+    /// python#112): in the Xcode environment one verifies, reported as Xcode; the same payload
+    /// signed by an App Store-shaped chain is refused in Sandbox.
+    func testXcodeAppTransactionWithoutReceiptType() async throws {
+        let now: Int64 = 1_790_000_000
+        let bundle = "com.example.app"
+        let payload = Array(
+            #"{"bundleId":"com.example.app","applicationVersion":"1","originalApplicationVersion":"1","receiptCreationDate":1790000000000,"requestDate":1790000000000,"originalPurchaseDate":1790000000000}"#
+                .utf8)
+        let xcode = try XcodeShapedTestCertificate.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let verifier = try SignedDataVerifier(
+            xcode: .given(xcode.certificate), identity: .enforce(bundleId: bundle, appAppleId: nil), clock: { now })
+        let verified = try await verifier.verifyAppTransaction(try xcode.signedData(payload: payload))
+        XCTAssertNil(verified.payload.receiptType)
+        XCTAssertEqual(verified.identity.environment, .xcode)
+        XCTAssertTrue(verified.identity.enforced)
+        // Another bundle id still fails in Xcode.
+        let other = try SignedDataVerifier(
+            xcode: .given(xcode.certificate), identity: .enforce(bundleId: "com.example.other", appAppleId: nil), clock: { now })
+        let refused = await status { _ = try await other.verifyAppTransaction(try xcode.signedData(payload: payload)) }
+        XCTAssertEqual(refused, "INVALID_APP_IDENTIFIER")
+        // Outside the Xcode environment an absent receiptType is no environment.
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let sandbox = try SignedDataVerifier(
+            trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environment: .sandbox, clock: { now })
+        let outside = await status { _ = try await sandbox.verifyAppTransaction(try pki.signedData(payload: payload)) }
+        XCTAssertEqual(outside, "INVALID_ENVIRONMENT")
     }
 
     func testProductionNeedsAppAppleId() throws {

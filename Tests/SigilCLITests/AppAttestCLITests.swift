@@ -110,7 +110,9 @@ final class AppAttestCLITests: XCTestCase {
         XCTAssertEqual((fields["chain"] as? [String])?.count, 3)
         let otherApp = try sigil(["appattest", "receipt", "--root", g3, "--team-id", "1234567890", "--bundle-id", "com.other", receipt])
         XCTAssertEqual(try json(otherApp.stderr)["error"] as? String, "appattest.receiptAppIDMismatch")
-        let untrusted = try sigil(["appattest", "receipt", "--root", root, receipt])
+        let untrusted = try sigil([
+            "appattest", "receipt", "--root", root, "--team-id", "1234567890", "--bundle-id", "com.example.myapp", receipt,
+        ])
         XCTAssertEqual(try json(untrusted.stderr)["error"] as? String, "appattest.receiptNotTrusted")
 
         // Without --root: the receipt is checked against the built-in Apple Root CA - G3, the
@@ -119,7 +121,13 @@ final class AppAttestCLITests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: roots) }
         let sigilPath = try TestPaths.builtProduct("sigil", besideBundleOf: AppAttestCLITests.self).path
         let env = ["SIGIL_ROOTS": roots.path]
-        let builtIn = try Subprocess.run(sigilPath, ["appattest", "receipt", receipt], environment: env)
+        let builtIn = try Subprocess.run(
+            sigilPath, ["appattest", "receipt", "--team-id", "1234567890", "--bundle-id", "com.example.myapp", receipt], environment: env)
+        // The App ID is required: a verifier is built for one app.
+        let noAppID = try Subprocess.run(sigilPath, ["appattest", "receipt", receipt], environment: env)
+        XCTAssertNotEqual(noAppID.status, 0)
+        XCTAssertTrue(
+            String(decoding: noAppID.stderr, as: UTF8.self).contains("--team-id"), String(decoding: noAppID.stderr, as: UTF8.self))
         XCTAssertEqual(builtIn.status, 0, String(decoding: builtIn.stderr, as: UTF8.self))
         let noRoot = [
             "appattest", "attestation", "--team-id", "1234567890", "--bundle-id", "com.example.myapp", "--at", "2026-04-21T00:00:00Z",

@@ -159,4 +159,153 @@ final class ReceiptCLITests: XCTestCase {
         let relaxed = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root.path, "--any-signer", forged])
         XCTAssertEqual(relaxed.status, 0, relaxed.stdoutString)
     }
+
+    private func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-receipt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// The real Xcode receipt (Apple's library's `xcode-app-receipt-with-transaction`) verifies
+    /// through the documented Xcode path — `--xcode-certificate` with Xcode's StoreKit certificate,
+    /// or by name the one it carries — and is refused without it; an Xcode-signed JWS verifies with
+    /// `sigil verify --xcode-certificate` and Xcode's JWS certificate, not with another.
+    func testXcodeReceiptAndJWSThroughTheXcodePath() throws {
+        let shared = try TestPaths.requireAppleVectors()
+        let xcodeData = shared.appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/xcode")
+        let receipt = xcodeData.appendingPathComponent("xcode-app-receipt-with-transaction").path
+        let storeKit = shared.appendingPathComponent("real/receipts/tikhop-TPInAppReceipt/xcode-local/StoreKitTestCertificate.cer").path
+        let incRoot = shared.appendingPathComponent("real/receipts/tikhop-TPInAppReceipt/AppleIncRootCertificate.cer").path
+        let bundle = "com.example.naturelab.backyardbirds.example"
+
+        let ok = try Subprocess.run(try sigil(), ["receipt", "verify", "--xcode-certificate", storeKit, "--bundle-id", bundle, receipt])
+        XCTAssertEqual(ok.status, 0, ok.stdoutString)
+        let out = try json(ok)
+        XCTAssertEqual(out["trust"] as? String, "xcodeCertificate")
+        XCTAssertEqual((out["chain"] as? [String])?.count, 1)
+        XCTAssertEqual((out["identity"] as? [String: Any])?["enforced"] as? Bool, true)
+        XCTAssertEqual((out["environment"] as? [String: Any])?["value"] as? String, "Xcode")
+        let carried = try Subprocess.run(try sigil(), ["receipt", "verify", "--xcode-carried-certificate", receipt])
+        XCTAssertEqual(carried.status, 0, carried.stdoutString)
+        XCTAssertEqual(try json(carried)["trust"] as? String, "xcodeCarriedCertificate")
+        // Refused without the Xcode path: Apple's receipt root, or Xcode's certificate as a plain
+        // root without the relaxation.
+        let appStore = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", incRoot, receipt])
+        XCTAssertEqual(appStore.status, 1)
+        XCTAssertEqual(try json(appStore)["error"] as? String, "untrustedSigner")
+        let plain = try Subprocess.run(
+            try sigil(), ["receipt", "verify", "--root", storeKit, "--any-signer", "--environment", "xcode", receipt])
+        XCTAssertEqual(plain.status, 1)
+        XCTAssertEqual(try json(plain)["error"] as? String, "untrustedSigner")
+        // Another bundle id: the typed identity error.
+        let other = try Subprocess.run(
+            try sigil(), ["receipt", "verify", "--xcode-certificate", storeKit, "--bundle-id", "com.example.other", receipt])
+        XCTAssertEqual(other.status, 1)
+        XCTAssertEqual(try json(other)["error"] as? String, "invalidAppIdentifier")
+        // Xcode's certificate is the only trust for Xcode receipts.
+        let mixed = try Subprocess.run(try sigil(), ["receipt", "verify", "--xcode-certificate", storeKit, "--root", incRoot, receipt])
+        XCTAssertNotEqual(mixed.status, 0)
+
+        // The Xcode-signed JWS with Xcode's JWS certificate (the one its x5c holds, saved to a file).
+        let appTransaction = xcodeData.appendingPathComponent("xcode-signed-app-transaction")
+        let compact = try String(contentsOf: appTransaction, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        var header = String(compact.split(separator: ".")[0]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+            of: "_", with: "/")
+        header += String(repeating: "=", count: (4 - header.count % 4) % 4)
+        let headerJSON = try XCTUnwrap(JSONSerialization.jsonObject(with: try XCTUnwrap(Data(base64Encoded: header))) as? [String: Any])
+        let x5c = try XCTUnwrap((headerJSON["x5c"] as? [String])?.first)
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jwsCertificate = dir.appendingPathComponent("xcode-jws.cer")
+        try XCTUnwrap(Data(base64Encoded: x5c)).write(to: jwsCertificate)
+        let jws = try Subprocess.run(
+            try sigil(),
+            ["verify", "--type", "app-transaction", "--xcode-certificate", jwsCertificate.path, "--bundle-id", bundle, appTransaction.path])
+        XCTAssertEqual(jws.status, 0, String(decoding: jws.stderr, as: UTF8.self))
+        let verification = try XCTUnwrap(try json(jws)["verification"] as? [String: Any])
+        XCTAssertEqual(verification["trust"] as? String, "xcodeSelfSigned")
+        let wrong = try Subprocess.run(
+            try sigil(),
+            ["verify", "--type", "app-transaction", "--xcode-certificate", storeKit, "--bundle-id", bundle, appTransaction.path])
+        XCTAssertEqual(wrong.status, 1)
+        let failure = try XCTUnwrap(JSONSerialization.jsonObject(with: wrong.stderr) as? [String: Any])
+        XCTAssertEqual(failure["error"] as? String, "VERIFICATION_FAILURE")
+    }
+
+    /// App A's receipt from device D, checked for app B with D's GUID: `invalidAppIdentifier`;
+    /// for A it verifies and the device hash matches; without --bundle-id the JSON says the bundle
+    /// id was not enforced. The verifyReceipt format answers as Apple's endpoint without
+    /// --bundle-id, 21003 with B's.
+    func testAnotherAppsReceiptFromTheSameDevice() throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let guid: [UInt8] = Array("device-D-guid-16".utf8)
+        let hex = guid.map { String(format: "%02x", $0) }.joined()
+        let payload = try AppReceiptBuilder(
+            appItemID: 1, bundleID: "com.example.a", appVersion: "1", originalApplicationVersion: "1", creationDate: now,
+            opaqueValue: [9, 8, 7], deviceGUID: guid
+        ).payload()
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = dir.appendingPathComponent("root.der")
+        try Data(pki.root.derBytes).write(to: root)
+        let file = dir.appendingPathComponent("receipt")
+        try Data(
+            try AppReceiptBuilder.signedData(
+                content: payload, signer: pki.leaf, signerKey: pki.leafKey, certificates: [pki.leaf, pki.intermediate])
+        ).write(to: file)
+        let base = ["receipt", "verify", "--root", root.path, "--guid", hex]
+
+        let forB = try Subprocess.run(try sigil(), base + ["--bundle-id", "com.example.b", file.path])
+        XCTAssertEqual(forB.status, 1)
+        XCTAssertEqual(try json(forB)["error"] as? String, "invalidAppIdentifier")
+        let forA = try Subprocess.run(try sigil(), base + ["--bundle-id", "com.example.a", "--environment", "sandbox", file.path])
+        XCTAssertEqual(forA.status, 0, forA.stdoutString)
+        XCTAssertEqual(try json(forA)["deviceHashMatches"] as? Bool, true)
+        XCTAssertEqual((try json(forA)["identity"] as? [String: Any])?["enforced"] as? Bool, true)
+        let reportOnly = try Subprocess.run(try sigil(), base + [file.path])
+        XCTAssertEqual(reportOnly.status, 0, reportOnly.stdoutString)
+        let identity = try XCTUnwrap(try json(reportOnly)["identity"] as? [String: Any])
+        XCTAssertEqual(identity["enforced"] as? Bool, false)
+        XCTAssertEqual(identity["bundleId"] as? String, "com.example.a")
+        XCTAssertTrue((identity["note"] as? String ?? "").contains("not enforced"), "\(identity)")
+        XCTAssertNotNil((try json(reportOnly)["environment"] as? [String: Any])?["note"])
+        // An environment not accepted.
+        let production = try Subprocess.run(try sigil(), base + ["--environment", "production", file.path])
+        XCTAssertEqual(production.status, 1)
+        XCTAssertEqual(try json(production)["error"] as? String, "invalidEnvironment")
+        // The verifyReceipt body: Apple's (no bundle id checked) without --bundle-id, 21003 with B's.
+        let dropIn = ["receipt", "verify", "--root", root.path, "--format", "verify-receipt", "--endpoint", "sandbox"]
+        let apple = try Subprocess.run(try sigil(), dropIn + [file.path])
+        XCTAssertEqual(apple.status, 0, apple.stdoutString)
+        XCTAssertEqual((try json(apple)["receipt"] as? [String: Any])?["bundle_id"] as? String, "com.example.a")
+        let enforced = try Subprocess.run(try sigil(), dropIn + ["--bundle-id", "com.example.b", file.path])
+        XCTAssertEqual(try json(enforced)["status"] as? Int, 21003)
+    }
+
+    /// A receipt of a test PKI whose certificates carry no key identifiers: refused, then verified
+    /// with `--relax missing-key-identifiers` (the names of `sigil verify`).
+    func testTestPKIWithoutKeyIdentifiers() throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400, keyIdentifiers: false)
+        let payload = try AppReceiptBuilder(
+            bundleID: "com.example", appVersion: "1", originalApplicationVersion: "1", creationDate: now, opaqueValue: [1], deviceGUID: [2]
+        ).payload()
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = dir.appendingPathComponent("root.der")
+        try Data(pki.root.derBytes).write(to: root)
+        let file = dir.appendingPathComponent("receipt")
+        try Data(
+            try AppReceiptBuilder.signedData(
+                content: payload, signer: pki.leaf, signerKey: pki.leafKey, certificates: [pki.leaf, pki.intermediate])
+        ).write(to: file)
+        let strict = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root.path, "--bundle-id", "com.example", file.path])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertEqual(try json(strict)["error"] as? String, "untrustedSigner")
+        let relaxed = try Subprocess.run(
+            try sigil(),
+            ["receipt", "verify", "--root", root.path, "--bundle-id", "com.example", "--relax", "missing-key-identifiers", file.path])
+        XCTAssertEqual(relaxed.status, 0, relaxed.stdoutString)
+    }
 }

@@ -127,6 +127,25 @@ final class ArticleSnippetTests: XCTestCase {
         try await answerVerifyReceipt(appleIncRoot: pki.root, receiptData: try receipt(pki))
     }
 
+    /// The Xcode block on a receipt signed the way Xcode signs (a self-signed CA without key
+    /// identifiers): it verifies with that certificate given, and an App Store receipt type does not.
+    func testVerifyXcodeReceipt() async throws {
+        let xcode = try XcodeShapedTestCertificate.generate(commonName: "StoreKit", notBefore: now - 86_400, notAfter: now + 86_400)
+        func receipt(type: String) throws -> [UInt8] {
+            try xcode.receipt(
+                AppReceiptBuilder(
+                    receiptType: type, bundleID: bundle, appVersion: "1", originalApplicationVersion: "1", creationDate: now,
+                    opaqueValue: [1], deviceGUID: [2]))
+        }
+        try await verifyXcodeReceipt(storeKitCertificate: xcode.certificate, receiptBytes: try receipt(type: "Xcode"))
+        do {
+            try await verifyXcodeReceipt(storeKitCertificate: xcode.certificate, receiptBytes: try receipt(type: "Production"))
+            XCTFail("an App Store receipt type verified with Xcode's certificate")
+        } catch let error as PKCS7Error {
+            XCTAssertEqual(error.code, .invalidEnvironment)
+        }
+    }
+
     // MARK: SigilX509 (revocation)
 
     func testCheckWithCRLs() async throws {

@@ -90,24 +90,34 @@ func showDigestPaths() async throws {
     }
 }
 
-/// Sources/SigilPKCS7/Documentation.docc/VerifyingAppReceipts.md, the block at line 28.
+/// Sources/SigilPKCS7/Documentation.docc/VerifyingAppReceipts.md, the block at line 34.
 func verifyAppReceipt(appleIncRoot: Certificate, receiptBytes: [UInt8], deviceGUID: [UInt8]) async throws {
-    let verifier = AppReceiptVerifier(trustedRoots: [appleIncRoot])
+    let verifier = try AppReceiptVerifier(
+        trustedRoots: [appleIncRoot], bundleId: "com.example.app", environments: [.production, .sandbox])
     let verified = try verifier.verify(receiptBytes, deviceGUID: deviceGUID)
     let receipt = verified.receipt
-    print(receipt.bundleID ?? "-", receipt.appVersion ?? "-", verified.deviceMatches == true)
+    print(receipt.bundleID ?? "-", verified.identity.environment, verified.deviceMatches == true)
     for purchase in receipt.inAppPurchases {
         print(purchase.productID ?? "-", purchase.transactionID ?? "-", purchase.purchaseDate ?? 0)
     }
 }
 
-/// Sources/SigilPKCS7/Documentation.docc/VerifyingAppReceipts.md, the block at line 56.
+/// Sources/SigilPKCS7/Documentation.docc/VerifyingAppReceipts.md, the block at line 69.
+func verifyXcodeReceipt(storeKitCertificate: Certificate, receiptBytes: [UInt8]) async throws {
+    let verifier = AppReceiptVerifier(
+        xcode: .given(storeKitCertificate), identity: .enforce(bundleId: "com.example.app"))
+    let verified = try verifier.verify(receiptBytes)
+    print(verified.identity.environment, verified.receipt.transactionID() ?? "-")
+}
+
+/// Sources/SigilPKCS7/Documentation.docc/VerifyingAppReceipts.md, the block at line 101.
 func answerVerifyReceipt(appleIncRoot: Certificate, receiptData: [UInt8]) async throws {
-    let verifier = AppReceiptVerifier(trustedRoots: [appleIncRoot])
+    let verifier = try AppReceiptVerifier(
+        trustedRoots: [appleIncRoot], identity: .reportOnly, environments: [.production, .sandbox])
     let response = verifier.verifyReceiptResponse(
         receiptData, sentTo: .production, requestTime: Int64(Date().timeIntervalSince1970))
     let body = try JSONEncoder().encode(response)
-    print(response.status, body.count)
+    print(response.status, response.receipt?.bundle_id ?? "-", body.count)
 }
 
 /// Sources/SigilTokens/Documentation.docc/MintingApplesTokens.md, the block at line 23.

@@ -60,8 +60,8 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(
             try AuthenticatorData(inputs["assertion-authenticator-data"] ?? [], form: .assertion).extensions?.bundleVersion, "27.0")
         XCTAssertNoThrow(
-            try AttestationReceiptVerifier(trustedRoots: [fixture.pki.receiptRoot]).verify(
-                inputs["receipt"] ?? [], appID: fixture.appID, now: time, maximumAge: 300))
+            try AttestationReceiptVerifier(trustedRoots: [fixture.pki.receiptRoot], appID: fixture.appID).verify(
+                inputs["receipt"] ?? [], now: time, maximumAge: 300))
     }
 
     /// Byte flips, truncations, insertions and splices of the committed inputs (seeded, so a

@@ -21,7 +21,9 @@ final class AppReceiptVerifierTests: XCTestCase {
     /// them; each tampering the CMS tests refuse is refused here too, with its code.
     func testRealReceiptsAndTampering() throws {
         let base = try base()
-        let verifier = AppReceiptVerifier(trustedRoots: [try certificate(base.appendingPathComponent("AppleIncRootCertificate.cer"))])
+        let verifier = try AppReceiptVerifier(
+            trustedRoots: [try certificate(base.appendingPathComponent("AppleIncRootCertificate.cer"))], identity: .reportOnly,
+            environments: [.production, .sandbox])
         for (name, type) in [("receipt-production", "Production"), ("receipt-sandbox-g5", "ProductionSandbox")] {
             let text = Array(try Data(contentsOf: base.appendingPathComponent(name)))
             let trace = VerificationTrace()
@@ -44,7 +46,11 @@ final class AppReceiptVerifierTests: XCTestCase {
             // A later time than the signer's validity; a wrong root; a wrong device; garbage.
             XCTAssertEqual(code { try verifier.verify(der, at: 2_000_000_000) }, .signerNotValidAtTime, name)
             let g3 = try certificate(try TestPaths.requireAppleVectors().appendingPathComponent("real/apple-pki/AppleRootCA-G3.cer"))
-            XCTAssertEqual(code { try AppReceiptVerifier(trustedRoots: [g3]).verify(der) }, .untrustedSigner, name)
+            XCTAssertEqual(
+                code {
+                    try AppReceiptVerifier(trustedRoots: [g3], identity: .reportOnly, environments: [.production, .sandbox]).verify(der)
+                },
+                .untrustedSigner, name)
             XCTAssertEqual(code { try verifier.verify(der, deviceGUID: [1, 2, 3]) }, .deviceMismatch, name)
             XCTAssertEqual(code { try verifier.verify(Array("not a receipt".utf8)) }, .malformed, name)
         }
@@ -66,7 +72,7 @@ final class AppReceiptVerifierTests: XCTestCase {
         let forged = try AppReceiptBuilder.signedData(
             content: payload, signer: fake, signerKey: fakeKey, certificates: [fake, pki.intermediate])
 
-        let strict = AppReceiptVerifier(trustedRoots: [pki.root])
+        let strict = try AppReceiptVerifier(trustedRoots: [pki.root], bundleId: "com.example", environments: [.sandbox])
         XCTAssertEqual(try strict.verify(genuine, deviceGUID: [4, 5, 6]).deviceMatches, true)
         do {
             _ = try strict.verify(forged)
@@ -79,7 +85,9 @@ final class AppReceiptVerifierTests: XCTestCase {
             XCTAssertEqual(role, "the receipt signer")
             XCTAssertEqual(marker?.rule, "Apple receipt")
         }
-        let relaxed = AppReceiptVerifier(trustedRoots: [pki.root], signerRequirement: .anyCertificateUnderTrustedRoots)
+        let relaxed = try AppReceiptVerifier(
+            trustedRoots: [pki.root], bundleId: "com.example", environments: [.sandbox], signerRequirement: .anyCertificateUnderTrustedRoots
+        )
         XCTAssertEqual(try relaxed.verify(forged).chain.count, 3)
 
         // An intermediate without the WWDR marker (same key and name), signer genuine.
@@ -105,7 +113,10 @@ final class AppReceiptVerifierTests: XCTestCase {
     /// 21007/21008 in the other, 21003 for a flipped byte, 21002 for garbage; Apple's formats.
     func testVerifyReceiptDropIn() throws {
         let base = try base()
-        let verifier = AppReceiptVerifier(trustedRoots: [try certificate(base.appendingPathComponent("AppleIncRootCertificate.cer"))])
+        // The drop-in's configuration: report-only, as Apple's endpoint checks no bundle id.
+        let verifier = try AppReceiptVerifier(
+            trustedRoots: [try certificate(base.appendingPathComponent("AppleIncRootCertificate.cer"))], identity: .reportOnly,
+            environments: [.production, .sandbox])
         let request: Int64 = 1_790_000_000
         for (name, endpoint) in [("receipt-production", VerifyReceiptEndpoint.production), ("receipt-sandbox-g5", .sandbox)] {
             let text = Array(try Data(contentsOf: base.appendingPathComponent(name)))

@@ -230,8 +230,8 @@ final class RealInputsTests: XCTestCase {
         let verifier = try AttestationVerifier(appAttestationRoot: try appAttestRoot(), appID: appID, environment: environment)
         XCTAssertEqual(row.verdict, "valid", key)
         let verified = try verifier.verify(object, clientDataHash: clientDataHash, at: time)
-        let receipt = try AttestationReceiptVerifier(trustedRoots: [try appleRootG3()]).verify(
-            verified.receipt, appID: appID, attestedPublicKey: verified.publicKey)
+        let receipt = try AttestationReceiptVerifier(trustedRoots: [try appleRootG3()], appID: appID).verify(
+            verified.receipt, attestedPublicKey: verified.publicKey)
         var facts: [String: JSONFact] = [
             "keyId": .string(Base64.encode(verified.keyID)), "counter": fact(Int64(verified.counter)),
             "receiptType": .string(receipt.receipt.receiptType), "receiptCreationTime": .string(receipt.receipt.creationTime.text),
@@ -357,7 +357,7 @@ final class RealInputsTests: XCTestCase {
                 trustedRoots: [try Certificate(derEncoded: Array(Data(contentsOf: ca)))], identity: .reportOnly, environment: environment,
                 rfc5280Relaxations: [.missingKeyIdentifiers, .nonCriticalBasicConstraints])
         case "xcode":
-            verifier = try SignedDataVerifier(trustedRoots: [], identity: .reportOnly, environment: .xcode)
+            verifier = try SignedDataVerifier(xcode: .carriedByTheData, identity: .reportOnly)
         default:
             return XCTFail("\(key): unknown trust \(row.trust ?? "-")")
         }
@@ -416,27 +416,46 @@ final class RealInputsTests: XCTestCase {
         }
         expect(row, key, facts)
         let verdict = try XCTUnwrap(row.verdict, key)
-        let verifier: AppReceiptVerifier
-        switch row.trust {
-        case "apple-inc-root":
-            let root = try vectors().apple.appendingPathComponent("real/apple-pki/AppleIncRootCertificate.cer")
-            verifier = AppReceiptVerifier(trustedRoots: [try Certificate(derEncoded: Array(Data(contentsOf: root)))])
-        case "xcode":
-            verifier = AppReceiptVerifier(trustedRoots: [try xcodeCertificate(signed)], signerRequirement: .anyCertificateUnderTrustedRoots)
-        default:
-            return XCTFail("\(key): unknown trust \(row.trust ?? "-")")
+        let bundleID = try XCTUnwrap(receipt.bundleID, key)
+        let appleRoot = try Certificate(
+            derEncoded: Array(Data(contentsOf: vectors().apple.appendingPathComponent("real/apple-pki/AppleIncRootCertificate.cer"))))
+        // The path the row names, with the receipt's own bundle id expected; then one input changed.
+        func verifier(_ trust: String?, bundleID: String) throws -> AppReceiptVerifier {
+            switch trust {
+            case "apple-inc-root":
+                return try AppReceiptVerifier(trustedRoots: [appleRoot], bundleId: bundleID, environments: [.production, .sandbox])
+            case "xcode-given":
+                // Xcode's certificate as a developer saves it (StoreKitTestCertificate.cer, beside this receipt).
+                let file = url.deletingLastPathComponent().appendingPathComponent("StoreKitTestCertificate.cer")
+                let certificate = try Certificate(derEncoded: Array(Data(contentsOf: file)))
+                return AppReceiptVerifier(xcode: .given(certificate), identity: .enforce(bundleId: bundleID))
+            case "xcode-carried":
+                return AppReceiptVerifier(xcode: .carriedByTheData, identity: .enforce(bundleId: bundleID))
+            default:
+                throw PKCS7Error(.invalidConfiguration, "unknown trust \(trust ?? "-")")
+            }
         }
-        do {
-            _ = try verifier.verify(bytes)
-            XCTAssertEqual(verdict, "valid", key)
-        } catch {
-            XCTAssertEqual(verdict, "refused:" + error.code.rawValue, "\(key): \(error)")
+        func outcome(_ verifier: AppReceiptVerifier) -> String {
+            do {
+                _ = try verifier.verify(bytes)
+                return "valid"
+            } catch {
+                return "refused:" + error.code.rawValue
+            }
         }
-    }
-
-    /// Xcode's self-signed "StoreKit" certificate, as the receipt carries it.
-    func xcodeCertificate(_ signed: SignedData) throws -> Certificate {
-        try XCTUnwrap(signed.certificates.first { $0.subject.commonName == "StoreKit" }, "no StoreKit certificate in the receipt")
+        XCTAssertEqual(outcome(try verifier(row.trust, bundleID: bundleID)), verdict, key)
+        guard verdict == "valid" else { return }
+        // Another app's bundle id: refused with the identity error.
+        XCTAssertEqual(outcome(try verifier(row.trust, bundleID: bundleID + ".other")), "refused:invalidAppIdentifier", key)
+        if row.trust != "apple-inc-root" {
+            // An Xcode receipt is refused without the Xcode path: Xcode's certificate as an
+            // ordinary root (its missing subjectKeyIdentifier not relaxed), or Apple's root.
+            let storeKit = try XCTUnwrap(signed.certificates.first { $0.subject.commonName == "StoreKit" }, key)
+            let plain = try AppReceiptVerifier(
+                trustedRoots: [storeKit], bundleId: bundleID, environments: [.xcode], signerRequirement: .anyCertificateUnderTrustedRoots)
+            XCTAssertEqual(outcome(plain), "refused:untrustedSigner", key)
+            XCTAssertEqual(outcome(try verifier("apple-inc-root", bundleID: bundleID)), "refused:untrustedSigner", key)
+        }
     }
 
     func checkLegacyReceipt(_ url: URL, _ row: Row, _ key: String) throws {

@@ -79,8 +79,24 @@ public struct AppReceipt: Sendable {
 
     /// The device check (Apple: "Validate the receipt hash"): SHA-1(device GUID ‖ opaque value ‖
     /// bundle id bytes) must equal the receipt's SHA-1 hash. Constant-time comparison.
+    /// The receipt's own bundle id is used: a receipt another app got on the same device matches
+    /// too — ``matchesDevice(guid:bundleID:)`` binds the check to the app.
     public func matchesDevice(guid: [UInt8]) -> Bool {
-        guard let opaqueValue, let bundleIDBytes, let sha1Hash else { return false }
+        guard let bundleIDBytes else { return false }
+        return matchesDevice(guid: guid, bundleIDBytes: bundleIDBytes)
+    }
+
+    /// The device check bound to an app: SHA-1(device GUID ‖ opaque value ‖ `bundleID` as a DER
+    /// UTF8String, as Apple writes field 2) must equal the receipt's SHA-1 hash. A receipt of
+    /// another app from the same device does not match. Constant-time comparison.
+    public func matchesDevice(guid: [UInt8], bundleID: String) -> Bool {
+        var encoded = DERWriter()
+        encoded.appendPrimitive(.utf8String, content: Array(bundleID.utf8))
+        return matchesDevice(guid: guid, bundleIDBytes: encoded.bytes)
+    }
+
+    func matchesDevice(guid: [UInt8], bundleIDBytes: [UInt8]) -> Bool {
+        guard let opaqueValue, let sha1Hash else { return false }
         return ConstantTime.equals(SHA1.hash(guid + opaqueValue + bundleIDBytes), sha1Hash)
     }
 }

@@ -11,11 +11,19 @@ import SigilX509
 ///    receipts are re-signed on every refresh, and the signing certificate of an older receipt has
 ///    often expired since, so "now" would refuse every receipt older than its signer;
 /// 4. the signer is found by its SignerIdentifier and its signature checked (RFC 5652 §5.4–5.6);
-/// 5. the signer's chain is validated to one of the trusted roots under RFC 5280 and, by default,
-///    Apple's receipt profile (`MarkerExtensionPolicy.appleReceipt`: signer carrying
-///    1.2.840.113635.100.6.11.1 under a WWDR intermediate carrying 1.2.840.113635.100.6.2.1) —
-///    without it, any certificate Apple issued to anyone under the same root would sign receipts;
-/// 6. with a device GUID, SHA-1(GUID ‖ opaque value ‖ bundle id) must equal the receipt's hash.
+/// 5. the signer's chain is validated to one of the trusted roots under RFC 5280 (every profile
+///    rule enforced but the named ``rfc5280Relaxations``) and, by default, Apple's receipt
+///    profile (`MarkerExtensionPolicy.appleReceipt`: signer carrying 1.2.840.113635.100.6.11.1
+///    under a WWDR intermediate carrying 1.2.840.113635.100.6.2.1) — without it, any certificate
+///    Apple issued to anyone under the same root would sign receipts; an Xcode verifier
+///    (``init(xcode:identity:minimumRSABits:)``) instead requires the signer to be Xcode's
+///    StoreKit certificate itself;
+/// 6. the receipt type (field 0) must name one of the accepted ``environments``;
+/// 7. the bundle id (field 2) must be the expected one, unless the verifier is report-only by
+///    name (``ReceiptIdentityCheck/reportOnly``);
+/// 8. with a device GUID, SHA-1(GUID ‖ opaque value ‖ bundle id) must equal the receipt's hash —
+///    the *expected* bundle id when it is enforced, so another app's receipt from the same device
+///    never matches.
 ///
 /// Every step is recorded, in this order, in the trace when one is given. Variable time (public
 /// inputs); the device-hash comparison is constant time.
@@ -26,43 +34,155 @@ public struct AppReceiptVerifier: Sendable {
         /// root, with Apple's marker OIDs.
         case appleReceiptSigner
         /// A named relaxation: any certificate that chains to the trusted roots under RFC 5280
-        /// signs receipts — for Xcode's StoreKit-testing receipts, signed by Xcode's local
-        /// self-signed certificate, never for receipts from the App Store.
+        /// signs receipts — for receipts of test PKIs, never for receipts from the App Store.
+        /// (Xcode's StoreKit-testing receipts have their own verifier:
+        /// ``AppReceiptVerifier/init(xcode:identity:minimumRSABits:)``.)
         case anyCertificateUnderTrustedRoots
     }
 
-    /// The roots a receipt signer must chain to (Apple Root CA for App Store receipts).
+    /// Which certificate signs Xcode's StoreKit-testing receipts, as the caller trusts it. Xcode
+    /// signs them with one self-signed certificate ("StoreKit", RSA-2048), never issued by Apple.
+    public enum XcodeCertificate: Sendable, Hashable {
+        /// The certificate the caller has: the one Xcode saves from a StoreKit configuration
+        /// (Editor ▸ Save Public Certificate, `StoreKitTestCertificate.cer`). The receipt's signer
+        /// must be this certificate.
+        case given(Certificate)
+        /// The self-signed certificate the receipt itself carries. This proves the receipt intact
+        /// and self-consistent, not who made it — anyone can make such a receipt — so it is a
+        /// named choice, for inspecting Xcode receipts when Xcode's certificate is not at hand.
+        case carriedByTheData
+    }
+
+    /// The roots a receipt signer must chain to (Apple Inc. Root for App Store receipts; for an
+    /// Xcode verifier, the certificate given, or none when it trusts the one the receipt carries).
     public let trustedRoots: [Certificate]
     /// Apple's receipt signer (the default), or the named relaxation.
     public let signerRequirement: SignerRequirement
+    /// For an Xcode verifier (``init(xcode:identity:minimumRSABits:)``), which certificate signs
+    /// the receipts; nil for a verifier of App Store or test-PKI receipts, which trusts ``trustedRoots``.
+    public let xcodeCertificate: XcodeCertificate?
+    /// The bundle id enforced, or by name only reported.
+    public let identityCheck: ReceiptIdentityCheck
+    /// The environments a receipt's type may name (always enforced).
+    public let environments: Set<ReceiptEnvironment>
+    /// RFC 5280 profile rules not enforced on the signer's chain (none by default; an Xcode
+    /// verifier applies `.missingKeyIdentifiers`, the one rule Xcode's certificate breaks).
+    public let rfc5280Relaxations: Set<RFC5280Policy.Relaxation>
     /// RSA keys smaller than this verify nothing (Apple's receipt signers are RSA-2048).
     public let minimumRSABits: Int
 
-    /// A verifier trusting `trustedRoots` (Apple Root CA for App Store receipts) that requires
-    /// Apple's receipt signer unless `signerRequirement` names the relaxation.
+    /// A verifier of the receipts of `bundleId` from `environments`, trusting `trustedRoots`
+    /// (Apple Inc. Root for App Store receipts) and requiring Apple's receipt signer unless
+    /// `signerRequirement` names the relaxation; `rfc5280Relaxations` names RFC 5280 profile
+    /// rules not enforced on the chain (none by default; test PKIs without key identifiers need
+    /// `.missingKeyIdentifiers`).
     public init(
-        trustedRoots: [Certificate], signerRequirement: SignerRequirement = .appleReceiptSigner,
+        trustedRoots: [Certificate], bundleId: String, environments: Set<ReceiptEnvironment>,
+        signerRequirement: SignerRequirement = .appleReceiptSigner, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = [],
         minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
-    ) {
+    ) throws(PKCS7Error) {
+        try self.init(
+            trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId), environments: environments,
+            signerRequirement: signerRequirement, rfc5280Relaxations: rfc5280Relaxations, minimumRSABits: minimumRSABits)
+    }
+
+    /// A verifier with the identity check `identity` — enforced, or by name report-only — of
+    /// receipts from `environments` (always enforced; at least one), trusting `trustedRoots`
+    /// under `signerRequirement` and every RFC 5280 profile rule but `rfc5280Relaxations`.
+    public init(
+        trustedRoots: [Certificate], identity: ReceiptIdentityCheck, environments: Set<ReceiptEnvironment>,
+        signerRequirement: SignerRequirement = .appleReceiptSigner, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = [],
+        minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
+    ) throws(PKCS7Error) {
+        guard !environments.isEmpty else {
+            throw PKCS7Error(.invalidConfiguration, "no accepted environment: name the receipt environments to accept")
+        }
+        if case .enforce(let bundleId) = identity, bundleId.isEmpty {
+            throw PKCS7Error(.invalidConfiguration, "the expected bundle id is empty (use .reportOnly to check none, by name)")
+        }
         self.trustedRoots = trustedRoots
         self.signerRequirement = signerRequirement
+        self.xcodeCertificate = nil
+        self.identityCheck = identity
+        self.environments = environments
+        self.rfc5280Relaxations = rfc5280Relaxations
+        self.minimumRSABits = minimumRSABits
+    }
+
+    /// A verifier of Xcode's StoreKit-testing receipts — receipt type `Xcode` only, never a
+    /// receipt from the App Store — signed by Xcode's certificate as `xcode` names it: the one
+    /// the caller gives (saved from Xcode's StoreKit configuration), or by name the one the
+    /// receipt carries. Xcode's certificate has no subjectKeyIdentifier, so the chain is
+    /// validated with the named relaxation `.missingKeyIdentifiers` (RFC 5280 §4.2.1.2) and no
+    /// other; `identity` as for App Store receipts.
+    public init(
+        xcode: XcodeCertificate, identity: ReceiptIdentityCheck, minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
+    ) {
+        switch xcode {
+        case .given(let certificate): trustedRoots = [certificate]
+        case .carriedByTheData: trustedRoots = []
+        }
+        signerRequirement = .anyCertificateUnderTrustedRoots
+        xcodeCertificate = xcode
+        identityCheck = identity
+        environments = [.xcode]
+        rfc5280Relaxations = [.missingKeyIdentifiers]
         self.minimumRSABits = minimumRSABits
     }
 
     /// The certificate policies the signer's chain is validated under.
     public var policies: [any CertificatePolicy] {
+        let rfc5280 = RFC5280Policy(relaxations: rfc5280Relaxations)
+        if xcodeCertificate != nil { return [rfc5280] }
         switch signerRequirement {
-        case .appleReceiptSigner: [RFC5280Policy(), MarkerExtensionPolicy.appleReceipt]
-        case .anyCertificateUnderTrustedRoots: [RFC5280Policy()]
+        case .appleReceiptSigner: return [rfc5280, MarkerExtensionPolicy.appleReceipt]
+        case .anyCertificateUnderTrustedRoots: return [rfc5280]
         }
     }
 
     /// Verifies `receipt` — DER/BER bytes, or their base64 text as apps send it (line breaks
-    /// allowed) — at `time` (default: its creation date), checking the device hash when
-    /// `deviceGUID` is given.
+    /// allowed) — at `time` (default: its creation date), then its environment and bundle id,
+    /// checking the device hash when `deviceGUID` is given.
     public func verify(
         _ receipt: [UInt8], at time: Int64? = nil, deviceGUID: [UInt8]? = nil, trace: VerificationTrace? = nil
     ) throws(PKCS7Error) -> VerifiedAppReceipt {
+        let authentic = try authenticate(receipt, at: time, trace: trace)
+        let fields = authentic.receipt
+        // 6. The environment.
+        let environment = try checkEnvironment(fields, trace: trace)
+        // 7. The bundle id.
+        try checkBundleID(fields, trace: trace)
+        // 8. The device.
+        var deviceMatches: Bool?
+        if let deviceGUID {
+            let bundle = identityCheck.bundleId
+            let matches = bundle.map { fields.matchesDevice(guid: deviceGUID, bundleID: $0) } ?? fields.matchesDevice(guid: deviceGUID)
+            deviceMatches = matches
+            let check =
+                "SHA-1(GUID ‖ opaque value ‖ bundle id) equals field 5, with "
+                + (bundle.map { "the expected bundle id \"\($0)\"" } ?? "the receipt's own bundle id (report-only)")
+            guard matches else {
+                trace?.fail("Apple: receipt validation on the device", check, "does not match: another device, or a copied receipt")
+                throw PKCS7Error(.deviceMismatch, "the receipt's SHA-1 hash does not match this device's GUID")
+            }
+            trace?.pass("Apple: receipt validation on the device", check, "matches this device")
+        }
+        return VerifiedAppReceipt(
+            signedData: authentic.signedData, receipt: fields, chain: authentic.chain, validationTime: authentic.validationTime,
+            deviceMatches: deviceMatches,
+            identity: ReceiptIdentityReport(bundleId: fields.bundleID, environment: environment, enforced: identityCheck.isEnforced))
+    }
+
+    /// A receipt whose signature and signer passed steps 1–5.
+    struct Authentic {
+        let signedData: SignedData
+        let receipt: AppReceipt
+        let chain: [Certificate]
+        let validationTime: Int64
+    }
+
+    /// Steps 1–5: the message, its fields, the time, the signer and its chain.
+    func authenticate(_ receipt: [UInt8], at time: Int64?, trace: VerificationTrace?) throws(PKCS7Error) -> Authentic {
         // 1. The CMS SignedData.
         let signed: SignedData
         do { signed = try SignedData(berEncoded: AppReceiptVerifier.binary(receipt)) } catch {
@@ -96,24 +216,64 @@ public struct AppReceiptVerifier: Sendable {
             "RFC 5280 §6.1.1 (validation time)",
             "\(validationTime) — " + (time != nil ? "given by the caller" : "the receipt's creation date (field 12)"))
         // 4–5. Signer, signature, chain.
-        let cms = CMSSignedDataVerifier(trustedRoots: trustedRoots, policies: policies, minimumRSABits: minimumRSABits)
-        let verified = try cms.verify(signed, at: validationTime, trace: trace)
-        // 6. The device.
-        var deviceMatches: Bool?
-        if let deviceGUID {
-            let matches = fields.matchesDevice(guid: deviceGUID)
-            deviceMatches = matches
-            guard matches else {
-                trace?.fail(
-                    "Apple: receipt validation on the device", "SHA-1(GUID ‖ opaque value ‖ bundle id) equals field 5",
-                    "does not match: another device, or a copied receipt")
-                throw PKCS7Error(.deviceMismatch, "the receipt's SHA-1 hash does not match this device's GUID")
+        var roots = trustedRoots
+        if let xcodeCertificate {
+            if case .carriedByTheData = xcodeCertificate, let info = signed.signerInfos.first,
+                let carried = signed.certificates.first(where: info.identifies)
+            {
+                roots = [carried]
             }
-            trace?.pass(
-                "Apple: receipt validation on the device", "SHA-1(GUID ‖ opaque value ‖ bundle id) equals field 5", "matches this device")
+            trace?.note(
+                "Xcode StoreKit testing",
+                "the signer must be Xcode's self-signed StoreKit certificate: "
+                    + (xcodeCertificate == .carriedByTheData
+                        ? "the one the receipt carries (named choice: integrity only, anyone can make such a receipt)"
+                        : "the one the caller gave")
+                    + "; RFC 5280 relaxation missingKeyIdentifiers (§4.2.1.2)")
         }
-        return VerifiedAppReceipt(
-            signedData: signed, receipt: fields, chain: verified.chain, validationTime: validationTime, deviceMatches: deviceMatches)
+        let cms = CMSSignedDataVerifier(trustedRoots: roots, policies: policies, minimumRSABits: minimumRSABits)
+        let verified = try cms.verify(signed, at: validationTime, trace: trace)
+        if xcodeCertificate != nil, verified.chain.count != 1 {
+            let reason =
+                "the signer \(verified.signer.subject) is not Xcode's StoreKit certificate itself (a chain of \(verified.chain.count))"
+            trace?.fail("Xcode StoreKit testing", "the signer is Xcode's certificate", reason)
+            throw PKCS7Error(.untrustedSigner, reason)
+        }
+        return Authentic(signedData: signed, receipt: fields, chain: verified.chain, validationTime: validationTime)
+    }
+
+    /// Step 6: the receipt type names one of the accepted environments.
+    func checkEnvironment(_ fields: AppReceipt, trace: VerificationTrace?) throws(PKCS7Error) -> ReceiptEnvironment {
+        let accepted = ReceiptEnvironment.allCases.filter(environments.contains).map(\.rawValue).joined(separator: ", ")
+        let check = "the receipt type names an accepted environment (\(accepted))"
+        guard let environment = ReceiptEnvironment(receiptType: fields.receiptType) else {
+            let reason =
+                "the receipt type \(fields.receiptType.map { "\"\($0)\"" } ?? "(field 0) is absent and") names no known environment"
+            trace?.fail("Apple: receipt type (field 0)", check, reason)
+            throw PKCS7Error(.invalidEnvironment, reason)
+        }
+        guard environments.contains(environment) else {
+            let reason = "the receipt type \"\(fields.receiptType ?? "")\" is \(environment.rawValue), not accepted (\(accepted))"
+            trace?.fail("Apple: receipt type (field 0)", check, reason)
+            throw PKCS7Error(.invalidEnvironment, reason)
+        }
+        trace?.pass("Apple: receipt type (field 0)", check, "\(fields.receiptType ?? "") — \(environment.rawValue)")
+        return environment
+    }
+
+    /// Step 7: the bundle id is the expected one (unless report-only).
+    func checkBundleID(_ fields: AppReceipt, trace: VerificationTrace?) throws(PKCS7Error) {
+        guard let expected = identityCheck.bundleId else {
+            trace?.note("Apple: bundle id (field 2)", "report-only: \(fields.bundleID ?? "absent"), not checked")
+            return
+        }
+        let check = "the bundle id is \"\(expected)\""
+        guard fields.bundleID == expected else {
+            let reason = "the receipt's bundle id \(fields.bundleID.map { "\"\($0)\"" } ?? "absent") (expected \"\(expected)\")"
+            trace?.fail("Apple: bundle id (field 2)", check, reason)
+            throw PKCS7Error(.invalidAppIdentifier, reason)
+        }
+        trace?.pass("Apple: bundle id (field 2)", check, "equal")
     }
 
     /// The receipt's bytes: DER/BER as given, or decoded from base64 text (white space ignored).
@@ -138,4 +298,6 @@ public struct VerifiedAppReceipt: Sendable {
     public let validationTime: Int64
     /// Whether the device hash matched (nil when no GUID was given).
     public let deviceMatches: Bool?
+    /// The bundle id and environment the receipt carries, and whether the bundle id was enforced.
+    public let identity: ReceiptIdentityReport
 }

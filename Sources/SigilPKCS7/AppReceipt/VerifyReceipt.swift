@@ -13,6 +13,10 @@ public enum VerifyReceiptEndpoint: String, Sendable, Hashable, CaseIterable {
 /// proves it — computed offline by ``AppReceiptVerifier/verifyReceiptResponse(_:sentTo:requestTime:)``,
 /// so a server still calling Apple's endpoint can switch by changing a URL.
 ///
+/// Like Apple's endpoint, it checks no bundle id: `receipt.bundle_id` is for the caller to compare
+/// (the drop-in's verifier is report-only by name; see
+/// ``AppReceiptVerifier/verifyReceiptResponse(_:sentTo:requestTime:)``).
+///
 /// Statuses: 0 valid; 21002 the receipt data is malformed; 21003 the receipt could not be
 /// authenticated (signature, signer chain, Apple's receipt profile); 21007 a sandbox receipt sent
 /// to the production endpoint; 21008 a production receipt sent to the sandbox endpoint.
@@ -131,24 +135,39 @@ public struct VerifyReceiptResponse: Codable, Sendable, Hashable {
 extension AppReceiptVerifier {
     /// Apple's `verifyReceipt` answer for `receiptData` (the base64 `receipt-data` of Apple's
     /// request body, or the receipt's bytes) sent to `endpoint` at `requestTime` (seconds since
-    /// 1970): status 0 with the receipt's fields when it verifies (``verify(_:at:deviceGUID:trace:)``)
-    /// and belongs to that endpoint's environment; 21002, 21003, 21007 or 21008 otherwise.
+    /// 1970): status 0 with the receipt's fields when it is authentic (signature and signer, as
+    /// ``verify(_:at:deviceGUID:trace:)``) and belongs to that endpoint's environment; 21002,
+    /// 21003, 21007 or 21008 otherwise.
+    ///
+    /// Apple's endpoint checks no bundle id: the body carries `bundle_id` for the caller to
+    /// compare. Built with ``ReceiptIdentityCheck/reportOnly`` (the drop-in's configuration), this
+    /// answers exactly as Apple's endpoint does. A verifier that enforces a bundle id answers
+    /// 21003 for another app's receipt, and 21003 for a receipt whose environment it does not
+    /// accept (after Apple's 21007/21008, which the endpoint decides) — statuses Apple's body
+    /// has, though Apple's endpoint never sends them for these reasons. No device hash is checked
+    /// (Apple's request carries no device GUID).
     public func verifyReceiptResponse(_ receiptData: [UInt8], sentTo endpoint: VerifyReceiptEndpoint, requestTime: Int64)
         -> VerifyReceiptResponse
     {
-        let verified: VerifiedAppReceipt
-        do { verified = try verify(receiptData) } catch {
+        let authentic: Authentic
+        do { authentic = try authenticate(receiptData, at: nil, trace: nil) } catch {
             switch error.code {
             case .malformed, .notAReceipt, .unexpectedContentType: return VerifyReceiptResponse(status: 21002)
             default: return VerifyReceiptResponse(status: 21003)
             }
         }
-        let receipt = verified.receipt
+        let receipt = authentic.receipt
         let isProduction = receipt.receiptType == "Production" || receipt.receiptType == "ProductionVPP"
         switch (endpoint, isProduction) {
         case (.production, false): return VerifyReceiptResponse(status: 21007)
         case (.sandbox, true): return VerifyReceiptResponse(status: 21008)
         default: break
+        }
+        do {
+            _ = try checkEnvironment(receipt, trace: nil)
+            try checkBundleID(receipt, trace: nil)
+        } catch {
+            return VerifyReceiptResponse(status: 21003)
         }
         func dates(_ seconds: Int64?) -> (String?, String?, String?) {
             guard let seconds else { return (nil, nil, nil) }

@@ -159,7 +159,8 @@ public struct NotificationIntake: Sendable {
 ///   `in_app`) with HTTP 200 as Apple answers; the receiver's environments decide which endpoints
 ///   it stands for (Production: `buy.itunes.apple.com`, otherwise the sandbox). A receiver of both
 ///   does Apple's 21007 retry itself: a sandbox receipt is answered as the sandbox endpoint would,
-///   in the same call.
+///   in the same call. Like Apple's endpoint it checks no bundle id (its verifier is report-only by
+///   name): `receipt.bundle_id` is the caller's to compare.
 /// - `GET /health`: 200 `{"status":"ok", …}` once the schema is in place and the database answers.
 /// - `POST /appattest/challenge|attestation|assertion` when App Attest is configured (`AppAttestIntake`).
 public enum ReceiverRoutes {
@@ -233,7 +234,8 @@ public enum ReceiverRoutes {
 }
 
 /// `POST /verifyReceipt`: Apple's `verifyReceipt` request answered offline by
-/// `AppReceiptVerifier.verifyReceiptResponse`.
+/// `AppReceiptVerifier.verifyReceiptResponse` — with a report-only verifier, so that the body is
+/// Apple's (Apple's endpoint checks no bundle id).
 public struct ReceiptIntake: Sendable {
     public let verifier: AppReceiptVerifier
     /// Which of Apple's endpoints this receiver stands for: one, or both (production answered

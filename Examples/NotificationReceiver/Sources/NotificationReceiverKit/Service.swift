@@ -21,8 +21,12 @@ public enum ReceiverService {
         let intake = NotificationIntake(verifier: verifier, store: store, logger: logger, storeTimeout: storeTimeout)
         var receiptRoots: [Certificate] = []
         for der in try configuration.loadReceiptRootCertificates() { receiptRoots.append(try Certificate(derEncoded: der)) }
+        // The verifyReceipt drop-in keeps Apple's response body: Apple's endpoint checks no bundle
+        // id (the body carries bundle_id for the caller to compare), so its verifier is report-only
+        // by name; the endpoint (this receiver's environment) decides 21007/21008.
         let receipts = ReceiptIntake(
-            verifier: AppReceiptVerifier(trustedRoots: receiptRoots), endpoints: configuration.receiptEndpoints)
+            verifier: try AppReceiptVerifier(trustedRoots: receiptRoots, identity: .reportOnly, environments: [.production, .sandbox]),
+            endpoints: configuration.receiptEndpoints)
         let appAttest = try configuration.appAttestVerifiers().map { verifiers in
             AppAttestIntake(
                 attestationVerifier: verifiers.attestation, assertionVerifier: verifiers.assertion, store: store, logger: logger,

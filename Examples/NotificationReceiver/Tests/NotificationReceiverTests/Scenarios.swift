@@ -301,9 +301,9 @@ final class Scenarios: @unchecked Sendable {
     }
 
     /// An app receipt of `type` signed by the test PKI's leaf.
-    func receipt(_ type: String, now: Int64) throws -> [UInt8] {
+    func receipt(_ type: String, now: Int64, bundleID: String? = nil) throws -> [UInt8] {
         let builder = AppReceiptBuilder(
-            receiptType: type, appItemID: signer.appAppleId, bundleID: signer.bundleId, appVersion: "7",
+            receiptType: type, appItemID: signer.appAppleId, bundleID: bundleID ?? signer.bundleId, appVersion: "7",
             originalApplicationVersion: "1", creationDate: now - 60, opaqueValue: [9, 8, 7], deviceGUID: [1, 2, 3],
             inAppPurchases: [
                 .init(
@@ -324,9 +324,9 @@ final class Scenarios: @unchecked Sendable {
     /// receipt, 21003 for a changed byte, 21002 for a body without receipt-data.
     func verifyReceiptRoute(_ base: String) async throws {
         let now = Int64(Date().timeIntervalSince1970)
-        func receipt(_ type: String) throws -> [UInt8] { try self.receipt(type, now: now) }
+        func receipt(_ type: String, bundleID: String? = nil) throws -> [UInt8] { try self.receipt(type, now: now, bundleID: bundleID) }
         func request(_ der: [UInt8]) -> [UInt8] { receiptRequest(der) }
-        let library = AppReceiptVerifier(trustedRoots: [signer.pki.root])
+        let library = try AppReceiptVerifier(trustedRoots: [signer.pki.root], identity: .reportOnly, environments: [.production, .sandbox])
         let sandbox = try receipt("ProductionSandbox")
         var changed = sandbox
         changed[changed.count - 40] ^= 0x01
@@ -350,6 +350,16 @@ final class Scenarios: @unchecked Sendable {
         }
         XCTAssertEqual(answers.map(\.status), [0, 21008, 21003])
         XCTAssertEqual(answers[0].receipt?.in_app.first?.transaction_id, "2000000000000042")
+        // Apple's body kept: Apple's endpoint checks no bundle id, so another app's receipt is
+        // status 0 with its own bundle_id, for the caller to compare.
+        let otherApp = try JSONDecoder().decode(
+            VerifyReceiptResponse.self,
+            from: Data(
+                try await sender.post(
+                    url: base + "/verifyReceipt", request(try receipt("ProductionSandbox", bundleID: "com.example.other"))
+                ).body))
+        XCTAssertEqual(otherApp.status, 0)
+        XCTAssertEqual(otherApp.receipt?.bundle_id, "com.example.other")
         let garbage = try await sender.post(url: base + "/verifyReceipt", Array(#"{"password":"x"}"#.utf8))
         XCTAssertEqual(try JSONDecoder().decode(VerifyReceiptResponse.self, from: Data(garbage.body)).status, 21002)
     }
