@@ -25,13 +25,28 @@ sha256 matched (temporary name, then rename); a file left at a failed row's path
 is removed.
 
 Manifest: tab-separated, header `path sha256 bytes url extract licence source`, one row per file.
-Extraction kinds (column `extract`):
+Extraction kinds (column `extract`): a selector, then zero or more steps applied in order.
+  Selectors:
   file                 the downloaded bytes, unchanged
   lines A-B            on each of lines A..B (1-based, inclusive) of the downloaded text, the content of the
                        last quoted string literal ('...', "..." or `...`), concatenated; a literal holding a
                        backslash is refused (escapes are not interpreted)
-  lines A-B base64     the same, base64-decoded
-  lines A-B newline    the same, followed by one newline
+  literal A-B          the content of one quoted literal that opens at the first quote character (' " or `)
+                       of line A and closes at the last occurrence of that character on line B, byte for byte:
+                       line breaks and backslashes are kept, nothing is interpreted (e.g. a PHP '...' literal
+                       holding JSON with \\/ escapes, or a PEM key spread over several lines)
+  text A-B             lines A..B of the downloaded text as they are, joined with newlines, without a final
+                       newline, their common leading whitespace removed (Python's textwrap.dedent), e.g. a bare
+                       base64 text or the body of a Swift or Kotlin triple-quoted literal
+  shared-only          a file derived by the data's curators (computed expectations, decrypted plaintexts): it
+                       is in no public source, so the `url` column is `-` and only a copy of the shared folder
+                       or a mirror (--base-url) provides it; a download from the pinned sources reports it
+  Steps:
+  base64               base64-decode (standard alphabet, padding required; ASCII whitespace is ignored)
+  base64url            base64url-decode (URL-safe alphabet, padding optional)
+  newline              append one newline
+  cbor KEY             the bytes must be one CBOR map; take the byte string stored under the text key KEY
+  Examples: `lines 13-13 base64`, `lines 33-33 base64url`, `text 37-131 base64 cbor blob`, `literal 21-26`.
 Standard library only (python3).
 """
 
@@ -43,6 +58,7 @@ import os
 import re
 import sys
 import tempfile
+import textwrap
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -68,7 +84,9 @@ class Row:
         parts = self.path.split("/")
         if self.path.startswith("/") or "\\" in self.path or any(p in ("", ".", "..") for p in parts):
             raise ValueError("path must be relative, without '.', '..' or empty parts: %r" % self.path)
-        parse_extract(self.extract)  # refuse a malformed row up front
+        self.shared_only = parse_extract(self.extract)[0] == "shared-only"  # refuses a malformed row up front
+        if self.shared_only != (self.url == "-"):
+            raise ValueError("url is `-` exactly when extract is shared-only")
 
 
 def read_manifest(path):
@@ -98,17 +116,37 @@ def read_manifest(path):
 
 # --- extraction -------------------------------------------------------------------------------------------
 
+SELECTORS_WITH_LINES = ("lines", "literal", "text")
+STEPS = ("base64", "base64url", "newline", "cbor")
+KINDS_HELP = "file | lines A-B | literal A-B | text A-B | shared-only, then steps: base64 | base64url | newline | cbor KEY"
+
+
 def parse_extract(spec):
-    """Return (kind, first_line, last_line, modifier) for an `extract` field."""
+    """Return (selector, first_line, last_line, steps) for an `extract` field; steps are (name, argument)."""
     words = spec.split()
-    if words == ["file"]:
-        return ("file", None, None, None)
-    if len(words) in (2, 3) and words[0] == "lines":
+    if words == ["shared-only"]:
+        return ("shared-only", None, None, [])
+    if words[:1] == ["file"]:
+        selector, first, last, rest = "file", None, None, words[1:]
+    elif len(words) >= 2 and words[0] in SELECTORS_WITH_LINES:
         m = re.fullmatch(r"([1-9][0-9]*)-([1-9][0-9]*)", words[1])
-        modifier = words[2] if len(words) == 3 else None
-        if m and int(m.group(1)) <= int(m.group(2)) and modifier in (None, "base64", "newline"):
-            return ("lines", int(m.group(1)), int(m.group(2)), modifier)
-    raise ValueError("unknown extract %r (kinds: file | lines A-B [base64|newline])" % spec)
+        if not m or int(m.group(1)) > int(m.group(2)):
+            raise ValueError("bad line range in extract %r (kinds: %s)" % (spec, KINDS_HELP))
+        selector, first, last, rest = words[0], int(m.group(1)), int(m.group(2)), words[2:]
+    else:
+        raise ValueError("unknown extract %r (kinds: %s)" % (spec, KINDS_HELP))
+    steps = []
+    while rest:
+        name = rest.pop(0)
+        if name not in STEPS:
+            raise ValueError("unknown step %r in extract %r (kinds: %s)" % (name, spec, KINDS_HELP))
+        argument = None
+        if name == "cbor":
+            if not rest:
+                raise ValueError("step cbor needs a KEY in extract %r" % spec)
+            argument = rest.pop(0)
+        steps.append((name, argument))
+    return (selector, first, last, steps)
 
 
 def last_literal(line):
@@ -131,11 +169,62 @@ def last_literal(line):
     return found
 
 
-def extract(spec, document):
-    """Apply an `extract` field to the downloaded bytes."""
-    kind, first, last, modifier = parse_extract(spec)
-    if kind == "file":
-        return document
+def cbor_head(data, i):
+    """Read a CBOR item head at i: (major type, argument, index after the head); definite lengths only."""
+    if i >= len(data):
+        raise ExtractError("CBOR ends early")
+    major, info = data[i] >> 5, data[i] & 0x1F
+    if info < 24:
+        return major, info, i + 1
+    if info > 27:
+        raise ExtractError("CBOR item at %d: indefinite length or reserved value is not supported" % i)
+    size = 1 << (info - 24)
+    if i + 1 + size > len(data):
+        raise ExtractError("CBOR ends early")
+    return major, int.from_bytes(data[i + 1:i + 1 + size], "big"), i + 1 + size
+
+
+def cbor_skip(data, i):
+    """The index just after the CBOR item at i."""
+    major, argument, i = cbor_head(data, i)
+    if major in (2, 3):
+        if i + argument > len(data):
+            raise ExtractError("CBOR string longer than the data")
+        return i + argument
+    if major in (4, 5):
+        for _ in range(argument * (2 if major == 5 else 1)):
+            i = cbor_skip(data, i)
+        return i
+    if major == 6:
+        return cbor_skip(data, i)
+    return i  # integers, simple values and floats: the head is the whole item
+
+
+def cbor_map_bytes(data, key):
+    """The byte string stored under text key `key` in the CBOR map that is the whole of `data`."""
+    major, count, i = cbor_head(data, 0)
+    if major != 5:
+        raise ExtractError("CBOR item is not a map")
+    found = None
+    for _ in range(count):
+        key_major, _, key_start = cbor_head(data, i)
+        key_end = cbor_skip(data, i)
+        value_end = cbor_skip(data, key_end)
+        if key_major == 3 and data[key_start:key_end] == key.encode("utf-8"):
+            value_major, _, value_start = cbor_head(data, key_end)
+            if value_major != 2:
+                raise ExtractError("CBOR map value of %r is not a byte string" % key)
+            found = data[value_start:value_end]
+        i = value_end
+    if i != len(data):
+        raise ExtractError("bytes after the CBOR map")
+    if found is None:
+        raise ExtractError("CBOR map has no key %r" % key)
+    return found
+
+
+def select_lines(document, first, last):
+    """Lines first..last (1-based) of the UTF-8 document, each without a final carriage return."""
     try:
         text = document.decode("utf-8")
     except UnicodeDecodeError:
@@ -143,20 +232,60 @@ def extract(spec, document):
     lines = text.split("\n")
     if last > len(lines):
         raise ExtractError("document has %d lines, extract wants line %d" % (len(lines), last))
-    pieces = []
-    for number in range(first, last + 1):
-        try:
-            pieces.append(last_literal(lines[number - 1].rstrip("\r")))
-        except ExtractError as e:
-            raise ExtractError("line %d: %s" % (number, e))
-    value = "".join(pieces).encode("utf-8")
-    if modifier == "base64":
-        try:
-            return base64.b64decode(value, validate=True)
-        except (binascii.Error, ValueError) as e:
-            raise ExtractError("not base64: %s" % e)
-    if modifier == "newline":
-        return value + b"\n"
+    return [line.rstrip("\r") for line in lines[first - 1:last]]
+
+
+def one_literal(lines, first):
+    """The content of the literal that opens at the first quote of lines[0] and closes at the last one of lines[-1]."""
+    quotes = [i for i, c in enumerate(lines[0]) if c in "'\"`"]
+    if not quotes:
+        raise ExtractError("line %d: no quote character" % first)
+    start = quotes[0]
+    quote = lines[0][start]
+    joined = "\n".join(lines)
+    end = joined.rfind(quote)
+    if end <= start or end < len(joined) - len(lines[-1]):
+        raise ExtractError("line %d: no closing %s" % (first + len(lines) - 1, quote))
+    return joined[start + 1:end]
+
+
+def extract(spec, document):
+    """Apply an `extract` field to the downloaded bytes."""
+    selector, first, last, steps = parse_extract(spec)
+    if selector == "shared-only":
+        raise ExtractError("available only from the shared folder or a mirror (a curated file, in no public source)")
+    if selector == "file":
+        value = document
+    elif selector == "text":
+        value = textwrap.dedent("\n".join(select_lines(document, first, last))).encode("utf-8")
+    elif selector == "literal":
+        value = one_literal(select_lines(document, first, last), first).encode("utf-8")
+    else:
+        pieces = []
+        for number, line in enumerate(select_lines(document, first, last), start=first):
+            try:
+                pieces.append(last_literal(line))
+            except ExtractError as e:
+                raise ExtractError("line %d: %s" % (number, e))
+        value = "".join(pieces).encode("utf-8")
+    for name, argument in steps:
+        if name == "base64":
+            try:
+                value = base64.b64decode(re.sub(rb"\s", b"", value), validate=True)
+            except (binascii.Error, ValueError) as e:
+                raise ExtractError("not base64: %s" % e)
+        elif name == "base64url":
+            if not re.fullmatch(rb"[A-Za-z0-9_-]*={0,2}", value):
+                raise ExtractError("not base64url")
+            stripped = value.rstrip(b"=")
+            try:
+                value = base64.urlsafe_b64decode(stripped + b"=" * (-len(stripped) % 4))
+            except (binascii.Error, ValueError) as e:
+                raise ExtractError("not base64url: %s" % e)
+        elif name == "newline":
+            value += b"\n"
+        elif name == "cbor":
+            value = cbor_map_bytes(value, argument)
     return value
 
 
@@ -223,6 +352,10 @@ def download(rows, dest, base_url):
     for row in rows:
         if base_url:
             url = base_url.rstrip("/") + "/" + urllib.parse.quote(row.path, safe="/")
+        elif row.shared_only:
+            fail(row, "available only from the shared folder or a mirror: %s (curated, in no public source;"
+                 " use Scripts/get-vectors --from DIR or --base-url URL)" % row.path)
+            continue
         else:
             url = row.url
         if url not in documents:
