@@ -257,7 +257,7 @@ final class Scenarios: @unchecked Sendable {
         XCTAssertEqual(stored, expected, "every notification row carries the environment it was verified in")
 
         let now = Int64(Date().timeIntervalSince1970)
-        let library = AppReceiptVerifier(trustedRoots: [signer.pki.root])
+        let library = try AppReceiptVerifier(trustedRoots: [signer.pki.root], identity: .reportOnly, environments: [.production, .sandbox])
         for (type, endpoint, environment) in [
             ("ProductionSandbox", VerifyReceiptEndpoint.sandbox, "Sandbox"), ("Production", .production, "Production"),
         ] {
