@@ -38,7 +38,7 @@ public struct AttestationVerifier: Sendable {
         RFC5280Policy(relaxations: [.missingKeyIdentifiers]), MarkerExtensionPolicy.appAttestCredential,
     ]
 
-    /// The trust anchor: the Apple App Attestation Root CA (or, with ``init(testRoot:appID:environment:)``, a test root).
+    /// The trust anchor: the Apple App Attestation Root CA (or, with ``init(testRoot:appID:environment:policy:)``, a test root).
     public let root: Certificate
     /// The App ID attestations must be for.
     public let appID: AppAttestAppID

@@ -8,7 +8,7 @@ import SigilJOSE
 /// Each kind is recognised by its *distinctive* members — the ones Apple has always sent for it
 /// and no other kind carries (``SignedDataKind/distinctiveMembers``) — never by the whole member
 /// list, so a member Apple adds next year (or a client-side one such as `deviceVerification`)
-/// cannot break detection: members no model names are reported (``unknownMembers``), never a
+/// cannot break detection: members no model names are reported (`unknownMembers`), never a
 /// reason to refuse. A sparse payload with no kind's distinctive members is that kind only when
 /// exactly one kind's model names every member it carries. It never guesses: otherwise, or when
 /// two kinds' distinctive members are present, the answer is ``ambiguous(fitting:unknownMembers:)``
