@@ -24,34 +24,83 @@ public enum SignedDataTrust: String, Sendable {
     case unverified
 }
 
+/// What the payload was verified against, held once (results are copied through every
+/// suspended verification; one reference keeps those copies small).
+final class SignedDataDetails: Sendable {
+    let payloadBytes: [UInt8]
+    let payloadJSON: JSONValue
+    let header: JSONValue
+    let chain: [Certificate]
+    let validationTime: Int64
+    let trust: SignedDataTrust
+    let chainFromCache: Bool
+    let identity: AppIdentityReport
+    let environment: AppStoreEnvironment
+    let facts: [SignedDataFact]
+
+    init(
+        payloadBytes: [UInt8], payloadJSON: JSONValue, header: JSONValue, chain: [Certificate], validationTime: Int64,
+        trust: SignedDataTrust, chainFromCache: Bool, identity: AppIdentityReport, environment: AppStoreEnvironment,
+        facts: [SignedDataFact]
+    ) {
+        self.payloadBytes = payloadBytes
+        self.payloadJSON = payloadJSON
+        self.header = header
+        self.chain = chain
+        self.validationTime = validationTime
+        self.trust = trust
+        self.chainFromCache = chainFromCache
+        self.identity = identity
+        self.environment = environment
+        self.facts = facts
+    }
+}
+
 /// A payload that passed verification, with what it was verified against.
 public struct VerifiedSignedData<Payload: AppStoreSignedPayload>: Sendable {
+    /// The decoded payload and what it was verified against, held once: a result is one
+    /// reference however large Apple's model, so copying it (through every suspended
+    /// verification, into a ``VerifiedNotification``) stays cheap and the code doing it small.
+    final class Storage: Sendable {
+        let payload: Payload
+        let details: SignedDataDetails
+        init(payload: Payload, details: SignedDataDetails) {
+            self.payload = payload
+            self.details = details
+        }
+    }
+    let storage: Storage
+
+    init(payload: Payload, details: SignedDataDetails) { storage = Storage(payload: payload, details: details) }
+
     /// The payload, decoded into Apple's model for its kind.
-    public let payload: Payload
+    public var payload: Payload { storage.payload }
+    var details: SignedDataDetails { storage.details }
+
     /// The payload bytes exactly as signed (every member, including ones the model does not name).
-    public let payloadBytes: [UInt8]
+    public var payloadBytes: [UInt8] { details.payloadBytes }
     /// The payload as parsed (strictly, once), every member included.
-    public let payloadJSON: JSONValue
+    public var payloadJSON: JSONValue { details.payloadJSON }
     /// The JWS header as parsed (alg, x5c).
-    public let header: JSONValue
+    public var header: JSONValue { details.header }
     /// Leaf, intermediate, trusted root (empty unless `trust` is `.appleChain`).
-    public let chain: [Certificate]
+    public var chain: [Certificate] { details.chain }
     /// The time (seconds since the epoch) the chain was validated at.
-    public let validationTime: Int64
+    public var validationTime: Int64 { details.validationTime }
     /// How far the payload is trusted: Apple's chain, Xcode's self-signed certificate, or not at all (LocalTesting).
-    public let trust: SignedDataTrust
+    public var trust: SignedDataTrust { details.trust }
     /// Whether the chain came from the cache (validated earlier) rather than being checked now.
-    public let chainFromCache: Bool
+    public var chainFromCache: Bool { details.chainFromCache }
     /// The app identity the payload carries and whether the verifier enforced it (it always
     /// enforces the environment).
-    public let identity: AppIdentityReport
+    public var identity: AppIdentityReport { details.identity }
     /// The environment the payload is from: the one of the verifier's
     /// ``SignedDataVerifier/environments`` it names (Production or Sandbox for a verifier of
     /// ``AcceptedEnvironments/productionAndSandbox``).
-    public let environment: AppStoreEnvironment
+    public var environment: AppStoreEnvironment { details.environment }
     /// What is true of the payload that is not a failure but may call for action — for example
     /// ``SignedDataFact/leafExpiredSinceSigning(notAfter:)``.
-    public let facts: [SignedDataFact]
+    public var facts: [SignedDataFact] { details.facts }
 
     /// Whether the leaf certificate that signed the payload has expired since the payload was
     /// signed (``SignedDataFact/leafExpiredSinceSigning(notAfter:)``).
@@ -176,34 +225,74 @@ public struct VerifiedNotification: Sendable {
 /// Verified chains are cached (see `ChainCache`), so a stream of notifications from one leaf
 /// costs one P-256 verification each. **Variable time**: every input is public.
 public struct SignedDataVerifier: Sendable {
+    /// The configuration, held once: a verifier is copied into every suspended verification, and
+    /// one reference keeps those copies (and the code that makes them) small.
+    final class Configuration: Sendable {
+        let trustedRoots: [Certificate]
+        let identityCheck: AppIdentityCheck
+        let environments: AcceptedEnvironments
+        let revocation: (any RevocationChecker)?
+        let cache: ChainCache
+        let clock: @Sendable () -> Int64
+        let xcodeCertificate: XcodeCertificate?
+        let certificateVerifier: CertificateVerifier
+        let trustContext: [UInt8]
+
+        init(
+            trustedRoots: [Certificate], identityCheck: AppIdentityCheck, environments: AcceptedEnvironments,
+            revocation: (any RevocationChecker)?, cache: ChainCache, clock: @escaping @Sendable () -> Int64,
+            xcodeCertificate: XcodeCertificate?, certificateVerifier: CertificateVerifier, trustContext: [UInt8]
+        ) {
+            self.trustedRoots = trustedRoots
+            self.identityCheck = identityCheck
+            self.environments = environments
+            self.revocation = revocation
+            self.cache = cache
+            self.clock = clock
+            self.xcodeCertificate = xcodeCertificate
+            self.certificateVerifier = certificateVerifier
+            self.trustContext = trustContext
+        }
+
+        /// The same configuration with `environments` and `xcodeCertificate` replaced.
+        func with(environments: AcceptedEnvironments, xcodeCertificate: XcodeCertificate?) -> Configuration {
+            Configuration(
+                trustedRoots: trustedRoots, identityCheck: identityCheck, environments: environments, revocation: revocation,
+                cache: cache, clock: clock, xcodeCertificate: xcodeCertificate, certificateVerifier: certificateVerifier,
+                trustContext: trustContext)
+        }
+    }
+
+    private var configuration: Configuration
+
     /// The roots a chain must validate to (Apple Root CA - G3 for Apple's data).
-    public let trustedRoots: [Certificate]
+    public var trustedRoots: [Certificate] { configuration.trustedRoots }
     /// The app identity enforced (or, by name, only reported).
-    public let identityCheck: AppIdentityCheck
+    public var identityCheck: AppIdentityCheck { configuration.identityCheck }
     /// The environments a payload may be from (one, or Production and Sandbox together), and with
     /// them how far data is checked.
-    public private(set) var environments: AcceptedEnvironments
+    public var environments: AcceptedEnvironments { configuration.environments }
     /// Revocation checking of leaf and intermediate (OCSP, CRLs, or a composition through
     /// `RevocationPolicy.anyOf/allOf`), or nil for none. With one, the chain is still validated at
     /// the payload's signedDate and revocation is checked now.
-    public let revocation: (any RevocationChecker)?
+    public var revocation: (any RevocationChecker)? { configuration.revocation }
     /// Where validated chains are kept.
-    public let cache: ChainCache
+    public var cache: ChainCache { configuration.cache }
     /// Seconds since the epoch: the verifier's notion of now (passed in, never a hidden global).
-    public let clock: @Sendable () -> Int64
+    public var clock: @Sendable () -> Int64 { configuration.clock }
     /// In the Xcode environment, which certificate must sign: the one given
     /// (``init(xcode:identity:clock:)``), or the one x5c carries; nil in other environments.
-    public private(set) var xcodeCertificate: XcodeCertificate?
-    let certificateVerifier: CertificateVerifier
+    public var xcodeCertificate: XcodeCertificate? { configuration.xcodeCertificate }
+    var certificateVerifier: CertificateVerifier { configuration.certificateVerifier }
     /// SHA-256 of what decides whether a chain is trusted — the roots' fingerprints (sorted) and
     /// the RFC 5280 relaxations' names (sorted) —: part of every `ChainCache` key, so verifiers
     /// configured differently never share a cached chain.
-    let trustContext: [UInt8]
+    var trustContext: [UInt8] { configuration.trustContext }
 
     /// Which certificate signs Xcode's StoreKit-testing signed data, as the caller trusts it. Xcode
     /// signs with one self-signed certificate ("StoreKit Testing in Xcode", P-256), never issued
     /// by Apple, and puts it alone in x5c.
-    public enum XcodeCertificate: Sendable, Hashable {
+    public indirect enum XcodeCertificate: Sendable, Hashable {
         /// The certificate the caller has (saved from Xcode, or from data the caller trusts):
         /// x5c[0] must be this certificate.
         case given(Certificate)
@@ -290,16 +379,13 @@ public struct SignedDataVerifier: Sendable {
         if trustedRoots.isEmpty && environments.trust == .appleChain {
             throw AppStoreError(.invalidConfiguration, "no trusted root certificates")
         }
-        self.trustedRoots = trustedRoots
-        self.identityCheck = identity
-        self.environments = environments
-        self.revocation = revocation
-        self.cache = cache
-        self.clock = clock
-        xcodeCertificate = environments.trust == .xcodeSelfSigned ? .carriedByTheData : nil
-        certificateVerifier = CertificateVerifier(
-            trustedRoots: trustedRoots, policies: [RFC5280Policy(relaxations: rfc5280Relaxations), MarkerExtensionPolicy.appleSignedData])
-        trustContext = Self.trustContext(roots: trustedRoots, relaxations: rfc5280Relaxations)
+        configuration = Configuration(
+            trustedRoots: trustedRoots, identityCheck: identity, environments: environments, revocation: revocation, cache: cache,
+            clock: clock, xcodeCertificate: environments.trust == .xcodeSelfSigned ? .carriedByTheData : nil,
+            certificateVerifier: CertificateVerifier(
+                trustedRoots: trustedRoots,
+                policies: [RFC5280Policy(relaxations: rfc5280Relaxations), MarkerExtensionPolicy.appleSignedData]),
+            trustContext: Self.trustContext(roots: trustedRoots, relaxations: rfc5280Relaxations))
     }
 
     /// A verifier of Xcode's StoreKit-testing signed data (the Xcode environment, always
@@ -310,7 +396,7 @@ public struct SignedDataVerifier: Sendable {
         xcode: XcodeCertificate, identity: AppIdentityCheck, clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
     ) throws(AppStoreError) {
         try self.init(trustedRoots: [], identity: identity, environment: .xcode, clock: clock)
-        xcodeCertificate = xcode
+        configuration = configuration.with(environments: configuration.environments, xcodeCertificate: xcode)
     }
 
     static func trustContext(roots: [Certificate], relaxations: Set<RFC5280Policy.Relaxation>) -> [UInt8] {
@@ -408,7 +494,7 @@ public struct SignedDataVerifier: Sendable {
             let single = try? AcceptedEnvironments(environment)
         else { return self }
         var copy = self
-        copy.environments = single
+        copy.configuration = configuration.with(environments: single, xcodeCertificate: configuration.xcodeCertificate)
         return copy
     }
 
@@ -513,23 +599,11 @@ public struct SignedDataVerifier: Sendable {
         {
         case .done(let done): envelope = done
         case .needsChain(let pending):
-            var result = certificateVerifier.verify(
-                leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime, trace: trace)
-            if case .valid(let chain) = result {
-                // Revocation as of now (or the caller's time): what the checker knows today, whatever
-                // the time the chain was validated at.
-                let failures = await revocation.failures(of: chain, at: pending.revocationTime)
-                if failures.isEmpty {
-                    trace?.pass(
-                        "RFC 5280 §6.1.3 (a)(3)", "revocation status at \(pending.revocationTime)",
-                        "no certificate of the path is revoked (\(Swift.type(of: revocation)))")
-                } else {
-                    trace?.fail(
-                        "RFC 5280 §6.1.3 (a)(3)", "revocation status at \(pending.revocationTime)",
-                        failures.map { "\($0) [\($0.rule)]" }.joined(separator: "; "))
-                    result = .invalid(failures)
-                }
-            }
+            // The chain at its validation time, revocation as of now (or the caller's time): what
+            // the checker knows today, whatever the time the chain was validated at.
+            let result = await certificateVerifier.verify(
+                leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime,
+                checkingRevocationWith: revocation, asOf: pending.revocationTime, trace: trace)
             envelope = try finish(pending, chainResult: result, trace: trace)
         }
         return try checkIdentity(payload, envelope, trace: trace)
@@ -586,8 +660,18 @@ public struct SignedDataVerifier: Sendable {
             trace?.fail("Apple: \(Payload.kind.rawValue) identity", "bundle id / app Apple id / environment", error.reason)
             throw error
         }
+        return VerifiedSignedData(
+            payload: payload, details: identityChecked(verified, report: report, environment: found, kind: Payload.kind, trace: trace))
+    }
+
+    /// What follows a passed identity check, for any payload type (not generic: one copy): the
+    /// trace's record of it, the facts (a leaf expired since signing), the result's details.
+    func identityChecked(
+        _ verified: Envelope, report: AppIdentityReport, environment found: AppStoreEnvironment, kind: SignedDataKind,
+        trace: VerificationTrace?
+    ) -> SignedDataDetails {
         trace?.pass(
-            "Apple: \(Payload.kind.rawValue) identity", "bundle id / app Apple id / environment",
+            "Apple: \(kind.rawValue) identity", "bundle id / app Apple id / environment",
             "bundle id \(report.bundleId ?? "(none carried)"), app Apple id \(report.appAppleId.map(String.init) ?? "(none carried)"), "
                 + "environment \(report.environment?.rawValue ?? "absent")"
                 + (environments.environments.count > 1 ? " (one of \(environments))" : "")
@@ -602,9 +686,8 @@ public struct SignedDataVerifier: Sendable {
                     + (revocation != nil ? " and revocation was checked now" : "")
                     + ": fetch the data again through Get Transaction Info for a signature by the current leaf")
         }
-        return VerifiedSignedData(
-            payload: payload, payloadBytes: verified.payloadBytes, payloadJSON: verified.payloadJSON, header: verified.header,
-            chain: verified.chain,
+        return .init(
+            payloadBytes: verified.payloadBytes, payloadJSON: verified.payloadJSON, header: verified.header, chain: verified.chain,
             validationTime: verified.validationTime, trust: verified.trust, chainFromCache: verified.chainFromCache, identity: report,
             environment: found, facts: facts)
     }

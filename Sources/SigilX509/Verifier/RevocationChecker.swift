@@ -53,14 +53,25 @@ extension CertificateVerifier {
         leaf: Certificate, intermediates: [Certificate] = [], at time: Int64,
         checkingRevocationWith revocation: any RevocationChecker, trace: VerificationTrace? = nil
     ) async -> Result {
+        await verify(leaf: leaf, intermediates: intermediates, at: time, checkingRevocationWith: revocation, asOf: time, trace: trace)
+    }
+
+    /// Path validation at `time`, then the revocation check `revocation` on the chain found as
+    /// of `revocationTime` (RFC 5280 §6.1.3 (a)(3)): for data signed in the past, the chain is
+    /// validated when it was signed and its revocation is what the checker knows now.
+    public func verify(
+        leaf: Certificate, intermediates: [Certificate] = [], at time: Int64,
+        checkingRevocationWith revocation: any RevocationChecker, asOf revocationTime: Int64, trace: VerificationTrace? = nil
+    ) async -> Result {
         let result = verify(leaf: leaf, intermediates: intermediates, at: time, trace: trace)
         guard case .valid(let chain) = result else { return result }
-        let failures = await revocation.failures(of: chain, at: time)
+        let failures = await revocation.failures(of: chain, at: revocationTime)
+        let check = revocationTime == time ? "revocation status" : "revocation status at \(revocationTime)"
         if failures.isEmpty {
-            trace?.pass("RFC 5280 §6.1.3 (a)(3)", "revocation status", "no certificate of the path is revoked (\(type(of: revocation)))")
+            trace?.pass("RFC 5280 §6.1.3 (a)(3)", check, "no certificate of the path is revoked (\(type(of: revocation)))")
             return result
         }
-        trace?.fail("RFC 5280 §6.1.3 (a)(3)", "revocation status", failures.map { "\($0) [\($0.rule)]" }.joined(separator: "; "))
+        trace?.fail("RFC 5280 §6.1.3 (a)(3)", check, failures.map { "\($0) [\($0.rule)]" }.joined(separator: "; "))
         return .invalid(failures)
     }
 }
