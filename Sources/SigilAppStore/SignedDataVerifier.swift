@@ -150,37 +150,30 @@ public enum VerifiedAnySignedData: Sendable {
     }
 
     /// The payload as parsed, every member included.
-    public var payloadJSON: JSONValue { fields.payloadJSON }
+    public var payloadJSON: JSONValue { details.payloadJSON }
     /// Leaf, intermediate, trusted root (empty unless the trust is `.appleChain`).
-    public var chain: [Certificate] { fields.chain }
+    public var chain: [Certificate] { details.chain }
     /// The time (seconds since the epoch) the chain was validated at.
-    public var validationTime: Int64 { fields.validationTime }
+    public var validationTime: Int64 { details.validationTime }
     /// How far the payload is trusted.
-    public var trust: SignedDataTrust { fields.trust }
+    public var trust: SignedDataTrust { details.trust }
     /// Whether the chain came from the cache.
-    public var chainFromCache: Bool { fields.chainFromCache }
+    public var chainFromCache: Bool { details.chainFromCache }
     /// The app identity the payload carries and whether it was enforced.
-    public var identity: AppIdentityReport { fields.identity }
+    public var identity: AppIdentityReport { details.identity }
     /// The environment the payload is from (one of the verifier's accepted environments).
-    public var environment: AppStoreEnvironment { fields.environment }
+    public var environment: AppStoreEnvironment { details.environment }
     /// What is true of the payload that is not a failure (``SignedDataFact``).
-    public var facts: [SignedDataFact] { fields.facts }
+    public var facts: [SignedDataFact] { details.facts }
 
-    private var fields:
-        (
-            payloadJSON: JSONValue, chain: [Certificate], validationTime: Int64, trust: SignedDataTrust, chainFromCache: Bool,
-            identity: AppIdentityReport, environment: AppStoreEnvironment, facts: [SignedDataFact]
-        )
-    {
+    /// The details every kind's result holds in the same (non-generic) form.
+    private var details: SignedDataDetails {
         switch self {
-        case .transaction(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity, v.environment, v.facts)
-        case .renewalInfo(let v): (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity, v.environment, v.facts)
-        case .notification(let v):
-            (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity, v.environment, v.facts)
-        case .appTransaction(let v):
-            (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity, v.environment, v.facts)
-        case .realtimeRequest(let v):
-            (v.payloadJSON, v.chain, v.validationTime, v.trust, v.chainFromCache, v.identity, v.environment, v.facts)
+        case .transaction(let v): v.details
+        case .renewalInfo(let v): v.details
+        case .notification(let v): v.details
+        case .appTransaction(let v): v.details
+        case .realtimeRequest(let v): v.details
         }
     }
 }
@@ -636,13 +629,13 @@ public struct SignedDataVerifier: Sendable {
         let report: AppIdentityReport
         let found: AppStoreEnvironment
         do throws(AppStoreError) {
-            let candidates = environments.sorted
-            if candidates.count == 1 {
-                found = candidates[0]
+            // One environment (the common case): no candidates to sort on every verification.
+            if environments.environments.count == 1, let only = environments.environments.first {
+                found = only
             } else {
                 var match: AppStoreEnvironment?
                 var mismatch: AppStoreError?
-                for candidate in candidates {
+                for candidate in environments.sorted {
                     do {
                         _ = try payload.checkIdentity(
                             AppIdentityExpectation(check: .reportOnly, environment: candidate, accepted: environments))

@@ -303,10 +303,12 @@ extension VerifyReceiptEndpoint: ExpressibleByArgument {}
 
 /// `--environment production|sandbox|xcode` (any case; Apple's names Production, Sandbox, Xcode too).
 extension ReceiptEnvironment: ExpressibleByArgument {
+    /// The environment named by `argument`, in any case; nil for another word.
     public init?(argument: String) {
         guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == argument.lowercased() }) else { return nil }
         self = match
     }
 
+    /// The names `--environment` takes, lowercased, as `--help` lists them.
     public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
 }
