@@ -105,3 +105,15 @@ extension DecodedRealtimeRequestBody: AppStoreSignedPayload {
         return AppIdentityReport(bundleId: nil, appAppleId: appAppleId, environment: environment, enforced: expected.isEnforced)
     }
 }
+
+extension ResponseBodyV2DecodedPayload {
+    /// (bundle id, app Apple id, environment) from the first of data, summary,
+    /// externalPurchaseToken (environment from the SANDBOX prefix) and appData that is present.
+    public var identity: (bundleId: String?, appAppleId: Int64?, environment: AppStoreEnvironment?) {
+        if let data { return (data.bundleId, data.appAppleId, data.environment) }
+        if let summary { return (summary.bundleId, summary.appAppleId, summary.environment) }
+        if let token = externalPurchaseToken { return (token.bundleId, token.appAppleId, token.environment) }
+        if let appData { return (appData.bundleId, appData.appAppleId, appData.environment) }
+        return (nil, nil, nil)
+    }
+}
