@@ -122,7 +122,7 @@ let package = Package(
         // signing code of its own and no token verifier.
         .target(
             name: "SigilTokens",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilJOSE", "SigilAppStore"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilJOSE"]
         ),
         // The Advanced Commerce API request and response models and the typed in-app request
         // token: a module of their own so a verifier that never builds requests does not link them.

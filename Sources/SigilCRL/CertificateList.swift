@@ -159,7 +159,7 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
                     default: if e.critical { unhandled.append(e.oid) }
                     }
                 } catch {
-                    throw x509Error(error, context: "CRL extension \(e.name)", code: .invalidExtension)
+                    throw X509Error(wrapping: error, as: .invalidExtension, context: "CRL extension \(e.name)")
                 }
             }
             self.crlNumber = crlNumber
@@ -177,7 +177,7 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
             order.sort { CRL.compare(records[Int($0)], records[Int($1)], in: data) < 0 }
             sortedRecords = order
         } catch {
-            throw x509Error(error, context: "CRL")
+            throw X509Error(wrapping: error, as: .malformed, context: "CRL")
         }
     }
 

@@ -78,7 +78,7 @@ public struct RevokedCertificate: Hashable, Sendable {
                 default: break
                 }
             } catch {
-                throw x509Error(error, context: "CRL entry extension \(e.name)", code: .invalidExtension)
+                throw X509Error(wrapping: error, as: .invalidExtension, context: "CRL entry extension \(e.name)")
             }
         }
         self.serialNumber = serial

@@ -1,5 +1,6 @@
 import Foundation
 import SigilAppStore
+import SigilBase
 import SigilJOSE
 import SigilTokens
 
@@ -13,7 +14,7 @@ import SigilTokens
 // SubscriptionBuyLineItem and RefundLineItem of the same documentation.
 
 /// https://developer.apple.com/documentation/externalpurchaseserverapi/status
-public struct ExternalPurchaseReportStatus: AppStoreOpenEnum {
+public struct ExternalPurchaseReportStatus: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not.
@@ -31,7 +32,7 @@ public struct ExternalPurchaseReportStatus: AppStoreOpenEnum {
 }
 
 /// https://developer.apple.com/documentation/externalpurchaseserverapi/subscriptionevent
-public struct ExternalPurchaseSubscriptionEvent: AppStoreOpenEnum {
+public struct ExternalPurchaseSubscriptionEvent: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not.

@@ -1,5 +1,6 @@
 import Foundation
 import SigilAppStore
+import SigilBase
 
 // The Retention Messaging API (https://developer.apple.com/documentation/retentionmessaging):
 // images, messages, default messages per product and locale, the realtime URL and its performance
@@ -26,7 +27,7 @@ public struct AppleAPIRequestError: Error, Hashable, Sendable, CustomStringConve
 // MARK: - Enumerations (open: unknown values kept raw)
 
 /// https://developer.apple.com/documentation/retentionmessaging/imagesize
-public struct ImageSize: AppStoreOpenEnum {
+public struct ImageSize: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not.
@@ -40,7 +41,7 @@ public struct ImageSize: AppStoreOpenEnum {
 }
 
 /// https://developer.apple.com/documentation/retentionmessaging/imagestate
-public struct ImageState: AppStoreOpenEnum {
+public struct ImageState: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not.
@@ -56,7 +57,7 @@ public struct ImageState: AppStoreOpenEnum {
 }
 
 /// https://developer.apple.com/documentation/retentionmessaging/messagestate
-public struct MessageState: AppStoreOpenEnum {
+public struct MessageState: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not.
@@ -72,7 +73,7 @@ public struct MessageState: AppStoreOpenEnum {
 }
 
 /// https://developer.apple.com/documentation/retentionmessaging/headerposition
-public struct HeaderPosition: AppStoreOpenEnum {
+public struct HeaderPosition: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not.
@@ -86,7 +87,7 @@ public struct HeaderPosition: AppStoreOpenEnum {
 }
 
 /// https://developer.apple.com/documentation/retentionmessaging/performancetestresult
-public struct PerformanceTestStatus: AppStoreOpenEnum {
+public struct PerformanceTestStatus: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not.
@@ -103,7 +104,7 @@ public struct PerformanceTestStatus: AppStoreOpenEnum {
 
 /// The outcome of one delivery attempt (notifications, realtime performance tests)
 /// (https://developer.apple.com/documentation/appstoreserverapi/sendattemptresult).
-public struct SendAttemptResult: AppStoreOpenEnum {
+public struct SendAttemptResult: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not.

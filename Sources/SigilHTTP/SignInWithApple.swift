@@ -27,7 +27,7 @@ public struct SignInWithAppleTokenResponse: Codable, Hashable, Sendable {
 
 /// The `error` values of Apple's ErrorResponse
 /// (https://developer.apple.com/documentation/signinwithapplerestapi/errorresponse); others kept raw.
-public struct SignInWithAppleErrorCode: AppStoreOpenEnum {
+public struct SignInWithAppleErrorCode: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not.

@@ -43,7 +43,7 @@ public enum ECKey: Sendable {
         do {
             node = try DER.parse(data)
         } catch {
-            let reason = keysError(error, context: "SubjectPublicKeyInfo").reason
+            let reason = SigilKeysError(wrapping: error, as: .malformed, context: "SubjectPublicKeyInfo").reason
             throw SigilKeysError(.malformed, "not a PKCS#8, SEC 1 or SubjectPublicKeyInfo EC key (\(reason))")
         }
         if let key = try? ECDSAPrivateKey(pkcs8Node: node) {
@@ -57,7 +57,7 @@ public enum ECKey: Sendable {
         do {
             self = .publicKey(try ECDSAPublicKey(spki: SubjectPublicKeyInfo(node: node)))
         } catch {
-            let reason = keysError(error, context: "SubjectPublicKeyInfo").reason
+            let reason = SigilKeysError(wrapping: error, as: .malformed, context: "SubjectPublicKeyInfo").reason
             throw SigilKeysError(.malformed, "not a PKCS#8, SEC 1 or SubjectPublicKeyInfo EC key (\(reason))")
         }
     }

@@ -43,7 +43,7 @@ extension ECDSAPrivateKey {
     /// AuthKey format of App Store Connect). Every embedded curve and public key must agree.
     public init<Bytes: Collection>(pkcs8DER bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
         let node: ASN1Node
-        do { node = try DER.parse(bytes) } catch { throw keysError(error, context: "PKCS#8") }
+        do { node = try DER.parse(bytes) } catch { throw SigilKeysError(wrapping: error, as: .malformed, context: "PKCS#8") }
         try self.init(pkcs8Node: node)
     }
 
@@ -66,15 +66,17 @@ extension ECDSAPrivateKey {
                 else { throw SigilKeysError(.inconsistent, "the PKCS#8 public key does not match the private key") }
             }
             self = key
+        } catch let error as SigilCoreError {
+            throw SigilKeysError(wrapping: error, as: .invalidKey, context: "PKCS#8")
         } catch {
-            throw keysError(error, context: "PKCS#8")
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "PKCS#8")
         }
     }
 
     /// From a DER SEC 1 ECPrivateKey, which must name its curve in [0].
     public init<Bytes: Collection>(sec1DER bytes: Bytes) throws(SigilKeysError) where Bytes.Element == UInt8 {
         let node: ASN1Node
-        do { node = try DER.parse(bytes) } catch { throw keysError(error, context: "ECPrivateKey") }
+        do { node = try DER.parse(bytes) } catch { throw SigilKeysError(wrapping: error, as: .malformed, context: "ECPrivateKey") }
         try self.init(sec1Node: node)
     }
 
@@ -82,8 +84,10 @@ extension ECDSAPrivateKey {
     init(sec1Node node: ASN1Node) throws(SigilKeysError) {
         do {
             self = try ECPrivateKeyStructure(node: node).key(outerCurve: nil)
+        } catch let error as SigilCoreError {
+            throw SigilKeysError(wrapping: error, as: .invalidKey, context: "ECPrivateKey")
         } catch {
-            throw keysError(error, context: "ECPrivateKey")
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "ECPrivateKey")
         }
     }
 

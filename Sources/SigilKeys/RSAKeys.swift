@@ -81,7 +81,7 @@ extension RSAPublicKey {
         do {
             structure = try RSAPublicKeyStructure(node: DER.parse(bytes))
         } catch {
-            throw keysError(error, context: "RSAPublicKey")
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "RSAPublicKey")
         }
         do {
             try self.init(modulus: structure.modulus, exponent: structure.publicExponent, minimumModulusBits: minimumModulusBits)
@@ -109,7 +109,7 @@ extension RSAPublicKey {
             modulus = try Base64.decode(Array(n.utf8), alphabet: .url, padding: .forbidden)
             exponent = try Base64.decode(Array(e.utf8), alphabet: .url, padding: .forbidden)
         } catch {
-            throw keysError(error, context: "JWK RSA key")
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "JWK RSA key")
         }
         guard modulus.first != 0, exponent.first != 0 else {
             throw SigilKeysError(.malformed, "JWK RSA n and e must be minimal big-endian (no leading zero byte)")
@@ -150,7 +150,7 @@ extension RSAPublicKey {
             do {
                 blocks = try PEMDocument.parseAll(text)
             } catch {
-                throw keysError(error, context: "PEM")
+                throw SigilKeysError(wrapping: error, as: .malformed, context: "PEM")
             }
             guard blocks.count == 1, let block = blocks.first else {
                 throw SigilKeysError(.malformed, "expected one key in the PEM text, found \(blocks.count)")

@@ -67,7 +67,7 @@ public struct RSASSAPSSParameters: Hashable, Sendable {
         do {
             self = try RSASSAPSSParameters(node: DER.parse(bytes))
         } catch {
-            throw keysError(error, context: "RSASSA-PSS-params")
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "RSASSA-PSS-params")
         }
     }
 

@@ -39,14 +39,6 @@ public struct SigilKeysError: ModuleError {
         self.reason = reason
     }
 
-    init(_ error: ASN1Error, context: String) {
-        self.init(.malformed, "\(context): \(error)")
-    }
-
-    init(_ error: SigilCoreError, context: String) {
-        self.init(.invalidKey, "\(context): \(error.reason)")
-    }
-
 }
 
 /// Object identifiers for key encodings (RFC 5480 §2.1.1, RFC 5915, SEC 2).

@@ -34,7 +34,7 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
         do {
             self = try SubjectPublicKeyInfo(node: DER.parse(bytes))
         } catch {
-            throw keysError(error, context: "SubjectPublicKeyInfo")
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "SubjectPublicKeyInfo")
         }
     }
 
@@ -68,7 +68,7 @@ extension ECDSAPublicKey {
             }
             curve = known
         } catch {
-            throw keysError(error, context: "EC parameters")
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "EC parameters")
         }
         guard spki.subjectPublicKey.unusedBits == 0 else {
             throw SigilKeysError(.malformed, "the EC point BIT STRING must have no unused bits")
@@ -94,14 +94,4 @@ extension ECDSAPublicKey {
 
     /// The key as PEM ("PUBLIC KEY").
     public var pemRepresentation: String { PEMDocument(label: "PUBLIC KEY", derBytes: spkiDER).pemString }
-}
-
-/// Maps any error met while decoding to a SigilKeysError with context.
-func keysError(_ error: any Error, context: String) -> SigilKeysError {
-    switch error {
-    case let e as SigilKeysError: e
-    case let e as ASN1Error: SigilKeysError(e, context: context)
-    case let e as SigilCoreError: SigilKeysError(e, context: context)
-    default: SigilKeysError(.malformed, "\(context): \(error)")
-    }
 }

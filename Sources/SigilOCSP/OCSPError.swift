@@ -49,18 +49,6 @@ public struct OCSPError: ModuleError {
         self.code = code
         self.reason = reason
     }
-
-}
-
-func ocspError(_ error: any Error, context: String) -> OCSPError {
-    switch error {
-    case let e as OCSPError: e
-    case let e as ASN1Error: OCSPError(.malformed, "\(context): \(e)")
-    case let e as X509Error: OCSPError(.malformed, "\(context): \(e.reason)")
-    case let e as SigilKeysError: OCSPError(.malformed, "\(context): \(e.reason)")
-    case let e as SigilCoreError: OCSPError(.malformed, "\(context): \(e.reason)")
-    default: OCSPError(.malformed, "\(context): \(error)")
-    }
 }
 
 /// OCSP object identifiers (RFC 6960 §4.4, RFC 8954).

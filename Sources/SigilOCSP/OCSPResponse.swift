@@ -106,7 +106,7 @@ public struct OCSPResponse: Hashable, Sendable {
                 return (status, basic)
             }
         } catch {
-            throw ocspError(error, context: "OCSP response")
+            throw OCSPError(wrapping: error, as: .malformed, context: "OCSP response")
         }
     }
 }

@@ -53,7 +53,6 @@ public struct PKCS7Error: ModuleError {
     /// certificate it concerns and its rule).
     public let failures: [ValidationFailure]
 
-    /// An error with its code, a reason for people, and the chain's typed failures when it failed.
     /// An error with `code` and `reason`.
     public init(_ code: Code, _ reason: String) { self.init(code, reason, failures: []) }
 
@@ -62,17 +61,6 @@ public struct PKCS7Error: ModuleError {
         self.code = code
         self.reason = reason
         self.failures = failures
-    }
-
-}
-
-func pkcs7Error(_ error: any Error, context: String) -> PKCS7Error {
-    switch error {
-    case let e as PKCS7Error: e
-    case let e as ASN1Error: PKCS7Error(.malformed, "\(context): \(e)")
-    case let e as X509Error: PKCS7Error(.malformed, "\(context): \(e.reason)")
-    case let e as SigilKeysError: PKCS7Error(.malformed, "\(context): \(e.reason)")
-    default: PKCS7Error(.malformed, "\(context): \(error)")
     }
 }
 

@@ -59,7 +59,7 @@ public struct SignedData: Sendable {
             (version, digestAlgorithms, contentType, content, certificates, signerInfos) = parsed
             payload = SignedData.unwrap(parsed.3)
         } catch {
-            throw pkcs7Error(error, context: "CMS SignedData")
+            throw PKCS7Error(wrapping: error, as: .malformed, context: "CMS SignedData")
         }
     }
 

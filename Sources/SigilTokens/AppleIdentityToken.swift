@@ -1,4 +1,4 @@
-import SigilAppStore
+import SigilBase
 import SigilJOSE
 
 /// A verified Sign in with Apple identity token
@@ -6,7 +6,7 @@ import SigilJOSE
 /// the registered claims and Apple's own, with `claims` keeping every member as sent.
 public struct AppleIdentityToken: Sendable, Hashable {
     /// 0 unsupported, 1 unknown, 2 likely real (Apple's realUserStatus); other values kept raw.
-    public struct RealUserStatus: AppStoreOpenEnum {
+    public struct RealUserStatus: AppleOpenEnum {
         /// The value as Apple sent it.
         public let rawValue: Int64
         /// Wraps a raw value as received, documented or not (see `isDocumented`).

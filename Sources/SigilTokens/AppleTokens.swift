@@ -1,5 +1,4 @@
 import SigilASN1
-import SigilAppStore
 import SigilCore
 import SigilJOSE
 import SigilKeys
@@ -20,21 +19,21 @@ public struct AppleSigningKey: Sendable {
     public let keyID: String
 
     /// A signing key from an already loaded P-256 private key and its App Store Connect key id.
-    public init(privateKey: ECDSAPrivateKey, keyID: String) throws(AppStoreError) {
+    public init(privateKey: ECDSAPrivateKey, keyID: String) throws(TokenError) {
         guard privateKey.curve == .p256 else {
-            throw AppStoreError(.invalidKey, "Apple's keys are P-256, found \(privateKey.curve.rawValue)")
+            throw TokenError(.invalidKey, "Apple's keys are P-256, found \(privateKey.curve.rawValue)")
         }
-        guard !keyID.isEmpty else { throw AppStoreError(.invalidConfiguration, "the key id is empty") }
+        guard !keyID.isEmpty else { throw TokenError(.invalidConfiguration, "the key id is empty") }
         self.privateKey = privateKey
         self.keyID = keyID
     }
 
     /// Loads a `.p8` (PKCS#8 PEM or DER; SEC 1 "EC PRIVATE KEY" also accepted).
-    public init<Bytes: Collection>(p8 bytes: Bytes, keyID: String) throws(AppStoreError) where Bytes.Element == UInt8 {
+    public init<Bytes: Collection>(p8 bytes: Bytes, keyID: String) throws(TokenError) where Bytes.Element == UInt8 {
         let loaded: ECKey
-        do { loaded = try ECKey(loading: bytes) } catch { throw AppStoreError(.invalidKey, "the .p8 key: \(error)") }
+        do { loaded = try ECKey(loading: bytes) } catch { throw TokenError(.invalidKey, "the .p8 key: \(error)") }
         guard case .privateKey(let key) = loaded else {
-            throw AppStoreError(.invalidKey, "the .p8 file holds a public key, not a private key")
+            throw TokenError(.invalidKey, "the .p8 file holds a public key, not a private key")
         }
         try self.init(privateKey: key, keyID: keyID)
     }
@@ -49,7 +48,7 @@ public enum AppleTokens {
     public static func appStoreServerAPI(
         key: AppleSigningKey, issuerID: String, bundleID: String, issuedAt: Int64,
         lifetime: Int64 = 300
-    ) throws(AppStoreError) -> String {
+    ) throws(TokenError) -> String {
         try require(lifetime > 0 && lifetime <= 3600, "an App Store Server API token lives 1…3600 s (60 minutes), asked for \(lifetime)")
         try require(!issuerID.isEmpty && !bundleID.isEmpty, "issuer id and bundle id are required")
         return try jwt(
@@ -65,7 +64,7 @@ public enum AppleTokens {
     public static func externalPurchaseServerAPI(
         key: AppleSigningKey, issuerID: String, bundleID: String, issuedAt: Int64,
         lifetime: Int64 = 300
-    ) throws(AppStoreError) -> String {
+    ) throws(TokenError) -> String {
         try appStoreServerAPI(key: key, issuerID: issuerID, bundleID: bundleID, issuedAt: issuedAt, lifetime: lifetime)
     }
 
@@ -74,7 +73,7 @@ public enum AppleTokens {
     public static func signInWithAppleClientSecret(
         key: AppleSigningKey, teamID: String, clientID: String, issuedAt: Int64,
         lifetime: Int64 = 3600
-    ) throws(AppStoreError) -> String {
+    ) throws(TokenError) -> String {
         try require(lifetime > 0 && lifetime <= 15_777_000, "a client secret lives 1…15777000 s, asked for \(lifetime)")
         try require(!teamID.isEmpty && !clientID.isEmpty, "team id and client id are required")
         return try jwt(
@@ -90,7 +89,7 @@ public enum AppleTokens {
     public static func proximityReaderToken(
         key: AppleSigningKey, brandID: String, readerID: String, issuedAt: Int64,
         lifetime: Int64 = 300
-    ) throws(AppStoreError) -> String {
+    ) throws(TokenError) -> String {
         try require(lifetime > 0 && lifetime <= 300, "a reader token lives 1…300 s (5 minutes), asked for \(lifetime)")
         try require(!brandID.isEmpty && !readerID.isEmpty, "brand id and reader id are required")
         return try jwt(
@@ -104,7 +103,7 @@ public enum AppleTokens {
     /// DeviceCheck API bearer token, also the one App Attest's fraud-metric receipt refresh takes:
     /// header {alg ES256, kid}, claims iss team id and iat. Apple documents no exp for it and
     /// accepts a token for up to an hour after iat, so none is set: mint one per request.
-    public static func deviceCheck(key: AppleSigningKey, teamID: String, issuedAt: Int64) throws(AppStoreError) -> String {
+    public static func deviceCheck(key: AppleSigningKey, teamID: String, issuedAt: Int64) throws(TokenError) -> String {
         try require(!teamID.isEmpty, "the team id is required")
         return try jwt(key: key, claims: [("iss", .string(teamID)), ("iat", .int(issuedAt))])
     }
@@ -115,7 +114,7 @@ public enum AppleTokens {
         key: AppleSigningKey, issuerID: String, bundleID: String, productID: String,
         offerIdentifier: String, transactionID: String? = nil, nonce: String? = nil,
         issuedAt: Int64
-    ) throws(AppStoreError) -> String {
+    ) throws(TokenError) -> String {
         var claims = base(issuerID: issuerID, bundleID: bundleID, audience: "promotional-offer", nonce: nonce, issuedAt: issuedAt)
         claims.append(("productId", .string(productID)))
         claims.append(("offerIdentifier", .string(offerIdentifier)))
@@ -129,7 +128,7 @@ public enum AppleTokens {
         key: AppleSigningKey, issuerID: String, bundleID: String, productID: String,
         allowIntroductoryOffer: Bool, transactionID: String, nonce: String? = nil,
         issuedAt: Int64
-    ) throws(AppStoreError) -> String {
+    ) throws(TokenError) -> String {
         var claims = base(
             issuerID: issuerID, bundleID: bundleID, audience: "introductory-offer-eligibility", nonce: nonce, issuedAt: issuedAt)
         claims.append(("productId", .string(productID)))
@@ -143,9 +142,9 @@ public enum AppleTokens {
     public static func advancedCommerceInAppRequest(
         key: AppleSigningKey, issuerID: String, bundleID: String, requestJSON: [UInt8],
         nonce: String? = nil, issuedAt: Int64
-    ) throws(AppStoreError) -> String {
+    ) throws(TokenError) -> String {
         do { _ = try JSONValue(parsing: requestJSON) } catch {
-            throw AppStoreError(.invalidConfiguration, "the Advanced Commerce request is not JSON: \(error.reason)")
+            throw TokenError(.invalidConfiguration, "the Advanced Commerce request is not JSON: \(error.reason)")
         }
         var claims = base(issuerID: issuerID, bundleID: bundleID, audience: "advanced-commerce-api", nonce: nonce, issuedAt: issuedAt)
         claims.append(("request", .string(Base64.encode(requestJSON))))
@@ -183,16 +182,16 @@ public enum AppleTokens {
         ]
     }
 
-    static func jwt(key: AppleSigningKey, claims: [(String, JSONValue)]) throws(AppStoreError) -> String {
+    static func jwt(key: AppleSigningKey, claims: [(String, JSONValue)]) throws(TokenError) -> String {
         let header = JSONValue.object([("alg", .string("ES256")), ("kid", .string(key.keyID)), ("typ", .string("JWT"))])
         do {
             return try JWS.sign(header: header, payload: Array(JSONValue.object(claims).serialized.utf8), key: key.privateKey)
         } catch {
-            throw AppStoreError(.invalidKey, error.reason)
+            throw TokenError(.invalidKey, error.reason)
         }
     }
 
-    static func require(_ condition: Bool, _ reason: String) throws(AppStoreError) {
-        guard condition else { throw AppStoreError(.invalidConfiguration, reason) }
+    static func require(_ condition: Bool, _ reason: String) throws(TokenError) {
+        guard condition else { throw TokenError(.invalidConfiguration, reason) }
     }
 }

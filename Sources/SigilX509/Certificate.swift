@@ -117,7 +117,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
             extensions = fields.extensions
             signature = signatureBits.bytes
         } catch {
-            throw x509Error(error, context: "certificate")
+            throw X509Error(wrapping: error, as: .malformed, context: "certificate")
         }
     }
 

@@ -42,16 +42,5 @@ public struct X509Error: ModuleError {
         self.code = code
         self.reason = reason
     }
-
 }
 
-/// Maps any error raised while decoding into an X509Error with a context.
-package func x509Error(_ error: any Error, context: String, code: X509Error.Code = .malformed) -> X509Error {
-    switch error {
-    case let e as X509Error: e
-    case let e as ASN1Error: X509Error(code, "\(context): \(e)")
-    case let e as SigilKeysError: X509Error(code, "\(context): \(e.reason)")
-    case let e as SigilCoreError: X509Error(code, "\(context): \(e.reason)")
-    default: X509Error(code, "\(context): \(error)")
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import SigilAppStore
+import SigilBase
 import SigilJOSE
 import XCTest
 
@@ -118,7 +119,7 @@ final class AppleModelCoverageTests: XCTestCase {
     /// Decodes `json` as every Sigil type standing for one of Apple's enums, by Apple's name.
     static func documented(_ enumName: String, _ raw: String) throws -> Bool {
         let json = Array((Int64(raw) != nil ? raw : "\"\(raw)\"").utf8)
-        func check<T: AppStoreOpenEnum>(_ type: T.Type) throws -> Bool {
+        func check<T: AppleOpenEnum>(_ type: T.Type) throws -> Bool {
             try JSONValueDecoder().decode(T.self, fromJSON: json).isDocumented
         }
         switch enumName {

@@ -232,7 +232,7 @@ final class AppStoreCLITests: XCTestCase {
                 "--bundle-id", "com.example", "--ttl", "3601",
             ])
         XCTAssertEqual(tooLong.status, 1)
-        XCTAssertEqual(try json(tooLong.stderr)["error"] as? String, "appstore.INVALID_CONFIGURATION")
+        XCTAssertEqual(try json(tooLong.stderr)["error"] as? String, "tokens.invalidConfiguration")
         for args in [
             ["sign-in-with-apple", "--team-id", "T", "--client-id", "c"], ["reader", "--brand-id", "b", "--reader-id", "r"],
             ["external-purchase", "--issuer-id", "i", "--bundle-id", "b"],

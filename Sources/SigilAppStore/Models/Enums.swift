@@ -1,26 +1,11 @@
+import SigilBase
+
 // Values as Apple documents them (App Store Server API / Notifications / Advanced Commerce API).
 // Open enums: a value Apple adds later decodes and round-trips as its raw value; the named
 // constants are the values Apple documents.
 
-/// What every open enum shares: the raw value Apple sent, kept whatever it is; the values Apple
-/// documents; and whether this one is among them.
-public protocol AppStoreOpenEnum: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible
-where RawValue: Codable & Hashable & Sendable & CustomStringConvertible {
-    /// Wraps a raw value as received, documented or not.
-    init(rawValue: RawValue)
-    /// The values Apple documents.
-    static var documented: [Self] { get }
-}
-
-extension AppStoreOpenEnum {
-    /// Whether the value is one Apple documents (false for a value added after this release).
-    public var isDocumented: Bool { Self.documented.contains(self) }
-    /// The raw value as text.
-    public var description: String { rawValue.description }
-}
-
 /// `AppStoreEnvironment` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct AppStoreEnvironment: AppStoreOpenEnum {
+public struct AppStoreEnvironment: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -38,7 +23,7 @@ public struct AppStoreEnvironment: AppStoreOpenEnum {
 }
 
 /// `ProductType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct ProductType: AppStoreOpenEnum {
+public struct ProductType: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -56,7 +41,7 @@ public struct ProductType: AppStoreOpenEnum {
 }
 
 /// `InAppOwnershipType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct InAppOwnershipType: AppStoreOpenEnum {
+public struct InAppOwnershipType: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -70,7 +55,7 @@ public struct InAppOwnershipType: AppStoreOpenEnum {
 }
 
 /// `TransactionReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct TransactionReason: AppStoreOpenEnum {
+public struct TransactionReason: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -84,7 +69,7 @@ public struct TransactionReason: AppStoreOpenEnum {
 }
 
 /// `OfferDiscountType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct OfferDiscountType: AppStoreOpenEnum {
+public struct OfferDiscountType: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -102,7 +87,7 @@ public struct OfferDiscountType: AppStoreOpenEnum {
 }
 
 /// `RevocationType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct RevocationType: AppStoreOpenEnum {
+public struct RevocationType: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -118,7 +103,7 @@ public struct RevocationType: AppStoreOpenEnum {
 }
 
 /// `BillingPlanType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct BillingPlanType: AppStoreOpenEnum {
+public struct BillingPlanType: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -132,7 +117,7 @@ public struct BillingPlanType: AppStoreOpenEnum {
 }
 
 /// `NotificationTypeV2` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct NotificationTypeV2: AppStoreOpenEnum {
+public struct NotificationTypeV2: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -193,7 +178,7 @@ public struct NotificationTypeV2: AppStoreOpenEnum {
 }
 
 /// `NotificationSubtype` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct NotificationSubtype: AppStoreOpenEnum {
+public struct NotificationSubtype: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -240,7 +225,7 @@ public struct NotificationSubtype: AppStoreOpenEnum {
 }
 
 /// `ConsumptionRequestReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct ConsumptionRequestReason: AppStoreOpenEnum {
+public struct ConsumptionRequestReason: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -262,7 +247,7 @@ public struct ConsumptionRequestReason: AppStoreOpenEnum {
 }
 
 /// `PurchasePlatform` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct PurchasePlatform: AppStoreOpenEnum {
+public struct PurchasePlatform: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -280,7 +265,7 @@ public struct PurchasePlatform: AppStoreOpenEnum {
 }
 
 /// `AdvancedCommercePeriod` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct AdvancedCommercePeriod: AppStoreOpenEnum {
+public struct AdvancedCommercePeriod: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -302,7 +287,7 @@ public struct AdvancedCommercePeriod: AppStoreOpenEnum {
 }
 
 /// `AdvancedCommerceOfferPeriod` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct AdvancedCommerceOfferPeriod: AppStoreOpenEnum {
+public struct AdvancedCommerceOfferPeriod: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -330,7 +315,7 @@ public struct AdvancedCommerceOfferPeriod: AppStoreOpenEnum {
 }
 
 /// `AdvancedCommerceOfferReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct AdvancedCommerceOfferReason: AppStoreOpenEnum {
+public struct AdvancedCommerceOfferReason: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -346,7 +331,7 @@ public struct AdvancedCommerceOfferReason: AppStoreOpenEnum {
 }
 
 /// `AdvancedCommerceRefundReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct AdvancedCommerceRefundReason: AppStoreOpenEnum {
+public struct AdvancedCommerceRefundReason: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -372,7 +357,7 @@ public struct AdvancedCommerceRefundReason: AppStoreOpenEnum {
 }
 
 /// `AdvancedCommerceRefundType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct AdvancedCommerceRefundType: AppStoreOpenEnum {
+public struct AdvancedCommerceRefundType: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -388,7 +373,7 @@ public struct AdvancedCommerceRefundType: AppStoreOpenEnum {
 }
 
 /// `AdvancedCommercePriceIncreaseInfoStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct AdvancedCommercePriceIncreaseInfoStatus: AppStoreOpenEnum {
+public struct AdvancedCommercePriceIncreaseInfoStatus: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -404,7 +389,7 @@ public struct AdvancedCommercePriceIncreaseInfoStatus: AppStoreOpenEnum {
 }
 
 /// `ExternalPurchaseTokenType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct ExternalPurchaseTokenType: AppStoreOpenEnum {
+public struct ExternalPurchaseTokenType: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: String
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -418,7 +403,7 @@ public struct ExternalPurchaseTokenType: AppStoreOpenEnum {
 }
 
 /// `OfferType` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct OfferType: AppStoreOpenEnum {
+public struct OfferType: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -436,7 +421,7 @@ public struct OfferType: AppStoreOpenEnum {
 }
 
 /// `RevocationReason` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct RevocationReason: AppStoreOpenEnum {
+public struct RevocationReason: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -450,7 +435,7 @@ public struct RevocationReason: AppStoreOpenEnum {
 }
 
 /// `ExpirationIntent` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct ExpirationIntent: AppStoreOpenEnum {
+public struct ExpirationIntent: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -472,7 +457,7 @@ public struct ExpirationIntent: AppStoreOpenEnum {
 }
 
 /// `AutoRenewStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct AutoRenewStatus: AppStoreOpenEnum {
+public struct AutoRenewStatus: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -486,7 +471,7 @@ public struct AutoRenewStatus: AppStoreOpenEnum {
 }
 
 /// `PriceIncreaseStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct PriceIncreaseStatus: AppStoreOpenEnum {
+public struct PriceIncreaseStatus: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
@@ -500,7 +485,7 @@ public struct PriceIncreaseStatus: AppStoreOpenEnum {
 }
 
 /// `SubscriptionStatus` values as Apple documents them; a value Apple adds later decodes and round-trips as its raw value.
-public struct SubscriptionStatus: AppStoreOpenEnum {
+public struct SubscriptionStatus: AppleOpenEnum {
     /// The value as Apple sent it.
     public let rawValue: Int32
     /// Wraps a raw value as received, documented or not (see `isDocumented`).

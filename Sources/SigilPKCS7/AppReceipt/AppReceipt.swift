@@ -58,7 +58,7 @@ public struct AppReceipt: Sendable {
                 try InAppPurchase(payload: $0.value)
             }
         } catch {
-            throw pkcs7Error(error, context: "receipt payload")
+            throw PKCS7Error(wrapping: error, as: .malformed, context: "receipt payload")
         }
     }
 

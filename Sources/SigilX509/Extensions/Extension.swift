@@ -100,7 +100,7 @@ public struct Extension: Hashable, Sendable {
                 try ExtensionValue.validate(kind, node: node)
             }
         } catch {
-            throw x509Error(error, context: "extension \(X509OIDs.name(oid) ?? oid.dotted)", code: .invalidExtension)
+            throw X509Error(wrapping: error, as: .invalidExtension, context: "extension \(X509OIDs.name(oid) ?? oid.dotted)")
         }
         cache = shared ?? ExtensionValueCache()
         self.slot = slot
