@@ -21,10 +21,11 @@ let package = Package(
         .library(name: "SigilCRL", targets: ["SigilCRL"]),
         .library(name: "SigilHTTP", targets: ["SigilHTTP"]),
         .library(name: "SigilPKCS7", targets: ["SigilPKCS7"]),
+        .library(name: "SigilReceipts", targets: ["SigilReceipts"]),
         .library(name: "SigilJOSE", targets: ["SigilJOSE"]),
         .library(name: "SigilAppStore", targets: ["SigilAppStore"]),
         .library(name: "SigilTokens", targets: ["SigilTokens"]),
-        .library(name: "SigilAppleRoots", targets: ["SigilAppleRoots"]),
+        .library(name: "SigilApplePKI", targets: ["SigilApplePKI"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
         .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
         .library(name: "SigilAppAttest", targets: ["SigilAppAttest"]),
@@ -82,38 +83,46 @@ let package = Package(
         ),
         .target(
             name: "SigilKeys",
-            dependencies: ["SigilCore", "SigilASN1"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1"]
         ),
         .target(
             name: "SigilX509",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys"]
         ),
         // CRLs (RFC 5280 §5, §6.3): a module of their own, so a verifier that checks revocation
         // with OCSP only (App Store signed data) does not link them.
         .target(
             name: "SigilCRL",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
         ),
         .target(
             name: "SigilOCSP",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
         ),
         .target(
             name: "SigilPKCS7",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509"]
+        ),
+        // Apple's receipts over generic CMS: the app receipt and its verifier, the offline
+        // verifyReceipt body, and the legacy (iOS 6) transaction receipts.
+        .target(
+            name: "SigilReceipts",
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilApplePKI"]
         ),
         .target(
             name: "SigilJOSE",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys"]
         ),
         .target(
             name: "SigilAppStore",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilJOSE"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilJOSE", "SigilApplePKI"]
         ),
-        // Apple's roots by job, pinned by fingerprint: Apple Root CA - G3 built in (from a PyPI
-        // distribution, Vectors/apple-roots), the others read from a roots directory.
+        // Apple's PKI, the one home of its facts: the roots by job, pinned by fingerprint (Apple Root
+        // CA - G3 built in from a PyPI distribution, Vectors/apple-roots; the others read from a roots
+        // directory), Apple's OIDs and their display names, the marker-extension profiles of each
+        // job, and the Xcode certificate choice.
         .target(
-            name: "SigilAppleRoots",
+            name: "SigilApplePKI",
             dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilX509"]
         ),
         // The tokens Sigil mints with an App Store Connect key (API bearer tokens, the Sign in with
@@ -128,26 +137,29 @@ let package = Package(
         // token: a module of their own so a verifier that never builds requests does not link them.
         .target(
             name: "SigilAdvancedCommerce",
-            dependencies: ["SigilAppStore", "SigilTokens"]
+            dependencies: ["SigilBase", "SigilAppStore", "SigilTokens"]
         ),
         // App Attest (attestations, assertions, fraud-metric receipts): a module of its own, beside
         // SigilAppStore and not above it, so an App Store verifier links none of it and it links no
         // App Store models.
         .target(
             name: "SigilAppAttest",
-            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilCBOR"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilCBOR", "SigilApplePKI"]
         ),
         // Test fixtures: CertificateBuilder, AppleShapedTestPKI, AppReceiptBuilder. A product of its
         // own so that no verifier links builders ("module size is link size").
         .target(
             name: "SigilTestPKI",
             dependencies: [
-                "SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilJOSE", "SigilAppStore", "SigilCBOR",
+                "SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilReceipts", "SigilJOSE",
+                "SigilAppStore",
+                "SigilCBOR", "SigilApplePKI",
             ]
         ),
         .target(
             name: "SigilHTTP",
             dependencies: [
+                "SigilX509",
                 "SigilBase", "SigilOCSP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
@@ -165,12 +177,13 @@ let package = Package(
                 "SigilCRL",
                 "SigilHTTP",
                 "SigilPKCS7",
+                "SigilReceipts",
                 "SigilTestPKI",
                 "SigilJOSE",
                 "SigilAppStore",
                 "SigilAdvancedCommerce",
                 "SigilTokens",
-                "SigilAppleRoots",
+                "SigilApplePKI",
                 "SigilAppAttest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -192,8 +205,9 @@ let package = Package(
         .testTarget(
             name: "SigilRealInputsTests",
             dependencies: [
-                "SigilAppAttest", "SigilAppStore", "SigilCBOR", "SigilCore", "SigilJOSE", "SigilPKCS7", "SigilASN1", "SigilX509",
-                "SigilTestSupport",
+                "SigilAppAttest", "SigilAppStore", "SigilCBOR", "SigilCore", "SigilJOSE", "SigilPKCS7", "SigilReceipts", "SigilASN1",
+                "SigilX509",
+                "SigilTestSupport", "SigilApplePKI",
             ],
             exclude: ["Fixtures"]
         ),
@@ -210,7 +224,8 @@ let package = Package(
         .testTarget(
             name: "SigilX509Tests",
             dependencies: [
-                "SigilX509", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilAppStore", "SigilPKCS7", "SigilTestPKI",
+                "SigilX509", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilAppStore", "SigilPKCS7", "SigilApplePKI",
+                "SigilTestPKI",
                 "SigilTestSupport",
             ],
             exclude: ["Fixtures"]
@@ -225,7 +240,8 @@ let package = Package(
         .testTarget(
             name: "SigilHTTPTests",
             dependencies: [
-                "SigilHTTP", "SigilCRL", "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE", "SigilKeys", "SigilCore",
+                "SigilHTTP", "SigilCRL", "SigilX509", "SigilAppStore", "SigilTokens", "SigilAdvancedCommerce", "SigilJOSE", "SigilKeys",
+                "SigilCore",
                 "SigilTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
@@ -234,7 +250,8 @@ let package = Package(
         .testTarget(
             name: "SigilPKCS7Tests",
             dependencies: [
-                "SigilPKCS7", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilAppStore", "SigilTestPKI", "SigilTestSupport",
+                "SigilPKCS7", "SigilReceipts", "SigilApplePKI", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilAppStore",
+                "SigilTestPKI", "SigilTestSupport",
             ]
         ),
         .testTarget(
@@ -244,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "SigilAppStoreTests",
             dependencies: [
-                "SigilAppStore", "SigilTokens", "SigilAppleRoots", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP",
+                "SigilAppStore", "SigilTokens", "SigilApplePKI", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP",
                 "SigilCRL", "SigilPKCS7",
                 "SigilKeys",
                 "SigilCore", "SigilASN1", "SigilBase", "SigilTestPKI", "SigilTestSupport",
@@ -256,13 +273,16 @@ let package = Package(
         .testTarget(
             name: "SigilDocumentationTests",
             dependencies: [
-                "SigilAppStore", "SigilTokens", "SigilPKCS7", "SigilX509", "SigilCRL", "SigilOCSP", "SigilHTTP", "SigilJOSE", "SigilKeys",
-                "SigilCore", "SigilTestPKI",
+                "SigilAppStore", "SigilTokens", "SigilPKCS7", "SigilReceipts", "SigilX509", "SigilCRL", "SigilOCSP", "SigilHTTP",
+                "SigilJOSE",
+                "SigilKeys", "SigilCore", "SigilTestPKI",
             ]
         ),
         .testTarget(
             name: "SigilCLITests",
-            dependencies: ["sigil", "SigilBase", "SigilASN1", "SigilCore", "SigilX509", "SigilCBOR", "SigilTestPKI", "SigilTestSupport"]
+            dependencies: [
+                "sigil", "SigilBase", "SigilASN1", "SigilCore", "SigilX509", "SigilCBOR", "SigilTestPKI", "SigilTestSupport", "SigilKeys",
+            ]
         ),
         // The valgrind constant-time check: a test-only C shim for memcheck client requests and
         // the harness it runs (Tests/SigilCoreTests/ConstantTimeTests.swift drives both).
@@ -275,13 +295,21 @@ let package = Package(
             dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilAppStore", "SigilTokens", "SigilCTimeShim"],
             path: "Tests/SigilCTime"
         ),
+        // A program that only mints tokens (Scripts/check-link-boundaries reads its symbols: it must
+        // link no App Store verifier, X.509, CMS or Apple PKI code). Not a product.
+        .executableTarget(
+            name: "tokens-only",
+            dependencies: ["SigilTokens"],
+            path: "Tests/TokensOnly"
+        ),
         // What each libFuzzer target does with one input; also run over the committed regression
         // inputs by SigilFuzzTests. Not a product.
         .target(
             name: "SigilFuzzHarness",
             dependencies: [
-                "SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilJOSE", "SigilAppStore", "SigilTokens",
-                "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore",
+                "SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilReceipts", "SigilJOSE", "SigilAppStore",
+                "SigilTokens",
+                "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore", "SigilApplePKI",
             ]
         ),
         .testTarget(

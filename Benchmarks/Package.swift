@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "SigilX509", package: "Sigil"),
                 .product(name: "SigilJOSE", package: "Sigil"),
                 .product(name: "SigilAppStore", package: "Sigil"),
+                .product(name: "SigilApplePKI", package: "Sigil"),
                 .product(name: "SigilCBOR", package: "Sigil"),
                 .product(name: "SigilAppAttest", package: "Sigil"),
                 .product(name: "SigilTestPKI", package: "Sigil"),

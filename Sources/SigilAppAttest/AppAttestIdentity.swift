@@ -57,19 +57,6 @@ public enum AppAttestEnvironment: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// The OIDs App Attest uses in its credential certificates (Apple, "Validating apps that connect
-/// to your server", and the extensions Apple's certificates carry).
-public enum AppAttestOIDs {
-    /// The nonce: `SEQUENCE { [1] EXPLICIT OCTET STRING }`, SHA-256(authData ‖ clientDataHash).
-    public static let nonce: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 8, 2]
-    /// App and environment information (the App ID under tag 1204).
-    public static let appInfo: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 8, 5]
-    /// Key access policy (macOS).
-    public static let keyAccessPolicy: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 8, 6]
-    /// Operating system information (the OS version under tag 1400).
-    public static let osInfo: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 8, 7]
-}
-
 /// The SHA-256 fingerprint of the Apple App Attestation Root CA (P-384, 2020-03-18 → 2045-03-15,
 /// serial 0BF3BE0EF1CDD2E0FB8C6E721F621798), as Apple publishes it: the root a caller passes is
 /// checked against it, and a root is never taken from the attestation itself.

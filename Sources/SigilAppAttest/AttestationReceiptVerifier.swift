@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilApplePKI
 import SigilBase
 import SigilCore
 import SigilPKCS7
@@ -143,8 +144,8 @@ public struct AttestationReceiptVerifier: Sendable {
         now: Int64? = nil, maximumAge: Int64? = nil, trace: VerificationTrace? = nil
     ) throws(AppAttestError) -> VerifiedAttestationReceipt {
         func fail(_ clause: String, _ check: String, _ error: AppAttestError) -> AppAttestError { error.recorded(in: trace, clause, check) }
-        let signed: SignedData
-        do { signed = try SignedData(berEncoded: receipt) } catch {
+        let signed: CMSSignedData
+        do { signed = try CMSSignedData(berEncoded: receipt) } catch {
             throw fail("RFC 5652 §5.1", "parse the CMS SignedData (BER)", AppAttestError(.malformedReceipt, "receipt: \(error)"))
         }
         guard let payload = signed.payload else {
@@ -203,16 +204,4 @@ public struct VerifiedAttestationReceipt: Sendable {
     public let chain: [Certificate]
     /// The time (seconds since the epoch) the chain was validated at.
     public let validationTime: Int64
-}
-
-extension MarkerExtensionPolicy {
-    /// Apple's fraud-receipt chain: exactly signer → Apple Application Integration CA → root, the
-    /// signer carrying 1.2.840.113635.100.12.15 and the intermediate 1.2.840.113635.100.6.2.3
-    /// (as Apple's certificates do).
-    public static let appAttestReceipt = MarkerExtensionPolicy(
-        name: "Apple App Attest receipt", chainLength: 3,
-        requirements: [
-            .init(position: 0, oid: [1, 2, 840, 113_635, 100, 12, 15], role: "the fraud receipt signer"),
-            .init(position: 1, oid: [1, 2, 840, 113_635, 100, 6, 2, 3], role: "the Apple Application Integration CA"),
-        ])
 }

@@ -1,3 +1,4 @@
+import SigilApplePKI
 import SigilBase
 import SigilCore
 import SigilPKCS7
@@ -133,17 +134,17 @@ public struct AttestationVerifier: Sendable {
         let step4 = "Apple App Attest, attestation step 4"
         let info: CredentialCertificateInfo
         do { info = try CredentialCertificateInfo(credentialCertificate) } catch {
-            throw fail(step4, "the nonce extension 1.2.840.113635.100.8.2", error)
+            throw fail(step4, "the nonce extension \(AppleOIDs.appAttestNonce.dotted)", error)
         }
         guard info.nonce == nonce else {
             throw fail(
-                step4, "the credential certificate's nonce (1.2.840.113635.100.8.2) equals the nonce",
+                step4, "the credential certificate's nonce (\(AppleOIDs.appAttestNonce.dotted)) equals the nonce",
                 AppAttestError(
                     .nonceMismatch,
                     "step 4: the certificate's nonce \(Base16.encode(info.nonce)) is not SHA-256(authenticatorData ‖ clientDataHash) "
                         + "\(Base16.encode(nonce)): another challenge, or other authenticator data"))
         }
-        trace?.pass(step4, "the credential certificate's nonce (1.2.840.113635.100.8.2) equals the nonce", Base16.encode(nonce))
+        trace?.pass(step4, "the credential certificate's nonce (\(AppleOIDs.appAttestNonce.dotted)) equals the nonce", Base16.encode(nonce))
 
         // 5. The key identifier.
         let step5 = "Apple App Attest, attestation step 5"
@@ -232,12 +233,4 @@ public struct VerifiedAttestation: Sendable {
     public let certificateInfo: CredentialCertificateInfo
     /// Credential certificate, intermediate, root.
     public let chain: [Certificate]
-}
-
-extension MarkerExtensionPolicy {
-    /// Apple's App Attest credential chain: exactly credential certificate → Apple App Attestation
-    /// CA 1 → root, the credential certificate carrying the nonce extension 1.2.840.113635.100.8.2.
-    public static let appAttestCredential = MarkerExtensionPolicy(
-        name: "Apple App Attest credential", chainLength: 3,
-        requirements: [.init(position: 0, oid: AppAttestOIDs.nonce, role: "the App Attest credential certificate")])
 }

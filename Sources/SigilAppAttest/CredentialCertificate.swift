@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilApplePKI
 import SigilBase
 import SigilCore
 import SigilX509
@@ -48,13 +49,16 @@ public struct CredentialCertificateInfo: Sendable, Hashable {
 
     /// Reads `certificate`'s App Attest extensions; the nonce is required.
     init(_ certificate: Certificate) throws(AppAttestError) {
-        guard let nonceExtension = certificate.extension(AppAttestOIDs.nonce) else {
-            throw AppAttestError(.nonceMismatch, "step 4: the credential certificate has no nonce extension 1.2.840.113635.100.8.2")
+        guard let nonceExtension = certificate.extension(AppleOIDs.appAttestNonce) else {
+            throw AppAttestError(
+                .nonceMismatch, "step 4: the credential certificate has no nonce extension \(AppleOIDs.appAttestNonce.dotted)")
         }
         nonce = try CredentialCertificateInfo.nonce(nonceExtension.rawValue)
-        appInfo = (certificate.extension(AppAttestOIDs.appInfo)).flatMap { try? CredentialCertificateInfo.taggedFields($0.rawValue) } ?? []
-        osInfo = (certificate.extension(AppAttestOIDs.osInfo)).flatMap { try? CredentialCertificateInfo.taggedFields($0.rawValue) } ?? []
-        hasKeyAccessPolicy = certificate.extension(AppAttestOIDs.keyAccessPolicy) != nil
+        appInfo =
+            (certificate.extension(AppleOIDs.appAttestAppInfo)).flatMap { try? CredentialCertificateInfo.taggedFields($0.rawValue) } ?? []
+        osInfo =
+            (certificate.extension(AppleOIDs.appAttestOSInfo)).flatMap { try? CredentialCertificateInfo.taggedFields($0.rawValue) } ?? []
+        hasKeyAccessPolicy = certificate.extension(AppleOIDs.appAttestKeyAccessPolicy) != nil
     }
 
     /// The nonce extension's value, strict DER: `SEQUENCE { [1] EXPLICIT OCTET STRING (SIZE(32)) }`.

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilApplePKI
 import SigilBase
 import SigilCore
 import SigilJOSE
@@ -197,7 +198,8 @@ extension SignedDataVerifier {
         }
         trace?.pass(
             "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + revocation (§6.1.3 (a)(3))" : ""), "validate the chain",
-            "root matched: \(chain[chain.count - 1].subject.rfc4514String); leaf OID 1.2.840.113635.100.6.11.1 and intermediate OID 1.2.840.113635.100.6.2.1 present"
+            "root matched: \(chain[chain.count - 1].subject.rfc4514String); leaf OID \(AppleOIDs.appStoreReceiptSigning.dotted) and intermediate OID "
+                + "\(AppleOIDs.wwdrIntermediate.dotted) present"
         )
         // Step 6: leaf key and signature.
         guard case .ec(let leafKey) = pending.leaf.publicKey, leafKey.curve == .p256 else {

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilApplePKI
 import SigilBase
 import SigilCore
 import SigilJOSE
@@ -102,18 +103,6 @@ public struct SignedDataVerifier: Sendable {
     /// the RFC 5280 relaxations' names (sorted) —: part of every `ChainCache` key, so verifiers
     /// configured differently never share a cached chain.
     var trustContext: [UInt8] { configuration.trustContext }
-
-    /// Which certificate signs Xcode's StoreKit-testing signed data, as the caller trusts it. Xcode
-    /// signs with one self-signed certificate ("StoreKit Testing in Xcode", P-256), never issued
-    /// by Apple, and puts it alone in x5c.
-    public indirect enum XcodeCertificate: Sendable, Hashable {
-        /// The certificate the caller has (saved from Xcode, or from data the caller trusts):
-        /// x5c[0] must be this certificate.
-        case given(Certificate)
-        /// The certificate x5c carries: proves the payload intact, not who signed it — anyone can
-        /// make such data. What a verifier built with `environment: .xcode` does.
-        case carriedByTheData
-    }
 
     /// The system clock, in seconds since the epoch: the default `clock`.
     public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }

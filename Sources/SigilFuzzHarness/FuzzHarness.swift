@@ -1,6 +1,7 @@
 import SigilASN1
 import SigilAppAttest
 import SigilAppStore
+import SigilApplePKI
 import SigilCBOR
 import SigilCRL
 import SigilCore
@@ -8,6 +9,7 @@ import SigilJOSE
 import SigilKeys
 import SigilOCSP
 import SigilPKCS7
+import SigilReceipts
 import SigilTestPKI
 import SigilTokens
 import SigilX509
@@ -106,7 +108,7 @@ public enum FuzzHarness {
     /// and enforcing a bundle id, the verifyReceipt answer, and legacy receipts.
     public static func receipt(_ bytes: [UInt8]) {
         let every = Set(ReceiptEnvironment.allCases)
-        guard let signed = try? SignedData(berEncoded: bytes) else {
+        guard let signed = try? CMSSignedData(berEncoded: bytes) else {
             _ = try? LegacyTransactionReceipt(base64: bytes)
             _ = (try? AppReceiptVerifier(trustedRoots: [], identity: .reportOnly, environments: every))?
                 .verifyReceiptResponse(bytes, sentTo: .production, requestTime: time)

@@ -19,9 +19,10 @@ print("""// swift-format-ignore-file
 // edit.
 
 import SigilAppStore
+import SigilBase
 
 /// An App Store Server API errorCode. Unknown codes are kept as their raw value.
-public struct AppStoreAPIErrorCode: AppStoreOpenEnum {
+public struct AppStoreAPIErrorCode: AppleOpenEnum {
     /// The errorCode as Apple sent it.
     public let rawValue: Int64
     /// Wraps an errorCode as received, documented or not.

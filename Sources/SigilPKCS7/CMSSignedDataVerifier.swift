@@ -40,7 +40,7 @@ public struct CMSSignedDataVerifier: Sendable {
     /// Verifies the first (for receipts, the only) SignerInfo at `time`. `trace`, when given,
     /// records every step as it is taken (the failing one included).
     public func verify(
-        _ signed: SignedData, at time: Int64, detachedContent: [UInt8]? = nil,
+        _ signed: CMSSignedData, at time: Int64, detachedContent: [UInt8]? = nil,
         trace: VerificationTrace? = nil
     ) throws(PKCS7Error) -> Verified {
         func step(_ clause: String, _ check: String, _ passed: Bool?, _ detail: @escaping @autoclosure @Sendable () -> String) {
@@ -135,22 +135,5 @@ public struct CMSSignedDataVerifier: Sendable {
                 "RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)",
                 PKCS7Error(failures.failsOnlyOnValidityPeriod ? .signerNotValidAtTime : .untrustedSigner, reasons, failures: failures))
         }
-    }
-}
-
-extension Array where Element == ValidationFailure {
-    /// Whether there is at least one failure and every one is a validity-period failure (expired,
-    /// not yet valid): the chain is trusted and only the time is wrong, which the CMS verifier
-    /// (`signerNotValidAtTime`) and App Attest (`certificateNotValidAtTime`) report under a code of
-    /// their own. Kept beside those users, so SigilX509, which the embedded App Store verifier
-    /// links, is unchanged.
-    public var failsOnlyOnValidityPeriod: Bool {
-        !isEmpty
-            && allSatisfy {
-                switch $0 {
-                case .expired, .notYetValid: true
-                default: false
-                }
-            }
     }
 }

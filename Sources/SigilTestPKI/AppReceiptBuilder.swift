@@ -2,6 +2,7 @@ import SigilASN1
 import SigilCore
 import SigilKeys
 import SigilPKCS7
+import SigilReceipts
 import SigilX509
 
 /// Writes app receipts in Apple's layout (a SET OF ReceiptAttribute inside CMS SignedData,

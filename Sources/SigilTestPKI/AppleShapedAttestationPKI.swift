@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilApplePKI
 import SigilBase
 import SigilCBOR
 import SigilCore
@@ -32,7 +33,7 @@ public struct AppleShapedAttestationPKI: Sendable {
     public let receiptSignerKey: ECDSAPrivateKey
 
     /// The nonce extension's OID.
-    public static let nonceOID: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 8, 2]
+    public static let nonceOID: ASN1ObjectIdentifier = AppleOIDs.appAttestNonce
     /// The production AAGUID: "appattest" and seven 0x00 bytes.
     public static let productionAAGUID: [UInt8] = Array("appattest".utf8) + [UInt8](repeating: 0, count: 7)
     /// The development AAGUID: "appattestdevelop".
@@ -74,7 +75,7 @@ public struct AppleShapedAttestationPKI: Sendable {
             notAfter)
         let receiptIntermediate = try ca(
             name: receiptIntermediateName, key: receiptIntermediateKey, issuer: receiptRootName, issuerKey: receiptRootKey,
-            serial: [0x3E], notBefore, notAfter, marker: [1, 2, 840, 113_635, 100, 6, 2, 3])
+            serial: [0x3E], notBefore, notAfter, marker: AppleOIDs.applicationIntegrationIntermediate)
         let receiptSigner = try CertificateBuilder(
             serialNumber: [0x4F, 0x01], issuer: receiptIntermediateName,
             subject: CertificateBuilder.name([(AttributeTypeAndValue.commonName, "Sigil Test Attestation Fraud Receipt Signing")]),
@@ -83,7 +84,7 @@ public struct AppleShapedAttestationPKI: Sendable {
                 .basicConstraints(ca: false), .keyUsage([0]),
                 .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(receiptIntermediateKey.publicKey)),
                 .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(receiptSignerKey.publicKey)),
-                .marker([1, 2, 840, 113_635, 100, 12, 15]),
+                .marker(AppleOIDs.appAttestReceiptSigning),
             ]
         ).sign(with: receiptIntermediateKey)
         return AppleShapedAttestationPKI(

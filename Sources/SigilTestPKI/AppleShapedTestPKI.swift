@@ -1,5 +1,6 @@
 import SigilASN1
 import SigilAppStore
+import SigilApplePKI
 import SigilCore
 import SigilJOSE
 import SigilKeys

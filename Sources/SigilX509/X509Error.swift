@@ -43,4 +43,3 @@ public struct X509Error: ModuleError {
         self.reason = reason
     }
 }
-

@@ -97,7 +97,5 @@ public enum X509OIDs {
         anyExtendedKeyUsage: "anyExtendedKeyUsage", serverAuth: "serverAuth", clientAuth: "clientAuth",
         codeSigning: "codeSigning", emailProtection: "emailProtection", timeStamping: "timeStamping",
         ocspSigning: "OCSPSigning", anyPolicy: "anyPolicy",
-        [1, 2, 840, 113635, 100, 6, 2, 1]: "Apple WWDR intermediate marker",
-        [1, 2, 840, 113635, 100, 6, 11, 1]: "Apple App Store receipt signing marker",
     ]
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SigilASN1
 import SigilAppAttest
-import SigilAppleRoots
+import SigilApplePKI
 import SigilCore
 import SigilKeys
 import SigilPKCS7
@@ -204,7 +204,7 @@ struct AppAttestCommand: ParsableCommand {
                     try verifier.verify(bytes, clientDataHash: clientDataHash, expectedKeyID: expectedKeyID, at: time, trace: $0)
                 }
                 var receipt: [String: Any] = ["bytes": verified.receipt.count, "verified": false]
-                if let signed = try? SignedData(berEncoded: verified.receipt), let payload = signed.payload,
+                if let signed = try? CMSSignedData(berEncoded: verified.receipt), let payload = signed.payload,
                     let fields = try? SigilAppAttest.AttestationReceipt(payload: payload)
                 {
                     receipt.merge(AppAttestCommand.json(fields)) { a, _ in a }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SigilAppStore
-import SigilAppleRoots
+import SigilApplePKI
 import SigilCore
 import SigilHTTP
 import SigilJOSE

@@ -6,6 +6,7 @@ import SigilCore
 import SigilKeys
 import SigilOCSP
 import SigilPKCS7
+import SigilReceipts
 import SigilTestPKI
 import SigilX509
 
@@ -107,7 +108,8 @@ struct BenchCommand: ParsableCommand {
             Benchmark(name: "receipt parse (CMS + payload, 5 in-app records)") { inputs in
                 let receiptDER = try inputs.receipt()
                 return Workload {
-                    guard let signed = try? SignedData(berEncoded: receiptDER), let parsed = try? AppReceipt(payload: signed.payload ?? [])
+                    guard let signed = try? CMSSignedData(berEncoded: receiptDER),
+                        let parsed = try? AppReceipt(payload: signed.payload ?? [])
                     else { return 0 }
                     return parsed.inAppPurchases.count
                 }

@@ -3,12 +3,14 @@ import Foundation
 import SigilASN1
 import SigilAppAttest
 import SigilAppStore
+import SigilApplePKI
 import SigilCore
 import SigilHTTP
 import SigilJOSE
 import SigilKeys
 import SigilOCSP
 import SigilPKCS7
+import SigilReceipts
 import SigilTestPKI
 import SigilTokens
 import SigilX509
@@ -91,11 +93,12 @@ struct DemoCommand: AsyncParsableCommand {
             )
         }
         r.check(
-            pki.intermediate.extension(AppleOIDs.wwdrIntermediate) != nil, "intermediate carries 1.2.840.113635.100.6.2.1 (WWDR marker)"
+            pki.intermediate.extension(AppleOIDs.wwdrIntermediate) != nil,
+            "intermediate carries \(AppleOIDs.wwdrIntermediate.dotted) (WWDR marker)"
         )
         r.check(
             pki.leaf.extension(AppleOIDs.appStoreReceiptSigning) != nil,
-            "leaf carries 1.2.840.113635.100.6.11.1 (receipt-signing marker)")
+            "leaf carries \(AppleOIDs.appStoreReceiptSigning.dotted) (receipt-signing marker)")
         let chainCheck = CertificateVerifier(trustedRoots: [pki.root], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
             .verify(leaf: pki.leaf, intermediates: [pki.intermediate], at: now)
         if case .valid(let chain) = chainCheck {

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 import SigilASN1
-import SigilAppleRoots
+import SigilApplePKI
 import SigilCore
 import SigilPKCS7
+import SigilReceipts
 import SigilX509
 
 struct ReceiptCommand: ParsableCommand {
@@ -12,14 +13,14 @@ struct ReceiptCommand: ParsableCommand {
         subcommands: [Show.self, TransactionID.self, Verify.self, Legacy.self])
 
     /// A receipt file: base64 (as apps send it; line breaks allowed) or DER/BER.
-    static func signedData(_ path: String) throws -> SignedData {
+    static func signedData(_ path: String) throws -> CMSSignedData {
         let bytes = try Input.read(path)
         let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
         let der = compact.first == 0x30 ? bytes : ((try? Base64.decode(compact, alphabet: .standard, padding: .optional)) ?? bytes)
-        do { return try SignedData(berEncoded: der) } catch { throw CLIFailure(error) }
+        do { return try CMSSignedData(berEncoded: der) } catch { throw CLIFailure(error) }
     }
 
-    static func receipt(_ signed: SignedData) throws -> AppReceipt {
+    static func receipt(_ signed: CMSSignedData) throws -> AppReceipt {
         guard let payload = signed.payload else { throw CLIFailure(code: "pkcs7.malformed", message: "the receipt has no content") }
         do { return try AppReceipt(payload: payload) } catch { throw CLIFailure(error) }
     }
@@ -99,8 +100,8 @@ struct ReceiptCommand: ParsableCommand {
                 "Verify an app receipt: signature, signer chain under Apple's receipt profile, environment, bundle id, device hash; exit 0 valid, 1 invalid.",
             discussion: """
                 The chain is validated at the receipt's creation date unless --at is given, and the signer must be \
-                Apple's receipt signer (1.2.840.113635.100.6.11.1 under a WWDR intermediate carrying \
-                1.2.840.113635.100.6.2.1) unless --any-signer relaxes it (receipts of test PKIs); --relax names an \
+                Apple's receipt signer (\(AppleOIDs.appStoreReceiptSigning.dotted) under a WWDR intermediate carrying \
+                \(AppleOIDs.wwdrIntermediate.dotted)) unless --any-signer relaxes it (receipts of test PKIs); --relax names an \
                 RFC 5280 profile rule not enforced on the chain (the names of `sigil verify` and `sigil x509 verify`; \
                 test PKIs without key identifiers need missing-key-identifiers). \
                 The receipt type must name an accepted environment: --environment (repeatable), by default Production \

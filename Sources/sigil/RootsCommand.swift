@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SigilAppleRoots
+import SigilApplePKI
 import SigilCore
 import SigilX509
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SigilASN1
+import SigilApplePKI
 import SigilCRL
 import SigilCore
 import SigilKeys
@@ -109,7 +110,10 @@ struct X509Command: ParsableCommand {
             "notAfter": rfc3339(certificate.validity.notAfterComponents),
             "publicKey": publicKey,
             "extensions": certificate.extensions.map { e in
-                ["oid": e.oid.dotted, "name": e.name, "critical": e.critical, "value": describe(e.value, raw: e.rawValue)] as [String: Any]
+                [
+                    "oid": e.oid.dotted, "name": AppleOIDs.name(e.oid) ?? e.name, "critical": e.critical,
+                    "value": describe(e.value, raw: e.rawValue),
+                ] as [String: Any]
             },
             "sha256": Output.hex(certificate.sha256Fingerprint),
         ]

@@ -1,5 +1,5 @@
 import Foundation
-import SigilAppleRoots
+import SigilApplePKI
 import SigilCore
 import SigilTestSupport
 import SigilX509

@@ -10,6 +10,7 @@ import SigilHTTP
 import SigilJOSE
 import SigilOCSP
 import SigilPKCS7
+import SigilReceipts
 import SigilTokens
 import SigilX509
 
@@ -90,7 +91,7 @@ func showDigestPaths() async throws {
     }
 }
 
-/// Sources/SigilPKCS7/Documentation.docc/VerifyingAppReceipts.md, the block at line 34.
+/// Sources/SigilReceipts/Documentation.docc/VerifyingAppReceipts.md, the block at line 34.
 func verifyAppReceipt(appleIncRoot: Certificate, receiptBytes: [UInt8], deviceGUID: [UInt8]) async throws {
     let verifier = try AppReceiptVerifier(
         trustedRoots: [appleIncRoot], bundleId: "com.example.app", environments: [.production, .sandbox])
@@ -102,7 +103,7 @@ func verifyAppReceipt(appleIncRoot: Certificate, receiptBytes: [UInt8], deviceGU
     }
 }
 
-/// Sources/SigilPKCS7/Documentation.docc/VerifyingAppReceipts.md, the block at line 69.
+/// Sources/SigilReceipts/Documentation.docc/VerifyingAppReceipts.md, the block at line 69.
 func verifyXcodeReceipt(storeKitCertificate: Certificate, receiptBytes: [UInt8]) async throws {
     let verifier = AppReceiptVerifier(
         xcode: .given(storeKitCertificate), identity: .enforce(bundleId: "com.example.app"))
@@ -110,7 +111,7 @@ func verifyXcodeReceipt(storeKitCertificate: Certificate, receiptBytes: [UInt8])
     print(verified.identity.environment, verified.receipt.transactionID() ?? "-")
 }
 
-/// Sources/SigilPKCS7/Documentation.docc/VerifyingAppReceipts.md, the block at line 101.
+/// Sources/SigilReceipts/Documentation.docc/VerifyingAppReceipts.md, the block at line 101.
 func answerVerifyReceipt(appleIncRoot: Certificate, receiptData: [UInt8]) async throws {
     let verifier = try AppReceiptVerifier(
         trustedRoots: [appleIncRoot], identity: .reportOnly, environments: [.production, .sandbox])

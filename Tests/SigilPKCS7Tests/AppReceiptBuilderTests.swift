@@ -1,6 +1,7 @@
 import Foundation
 import SigilASN1
 import SigilCore
+import SigilReceipts
 import SigilTestPKI
 import SigilTestSupport
 import SigilX509
@@ -44,7 +45,7 @@ final class AppReceiptBuilderTests: XCTestCase {
             ])
         let der = try AppReceiptBuilder.signedData(
             content: try builder.payload(), signer: signer, signerKey: signerKey, certificates: [signer])
-        let signed = try SignedData(berEncoded: der)
+        let signed = try CMSSignedData(berEncoded: der)
         let receipt = try AppReceipt(payload: try XCTUnwrap(signed.payload))
         XCTAssertEqual(receipt.bundleID, "com.example.demo")
         XCTAssertEqual(receipt.appItemID, 1_234_567_890)
@@ -66,7 +67,7 @@ final class AppReceiptBuilderTests: XCTestCase {
         var tampered = der
         let range = try XCTUnwrap(der.firstRange(of: Array("com.example.demo.coins".utf8)))
         tampered[range.lowerBound] ^= 0x20
-        let bad = try SignedData(berEncoded: tampered)
+        let bad = try CMSSignedData(berEncoded: tampered)
         XCTAssertThrowsError(try CMSSignedDataVerifier(trustedRoots: [ca]).verify(bad, at: now))
 
         // openssl checks the CMS signature and hands back the same payload.

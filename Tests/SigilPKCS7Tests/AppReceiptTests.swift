@@ -1,6 +1,8 @@
 import Foundation
 import SigilASN1
+import SigilApplePKI
 import SigilCore
+import SigilReceipts
 import SigilTestSupport
 import XCTest
 
@@ -9,10 +11,10 @@ import XCTest
 /// The payloads of the real receipts and of Apple's library test receipts, every field the
 /// PROVENANCE files list.
 final class AppReceiptTests: XCTestCase {
-    private func receipt(_ url: URL) throws -> (SignedData, AppReceipt) {
+    private func receipt(_ url: URL) throws -> (CMSSignedData, AppReceipt) {
         let text = try String(contentsOf: url, encoding: .utf8)
         let bytes = Array(try XCTUnwrap(Data(base64Encoded: text, options: .ignoreUnknownCharacters)))
-        let signed = try SignedData(berEncoded: bytes)
+        let signed = try CMSSignedData(berEncoded: bytes)
         return (signed, try AppReceipt(payload: try XCTUnwrap(signed.payload)))
     }
 

@@ -1,8 +1,10 @@
 import Foundation
 import SigilASN1
 import SigilAppStore
+import SigilApplePKI
 import SigilCore
 import SigilPKCS7
+import SigilReceipts
 import SigilTestPKI
 import SigilTestSupport
 import SigilX509
@@ -139,7 +141,7 @@ final class AppReceiptVerifierTests: XCTestCase {
         // A flipped byte inside the signed content is not authentic (21003); garbage is malformed (21002).
         let text = Array(try Data(contentsOf: base.appendingPathComponent("receipt-production")))
         var der = try Base64.decode(text.filter { ![0x0A, 0x0D].contains($0) }, alphabet: .standard, padding: .optional)
-        let content = try XCTUnwrap(try SignedData(berEncoded: der).content)
+        let content = try XCTUnwrap(try CMSSignedData(berEncoded: der).content)
         let at = try XCTUnwrap(findSubsequence(der, content))
         der[at + 40] ^= 0x01
         XCTAssertEqual(verifier.verifyReceiptResponse(der, sentTo: .production, requestTime: request).status, 21003)

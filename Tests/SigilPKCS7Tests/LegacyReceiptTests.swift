@@ -1,4 +1,5 @@
 import Foundation
+import SigilReceipts
 import SigilTestSupport
 import XCTest
 

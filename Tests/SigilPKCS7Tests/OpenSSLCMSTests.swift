@@ -1,6 +1,8 @@
 import Foundation
 import SigilASN1
+import SigilApplePKI
 import SigilCore
+import SigilReceipts
 import SigilTestSupport
 import SigilX509
 import XCTest
@@ -106,7 +108,7 @@ final class OpenSSLCMSTests: XCTestCase {
                                 + (stream ? ["-stream"] : []) + (attributes ? [] : ["-noattr"]))
                         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: out)))
                         if stream { XCTAssertThrowsError(try DER.parse(bytes), "\(label): -stream writes indefinite lengths") }
-                        let signed = try SignedData(berEncoded: bytes)
+                        let signed = try CMSSignedData(berEncoded: bytes)
                         XCTAssertEqual(signed.content, payload, label)
                         let verified = try verifier.verify(signed, at: now)
                         XCTAssertEqual(verified.chain, [signer, root], label)
@@ -133,7 +135,7 @@ final class OpenSSLCMSTests: XCTestCase {
                         if let at = find(Array(payload.suffix(8)), in: bytes) {
                             tampered[at] ^= 0x01
                             XCTAssertEqual(
-                                code { try verifier.verify(try SignedData(berEncoded: tampered), at: now) },
+                                code { try verifier.verify(try CMSSignedData(berEncoded: tampered), at: now) },
                                 attributes ? .contentDigestMismatch : .invalidSignature, "\(label): payload byte")
                         } else if !stream {
                             XCTFail("\(label): payload not found in the message")
@@ -147,7 +149,7 @@ final class OpenSSLCMSTests: XCTestCase {
                             var changed = bytes
                             changed[at - 1] = changed[at - 1] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
                             XCTAssertEqual(
-                                code { try verifier.verify(try SignedData(berEncoded: changed), at: now) }, .invalidSignature,
+                                code { try verifier.verify(try CMSSignedData(berEncoded: changed), at: now) }, .invalidSignature,
                                 "\(label): signed attribute")
                         }
                         // A signer not chained to the trusted root (same-name root, another key).

@@ -1,6 +1,7 @@
 import Foundation
 import SigilASN1
 import SigilCore
+import SigilReceipts
 import SigilTestSupport
 import SigilX509
 import XCTest
@@ -50,8 +51,8 @@ final class ReceiptHostileInputTests: XCTestCase {
             default: bytes.remove(at: position)
             }
             guard bytes != original else { continue }
-            let signed: SignedData
-            do { signed = try SignedData(berEncoded: bytes) } catch { continue }  // a typed PKCS7Error by signature
+            let signed: CMSSignedData
+            do { signed = try CMSSignedData(berEncoded: bytes) } catch { continue }  // a typed PKCS7Error by signature
             parsed += 1
             if let payload = signed.payload, (try? AppReceipt(payload: payload)) != nil { payloads += 1 }
             if i % originals.count < 2, let result = try? verifier.verify(signed, at: 1_708_709_236) {
@@ -59,7 +60,7 @@ final class ReceiptHostileInputTests: XCTestCase {
                 XCTAssertEqual(result.chain.last, incRoot)
                 // Only mutants whose content and signer info are intact can verify (e.g. a change in
                 // an unsigned certificate copy): check the content is the original's.
-                XCTAssertEqual(signed.content, try SignedData(berEncoded: original).content)
+                XCTAssertEqual(signed.content, try CMSSignedData(berEncoded: original).content)
             }
         }
         XCTAssertGreaterThan(parsed, 1000)
@@ -68,7 +69,7 @@ final class ReceiptHostileInputTests: XCTestCase {
 
     func testBombsAndHugeLengths() {
         func refused(_ bytes: [UInt8], _ label: String) {
-            XCTAssertThrowsError(try SignedData(berEncoded: bytes), label) { XCTAssertTrue($0 is PKCS7Error, label) }
+            XCTAssertThrowsError(try CMSSignedData(berEncoded: bytes), label) { XCTAssertTrue($0 is PKCS7Error, label) }
             XCTAssertThrowsError(try AppReceipt(payload: bytes), label) { XCTAssertTrue($0 is PKCS7Error, label) }
         }
         // 100,000 nested indefinite-length SEQUENCEs (a nesting bomb) and definite ones.
@@ -144,7 +145,7 @@ final class ReceiptMemoryBoundTests: XCTestCase {
             for (label, input) in inputs {
                 try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
                 let before = status("VmRSS") ?? 0
-                _ = try? SignedData(berEncoded: input)
+                _ = try? CMSSignedData(berEncoded: input)
                 _ = try? AppReceipt(payload: input)
                 let peak = status("VmHWM") ?? 0
                 let growth = max(0, peak - before)

@@ -1,7 +1,9 @@
 import Foundation
 import SigilASN1
+import SigilApplePKI
 import SigilCore
 import SigilPKCS7
+import SigilReceipts
 import SigilTestPKI
 import SigilTestSupport
 import SigilX509
@@ -104,7 +106,7 @@ final class ReceiptIdentityTests: XCTestCase {
     func testXcodePathRefusesAppStoreReceipts() throws {
         let production = Array(
             try Data(contentsOf: try apple().appendingPathComponent("real/receipts/tikhop-TPInAppReceipt/receipt-production")))
-        for xcode in [AppReceiptVerifier.XcodeCertificate.given(try storeKitCertificate()), .carriedByTheData] {
+        for xcode in [XcodeCertificate.given(try storeKitCertificate()), .carriedByTheData] {
             XCTAssertEqual(code { try AppReceiptVerifier(xcode: xcode, identity: .reportOnly).verify(production) }, .untrustedSigner)
         }
         // A receipt of an App Store type signed the way Xcode signs: refused by environment.

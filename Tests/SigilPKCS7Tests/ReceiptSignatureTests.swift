@@ -1,5 +1,6 @@
 import Foundation
 import SigilASN1
+import SigilApplePKI
 import SigilCore
 import SigilTestSupport
 import SigilX509
@@ -26,7 +27,7 @@ final class ReceiptSignatureTests: XCTestCase {
         let g3Root = try certificate(
             base.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("apple-pki/AppleRootCA-G3.cer"))
         for (file, created) in [("receipt-production", "2024-02-23T17:27:16Z"), ("receipt-sandbox-g5", "2025-12-26T18:39:47Z")] {
-            let signed = try SignedData(berEncoded: try base64File(base.appendingPathComponent(file)))
+            let signed = try CMSSignedData(berEncoded: try base64File(base.appendingPathComponent(file)))
             XCTAssertEqual(signed.contentType, CMSOIDs.data, file)
             XCTAssertNotNil(signed.content, file)
             let time = try XCTUnwrap(rfc3339(created))
@@ -49,7 +50,7 @@ final class ReceiptSignatureTests: XCTestCase {
         let base = try TestPaths.requireAppleVectors().appendingPathComponent("real/receipts/tikhop-TPInAppReceipt")
         let bytes = try base64File(base.appendingPathComponent("xcode-local/receipt-xcode"))
         XCTAssertThrowsError(try DER.parse(bytes), "indefinite lengths are not DER")
-        let signed = try SignedData(berEncoded: bytes)
+        let signed = try CMSSignedData(berEncoded: bytes)
         let storeKit = try certificate(base.appendingPathComponent("xcode-local/StoreKitTestCertificate.cer"))
         let incRoot = try certificate(base.appendingPathComponent("AppleIncRootCertificate.cer"))
         let signer = try XCTUnwrap(signed.certificates.first)

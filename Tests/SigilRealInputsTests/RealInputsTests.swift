@@ -2,10 +2,12 @@ import Foundation
 import SigilASN1
 import SigilAppAttest
 import SigilAppStore
+import SigilApplePKI
 import SigilCBOR
 import SigilCore
 import SigilJOSE
 import SigilPKCS7
+import SigilReceipts
 import SigilTestSupport
 import SigilX509
 import XCTest
@@ -403,7 +405,7 @@ final class RealInputsTests: XCTestCase {
 
     func checkAppReceipt(_ url: URL, _ row: Row, _ key: String) throws {
         let bytes = try receiptBytes(url)
-        let signed = try SignedData(berEncoded: bytes)
+        let signed = try CMSSignedData(berEncoded: bytes)
         let receipt = try AppReceipt(payload: try XCTUnwrap(signed.payload))
         var facts: [String: JSONFact] = [
             "bundleId": fact(receipt.bundleID), "applicationVersion": fact(receipt.appVersion),

@@ -1,5 +1,6 @@
 import Foundation
 import SigilAppStore
+import SigilApplePKI
 import SigilCore
 import SigilTestPKI
 import SigilX509

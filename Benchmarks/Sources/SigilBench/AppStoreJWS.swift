@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 import SigilAppStore
+import SigilApplePKI
 import SigilCore
 import SigilJOSE
 import SigilX509

@@ -218,3 +218,19 @@ public enum ProfileViolation: String, Hashable, Sendable, CaseIterable, CustomSt
         }
     }
 }
+
+extension Array where Element == ValidationFailure {
+    /// Whether there is at least one failure and every one is a validity-period failure (expired,
+    /// not yet valid): the chain is trusted and only the time is wrong, which the CMS verifier
+    /// (`signerNotValidAtTime`) and App Attest (`certificateNotValidAtTime`) report under a code of
+    /// their own.
+    public var failsOnlyOnValidityPeriod: Bool {
+        !isEmpty
+            && allSatisfy {
+                switch $0 {
+                case .expired, .notYetValid: true
+                default: false
+                }
+            }
+    }
+}

@@ -3,6 +3,7 @@ import SigilASN1
 import SigilAppAttest
 import SigilAppStore
 import SigilPKCS7
+import SigilReceipts
 import SigilX509
 
 /// Everything the receiver is told at start: where to listen, where to store, whose notifications

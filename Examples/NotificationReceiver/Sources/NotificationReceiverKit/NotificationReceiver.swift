@@ -4,6 +4,7 @@ import Logging
 import SigilAppStore
 import SigilJOSE
 import SigilPKCS7
+import SigilReceipts
 
 /// What POST /appstore/notifications does with one body: decode Apple's `{"signedPayload": …}`,
 /// verify the notification and every signed item inside it (transaction, renewal info, app

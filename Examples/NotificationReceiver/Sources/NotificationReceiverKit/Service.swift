@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import SigilAppStore
 import SigilPKCS7
+import SigilReceipts
 import SigilX509
 
 /// Builds the whole service from a configuration: store (PostgreSQL when a URL is set, else

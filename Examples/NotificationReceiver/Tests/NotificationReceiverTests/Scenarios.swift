@@ -6,6 +6,7 @@ import SigilASN1
 import SigilAppStore
 import SigilHTTP
 import SigilPKCS7
+import SigilReceipts
 import SigilTestPKI
 import XCTest
 

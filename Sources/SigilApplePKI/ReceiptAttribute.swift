@@ -18,7 +18,7 @@ public struct ReceiptAttribute: Hashable, Sendable {
     /// The OCTET STRING's content, as received.
     public let value: [UInt8]
 
-    init(node: ASN1Node) throws {
+    package init(node: ASN1Node) throws {
         (type, version, value) = try ASN1.sequence(node) { reader in
             (
                 try ASN1Integer(node: reader.next(.integer)).intValue(),
@@ -36,7 +36,7 @@ public struct ReceiptAttribute: Hashable, Sendable {
     }
 
     /// The value decoded as a UTF8String or IA5String; nil if it is neither.
-    var string: String? {
+    package var string: String? {
         guard let node = try? BER.parse(value) else { return nil }
         switch node.identifier {
         case .utf8String: return try? ASN1UTF8String(node: node).value
@@ -46,14 +46,14 @@ public struct ReceiptAttribute: Hashable, Sendable {
     }
 
     /// The value decoded as an INTEGER that fits an Int64.
-    var integer: Int64? {
+    package var integer: Int64? {
         guard let node = try? BER.parse(value), node.identifier == .integer else { return nil }
         return (try? ASN1Integer(node: node))?.int64Value
     }
 
     /// An RFC 3339 date as Apple writes it: "2024-02-23T17:27:16Z", "2020-07-22T18:33:15+0100",
     /// with optional fractional seconds; nil for an empty string. Seconds since the epoch.
-    var date: Int64?? {
+    package var date: Int64?? {
         guard let text = string else { return .none }
         if text.isEmpty { return .some(nil) }
         guard let seconds = ReceiptAttribute.parseDate(text) else { return .none }

@@ -1,6 +1,8 @@
 import SigilASN1
+import SigilApplePKI
 import SigilCore
 import SigilKeys
+import SigilPKCS7
 import SigilX509
 
 /// Verifies an app receipt, the whole job (Apple, "Validating receipts on the device"):
@@ -38,19 +40,6 @@ public struct AppReceiptVerifier: Sendable {
         /// (Xcode's StoreKit-testing receipts have their own verifier:
         /// ``AppReceiptVerifier/init(xcode:identity:minimumRSABits:)``.)
         case anyCertificateUnderTrustedRoots
-    }
-
-    /// Which certificate signs Xcode's StoreKit-testing receipts, as the caller trusts it. Xcode
-    /// signs them with one self-signed certificate ("StoreKit", RSA-2048), never issued by Apple.
-    public enum XcodeCertificate: Sendable, Hashable {
-        /// The certificate the caller has: the one Xcode saves from a StoreKit configuration
-        /// (Editor ▸ Save Public Certificate, `StoreKitTestCertificate.cer`). The receipt's signer
-        /// must be this certificate.
-        case given(Certificate)
-        /// The self-signed certificate the receipt itself carries. This proves the receipt intact
-        /// and self-consistent, not who made it — anyone can make such a receipt — so it is a
-        /// named choice, for inspecting Xcode receipts when Xcode's certificate is not at hand.
-        case carriedByTheData
     }
 
     /// The roots a receipt signer must chain to (Apple Inc. Root for App Store receipts; for an
@@ -175,7 +164,7 @@ public struct AppReceiptVerifier: Sendable {
 
     /// A receipt whose signature and signer passed steps 1–5.
     struct Authentic {
-        let signedData: SignedData
+        let signedData: CMSSignedData
         let receipt: AppReceipt
         let chain: [Certificate]
         let validationTime: Int64
@@ -184,8 +173,8 @@ public struct AppReceiptVerifier: Sendable {
     /// Steps 1–5: the message, its fields, the time, the signer and its chain.
     func authenticate(_ receipt: [UInt8], at time: Int64?, trace: VerificationTrace?) throws(PKCS7Error) -> Authentic {
         // 1. The CMS SignedData.
-        let signed: SignedData
-        do { signed = try SignedData(berEncoded: AppReceiptVerifier.binary(receipt)) } catch {
+        let signed: CMSSignedData
+        do { signed = try CMSSignedData(berEncoded: AppReceiptVerifier.binary(receipt)) } catch {
             trace?.fail("RFC 5652 §5.1", "parse the CMS SignedData (BER)", error.description)
             throw error
         }
@@ -289,7 +278,7 @@ public struct AppReceiptVerifier: Sendable {
 /// A receipt that passed ``AppReceiptVerifier``.
 public struct VerifiedAppReceipt: Sendable {
     /// The CMS message as parsed.
-    public let signedData: SignedData
+    public let signedData: CMSSignedData
     /// The receipt's fields.
     public let receipt: AppReceipt
     /// Signer, intermediate(s), trusted root.
