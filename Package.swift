@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "SigilAppStore", targets: ["SigilAppStore"]),
         .library(name: "SigilTokens", targets: ["SigilTokens"]),
         .library(name: "SigilApplePKI", targets: ["SigilApplePKI"]),
+        .library(name: "SigilAppleRoots", targets: ["SigilAppleRoots"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
         .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
         .library(name: "SigilAppAttest", targets: ["SigilAppAttest"]),
@@ -117,12 +118,18 @@ let package = Package(
             name: "SigilAppStore",
             dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilJOSE", "SigilApplePKI"]
         ),
-        // Apple's PKI, the one home of its facts: the roots by job, pinned by fingerprint (Apple Root
-        // CA - G3 built in from a PyPI distribution, Vectors/apple-roots; the others read from a roots
-        // directory), Apple's OIDs and their display names, the marker-extension profiles of each
-        // job, and the Xcode certificate choice.
+        // Apple's PKI facts, their one home: Apple's OIDs and their display names, the
+        // marker-extension profile of each job, the Xcode certificate choice. Small on purpose: every
+        // verifier of Apple's data links it.
         .target(
             name: "SigilApplePKI",
+            dependencies: ["SigilASN1", "SigilX509"]
+        ),
+        // Apple's root certificates by job, pinned by fingerprint: Apple Root CA - G3 built in (from a
+        // PyPI distribution, Vectors/apple-roots), the others read from a roots directory. Apart from
+        // SigilApplePKI, so a verifier given its roots links no root store.
+        .target(
+            name: "SigilAppleRoots",
             dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilX509"]
         ),
         // The tokens Sigil mints with an App Store Connect key (API bearer tokens, the Sign in with
@@ -144,7 +151,10 @@ let package = Package(
         // App Store models.
         .target(
             name: "SigilAppAttest",
-            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilCBOR", "SigilApplePKI"]
+            dependencies: [
+                "SigilReceipts", "SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilCBOR",
+                "SigilApplePKI",
+            ]
         ),
         // Test fixtures: CertificateBuilder, AppleShapedTestPKI, AppReceiptBuilder. A product of its
         // own so that no verifier links builders ("module size is link size").
@@ -168,6 +178,7 @@ let package = Package(
         .executableTarget(
             name: "sigil",
             dependencies: [
+                "SigilAppleRoots",
                 "SigilBase",
                 "SigilCore",
                 "SigilASN1",
@@ -261,6 +272,7 @@ let package = Package(
         .testTarget(
             name: "SigilAppStoreTests",
             dependencies: [
+                "SigilAppleRoots",
                 "SigilAppStore", "SigilTokens", "SigilApplePKI", "SigilAdvancedCommerce", "SigilJOSE", "SigilX509", "SigilOCSP",
                 "SigilCRL", "SigilPKCS7",
                 "SigilKeys",

@@ -3,6 +3,7 @@ import SigilApplePKI
 import SigilBase
 import SigilCore
 import SigilPKCS7
+import SigilReceipts
 import SigilX509
 
 /// An App Attest fraud-metric receipt's fields (Apple, "Assessing fraud risk"). The payload is

@@ -3,9 +3,11 @@ import Foundation
 import SigilASN1
 import SigilAppAttest
 import SigilApplePKI
+import SigilAppleRoots
 import SigilCore
 import SigilKeys
 import SigilPKCS7
+import SigilReceipts
 import SigilX509
 
 /// `sigil appattest attestation|assertion|receipt`: one call into SigilAppAttest each; refusals

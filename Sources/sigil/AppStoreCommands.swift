@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SigilAppStore
 import SigilApplePKI
+import SigilAppleRoots
 import SigilCore
 import SigilHTTP
 import SigilJOSE

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SigilASN1
 import SigilApplePKI
+import SigilAppleRoots
 import SigilCore
 import SigilPKCS7
 import SigilReceipts

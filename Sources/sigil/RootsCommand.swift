@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SigilApplePKI
+import SigilAppleRoots
 import SigilCore
 import SigilX509
 

@@ -1,5 +1,6 @@
 import Foundation
 import SigilApplePKI
+import SigilAppleRoots
 import SigilCore
 import SigilTestSupport
 import SigilX509

@@ -55,7 +55,7 @@ done
 
 # Apple Root CA - G3, the trust anchor of App Store signed data: a test constant
 # (REAL_APPLE_ROOT_BASE64_ENCODED) of the source distribution of Apple's App Store Server Library
-# for Python. Its SHA-256 is the fingerprint Apple publishes; Sources/SigilApplePKI embeds these
+# for Python. Its SHA-256 is the fingerprint Apple publishes; Sources/SigilAppleRoots embeds these
 # bytes (Scripts/generate-apple-roots writes the Swift constant, Scripts/check-generated keeps it equal).
 pip download --quiet --no-deps --no-binary=:all: -d "$work/asslib" "app-store-server-library==3.1.2"
 echo "0b9005c93298674c934dfa9bc164cd44bfc3f43a8d0dc3834eaf6f66c3572d45  $work/asslib/app_store_server_library-3.1.2.tar.gz" | sha256sum -c --quiet

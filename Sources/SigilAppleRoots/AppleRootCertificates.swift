@@ -17,7 +17,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// An error of SigilApplePKI: a stable code and a reason that says what to do next.
+/// An error of SigilAppleRoots: a stable code and a reason that says what to do next.
 public struct AppleRootError: ModuleError {
     /// "roots": `roots.code` names this module's errors across Sigil.
     public static let domain = "roots"
