@@ -21,9 +21,22 @@ final class CLITests: XCTestCase {
         let checks = try XCTUnwrap(report["selfCheck"] as? [[String: Any]])
         XCTAssertGreaterThanOrEqual(checks.count, 10)
         XCTAssertTrue(checks.allSatisfy { $0["passed"] as? Bool == true })
+        // The capability list is the build's own commands (as --help lists them), each with its
+        // abstract, and nothing kept by hand beside it.
+        let help = try Subprocess.run(try sigil(), ["--experimental-dump-help"])
+        let tree = try XCTUnwrap((JSONSerialization.jsonObject(with: help.stdout) as? [String: Any])?["command"] as? [String: Any])
+        let registered = (tree["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }
+            .filter { $0 != "overview" && $0 != "help" }
+        XCTAssertEqual(report["commands"] as? [String], registered)
+        let available = try XCTUnwrap(report["available"] as? [[String: String]])
+        XCTAssertEqual(available.compactMap { $0["command"] }, registered)
+        XCTAssertTrue(available.allSatisfy { !($0["abstract"] ?? "").isEmpty }, "\(available)")
+        XCTAssertNil(report["planned"])
         let text = try Subprocess.run(try sigil(), [])
         XCTAssertEqual(text.status, 0)
         XCTAssertTrue(text.stdoutString.contains("checks passed"))
+        XCTAssertFalse(text.stdoutString.contains("Planned"))
+        for command in registered { XCTAssertTrue(text.stdoutString.contains("\n  \(command) "), command) }
     }
 
     func testDigestMatchesOpenSSL() throws {
