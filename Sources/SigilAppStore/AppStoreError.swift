@@ -39,6 +39,11 @@ public struct AppStoreError: ModuleError {
         /// A verifier or builder was configured wrongly (for example Production without an app
         /// Apple id, no trusted roots, or a token lifetime beyond Apple's limit).
         public static let invalidConfiguration = Code("INVALID_CONFIGURATION")
+        /// A configuration error of its own: a verifier enforcing the app identity for Production
+        /// data was given no app Apple id (App Store Connect, App Information, Apple ID). Apple's
+        /// libraries refuse the same configuration without a status; this code lets a caller tell
+        /// it from other ``invalidConfiguration`` errors without reading the reason.
+        public static let appAppleIdRequired = Code("APP_APPLE_ID_REQUIRED")
         /// A key that cannot sign (not a P-256 PKCS#8 key).
         public static let invalidKey = Code("INVALID_KEY")
         /// An external purchase token that is not base64url JSON with the documented fields.

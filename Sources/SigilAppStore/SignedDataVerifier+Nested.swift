@@ -21,6 +21,18 @@ public struct VerifiedNotification: Sendable {
     public let renewalInfo: VerifiedSignedData<JWSRenewalInfoDecodedPayload>?
     /// The app transaction it carries, verified, when it carries one.
     public let appTransaction: VerifiedSignedData<AppTransaction>?
+
+    /// The nested members that are present, in the order the notification carries them
+    /// (transaction, renewal info, app transaction), each as a ``VerifiedAnySignedData`` whose
+    /// ``VerifiedAnySignedData/kind`` names it: for a program that treats them alike, such as a
+    /// printer or a log. Empty when the notification carries none.
+    public var nested: [VerifiedAnySignedData] {
+        var members: [VerifiedAnySignedData] = []
+        if let transaction { members.append(.transaction(transaction)) }
+        if let renewalInfo { members.append(.renewalInfo(renewalInfo)) }
+        if let appTransaction { members.append(.appTransaction(appTransaction)) }
+        return members
+    }
 }
 
 extension SignedDataVerifier {
@@ -30,19 +42,43 @@ extension SignedDataVerifier {
     public func verifyNotificationAndNested(_ signedPayload: String, at time: Int64? = nil) async throws(AppStoreError)
         -> VerifiedNotification
     {
-        let notification = try await verifyNotification(signedPayload, at: time)
+        try await verifyNested(in: try await verifyNotification(signedPayload, at: time), at: time)
+    }
+
+    /// Verifies the signed data nested in `notification`, a notification already verified (for
+    /// example by ``verify(_:kind:at:trace:)``, which classifies its input): the transaction,
+    /// renewal info and app transaction it carries, each through the same steps and checks as
+    /// the notification, at `time` as given. When this verifier accepts the notification's
+    /// environment, each member must be from that same environment.
+    ///
+    /// A member that fails throws its own error, its reason naming the member ("the
+    /// notification's nested renewal info: …") and its typed ``AppStoreError/failures`` kept.
+    public func verifyNested(in notification: VerifiedSignedData<ResponseBodyV2DecodedPayload>, at time: Int64? = nil)
+        async throws(AppStoreError) -> VerifiedNotification
+    {
         let nested = narrowed(to: notification.environment)
         var transaction: VerifiedSignedData<JWSTransactionDecodedPayload>?
         var renewal: VerifiedSignedData<JWSRenewalInfoDecodedPayload>?
         var app: VerifiedSignedData<AppTransaction>?
-        if let signed = notification.payload.data?.signedTransactionInfo {
-            transaction = try await nested.verifyTransaction(signed, at: time)
-        }
-        if let signed = notification.payload.data?.signedRenewalInfo { renewal = try await nested.verifyRenewalInfo(signed, at: time) }
-        if let signed = notification.payload.appData?.signedAppTransactionInfo {
-            app = try await nested.verifyAppTransaction(signed, at: time)
-        }
+        do {
+            if let signed = notification.payload.data?.signedTransactionInfo {
+                transaction = try await nested.verifyTransaction(signed, at: time)
+            }
+        } catch { throw Self.nestedFailure(error, member: "transaction") }
+        do {
+            if let signed = notification.payload.data?.signedRenewalInfo { renewal = try await nested.verifyRenewalInfo(signed, at: time) }
+        } catch { throw Self.nestedFailure(error, member: "renewal info") }
+        do {
+            if let signed = notification.payload.appData?.signedAppTransactionInfo {
+                app = try await nested.verifyAppTransaction(signed, at: time)
+            }
+        } catch { throw Self.nestedFailure(error, member: "app transaction") }
         return VerifiedNotification(notification: notification, transaction: transaction, renewalInfo: renewal, appTransaction: app)
+    }
+
+    /// `error`, its reason naming the nested member it concerns; code and failures kept.
+    static func nestedFailure(_ error: AppStoreError, member: String) -> AppStoreError {
+        AppStoreError(error.code, "the notification's nested \(member): \(error.reason)", failures: error.failures)
     }
 
     /// This verifier accepting only `environment` (one of its own), for the signed data nested in

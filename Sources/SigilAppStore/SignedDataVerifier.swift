@@ -166,7 +166,7 @@ public struct SignedDataVerifier: Sendable {
     /// name report-only — accepting data from `environments` (always enforced; the result says
     /// which); `rfc5280Relaxations` names the RFC 5280 profile rules not enforced on the chain
     /// (none by default). When `environments` holds Production and the identity is enforced, the
-    /// app Apple id is required (``AppStoreError/Code/invalidConfiguration`` without it).
+    /// app Apple id is required (``AppStoreError/Code/appAppleIdRequired`` without it).
     public init(
         trustedRoots: [Certificate], identity: AppIdentityCheck, environments: AcceptedEnvironments,
         revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
@@ -175,7 +175,7 @@ public struct SignedDataVerifier: Sendable {
     ) throws(AppStoreError) {
         if environments.contains(.production), case .enforce(_, nil) = identity {
             throw AppStoreError(
-                .invalidConfiguration,
+                .appAppleIdRequired,
                 "the Production environment needs the app's Apple id: pass appAppleId (App Store Connect, App Information, Apple ID)"
                     + (environments.environments.count > 1 ? "; without it accept Sandbox only" : ""))
         }

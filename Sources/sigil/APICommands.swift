@@ -325,11 +325,7 @@ struct APICommand: AsyncParsableCommand {
         }
     }
 
-    func signingKey() throws -> AppleSigningKey {
-        do { return try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError {
-            throw CLIFailure(e)
-        }
-    }
+    func signingKey() throws -> AppleSigningKey { try AppleSigningKey(p8: try Input.read(key), keyID: keyId) }
 
     func appStoreClient() throws -> AppStoreServerAPIClient {
         let env: AppStoreServerAPIClient.Environment
@@ -467,9 +463,7 @@ struct SIWACommand: AsyncParsableCommand {
 
         func client() throws -> SignInWithAppleClient {
             let signing: AppleSigningKey
-            do { signing = try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError {
-                throw CLIFailure(e)
-            }
+            signing = try AppleSigningKey(p8: try Input.read(key), keyID: keyId)
             return SignInWithAppleClient(signingKey: signing, teamID: teamId, clientID: clientId, baseURL: baseUrl, timeout: timeout)
         }
     }
@@ -546,15 +540,7 @@ struct SIWACommand: AsyncParsableCommand {
                 } else {
                     text = token
                 }
-                let now: Double
-                if let at {
-                    guard let t = X509Command.parseTime(at) else {
-                        throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds")
-                    }
-                    now = Double(t)
-                } else {
-                    now = Date().timeIntervalSince1970
-                }
+                let now = try Input.time(at, option: "--at").map(Double.init) ?? Date().timeIntervalSince1970
                 let source = jwks ?? "https://appleid.apple.com/auth/keys"
                 let keys: JWKS
                 if source.hasPrefix("http://") || source.hasPrefix("https://") {

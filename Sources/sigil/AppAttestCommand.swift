@@ -4,6 +4,7 @@ import SigilASN1
 import SigilAppAttest
 import SigilApplePKI
 import SigilAppleRoots
+import SigilBase
 import SigilCore
 import SigilKeys
 import SigilPKCS7
@@ -27,7 +28,7 @@ struct AppAttestCommand: ParsableCommand {
             switch (clientData, clientDataHash) {
             case (let text?, nil): return SHA256.hash(Array(text.utf8))
             case (nil, let hex?):
-                guard let bytes = Output.unhex(hex) else { throw CLIFailure(code: "usage", message: "--client-data-hash must be hex") }
+                guard let bytes = Base16.decode(hex) else { throw CLIFailure(code: "usage", message: "--client-data-hash must be hex") }
                 return bytes
             default: throw CLIFailure(code: "usage", message: "give exactly one of --client-data and --client-data-hash")
             }
@@ -109,31 +110,15 @@ struct AppAttestCommand: ParsableCommand {
         ]
     }
 
-    static func time(_ text: String?) throws -> Int64? {
-        guard let text else { return nil }
-        guard let parsed = X509Command.parseTime(text) else {
-            throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds")
-        }
-        return parsed
-    }
-
-    /// Prints the trace's steps to stderr (`--explain`).
-    static func explain(_ trace: VerificationTrace?, verdict: String) {
-        guard let trace else { return }
-        let lines = Output.stepLines(
-            trace.steps.map { ($0.verdict == .pass ? true : $0.verdict == .fail ? false : nil, $0.check, $0.clause, $0.detail) })
-        FileHandle.standardError.write(Data(((lines + ["verdict: \(verdict)"]).joined(separator: "\n") + "\n").utf8))
-    }
-
     /// Runs `body` with a trace when `explain`, printing it (and the verdict) whether it passed or failed.
     static func traced<T>(_ explain: Bool, _ body: (VerificationTrace?) throws -> T) throws -> T {
         let trace = explain ? VerificationTrace() : nil
         do {
             let result = try body(trace)
-            Self.explain(trace, verdict: "VALID")
+            Output.printTrace(trace, verdict: "VALID")
             return result
         } catch {
-            Self.explain(trace, verdict: CLIFailure(error).code)
+            Output.printTrace(trace, verdict: CLIFailure(error).code)
             throw error
         }
     }
@@ -183,7 +168,7 @@ struct AppAttestCommand: ParsableCommand {
             reportingErrors {
                 let anchor: Certificate
                 if let root {
-                    guard let loaded = try X509Command.load(root).first else {
+                    guard let loaded = try Input.certificates(root).first else {
                         throw CLIFailure(code: "usage", message: "no certificate in \(root)")
                     }
                     anchor = loaded
@@ -201,7 +186,7 @@ struct AppAttestCommand: ParsableCommand {
                     appAttestationRoot: anchor, appID: app.appID, environment: environment, policy: policy)
                 let bytes = try Input.read(file)
                 let clientDataHash = try client.hash()
-                let time = try AppAttestCommand.time(at) ?? Int64(Date().timeIntervalSince1970)
+                let time = try Input.time(at, option: "--at") ?? Int64(Date().timeIntervalSince1970)
                 let verified = try AppAttestCommand.traced(explain) {
                     try verifier.verify(bytes, clientDataHash: clientDataHash, expectedKeyID: expectedKeyID, at: time, trace: $0)
                 }
@@ -217,7 +202,7 @@ struct AppAttestCommand: ParsableCommand {
                         "keyId": Base64.encode(verified.keyID), "publicKey": Output.hex(verified.publicKey.uncompressedRepresentation),
                         "publicKeyPEM": PEMDocument(label: "PUBLIC KEY", derBytes: verified.publicKey.spkiDER).pemString,
                         "environment": verified.environment.rawValue, "counter": Int(verified.counter), "appId": app.appID.description,
-                        "time": X509Command.rfc3339(time), "receipt": receipt,
+                        "time": Time.rfc3339(time), "receipt": receipt,
                         "extensions": [
                             "validationCategory": extensions?.validationCategory.map { Int($0.rawValue) } ?? NSNull(),
                             "validationCategoryName": extensions?.validationCategory?.description ?? NSNull(),
@@ -251,10 +236,10 @@ struct AppAttestCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 let key: ECDSAPublicKey
-                if let point = Output.unhex(publicKey) {
-                    do { key = try ECDSAPublicKey(sec1Representation: point, curve: .p256) } catch { throw CLIFailure(error) }
+                if let point = Base16.decode(publicKey) {
+                    key = try ECDSAPublicKey(sec1Representation: point, curve: .p256)
                 } else {
-                    do { key = try ECKey(loading: try Input.read(publicKey)).publicKey } catch { throw CLIFailure(error) }
+                    key = try ECKey(loading: try Input.read(publicKey)).publicKey
                 }
                 let bytes = try Input.read(file)
                 let clientDataHash = try client.hash()
@@ -286,15 +271,15 @@ struct AppAttestCommand: ParsableCommand {
 
         func run() {
             reportingErrors {
-                let roots = try root.map { try X509Command.load($0) } ?? [try RootsCommand.certificate(AppleRootCertificates.signedData)]
+                let roots = try root.map { try Input.certificates($0) } ?? [try RootsCommand.certificate(AppleRootCertificates.signedData)]
                 let bytes = try AppAttestCommand.receiptBytes(try Input.read(file))
-                let time = try AppAttestCommand.time(at)
+                let time = try Input.time(at, option: "--at")
                 let verified = try AppAttestCommand.traced(explain) {
                     try AttestationReceiptVerifier(trustedRoots: roots, appID: app.appID).verify(bytes, at: time, trace: $0)
                 }
                 var out = AppAttestCommand.json(verified.receipt)
                 out["valid"] = true
-                out["time"] = X509Command.rfc3339(verified.validationTime)
+                out["time"] = Time.rfc3339(verified.validationTime)
                 out["chain"] = verified.chain.map(\.subject.rfc4514String)
                 Output.printJSON(out)
             }

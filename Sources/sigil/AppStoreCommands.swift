@@ -17,18 +17,10 @@ struct SigningKeyOptions: ParsableArguments {
     @Option(help: "Issued-at time, unix seconds or RFC 3339 (default: now).") var issuedAt: String?
     @Flag(help: "Print {token, header, claims} JSON instead of the bare token.") var json = false
 
-    func signingKey() throws -> AppleSigningKey {
-        do { return try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch let e as AppStoreError {
-            throw CLIFailure(e)
-        }
-    }
+    func signingKey() throws -> AppleSigningKey { try AppleSigningKey(p8: try Input.read(key), keyID: keyId) }
 
     func now() throws -> Int64 {
-        guard let issuedAt else { return Int64(Date().timeIntervalSince1970) }
-        guard let t = X509Command.parseTime(issuedAt) else {
-            throw CLIFailure(code: "usage", message: "--issued-at must be RFC 3339 or unix seconds")
-        }
-        return t
+        try Input.time(issuedAt, option: "--issued-at") ?? Int64(Date().timeIntervalSince1970)
     }
 
     func emit(_ token: String) throws {
@@ -38,26 +30,6 @@ struct SigningKeyOptions: ParsableArguments {
         }
         let jws = try JWS(compact: token)
         Output.printJSON(["token": token, "header": JSONCLI.any(jws.header), "claims": JSONCLI.any(try jws.payloadJSON())])
-    }
-}
-
-enum JSONCLI {
-    /// A JSONValue as Foundation objects for Output.json (numbers keep their value).
-    static func any(_ value: JSONValue) -> Any {
-        switch value {
-        case .null: return NSNull()
-        case .bool(let b): return b
-        case .number(let n):
-            if let integer = Int64(n) { return integer }
-            return Double(n) ?? 0
-        case .string(let s): return s
-        case .array(let a): return a.map(any)
-        case .object(let o): return Dictionary(o.map { ($0.0, any($0.1)) }, uniquingKeysWith: { a, _ in a })
-        }
-    }
-
-    static func any(bytes: [UInt8]) -> Any {
-        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) ?? String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -76,12 +48,10 @@ struct TokenCommand: ParsableCommand {
         @Option(help: "Lifetime in seconds (≤ 3600).") var ttl: Int64 = 300
         func run() {
             reportingErrors {
-                do {
-                    try signing.emit(
-                        try AppleTokens.appStoreServerAPI(
-                            key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
-                            issuedAt: try signing.now(), lifetime: ttl))
-                } catch let e as AppStoreError { throw CLIFailure(e) }
+                try signing.emit(
+                    try AppleTokens.appStoreServerAPI(
+                        key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
+                        issuedAt: try signing.now(), lifetime: ttl))
             }
         }
     }
@@ -95,12 +65,10 @@ struct TokenCommand: ParsableCommand {
         @Option(help: "Lifetime in seconds (≤ 3600).") var ttl: Int64 = 300
         func run() {
             reportingErrors {
-                do {
-                    try signing.emit(
-                        try AppleTokens.externalPurchaseServerAPI(
-                            key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
-                            issuedAt: try signing.now(), lifetime: ttl))
-                } catch let e as AppStoreError { throw CLIFailure(e) }
+                try signing.emit(
+                    try AppleTokens.externalPurchaseServerAPI(
+                        key: try signing.signingKey(), issuerID: issuerId, bundleID: bundleId,
+                        issuedAt: try signing.now(), lifetime: ttl))
             }
         }
     }
@@ -114,12 +82,10 @@ struct TokenCommand: ParsableCommand {
         @Option(help: "Lifetime in seconds (≤ 15777000).") var ttl: Int64 = 3600
         func run() {
             reportingErrors {
-                do {
-                    try signing.emit(
-                        try AppleTokens.signInWithAppleClientSecret(
-                            key: try signing.signingKey(), teamID: teamId, clientID: clientId,
-                            issuedAt: try signing.now(), lifetime: ttl))
-                } catch let e as AppStoreError { throw CLIFailure(e) }
+                try signing.emit(
+                    try AppleTokens.signInWithAppleClientSecret(
+                        key: try signing.signingKey(), teamID: teamId, clientID: clientId,
+                        issuedAt: try signing.now(), lifetime: ttl))
             }
         }
     }
@@ -133,12 +99,10 @@ struct TokenCommand: ParsableCommand {
         @Option(help: "Lifetime in seconds (≤ 300).") var ttl: Int64 = 300
         func run() {
             reportingErrors {
-                do {
-                    try signing.emit(
-                        try AppleTokens.proximityReaderToken(
-                            key: try signing.signingKey(), brandID: brandId, readerID: readerId,
-                            issuedAt: try signing.now(), lifetime: ttl))
-                } catch let e as AppStoreError { throw CLIFailure(e) }
+                try signing.emit(
+                    try AppleTokens.proximityReaderToken(
+                        key: try signing.signingKey(), brandID: brandId, readerID: readerId,
+                        issuedAt: try signing.now(), lifetime: ttl))
             }
         }
     }
@@ -151,10 +115,8 @@ struct TokenCommand: ParsableCommand {
         @Option(help: "Team id (iss).") var teamId: String
         func run() {
             reportingErrors {
-                do {
-                    try signing.emit(
-                        try AppleTokens.deviceCheck(key: try signing.signingKey(), teamID: teamId, issuedAt: try signing.now()))
-                } catch let e as AppStoreError { throw CLIFailure(e) }
+                try signing.emit(
+                    try AppleTokens.deviceCheck(key: try signing.signingKey(), teamID: teamId, issuedAt: try signing.now()))
             }
         }
     }
@@ -190,12 +152,10 @@ struct TokenCommand: ParsableCommand {
                     ])
                 case 2:
                     guard let issuerId else { throw CLIFailure(code: "usage", message: "v2 needs --issuer-id") }
-                    do {
-                        try signing.emit(
-                            try AppleTokens.promotionalOfferV2(
-                                key: key, issuerID: issuerId, bundleID: bundleId, productID: productId,
-                                offerIdentifier: offerId, transactionID: transactionId, nonce: nonce, issuedAt: now))
-                    } catch let e as AppStoreError { throw CLIFailure(e) }
+                    try signing.emit(
+                        try AppleTokens.promotionalOfferV2(
+                            key: key, issuerID: issuerId, bundleID: bundleId, productID: productId,
+                            offerIdentifier: offerId, transactionID: transactionId, nonce: nonce, issuedAt: now))
                 default:
                     throw CLIFailure(code: "usage", message: "--version is 1 or 2")
                 }
@@ -213,28 +173,24 @@ struct JWSCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 let text = String(decoding: try Input.read(file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                do {
-                    let jws = try JWS(compact: text)
-                    var out: [String: Any] = [
-                        "verified": false,
-                        "warning": "decoded only: no signature, certificate or claim was checked",
-                        "header": JSONCLI.any(jws.header), "payload": JSONCLI.any(bytes: jws.payload),
-                        "signatureBytes": jws.signature.count,
-                    ]
-                    if let x5c = try? jws.x5c() {
-                        out["x5c"] = x5c.map { der -> Any in
-                            guard let c = try? Certificate(derEncoded: der) else { return "(not a certificate)" }
-                            return [
-                                "subject": c.subject.rfc4514String, "issuer": c.issuer.rfc4514String,
-                                "notBefore": X509Command.rfc3339(c.validity.notBefore),
-                                "notAfter": X509Command.rfc3339(c.validity.notAfter),
-                            ]
-                        }
+                let jws = try JWS(compact: text)
+                var out: [String: Any] = [
+                    "verified": false,
+                    "warning": "decoded only: no signature, certificate or claim was checked",
+                    "header": JSONCLI.any(jws.header), "payload": JSONCLI.any(bytes: jws.payload),
+                    "signatureBytes": jws.signature.count,
+                ]
+                if let x5c = try? jws.x5c() {
+                    out["x5c"] = x5c.map { der -> Any in
+                        guard let c = try? Certificate(derEncoded: der) else { return "(not a certificate)" }
+                        return [
+                            "subject": c.subject.rfc4514String, "issuer": c.issuer.rfc4514String,
+                            "notBefore": Time.rfc3339(c.validity.notBefore),
+                            "notAfter": Time.rfc3339(c.validity.notAfter),
+                        ]
                     }
-                    Output.printJSON(out)
-                } catch let e as JOSEError {
-                    throw CLIFailure(code: "jose." + e.code.rawValue, message: e.description)
                 }
+                Output.printJSON(out)
             }
         }
     }
@@ -251,23 +207,21 @@ struct ExternalPurchaseTokenCommand: ParsableCommand {
         func run() {
             reportingErrors {
                 let text = token == "-" ? String(decoding: try Input.read("-"), as: UTF8.self) : token
-                do {
-                    let t = try ExternalPurchaseToken(
-                        token: strict ? text : text.trimmingCharacters(in: .whitespaces),
-                        allowPaddingAndNewline: !strict)
-                    var out: [String: Any] = [
-                        "appAppleId": t.appAppleId, "bundleId": t.bundleId, "externalPurchaseId": t.externalPurchaseId,
-                        "tokenCreationDate": t.tokenCreationDate.millisecondsSince1970,
-                        "tokenCreationTime": t.tokenCreationDate.description,
-                        "environment": t.environment.rawValue, "customLinkToken": t.isCustomLinkToken,
-                    ]
-                    if let type = t.tokenType { out["tokenType"] = type.rawValue }
-                    if let expiry = t.tokenExpirationDate {
-                        out["tokenExpirationDate"] = expiry.millisecondsSince1970
-                        out["tokenExpirationTime"] = expiry.description
-                    }
-                    Output.printJSON(out)
-                } catch let e as AppStoreError { throw CLIFailure(e) }
+                let t = try ExternalPurchaseToken(
+                    token: strict ? text : text.trimmingCharacters(in: .whitespaces),
+                    allowPaddingAndNewline: !strict)
+                var out: [String: Any] = [
+                    "appAppleId": t.appAppleId, "bundleId": t.bundleId, "externalPurchaseId": t.externalPurchaseId,
+                    "tokenCreationDate": t.tokenCreationDate.millisecondsSince1970,
+                    "tokenCreationTime": t.tokenCreationDate.description,
+                    "environment": t.environment.rawValue, "customLinkToken": t.isCustomLinkToken,
+                ]
+                if let type = t.tokenType { out["tokenType"] = type.rawValue }
+                if let expiry = t.tokenExpirationDate {
+                    out["tokenExpirationDate"] = expiry.millisecondsSince1970
+                    out["tokenExpirationTime"] = expiry.description
+                }
+                Output.printJSON(out)
             }
         }
     }
@@ -283,36 +237,18 @@ struct VerifyCommand: AsyncParsableCommand {
             a notification's nested transaction, renewal info and app transaction are verified the same way and printed \
             decoded (--raw-nested keeps them as JWS strings). Without --bundle-id the bundle id is reported, not enforced; \
             without --environment a Production or Sandbox payload is accepted and the output says which it was. On failure \
-            the status (Apple's names: INVALID_JWT_FORMAT, VERIFICATION_FAILURE, …) and the reason go to stderr as JSON \
-            (exit 1). --explain prints each step with the spec clause it implements to stderr. \
+            {"error", "message", "failures"?, "hint"?} goes to stderr as JSON (exit 1): the error is the status in Apple's \
+            names (appstore.INVALID_JWT_FORMAT, appstore.VERIFICATION_FAILURE, …), failures the chain's typed reasons. --explain prints each step with the spec clause it implements to stderr. \
             Xcode's StoreKit-testing data is signed by Xcode's own certificate, alone in x5c and never Apple's: \
             --xcode-certificate FILE requires x5c[0] to be that certificate (`sigil receipt verify --xcode-certificate` \
             does the same for Xcode's receipts); --environment Xcode alone trusts the certificate the data carries.
             """)
-    enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case transaction
-        case renewalInfo = "renewal-info"
-        case notification
-        case appTransaction = "app-transaction"
-        case realtime, auto
-
-        /// The library's kind; nil for auto (the verifier classifies, or refuses to guess).
-        var kind: SignedDataKind? {
-            switch self {
-            case .transaction: .transaction
-            case .renewalInfo: .renewalInfo
-            case .notification: .notification
-            case .appTransaction: .appTransaction
-            case .realtime: .realtimeRequest
-            case .auto: nil
-            }
-        }
-    }
     @Option(
         name: .customLong("root"),
         help: "A trusted root certificate instead of the built-in Apple Root CA - G3 (repeatable; DER or PEM).")
     var roots: [String] = []
-    @Option(help: "transaction | renewal-info | notification | app-transaction | realtime | auto") var type: Kind = .auto
+    @Option(help: "The payload's kind (default: told by its distinctive members; Sigil does not guess when they fit several).")
+    var type: SignedDataKind?
     @Option(help: "Expected bundle id, enforced (without it the bundle id is reported and not checked, and the output says so).")
     var bundleId: String?
     @Option(help: "Expected app Apple id (required with --environment Production).") var appAppleId: Int64?
@@ -348,14 +284,8 @@ struct VerifyCommand: AsyncParsableCommand {
     var xcodeCertificate: String?
     @Argument(help: "File holding the JWS (or a notification body {\"signedPayload\": …}), or - for standard input.") var file: String
 
-    mutating func run() async throws {
-        do {
-            try await verify()
-        } catch let failure as CLIFailure {
-            failure.report()
-        } catch {
-            CLIFailure(error).report()
-        }
+    func run() async {
+        do { try await verify() } catch { CLIFailure(error).report() }
     }
 
     func verify() async throws {
@@ -369,16 +299,10 @@ struct VerifyCommand: AsyncParsableCommand {
             text = signed
         }
         var trusted: [Certificate] = []
-        for root in roots { trusted += try X509Command.load(root) }
+        for root in roots { trusted += try Input.certificates(root) }
         let builtIn = trusted.isEmpty
         if builtIn { trusted = [try RootsCommand.certificate(AppleRootCertificates.signedData)] }
-        var time: Int64?
-        if let at {
-            guard let parsed = X509Command.parseTime(at) else {
-                throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds")
-            }
-            time = parsed
-        }
+        let time = try Input.time(at, option: "--at")
         // Without --bundle-id nothing is taken from the payload to check it against itself: the
         // verifier is report-only by name, and the output says the bundle id was not enforced.
         let identity: AppIdentityCheck
@@ -398,7 +322,7 @@ struct VerifyCommand: AsyncParsableCommand {
                     message:
                         "--xcode-certificate is the only trust for Xcode data: --environment, --root, --relax and --online do not apply")
             }
-            guard let certificate = try X509Command.load(xcodeCertificate).first else {
+            guard let certificate = try Input.certificates(xcodeCertificate).first else {
                 throw CLIFailure(code: "usage", message: "--xcode-certificate \(xcodeCertificate) holds no certificate")
             }
             xcode = certificate
@@ -437,7 +361,7 @@ struct VerifyCommand: AsyncParsableCommand {
                     trustedRoots: trusted, identity: identity, environments: environments, revocation: revocation,
                     rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
             }
-            let verified = try await verifier.verify(text, kind: type.kind, at: time, trace: trace)
+            let verified = try await verifier.verify(text, kind: type, at: time, trace: trace)
             var record = Self.record(verified)
             if environment == nil && xcode == nil {
                 record["environment"] = [
@@ -457,25 +381,21 @@ struct VerifyCommand: AsyncParsableCommand {
             if let clientSide = try Self.clientSide(verified, deviceVerificationID: deviceVerificationId) {
                 out["clientSide"] = clientSide
             }
+            // A notification's nested data, verified by the library with the same verifier; each
+            // member printed under its kind's name.
             if case .notification(let notification) = verified, !rawNested {
-                out["nested"] = try await Self.nested(
-                    notification.payload, verifier: verifier.narrowed(to: notification.environment), at: time)
+                var nested: [String: Any] = [:]
+                for member in try await verifier.verifyNested(in: notification, at: time).nested {
+                    nested[member.kind.rawValue] = ["payload": JSONCLI.any(member.payloadJSON), "verification": Self.record(member)]
+                }
+                out["nested"] = nested
             }
-            if let trace { Self.printTrace(trace, verdict: "VALID") }
+            Output.printTrace(trace, verdict: "VALID")
             Output.printJSON(out)
-        } catch let failure as CLIFailure {
-            throw failure
         } catch let error as AppStoreError {
-            if let trace { Self.printTrace(trace, verdict: error.code.rawValue) }
-            var report: [String: Any] = ["error": error.code.rawValue, "message": error.reason, "retryable": error.isRetryable]
-            if let hint = hint(for: error, environmentGiven: environment != nil, enforcedWithoutAppId: enforcedWithoutAppId) {
-                report["hint"] = hint
-            }
-            if !error.failures.isEmpty {
-                report["failures"] = error.failures.map { ["reason": $0.description, "rule": $0.rule] }
-            }
-            FileHandle.standardError.write(Data((Output.json(report) + "\n").utf8))
-            Foundation.exit(1)
+            Output.printTrace(trace, verdict: error.code.rawValue)
+            throw CLIFailure(
+                error, hint: hint(for: error, environmentGiven: environment != nil, enforcedWithoutAppId: enforcedWithoutAppId))
         }
     }
 
@@ -505,28 +425,6 @@ struct VerifyCommand: AsyncParsableCommand {
         return out.isEmpty ? nil : out
     }
 
-    /// A notification's nested signed data, each verified by the same verifier (the same root,
-    /// identity and environment) and printed decoded with its verification record.
-    static func nested(_ payload: ResponseBodyV2DecodedPayload, verifier: SignedDataVerifier, at time: Int64?) async throws(AppStoreError)
-        -> [String: Any]
-    {
-        var out: [String: Any] = [:]
-        let members: [(String, String?, SignedDataKind)] = [
-            ("transaction", payload.data?.signedTransactionInfo, .transaction),
-            ("renewalInfo", payload.data?.signedRenewalInfo, .renewalInfo),
-            ("appTransaction", payload.appData?.signedAppTransactionInfo, .appTransaction),
-        ]
-        for (name, signed, kind) in members {
-            guard let signed else { continue }
-            let verified: VerifiedAnySignedData
-            do { verified = try await verifier.verify(signed, kind: kind, at: time) } catch {
-                throw AppStoreError(error.code, "the notification's nested \(name): \(error.reason)", failures: error.failures)
-            }
-            out[name] = ["payload": JSONCLI.any(verified.payloadJSON), "verification": record(verified)]
-        }
-        return out
-    }
-
     /// The obvious next step for a failure, when there is one.
     func hint(for error: AppStoreError, environmentGiven: Bool, enforcedWithoutAppId: Bool) -> String? {
         switch error.code {
@@ -537,9 +435,11 @@ struct VerifyCommand: AsyncParsableCommand {
         case .invalidEnvironment:
             return "the payload is for another environment: pass the one it names with --environment, or omit --environment "
                 + "to accept Production and Sandbox"
-        case .invalidConfiguration where error.reason.contains("app's Apple id"):
+        case .appAppleIdRequired:
             return "pass --app-apple-id with the app's Apple id (App Store Connect, App Information)"
-        case .verificationFailure, .retryableVerificationFailure:
+        case .retryableVerificationFailure:
+            return "the online (OCSP) check could not be completed because of the network: try again later"
+        case .verificationFailure:
             if error.failures.contains(where: { if case .noPathToTrustedRoot = $0 { true } else { false } }) && !roots.isEmpty {
                 return "the chain does not end at a --root given: omit --root to use the built-in Apple Root CA - G3"
             }
@@ -559,14 +459,14 @@ struct VerifyCommand: AsyncParsableCommand {
             identity["note"] = "bundle id and app Apple id not enforced: pass --bundle-id (and --app-apple-id in Production) to check them"
         }
         var record: [String: Any] = [
-            "trust": common.trust.rawValue, "validationTime": X509Command.rfc3339(common.validationTime),
+            "trust": common.trust.rawValue, "validationTime": Time.rfc3339(common.validationTime),
             "chain": common.chain.map(\.subject.rfc4514String), "chainFromCache": common.chainFromCache, "identity": identity,
         ]
         for fact in common.facts {
             switch fact {
             case .leafExpiredSinceSigning(let notAfter):
                 record["leafExpiredSinceSigning"] = [
-                    "leafNotAfter": X509Command.rfc3339(notAfter),
+                    "leafNotAfter": Time.rfc3339(notAfter),
                     "note":
                         "valid when signed; Apple's remedy: fetch it again with Get Transaction Info (sigil api) for a current signature",
                 ]
@@ -574,13 +474,8 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         return record
     }
-
-    static func printTrace(_ trace: VerificationTrace, verdict: String) {
-        let lines = Output.stepLines(traceSteps(trace)) + ["verdict: \(verdict)"]
-        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-    }
-
-    static func traceSteps(_ trace: VerificationTrace) -> [(passed: Bool?, check: String, clause: String, detail: String)] {
-        trace.steps.map { ($0.verdict == .pass ? true : $0.verdict == .fail ? false : nil, $0.check, $0.clause, $0.detail) }
-    }
 }
+
+/// `--type transaction|renewal-info|notification|app-transaction|realtime`: the library's kinds by
+/// their names; without `--type` the verifier tells the kind by the payload's members.
+extension SignedDataKind: ExpressibleByArgument {}

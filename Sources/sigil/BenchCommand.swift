@@ -205,12 +205,7 @@ struct BenchCommand: ParsableCommand {
 
         var userKey: (curve: ECCurve, key: ECDSAPrivateKey)?
         if let key {
-            let loaded: ECKey
-            do {
-                loaded = try ECKey(loading: Input.read(key))
-            } catch let error as SigilKeysError {
-                throw CLIFailure(error)
-            }
+            let loaded = try ECKey(loading: Input.read(key))
             guard case .privateKey(let privateKey) = loaded else {
                 throw CLIFailure(
                     code: "bench.key",

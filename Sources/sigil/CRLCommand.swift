@@ -11,7 +11,7 @@ struct CRLCommand: ParsableCommand {
 
     /// The CRLs in a file (DER, or PEM "X509 CRL" blocks).
     static func load(_ path: String) throws -> [CRL] {
-        do { return try CRL.load(try Input.read(path)) } catch let error as X509Error { throw CLIFailure(error) }
+        try CRL.load(try Input.read(path))
     }
 
     static func names(_ names: [GeneralName]) -> [String] { names.map(\.description) }
@@ -32,8 +32,8 @@ struct CRLCommand: ParsableCommand {
             "version": crl.version,
             "signatureAlgorithm": ["oid": crl.signatureAlgorithmIdentifier.algorithm.dotted, "name": crl.signatureAlgorithm.description],
             "issuer": crl.issuer.rfc4514String,
-            "thisUpdate": X509Command.rfc3339(crl.thisUpdateComponents),
-            "nextUpdate": crl.nextUpdateComponents.map(X509Command.rfc3339) ?? NSNull(),
+            "thisUpdate": Time.rfc3339(crl.thisUpdateComponents),
+            "nextUpdate": crl.nextUpdateComponents.map(Time.rfc3339) ?? NSNull(),
             "entryCount": crl.entryCount,
             "signature": Output.hex(crl.signature),
         ]
@@ -45,9 +45,9 @@ struct CRLCommand: ParsableCommand {
         if !crl.unhandledCriticalExtensions.isEmpty { out["unhandledCriticalExtensions"] = crl.unhandledCriticalExtensions.map(\.dotted) }
         out["extensions"] = crl.extensions.map { extensionJSON($0, crl: crl, entry: nil) }
         out["entries"] = crl.entries.map { entry -> [String: Any] in
-            var e: [String: Any] = ["serial": entry.serialNumberHex, "revocationDate": X509Command.rfc3339(entry.revocationDateComponents)]
+            var e: [String: Any] = ["serial": entry.serialNumberHex, "revocationDate": Time.rfc3339(entry.revocationDateComponents)]
             if let reason = entry.reason { e["reason"] = reason.description }
-            if let date = entry.invalidityDate { e["invalidityDate"] = X509Command.rfc3339(date) }
+            if let date = entry.invalidityDate { e["invalidityDate"] = Time.rfc3339(date) }
             if let issuer = entry.effectiveCertificateIssuer { e["certificateIssuer"] = names(issuer) }
             if !entry.extensions.isEmpty { e["extensions"] = entry.extensions.map { extensionJSON($0, crl: crl, entry: entry) } }
             return e
@@ -65,7 +65,7 @@ struct CRLCommand: ParsableCommand {
         case X509OIDs.issuingDistributionPoint: value = crl.issuingDistributionPoint.map(idpJSON) ?? value
         case X509OIDs.freshestCRL: value = crl.freshestCRL?.map { $0.fullName.map(names) ?? [] } ?? value
         case X509OIDs.reasonCode: value = entry?.reason?.description ?? value
-        case X509OIDs.invalidityDate: value = entry?.invalidityDate.map(X509Command.rfc3339) ?? value
+        case X509OIDs.invalidityDate: value = entry?.invalidityDate.map(Time.rfc3339) ?? value
         case X509OIDs.certificateIssuer: value = entry?.certificateIssuer.map(names) ?? value
         default: break
         }

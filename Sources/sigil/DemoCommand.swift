@@ -89,7 +89,7 @@ struct DemoCommand: AsyncParsableCommand {
         let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 30 * 86_400, ocspResponder: ocspURL)
         for (role, cert) in [("root", pki.root), ("intermediate", pki.intermediate), ("leaf", pki.leaf)] {
             r.line(
-                "\(role): \(cert.subject) — \(cert.publicKey) — valid \(X509Command.rfc3339(cert.validity.notBefore)) … \(X509Command.rfc3339(cert.validity.notAfter))"
+                "\(role): \(cert.subject) — \(cert.publicKey) — valid \(Time.rfc3339(cert.validity.notBefore)) … \(Time.rfc3339(cert.validity.notAfter))"
             )
         }
         r.check(
@@ -177,7 +177,7 @@ struct DemoCommand: AsyncParsableCommand {
             trustedRoots: [pki.root], bundleId: bundle, appAppleId: appAppleId, environment: .sandbox,
             cache: ChainCache(timeToLive: 0))
         _ = try await fresh.verify(signedTransaction, as: JWSTransactionDecodedPayload.self, at: nil, trace: trace)
-        for line in Output.stepLines(VerifyCommand.traceSteps(trace)) { r.line("  " + line) }
+        for line in Output.stepLines(trace.steps) { r.line("  " + line) }
         return signedTransaction
     }
 
@@ -330,7 +330,7 @@ struct DemoCommand: AsyncParsableCommand {
             for: key.publicKey, nonce: clientDataHash, notBefore: now - 3600, notAfter: now + 86_400)
         let receipt = try pki.receipt(fields: [
             (2, Array(appID.description.utf8)), (3, credential.derBytes), (4, clientDataHash), (6, Array("ATTEST".utf8)),
-            (7, Array("production".utf8)), (12, Array(X509Command.rfc3339(now).utf8)),
+            (7, Array("production".utf8)), (12, Array(Time.rfc3339(now).utf8)),
         ])
         let attestation = try pki.attestation(
             credentialKey: key.publicKey, appID: appID.description, clientDataHash: clientDataHash, notBefore: now - 3600,

@@ -25,7 +25,7 @@ struct DeviceCheckCommand: AsyncParsableCommand {
 
         func client() throws -> DeviceCheckClient {
             let signing: AppleSigningKey
-            do { signing = try AppleSigningKey(p8: try Input.read(key), keyID: keyId) } catch { throw CLIFailure(error) }
+            signing = try AppleSigningKey(p8: try Input.read(key), keyID: keyId)
             let env: DeviceCheckClient.Environment
             if let baseUrl {
                 env = .custom(baseURL: baseUrl)

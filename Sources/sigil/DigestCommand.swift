@@ -1,4 +1,5 @@
 import ArgumentParser
+import SigilBase
 import SigilCore
 
 struct DigestCommand: ParsableCommand {
@@ -24,7 +25,7 @@ struct DigestCommand: ParsableCommand {
             let data = try Input.read(file)
             var output: [String: Any] = ["algorithm": algorithm.rawValue, "bytes": data.count]
             if let hmacKeyHex {
-                guard let key = Output.unhex(hmacKeyHex) else {
+                guard let key = Base16.decode(hmacKeyHex) else {
                     throw CLIFailure(code: "usage", message: "--hmac-key-hex needs an even number of hex digits")
                 }
                 output["hmac"] = Output.hex(mac(key: key, data))

@@ -11,7 +11,7 @@ struct OCSPCommand: AsyncParsableCommand {
         subcommands: [Request.self, Show.self, Check.self])
 
     static func single(_ path: String) throws -> Certificate {
-        guard let first = try X509Command.load(path).first else { throw CLIFailure(code: "usage", message: "no certificate in \(path)") }
+        guard let first = try Input.certificates(path).first else { throw CLIFailure(code: "usage", message: "no certificate in \(path)") }
         return first
     }
 
@@ -20,7 +20,7 @@ struct OCSPCommand: AsyncParsableCommand {
         case .good: return ["status": "good"]
         case .unknown: return ["status": "unknown"]
         case .revoked(let time, let reason):
-            var out: [String: Any] = ["status": "revoked", "revocationTime": X509Command.rfc3339(time)]
+            var out: [String: Any] = ["status": "revoked", "revocationTime": Time.rfc3339(time)]
             if let reason {
                 out["reason"] = reason
                 out["reasonName"] = reasonName(reason)
@@ -71,17 +71,14 @@ struct OCSPCommand: AsyncParsableCommand {
 
         func run() {
             reportingErrors {
-                let parsed: OCSPResponse
-                do { parsed = try OCSPResponse(derEncoded: try Input.read(response)) } catch let error as OCSPError {
-                    throw CLIFailure(error)
-                }
+                let parsed = try OCSPResponse(derEncoded: try Input.read(response))
                 var out: [String: Any] = ["responseStatus": parsed.status.description]
                 if let basic = parsed.basic {
                     switch basic.responderID {
                     case .byName(let name): out["responderID"] = ["byName": name.rfc4514String]
                     case .byKey(let hash): out["responderID"] = ["byKey": Output.hex(hash)]
                     }
-                    out["producedAt"] = X509Command.rfc3339(basic.producedAt)
+                    out["producedAt"] = Time.rfc3339(basic.producedAt)
                     out["signatureAlgorithm"] = basic.signatureAlgorithm.description
                     out["nonce"] = basic.nonce.map(Output.hex) ?? NSNull()
                     out["certificates"] = basic.certificates.map(\.subject.rfc4514String)
@@ -98,8 +95,8 @@ struct OCSPCommand: AsyncParsableCommand {
                             entry["certIDNote"] =
                                 "unknown hash algorithm \(single.certID.hashAlgorithmIdentifier.algorithm.dotted): this CertID matches no certificate"
                         }
-                        entry["thisUpdate"] = X509Command.rfc3339(single.thisUpdate)
-                        entry["nextUpdate"] = single.nextUpdate.map(X509Command.rfc3339) ?? NSNull()
+                        entry["thisUpdate"] = Time.rfc3339(single.thisUpdate)
+                        entry["nextUpdate"] = single.nextUpdate.map(Time.rfc3339) ?? NSNull()
                         return entry
                     }
                 }
@@ -110,44 +107,35 @@ struct OCSPCommand: AsyncParsableCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Ask the certificate's OCSP responder and verify the answer; exit 0 good, 1 revoked or unknown, 2 error.")
+            abstract:
+                "Ask the certificate's OCSP responder and verify the answer: the status on stdout, exit 0 good, 1 revoked or unknown; a failure on stderr, exit 2."
+        )
         @Option(help: "The certificate to check.") var cert: String
         @Option(help: "Its issuer.") var issuer: String
         @Option(help: "Responder URL (default: from the certificate's authorityInfoAccess).") var url: String?
         @Flag(help: "CertID hashes with SHA-256 (default SHA-1).") var sha256 = false
         @Option(help: "Seconds before giving up.") var timeout: Double = 10
 
-        mutating func run() async throws {
-            let certificate: Certificate
-            let issuerCertificate: Certificate
+        func run() async {
             do {
-                certificate = try OCSPCommand.single(cert)
-                issuerCertificate = try OCSPCommand.single(issuer)
-            } catch {
-                CLIFailure(error).withExitCode(2).report()
-            }
-            let checker = OCSPRevocationChecker(transport: URLSessionOCSPTransport(), hash: sha256 ? .sha256 : .sha1, timeout: timeout)
-            do {
+                let certificate = try OCSPCommand.single(cert)
+                let issuerCertificate = try OCSPCommand.single(issuer)
+                let checker = OCSPRevocationChecker(transport: URLSessionOCSPTransport(), hash: sha256 ? .sha256 : .sha1, timeout: timeout)
                 let result = try await checker.status(
                     of: certificate, issuer: issuerCertificate, at: Int64(Date().timeIntervalSince1970), url: url)
                 var out = OCSPCommand.statusJSON(result.status)
-                out["thisUpdate"] = X509Command.rfc3339(result.thisUpdate)
-                out["nextUpdate"] = result.nextUpdate.map(X509Command.rfc3339) ?? NSNull()
+                out["thisUpdate"] = Time.rfc3339(result.thisUpdate)
+                out["nextUpdate"] = result.nextUpdate.map(Time.rfc3339) ?? NSNull()
                 out["signer"] = result.signer.subject.rfc4514String
+                // The status is the answer, revoked or not: stdout, with the exit code saying which.
                 Output.printJSON(out)
                 if case .good = result.status { return }
                 Foundation.exit(1)
+            } catch let error as OCSPError where error.code == .retryable {
+                CLIFailure(error, hint: "the responder could not be reached or answered too late: try again later").withExitCode(2).report()
             } catch {
-                Output.printJSON([
-                    "status": "error", "code": error.code.rawValue, "message": error.reason,
-                    "retryable": error.code == .retryable,
-                ])
-                Foundation.exit(2)
+                CLIFailure(error).withExitCode(2).report()
             }
         }
     }
-}
-
-extension CLIFailure {
-    func withExitCode(_ code: Int32) -> CLIFailure { CLIFailure(code: self.code, message: message, exitCode: code) }
 }

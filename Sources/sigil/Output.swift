@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
-import SigilASN1
+import SigilAppAttest
+import SigilAppStore
 import SigilBase
 import SigilCore
+import SigilPKCS7
+import SigilX509
 
 /// JSON output helpers. Keys are sorted so output is stable for scripts and tests.
 enum Output {
@@ -13,32 +16,30 @@ enum Output {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Parses an even-length hex string; nil if it is not one.
-    static func unhex(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        var i = 0
-        while i < digits.count {
-            guard let byte = UInt8(String(decoding: digits[i..<(i + 2)], as: UTF8.self), radix: 16) else { return nil }
-            out.append(byte)
-            i += 2
-        }
-        return out
-    }
-
     static func printJSON(_ value: Any) { print(json(value)) }
 
     /// Numbered verification steps as `--explain` prints them: "[PASS] check — clause" and the
-    /// detail indented below (passed nil: a note).
-    static func stepLines(_ steps: [(passed: Bool?, check: String, clause: String, detail: String)]) -> [String] {
+    /// detail indented below (a note has no mark).
+    static func stepLines(_ steps: [VerificationStep]) -> [String] {
         var lines: [String] = []
         for (i, step) in steps.enumerated() {
-            let mark = step.passed == true ? "PASS" : step.passed == false ? "FAIL" : "    "
+            let mark =
+                switch step.verdict {
+                case .pass: "PASS"
+                case .fail: "FAIL"
+                case .note: "    "
+                }
             lines.append("\(String(format: "%2d", i + 1)). [\(mark)] \(step.check.isEmpty ? "" : step.check + " — ")\(step.clause)")
             lines.append("       \(step.detail)")
         }
         return lines
+    }
+
+    /// `--explain`: the trace's steps and the verdict (VALID, or the failure's code) on stderr.
+    static func printTrace(_ trace: VerificationTrace?, verdict: String) {
+        guard let trace else { return }
+        let lines = stepLines(trace.steps) + ["verdict: \(verdict)"]
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
     static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
@@ -46,61 +47,79 @@ enum Output {
     }
 }
 
-/// A failure reported as `{"error": CODE, "message": ...}` on stderr with exit code 1.
+/// Every failure of every command, in one shape: `{"error": CODE, "message": ..., "failures"?:
+/// [{"reason", "rule"}], "hint"?: ...}` as JSON (sorted keys) on stderr, with a non-zero exit
+/// (1 unless the command documents another). Nothing of a failure goes to stdout.
 struct CLIFailure: Error {
     let code: String
     let message: String
+    /// The certificate verifier's typed reasons, when a chain failed.
+    var failures: [ValidationFailure] = []
+    /// The obvious next step, when the command knows one.
+    var hint: String?
     var exitCode: Int32 = 1
 
-    init(code: String, message: String, exitCode: Int32 = 1) {
+    init(code: String, message: String, failures: [ValidationFailure] = [], hint: String? = nil, exitCode: Int32 = 1) {
         self.code = code
         self.message = message
+        self.failures = failures
+        self.hint = hint
         self.exitCode = exitCode
     }
 
     /// The one mapping of errors to reports: any Sigil error as its `domain.code` (`x509.malformed`,
-    /// `appstore.INVALID_CONFIGURATION`, `api.http404`); only what is not a Sigil error — a file
-    /// or process failure from Foundation — is `io`.
-    init(_ error: Error) {
+    /// `appstore.INVALID_CONFIGURATION`, `api.http404`), and its typed chain failures when it
+    /// carries them; only what is not a Sigil error — a file or process failure
+    /// from Foundation — is `io`.
+    init(_ error: Error, hint: String? = nil) {
         switch error {
         case let e as CLIFailure:
             self = e
         case let e as any CodedError:
-            self.init(code: e.qualifiedCode, message: e.description)
+            // With typed failures the message is the reason and the failures are listed beside it
+            // (the description repeats them); otherwise the description, which may say more.
+            let failures = (e as? any CarriesValidationFailures)?.failures ?? []
+            self.init(code: e.qualifiedCode, message: failures.isEmpty ? e.description : e.reason, failures: failures)
         default:
             self.init(code: "io", message: "\(error)")
         }
+        if let hint { self.hint = hint }
+    }
+
+    /// This failure exiting with `code`.
+    func withExitCode(_ code: Int32) -> CLIFailure {
+        var copy = self
+        copy.exitCode = code
+        return copy
+    }
+
+    /// The report as JSON.
+    var json: [String: Any] {
+        var report: [String: Any] = ["error": code, "message": message]
+        if !failures.isEmpty { report["failures"] = failures.map { ["reason": $0.description, "rule": $0.rule] } }
+        if let hint { report["hint"] = hint }
+        return report
     }
 
     func report() -> Never {
-        FileHandle.standardError.write(Data((Output.json(["error": code, "message": message]) + "\n").utf8))
+        FileHandle.standardError.write(Data((Output.json(json) + "\n").utf8))
         Foundation.exit(exitCode)
     }
 }
+
+/// The Sigil errors that carry the certificate verifier's typed failures (a chain that did not
+/// validate), which the report lists.
+protocol CarriesValidationFailures {
+    var failures: [ValidationFailure] { get }
+}
+
+extension AppStoreError: CarriesValidationFailures {}
+extension PKCS7Error: CarriesValidationFailures {}
+extension AppAttestError: CarriesValidationFailures {}
 
 extension ParsableCommand {
     /// Runs `body`, turning any error into the JSON error report.
     func reportingErrors(_ body: () throws -> Void) {
         do { try body() } catch { CLIFailure(error).report() }
-    }
-}
-
-enum Input {
-    /// Reads a file, or standard input for "-".
-    static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIFailure(code: "io.read", message: "cannot read \(path)")
-        }
-        return Array(data)
-    }
-
-    /// DER bytes from a file holding DER or one PEM block.
-    static func derOrPEM(_ bytes: [UInt8]) throws -> (der: [UInt8], pemLabel: String?) {
-        if let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN ") {
-            let document = try PEMDocument(pemString: text)
-            return (document.derBytes, document.label)
-        }
-        return (bytes, nil)
     }
 }

@@ -20,30 +20,11 @@ struct Overview: ParsableCommand {
         let detail: String
     }
 
-    static let available = [
-        "digest: SHA-1, SHA-256, SHA-384, SHA-512 and HMAC over each (FIPS 180-4, RFC 2104), one-shot and streaming",
-        "bignum: GMP-backed integers (public inputs) and a constant-time mpn_sec_*/mpn_cnd_* layer for secrets",
-        "asn1: strict DER reader/writer (X.690 10-11), BER reader for receipts (X.690 8), OIDs, strings, times",
-        "pem: RFC 7468 decode/encode with label checks and bundles; strict RFC 4648 base64 and base64url",
-        "ecdsa: P-256 and P-384 signing (RFC 6979, constant time, valgrind-checked) and verification (FIPS 186-5); RSA verification",
-        "keys: PKCS#8 (.p8), SEC 1 and SubjectPublicKeyInfo in PEM or DER; DER and raw (P1363/JOSE) signatures",
-        "x509: RFC 5280 path validation in full (basics always, name constraints, policy graph, profile rules), CRLs, OCSP",
-        "app store: signed data (JWS, x5c to Apple Root CA - G3, built in), every Apple token, receipts and verifyReceipt offline",
-        "clients: App Store Server API (Retention Messaging, Advanced Commerce), External Purchase Server API, Sign in with Apple",
-        "app attest: CBOR (RFC 8949, strict), attestations, assertions and fraud-metric receipts; DeviceCheck's bits",
-    ]
-
-    static let planned = [
-        "App Attest in a server (the receiver example's endpoints on SQLite and PostgreSQL) and its benchmark",
-        "The core at the instruction ceiling: P-256 field arithmetic, SHA-256 on arm64",
-    ]
-
-    /// The top-level commands, as `sigil help <command>` takes them.
-    static let commands = [
-        "demo", "verify", "receipt", "roots", "token", "api", "siwa", "appattest", "devicecheck", "x509", "crl", "ocsp", "jws",
-        "external-purchase-token", "key",
-        "sig", "digest", "asn1", "pem", "bench",
-    ]
+    /// What this build can do: each command the build registers under `sigil`, with its abstract
+    /// (read from the commands' own configurations, so the list cannot drift from the build).
+    static var commands: [(name: String, abstract: String)] {
+        Sigil.configuration.subcommands.filter { $0 != Overview.self }.map { ($0._commandName, $0.configuration.abstract) }
+    }
 
     func run() {
         let checks = Overview.selfCheck()
@@ -52,9 +33,8 @@ struct Overview: ParsableCommand {
             Output.printJSON([
                 "name": "sigil",
                 "version": SigilVersion.current,
-                "available": Overview.available,
-                "planned": Overview.planned,
-                "commands": Overview.commands,
+                "available": Overview.commands.map { ["command": $0.name, "abstract": $0.abstract] },
+                "commands": Overview.commands.map(\.name),
                 "selfCheck": checks.map { ["name": $0.name, "spec": $0.spec, "passed": $0.passed, "detail": $0.detail] },
                 "passed": allPassed,
                 "digestBackend": [
@@ -71,13 +51,13 @@ struct Overview: ParsableCommand {
             print(
                 "sigil \(SigilVersion.current): pure-Swift crypto and ASN.1 for Apple's App Store and account APIs "
                     + "(GMP is the only C dependency)\n")
-            print("Available in this build:")
-            Overview.available.forEach { print("  • \($0)") }
-            print("\nPlanned (open issues):")
-            Overview.planned.forEach { print("  • \($0)") }
+            print("Available in this build (sigil help <command>):")
+            let width = Overview.commands.map(\.name.count).max() ?? 0
+            for command in Overview.commands {
+                print("  \(command.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(command.abstract)")
+            }
             print("\nSHA-256 runs on: \(Overview.digestBackendLine(for: .sha256))")
             print("SHA-384 and SHA-512 run on: \(Overview.digestBackendLine(for: .sha512)); SHA-1 on portable Swift")
-            print("\nCommands: \(Overview.commands.joined(separator: ", "))  (sigil help <command>)")
             print("\nSelf-check on embedded known-answer data:")
             for check in checks {
                 print("  [\(check.passed ? "pass" : "FAIL")] \(check.name) (\(check.spec)): \(check.detail)")

@@ -3,6 +3,7 @@ import Foundation
 import SigilASN1
 import SigilApplePKI
 import SigilAppleRoots
+import SigilBase
 import SigilCore
 import SigilPKCS7
 import SigilReceipts
@@ -18,15 +19,15 @@ struct ReceiptCommand: ParsableCommand {
         let bytes = try Input.read(path)
         let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
         let der = compact.first == 0x30 ? bytes : ((try? Base64.decode(compact, alphabet: .standard, padding: .optional)) ?? bytes)
-        do { return try CMSSignedData(berEncoded: der) } catch { throw CLIFailure(error) }
+        return try CMSSignedData(berEncoded: der)
     }
 
     static func receipt(_ signed: CMSSignedData) throws -> AppReceipt {
         guard let payload = signed.payload else { throw CLIFailure(code: "pkcs7.malformed", message: "the receipt has no content") }
-        do { return try AppReceipt(payload: payload) } catch { throw CLIFailure(error) }
+        return try AppReceipt(payload: payload)
     }
 
-    static func date(_ seconds: Int64?) -> Any { seconds.map(X509Command.rfc3339) ?? NSNull() }
+    static func date(_ seconds: Int64?) -> Any { seconds.map(Time.rfc3339) ?? NSNull() }
 
     static func json(_ receipt: AppReceipt) -> [String: Any] {
         let known = Set(ReceiptFieldType.receiptFields.map(\.rawValue))
@@ -98,7 +99,7 @@ struct ReceiptCommand: ParsableCommand {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Verify an app receipt: signature, signer chain under Apple's receipt profile, environment, bundle id, device hash; exit 0 valid, 1 invalid.",
+                "Verify an app receipt: signature, signer chain under Apple's receipt profile, environment, bundle id, device hash; exit 0 valid, an invalid receipt is a failure (stderr, exit 1).",
             discussion: """
                 The chain is validated at the receipt's creation date unless --at is given, and the signer must be \
                 Apple's receipt signer (\(AppleOIDs.appStoreReceiptSigning.dotted) under a WWDR intermediate carrying \
@@ -119,7 +120,8 @@ struct ReceiptCommand: ParsableCommand {
 
                 --format verify-receipt prints the body Apple's verifyReceipt endpoint returns, computed offline, \
                 for the endpoint --endpoint names; like Apple's endpoint it checks no bundle id unless --bundle-id \
-                is given (then another app's receipt is answered 21003).
+                is given (then another app's receipt is answered 21003). That body is the answer in Apple's format, \
+                printed on stdout whatever its status (exit 1 when the status is not 0).
                 """)
         enum Format: String, ExpressibleByArgument, CaseIterable {
             case sigil
@@ -178,7 +180,7 @@ struct ReceiptCommand: ParsableCommand {
                     )
                 }
                 guard let path = xcodeCertificate else { return AppReceiptVerifier(xcode: .carriedByTheData, identity: identity) }
-                guard let certificate = try X509Command.load(path).first else {
+                guard let certificate = try Input.certificates(path).first else {
                     throw CLIFailure(code: "usage", message: "--xcode-certificate \(path) holds no certificate")
                 }
                 return AppReceiptVerifier(xcode: .given(certificate), identity: identity)
@@ -187,14 +189,12 @@ struct ReceiptCommand: ParsableCommand {
             // missing one is an error naming the file to get and the command.
             let trusted =
                 roots.isEmpty
-                ? [try RootsCommand.certificate(AppleRootCertificates.receipts)] : try roots.flatMap { try X509Command.load($0) }
-            do {
-                return try AppReceiptVerifier(
-                    trustedRoots: trusted, identity: identity,
-                    environments: environment.isEmpty ? [.production, .sandbox] : Set(environment),
-                    signerRequirement: anySigner ? .anyCertificateUnderTrustedRoots : .appleReceiptSigner,
-                    rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
-            } catch { throw CLIFailure(error) }
+                ? [try RootsCommand.certificate(AppleRootCertificates.receipts)] : try roots.flatMap { try Input.certificates($0) }
+            return try AppReceiptVerifier(
+                trustedRoots: trusted, identity: identity,
+                environments: environment.isEmpty ? [.production, .sandbox] : Set(environment),
+                signerRequirement: anySigner ? .anyCertificateUnderTrustedRoots : .appleReceiptSigner,
+                rfc5280Relaxations: Set(relaxations.map(\.relaxation)))
         }
 
         func run() {
@@ -209,63 +209,45 @@ struct ReceiptCommand: ParsableCommand {
                     if body.status != 0 { Foundation.exit(1) }
                     return
                 }
-                var time: Int64?
-                if let at {
-                    guard let parsed = X509Command.parseTime(at) else {
-                        throw CLIFailure(code: "usage", message: "--at must be RFC 3339 or unix seconds")
-                    }
-                    time = parsed
-                }
+                let time = try Input.time(at, option: "--at")
                 var device: [UInt8]?
                 if let guid {
-                    guard let parsed = Output.unhex(guid) else { throw CLIFailure(code: "usage", message: "--guid must be hex") }
+                    guard let parsed = Base16.decode(guid) else { throw CLIFailure(code: "usage", message: "--guid must be hex") }
                     device = parsed
                 }
                 let trace = explain ? VerificationTrace() : nil
-                var out: [String: Any] = [:]
-                var verdict = "VALID"
-                do {
-                    let verified = try verifier.verify(bytes, at: time, deviceGUID: device, trace: trace)
-                    out = [
-                        "valid": true, "time": X509Command.rfc3339(verified.validationTime),
-                        "chain": verified.chain.map(\.subject.rfc4514String),
-                    ]
-                    if let xcode = verifier.xcodeCertificate {
-                        out["trust"] = xcode == .carriedByTheData ? "xcodeCarriedCertificate" : "xcodeCertificate"
-                    } else if let anchor = verified.chain.last {
-                        out["anchor"] = RootsCommand.anchor(
-                            anchor, source: roots.isEmpty ? "roots directory (\(AppleRootCertificates.receipts.name))" : "--root")
-                    }
-                    if let matches = verified.deviceMatches { out["deviceHashMatches"] = matches }
-                    var identity: [String: Any] = ["enforced": verified.identity.enforced]
-                    identity["bundleId"] = verified.identity.bundleId ?? NSNull()
-                    if !verified.identity.enforced {
-                        identity["note"] =
-                            "bundle id not enforced: pass --bundle-id to check it (and to compute the device hash with it)"
-                    }
-                    out["identity"] = identity
-                    var environmentRecord: [String: Any] = [
-                        "value": verified.identity.environment.rawValue,
-                        "accepted": ReceiptEnvironment.allCases.filter(verifier.environments.contains).map(\.rawValue),
-                    ]
-                    if environment.isEmpty && verifier.xcodeCertificate == nil {
-                        environmentRecord["note"] = "Production or Sandbox accepted: pass --environment to require one"
-                    }
-                    out["environment"] = environmentRecord
-                } catch let error as PKCS7Error {
-                    verdict = error.code.rawValue
-                    out = ["valid": false, "error": error.code.rawValue, "reason": error.reason]
-                    if !error.failures.isEmpty { out["failures"] = error.failures.map { ["reason": $0.description, "rule": $0.rule] } }
-                    if error.code == .deviceMismatch { out["deviceHashMatches"] = false }
+                let verified: VerifiedAppReceipt
+                do throws(PKCS7Error) { verified = try verifier.verify(bytes, at: time, deviceGUID: device, trace: trace) } catch {
+                    Output.printTrace(trace, verdict: error.code.rawValue)
+                    throw error
                 }
-                if let trace {
-                    let lines = Output.stepLines(
-                        trace.steps.map { ($0.verdict == .pass ? true : $0.verdict == .fail ? false : nil, $0.check, $0.clause, $0.detail) }
-                    )
-                    FileHandle.standardError.write(Data(((lines + ["verdict: \(verdict)"]).joined(separator: "\n") + "\n").utf8))
+                Output.printTrace(trace, verdict: "VALID")
+                var out: [String: Any] = [
+                    "valid": true, "time": Time.rfc3339(verified.validationTime),
+                    "chain": verified.chain.map(\.subject.rfc4514String),
+                ]
+                if let xcode = verifier.xcodeCertificate {
+                    out["trust"] = xcode == .carriedByTheData ? "xcodeCarriedCertificate" : "xcodeCertificate"
+                } else if let anchor = verified.chain.last {
+                    out["anchor"] = RootsCommand.anchor(
+                        anchor, source: roots.isEmpty ? "roots directory (\(AppleRootCertificates.receipts.name))" : "--root")
                 }
+                if let matches = verified.deviceMatches { out["deviceHashMatches"] = matches }
+                var identity: [String: Any] = ["enforced": verified.identity.enforced]
+                identity["bundleId"] = verified.identity.bundleId ?? NSNull()
+                if !verified.identity.enforced {
+                    identity["note"] = "bundle id not enforced: pass --bundle-id to check it (and to compute the device hash with it)"
+                }
+                out["identity"] = identity
+                var environmentRecord: [String: Any] = [
+                    "value": verified.identity.environment.rawValue,
+                    "accepted": ReceiptEnvironment.allCases.filter(verifier.environments.contains).map(\.rawValue),
+                ]
+                if environment.isEmpty && verifier.xcodeCertificate == nil {
+                    environmentRecord["note"] = "Production or Sandbox accepted: pass --environment to require one"
+                }
+                out["environment"] = environmentRecord
                 Output.printJSON(out)
-                if verdict != "VALID" { Foundation.exit(1) }
             }
         }
     }
@@ -277,10 +259,7 @@ struct ReceiptCommand: ParsableCommand {
 
         func run() {
             reportingErrors {
-                let receipt: LegacyTransactionReceipt
-                do { receipt = try LegacyTransactionReceipt(base64: try Input.read(file)) } catch let error as PKCS7Error {
-                    throw CLIFailure(error)
-                }
+                let receipt = try LegacyTransactionReceipt(base64: try Input.read(file))
                 var purchase: [String: Any] = [:]
                 for (key, value) in receipt.purchaseInfo { purchase[key] = value }
                 var out: [String: Any] = [

@@ -10,8 +10,8 @@ struct Sigil: AsyncParsableCommand {
         abstract: "Pure-Swift crypto and ASN.1 for Apple's App Store and account APIs.",
         discussion: """
             Run with no subcommand to print what this build can do and run its self-check on \
-            embedded data. Commands print JSON on stdout; failures print {"error", "message"} JSON on \
-            stderr and exit non-zero.
+            embedded data. Commands print JSON on stdout; every failure, a usage error included, prints \
+            one JSON object {"error", "message", "failures"?, "hint"?} on stderr and exits non-zero.
             """,
         version: SigilVersion.current,
         subcommands: [
@@ -22,4 +22,25 @@ struct Sigil: AsyncParsableCommand {
         ],
         defaultSubcommand: Overview.self
     )
+
+    /// Parses and runs the command; a usage error (an unknown option, a missing argument, a value
+    /// that does not parse) is reported like every other failure, as `usage` JSON on stderr.
+    /// Help and version requests print as ArgumentParser prints them.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success, !(error is ExitCode) else { exit(withError: error) }
+            guard code == .validationFailure, !(error is CLIFailure), !(error is any CodedError) else { CLIFailure(error).report() }
+            CLIFailure(
+                code: "usage", message: message(for: error), hint: "sigil help <command> lists its options", exitCode: code.rawValue
+            ).report()
+        }
+    }
 }

@@ -12,44 +12,6 @@ struct X509Command: ParsableCommand {
         commandName: "x509", abstract: "Inspect certificates and validate chains.",
         subcommands: [Show.self, Verify.self])
 
-    static func load(_ path: String) throws -> [Certificate] {
-        do { return try Certificate.load(try Input.read(path)) } catch let error as X509Error { throw CLIFailure(error) }
-    }
-
-    static func rfc3339(_ c: ASN1TimeComponents) -> String {
-        func pad(_ v: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(v).count)) + String(v) }
-        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
-    }
-
-    static func rfc3339(_ seconds: Int64) -> String {
-        (try? ASN1TimeComponents(secondsSinceEpoch: seconds)).map { rfc3339($0) } ?? String(seconds)
-    }
-
-    /// "2025-10-01T07:08:38Z", "2025-10-01T09:08:38+02:00" (fractions ignored) or a unix time.
-    static func parseTime(_ text: String) -> Int64? {
-        if let unix = Int64(text) { return unix }
-        let chars = Array(text.utf8)
-        guard chars.count >= 20 else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= chars.count else { return nil }
-            return Int(String(decoding: chars[from..<(from + count)], as: UTF8.self))
-        }
-        guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2), let mi = number(14, 2),
-            let s = number(17, 2), [UInt8(ascii: "T"), UInt8(ascii: "t")].contains(chars[10]),
-            let base = try? ASN1TimeComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s).secondsSinceEpoch
-        else { return nil }
-        var i = 19
-        if i < chars.count, chars[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < chars.count, (48...57).contains(chars[i]) { i += 1 }
-        }
-        guard i < chars.count else { return nil }
-        if chars[i] == UInt8(ascii: "Z") || chars[i] == UInt8(ascii: "z") { return i + 1 == chars.count ? base : nil }
-        guard i + 6 == chars.count, let oh = number(i + 1, 2), let om = number(i + 4, 2) else { return nil }
-        let offset = Int64(oh * 3600 + om * 60)
-        return chars[i] == UInt8(ascii: "+") ? base - offset : (chars[i] == UInt8(ascii: "-") ? base + offset : nil)
-    }
-
     static func describe(_ value: ExtensionValue, raw: [UInt8]) -> Any {
         switch value {
         case .basicConstraints(let v):
@@ -106,8 +68,8 @@ struct X509Command: ParsableCommand {
             "signatureAlgorithm": ["oid": algorithmOID.dotted, "name": certificate.signatureAlgorithm.description],
             "issuer": certificate.issuer.rfc4514String,
             "subject": certificate.subject.rfc4514String,
-            "notBefore": rfc3339(certificate.validity.notBeforeComponents),
-            "notAfter": rfc3339(certificate.validity.notAfterComponents),
+            "notBefore": Time.rfc3339(certificate.validity.notBeforeComponents),
+            "notAfter": Time.rfc3339(certificate.validity.notAfterComponents),
             "publicKey": publicKey,
             "extensions": certificate.extensions.map { e in
                 [
@@ -133,15 +95,10 @@ struct X509Command: ParsableCommand {
                 // are skipped, with a note on standard error.
                 var certificates: [Certificate] = []
                 for file in files {
-                    do {
-                        let (found, skipped) = try Certificate.load(try Input.read(file), skippingForeignBlocks: true)
-                        certificates += found
-                        for label in skipped {
-                            FileHandle.standardError.write(
-                                Data("note: \(file): skipped a PEM block \"\(label)\" (not a certificate)\n".utf8))
-                        }
-                    } catch let error as X509Error {
-                        throw CLIFailure(error)
+                    let (found, skipped) = try Certificate.load(try Input.read(file), skippingForeignBlocks: true)
+                    certificates += found
+                    for label in skipped {
+                        FileHandle.standardError.write(Data("note: \(file): skipped a PEM block \"\(label)\" (not a certificate)\n".utf8))
                     }
                 }
                 let objects = certificates.map(X509Command.json)
@@ -170,7 +127,9 @@ struct X509Command: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate a certificate chain; JSON result on stdout, exit 0 valid, 1 invalid.")
+            abstract:
+                "Validate a certificate chain: the chain as JSON on stdout, exit 0; an invalid one is a failure (chain.invalid, its typed failures), exit 1."
+        )
 
         enum PolicyName: String, ExpressibleByArgument, CaseIterable {
             case rfc5280
@@ -240,7 +199,7 @@ struct X509Command: ParsableCommand {
             reportingErrors {
                 guard !roots.isEmpty else { throw CLIFailure(code: "usage", message: "at least one --root is needed") }
                 guard minimumRsaBits >= 1024 else { throw CLIFailure(code: "usage", message: "--minimum-rsa-bits must be at least 1024") }
-                let trusted = try roots.flatMap { try X509Command.load($0) }
+                let trusted = try roots.flatMap { try Input.certificates($0) }
                 var warnings: [String] = []
                 let candidates = try Verify.candidates(intermediates, warnings: &warnings)
                 var initialSet: Set<ASN1ObjectIdentifier> = []
@@ -254,15 +213,9 @@ struct X509Command: ParsableCommand {
                     initialPolicySet: initialSet, requireExplicitPolicy: requireExplicitPolicy,
                     inhibitPolicyMapping: inhibitPolicyMapping, inhibitAnyPolicy: inhibitAnyPolicy)
                 let rfc5280 = RFC5280Policy(policySettings: settings, relaxations: Set(relaxations.map(\.relaxation)))
-                let leafCertificates = try X509Command.load(leaf)
+                let leafCertificates = try Input.certificates(leaf)
                 guard let leafCertificate = leafCertificates.first else { throw CLIFailure(code: "usage", message: "no leaf certificate") }
-                var time = Int64(Date().timeIntervalSince1970)
-                if let at {
-                    guard let parsed = X509Command.parseTime(at) else {
-                        throw CLIFailure(code: "usage", message: "--at must be RFC 3339 (2025-10-01T07:08:38Z) or unix seconds")
-                    }
-                    time = parsed
-                }
+                let time = try Input.time(at, option: "--at") ?? Int64(Date().timeIntervalSince1970)
                 var policies: [any CertificatePolicy] =
                     switch policy {
                     case .rfc5280: [rfc5280]
@@ -282,8 +235,8 @@ struct X509Command: ParsableCommand {
                 let trace = explain ? VerificationTrace() : nil
                 let validation = verifier.validate(
                     leaf: leafCertificate, intermediates: Array(leafCertificates.dropFirst()) + candidates, at: time, trace: trace)
-                if let trace { VerifyCommand.printTrace(trace, verdict: validation.chain == nil ? "INVALID" : "VALID") }
-                var output: [String: Any] = ["policy": policy.rawValue, "time": X509Command.rfc3339(time)]
+                Output.printTrace(trace, verdict: validation.chain == nil ? "INVALID" : "VALID")
+                var output: [String: Any] = ["policy": policy.rawValue, "time": Time.rfc3339(time)]
                 if !warnings.isEmpty { output["warnings"] = warnings }
                 switch validation.result {
                 case .valid(let chain):
@@ -300,11 +253,12 @@ struct X509Command: ParsableCommand {
                     }
                     Output.printJSON(output)
                 case .invalid(let failures):
-                    output["valid"] = false
-                    // Each failure names the rule it breaks ("RFC 5280 §6.1.3 (b): …").
-                    output["failures"] = failures.map { "\($0.rule): \($0.description)" }
-                    Output.printJSON(output)
-                    Foundation.exit(1)
+                    // Each failure names the rule it breaks ("RFC 5280 §6.1.3 (b)") beside its reason.
+                    throw CLIFailure(
+                        code: "chain.invalid",
+                        message: "the chain does not validate under the \(policy.rawValue) policy at \(Time.rfc3339(time))"
+                            + warnings.map { "; \($0)" }.joined(),
+                        failures: failures)
                 }
             }
         }

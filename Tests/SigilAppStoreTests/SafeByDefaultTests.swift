@@ -429,7 +429,7 @@ final class SafeByDefaultTests: XCTestCase {
         for environments in [AcceptedEnvironments.productionAndSandbox, .production] {
             XCTAssertThrowsError(
                 try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environments: environments)
-            ) { XCTAssertEqual(($0 as? AppStoreError)?.code, .invalidConfiguration, "\($0)") }
+            ) { XCTAssertEqual(($0 as? AppStoreError)?.code, .appAppleIdRequired, "\($0)") }
         }
         let sandboxOnly = try SignedDataVerifier(trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environments: .sandbox)
         let production = try transaction("Production")

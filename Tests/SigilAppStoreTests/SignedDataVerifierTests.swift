@@ -406,7 +406,13 @@ final class SignedDataVerifierTests: XCTestCase {
     }
 
     func testProductionNeedsAppAppleId() throws {
+        // Its own code, so a caller tells it from other configuration errors without reading the reason.
         XCTAssertThrowsError(try SignedDataVerifier(trustedRoots: [try testCA()], bundleId: "b", appAppleId: nil, environment: .production))
-        XCTAssertThrowsError(try SignedDataVerifier(trustedRoots: [], bundleId: "b", appAppleId: nil, environment: .sandbox))
+        {
+            XCTAssertEqual(($0 as? AppStoreError)?.code, .appAppleIdRequired, "\($0)")
+        }
+        XCTAssertThrowsError(try SignedDataVerifier(trustedRoots: [], bundleId: "b", appAppleId: nil, environment: .sandbox)) {
+            XCTAssertEqual(($0 as? AppStoreError)?.code, .invalidConfiguration, "\($0)")
+        }
     }
 }

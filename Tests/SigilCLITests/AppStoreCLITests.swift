@@ -41,7 +41,8 @@ final class AppStoreCLITests: XCTestCase {
         let nestedTransaction = try XCTUnwrap(nested["transaction"] as? [String: Any])
         XCTAssertEqual((nestedTransaction["payload"] as? [String: Any])?["transactionId"] as? String, "2000001024998954")
         XCTAssertEqual((nestedTransaction["verification"] as? [String: Any])?["trust"] as? String, "appleChain")
-        XCTAssertNotNil(nested["renewalInfo"])
+        // Each nested member under its kind's name, as `type` names the kinds.
+        XCTAssertEqual(Set(nested.keys), ["transaction", "renewal-info"])
         let raw = try json(try Subprocess.run(try sigil(), ["verify", "--raw-nested", notificationFile], environment: env).stdout)
         XCTAssertNil(raw["nested"])
         XCTAssertNotNil(((raw["payload"] as? [String: Any])?["data"] as? [String: Any])?["signedTransactionInfo"] as? String)
@@ -133,7 +134,7 @@ final class AppStoreCLITests: XCTestCase {
         XCTAssertTrue(error.contains("INVALID_JWT_FORMAT"), error)
     }
 
-    /// `--type auto` never guesses: every payload of Apple's test resources and the real data is
+    /// Without `--type` Sigil never guesses: every payload of Apple's test resources and the real data is
     /// classified as its own kind, or refused with AMBIGUOUS_PAYLOAD_KIND naming the kinds that
     /// fit (its own among them) — never verified as another kind. Without --bundle-id the payload's
     /// bundle id is reported with `"enforced": false`; with it, a wrong one fails.
@@ -205,7 +206,17 @@ final class AppStoreCLITests: XCTestCase {
         XCTAssertNotNil(identity["note"])
         let wrong = try Subprocess.run(try sigil(), ["verify", "--root", appleRoot, "--bundle-id", "com.example.other", transaction])
         XCTAssertEqual(wrong.status, 1)
-        XCTAssertEqual(try json(wrong.stderr)["error"] as? String, "INVALID_APP_IDENTIFIER")
+        XCTAssertEqual(try assertFailureShape(wrong, "wrong bundle id")["error"] as? String, "appstore.INVALID_APP_IDENTIFIER")
+        // Production with the bundle id enforced needs the app Apple id: the library's own code,
+        // and the hint names the option.
+        let noAppId = try Subprocess.run(
+            try sigil(), ["verify", "--root", appleRoot, "--bundle-id", "com.example", "--environment", "Production", transaction])
+        let report = try assertFailureShape(noAppId, "no app Apple id")
+        XCTAssertEqual(report["error"] as? String, "appstore.APP_APPLE_ID_REQUIRED")
+        XCTAssertTrue((report["hint"] as? String ?? "").contains("--app-apple-id"), "\(report)")
+        // `auto` is no kind: leaving --type out is how the kind is told by the payload.
+        let auto = try Subprocess.run(try sigil(), ["verify", "--root", appleRoot, "--type", "auto", transaction])
+        XCTAssertEqual(try assertFailureShape(auto, "--type auto")["error"] as? String, "usage")
     }
 
     func testTokensAndExternalPurchaseToken() throws {

@@ -21,9 +21,22 @@ final class CLITests: XCTestCase {
         let checks = try XCTUnwrap(report["selfCheck"] as? [[String: Any]])
         XCTAssertGreaterThanOrEqual(checks.count, 10)
         XCTAssertTrue(checks.allSatisfy { $0["passed"] as? Bool == true })
+        // The capability list is the build's own commands (as --help lists them), each with its
+        // abstract, and nothing kept by hand beside it.
+        let help = try Subprocess.run(try sigil(), ["--experimental-dump-help"])
+        let tree = try XCTUnwrap((JSONSerialization.jsonObject(with: help.stdout) as? [String: Any])?["command"] as? [String: Any])
+        let registered = (tree["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }
+            .filter { $0 != "overview" && $0 != "help" }
+        XCTAssertEqual(report["commands"] as? [String], registered)
+        let available = try XCTUnwrap(report["available"] as? [[String: String]])
+        XCTAssertEqual(available.compactMap { $0["command"] }, registered)
+        XCTAssertTrue(available.allSatisfy { !($0["abstract"] ?? "").isEmpty }, "\(available)")
+        XCTAssertNil(report["planned"])
         let text = try Subprocess.run(try sigil(), [])
         XCTAssertEqual(text.status, 0)
         XCTAssertTrue(text.stdoutString.contains("checks passed"))
+        XCTAssertFalse(text.stdoutString.contains("Planned"))
+        for command in registered { XCTAssertTrue(text.stdoutString.contains("\n  \(command) "), command) }
     }
 
     func testDigestMatchesOpenSSL() throws {
@@ -105,7 +118,7 @@ final class CLITests: XCTestCase {
                 try sigil(), ["sig", "verify", "--key", path("\(curve).pub"), "--signature", path("\(curve).sig"), "-"],
                 stdin: message + Data([0]))
             XCTAssertEqual(tampered.status, 1)
-            XCTAssertEqual(try json(tampered.stdout)["valid"] as? Bool, false)
+            XCTAssertEqual(try assertFailureShape(tampered, "tampered")["error"] as? String, "signature.invalid")
             // openssl signs with the key we generated; we verify (raw format round trip too).
             let opensslSig = try Subprocess.run(openssl, ["dgst", "-\(digest)", "-sign", path("\(curve).p8"), path("msg")])
             try opensslSig.stdout.write(to: URL(fileURLWithPath: path("\(curve).osig")))

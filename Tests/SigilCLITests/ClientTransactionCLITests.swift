@@ -49,7 +49,7 @@ final class ClientTransactionCLITests: XCTestCase {
         XCTAssertEqual((out["verification"] as? [String: Any])?["trust"] as? String, "appleChain")
         // Its device is not known here: any other device's id is refused.
         let other = try sigil(["verify", "--device-verification-id", "00000000-0000-4000-8000-000000000000", file.path])
-        XCTAssertEqual(try json(other.stderr)["error"] as? String, "DEVICE_VERIFICATION_MISMATCH")
+        XCTAssertEqual(try json(other.stderr)["error"] as? String, "appstore.DEVICE_VERIFICATION_MISMATCH")
     }
 
     func testClientTransactionWithoutType() throws {
@@ -88,7 +88,7 @@ final class ClientTransactionCLITests: XCTestCase {
             ((try json(bound.stdout)["clientSide"] as? [String: Any])?["deviceVerified"] as? [String: Any])?["matches"] as? Bool, true)
         let other = try sigil(["verify", "--root", root.path, "--device-verification-id", "00000000-0000-4000-8000-000000000000", client])
         XCTAssertEqual(other.status, 1)
-        XCTAssertEqual(try json(other.stderr)["error"] as? String, "DEVICE_VERIFICATION_MISMATCH")
+        XCTAssertEqual(try json(other.stderr)["error"] as? String, "appstore.DEVICE_VERIFICATION_MISMATCH")
 
         // A member Apple adds next year: verified, listed under unknownMembers, kept in the payload.
         var extended = transaction
@@ -107,7 +107,7 @@ final class ClientTransactionCLITests: XCTestCase {
         ])
         XCTAssertEqual(bare.status, 1)
         let refusal = try json(bare.stderr)
-        XCTAssertEqual(refusal["error"] as? String, "AMBIGUOUS_PAYLOAD_KIND")
+        XCTAssertEqual(refusal["error"] as? String, "appstore.AMBIGUOUS_PAYLOAD_KIND")
         let message = try XCTUnwrap(refusal["message"] as? String)
         for type in ["--type transaction", "--type renewal-info", "--type realtime"] { XCTAssertTrue(message.contains(type), message) }
         XCTAssertFalse(message.contains("--type notification"), message)

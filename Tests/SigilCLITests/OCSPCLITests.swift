@@ -68,7 +68,7 @@ final class OCSPCLITests: XCTestCase {
         XCTAssertEqual(single["revocationTime"] as? String, "2026-01-01T12:00:00Z")
         XCTAssertEqual((single["certID"] as? [String: Any])?["serialNumber"] as? String, "4d")
 
-        // check: a responder that is not there is a retryable error, exit 2.
+        // check: a responder that is not there is a retryable failure, exit 2, with its hint.
         let check = try Subprocess.run(
             try sigil(),
             [
@@ -76,7 +76,8 @@ final class OCSPCLITests: XCTestCase {
                 "--url", "http://127.0.0.1:9/", "--timeout", "2",
             ])
         XCTAssertEqual(check.status, 2, check.stdoutString)
-        let verdict = try XCTUnwrap(JSONSerialization.jsonObject(with: check.stdout) as? [String: Any])
-        XCTAssertEqual(verdict["retryable"] as? Bool, true)
+        let failure = try assertFailureShape(check, "ocsp check")
+        XCTAssertEqual(failure["error"] as? String, "ocsp.retryable")
+        XCTAssertTrue((failure["hint"] as? String ?? "").contains("try again"), "\(failure)")
     }
 }

@@ -35,13 +35,14 @@ final class ReceiptCLITests: XCTestCase {
         let verified = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root, production])
         XCTAssertEqual(verified.status, 0, verified.stdoutString)
         XCTAssertEqual((try json(verified)["chain"] as? [String])?.count, 3)
-        // Later than the signer's validity: exit 1 with the reason; a wrong GUID: exit 1.
+        // Later than the signer's validity: exit 1 with the reason; a wrong GUID: exit 1. Both
+        // failures, on stderr in the one shape.
         let late = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root, "--at", "2030-01-01T00:00:00Z", production])
         XCTAssertEqual(late.status, 1)
-        XCTAssertEqual(try json(late)["error"] as? String, "signerNotValidAtTime")
+        XCTAssertEqual(try assertFailureShape(late, "late")["error"] as? String, "pkcs7.signerNotValidAtTime")
         let guid = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root, "--guid", "00112233", production])
         XCTAssertEqual(guid.status, 1)
-        XCTAssertEqual(try json(guid)["deviceHashMatches"] as? Bool, false)
+        XCTAssertEqual(try assertFailureShape(guid, "guid")["error"] as? String, "pkcs7.deviceMismatch")
 
         let legacy = try json(
             try Subprocess.run(
@@ -148,8 +149,8 @@ final class ReceiptCLITests: XCTestCase {
         XCTAssertEqual(try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root.path, genuine]).status, 0)
         let refused = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root.path, forged])
         XCTAssertEqual(refused.status, 1)
-        let out = try json(refused)
-        XCTAssertEqual(out["error"] as? String, "untrustedSigner")
+        let out = try assertFailureShape(refused, "forged")
+        XCTAssertEqual(out["error"] as? String, "pkcs7.untrustedSigner")
         let failures = try XCTUnwrap(out["failures"] as? [[String: Any]], "\(out)")
         XCTAssertTrue(
             failures.contains {
@@ -192,16 +193,16 @@ final class ReceiptCLITests: XCTestCase {
         // root without the relaxation.
         let appStore = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", incRoot, receipt])
         XCTAssertEqual(appStore.status, 1)
-        XCTAssertEqual(try json(appStore)["error"] as? String, "untrustedSigner")
+        XCTAssertEqual(try assertFailureShape(appStore, "appStore")["error"] as? String, "pkcs7.untrustedSigner")
         let plain = try Subprocess.run(
             try sigil(), ["receipt", "verify", "--root", storeKit, "--any-signer", "--environment", "xcode", receipt])
         XCTAssertEqual(plain.status, 1)
-        XCTAssertEqual(try json(plain)["error"] as? String, "untrustedSigner")
+        XCTAssertEqual(try assertFailureShape(plain, "plain")["error"] as? String, "pkcs7.untrustedSigner")
         // Another bundle id: the typed identity error.
         let other = try Subprocess.run(
             try sigil(), ["receipt", "verify", "--xcode-certificate", storeKit, "--bundle-id", "com.example.other", receipt])
         XCTAssertEqual(other.status, 1)
-        XCTAssertEqual(try json(other)["error"] as? String, "invalidAppIdentifier")
+        XCTAssertEqual(try assertFailureShape(other, "other")["error"] as? String, "pkcs7.invalidAppIdentifier")
         // Xcode's certificate is the only trust for Xcode receipts.
         let mixed = try Subprocess.run(try sigil(), ["receipt", "verify", "--xcode-certificate", storeKit, "--root", incRoot, receipt])
         XCTAssertNotEqual(mixed.status, 0)
@@ -228,8 +229,7 @@ final class ReceiptCLITests: XCTestCase {
             try sigil(),
             ["verify", "--type", "app-transaction", "--xcode-certificate", storeKit, "--bundle-id", bundle, appTransaction.path])
         XCTAssertEqual(wrong.status, 1)
-        let failure = try XCTUnwrap(JSONSerialization.jsonObject(with: wrong.stderr) as? [String: Any])
-        XCTAssertEqual(failure["error"] as? String, "VERIFICATION_FAILURE")
+        XCTAssertEqual(try assertFailureShape(wrong, "wrong Xcode certificate")["error"] as? String, "appstore.VERIFICATION_FAILURE")
     }
 
     /// App A's receipt from device D, checked for app B with D's GUID: `invalidAppIdentifier`;
@@ -258,7 +258,7 @@ final class ReceiptCLITests: XCTestCase {
 
         let forB = try Subprocess.run(try sigil(), base + ["--bundle-id", "com.example.b", file.path])
         XCTAssertEqual(forB.status, 1)
-        XCTAssertEqual(try json(forB)["error"] as? String, "invalidAppIdentifier")
+        XCTAssertEqual(try assertFailureShape(forB, "forB")["error"] as? String, "pkcs7.invalidAppIdentifier")
         let forA = try Subprocess.run(try sigil(), base + ["--bundle-id", "com.example.a", "--environment", "sandbox", file.path])
         XCTAssertEqual(forA.status, 0, forA.stdoutString)
         XCTAssertEqual(try json(forA)["deviceHashMatches"] as? Bool, true)
@@ -273,7 +273,7 @@ final class ReceiptCLITests: XCTestCase {
         // An environment not accepted.
         let production = try Subprocess.run(try sigil(), base + ["--environment", "production", file.path])
         XCTAssertEqual(production.status, 1)
-        XCTAssertEqual(try json(production)["error"] as? String, "invalidEnvironment")
+        XCTAssertEqual(try assertFailureShape(production, "production")["error"] as? String, "pkcs7.invalidEnvironment")
         // The verifyReceipt body: Apple's (no bundle id checked) without --bundle-id, 21003 with B's.
         let dropIn = ["receipt", "verify", "--root", root.path, "--format", "verify-receipt", "--endpoint", "sandbox"]
         let apple = try Subprocess.run(try sigil(), dropIn + [file.path])
@@ -302,7 +302,7 @@ final class ReceiptCLITests: XCTestCase {
         ).write(to: file)
         let strict = try Subprocess.run(try sigil(), ["receipt", "verify", "--root", root.path, "--bundle-id", "com.example", file.path])
         XCTAssertEqual(strict.status, 1)
-        XCTAssertEqual(try json(strict)["error"] as? String, "untrustedSigner")
+        XCTAssertEqual(try assertFailureShape(strict, "strict")["error"] as? String, "pkcs7.untrustedSigner")
         let relaxed = try Subprocess.run(
             try sigil(),
             ["receipt", "verify", "--root", root.path, "--bundle-id", "com.example", "--relax", "missing-key-identifiers", file.path])

@@ -48,9 +48,10 @@ final class X509CLITests: XCTestCase {
         XCTAssertEqual(positions, positions.sorted(), steps)
         let expired = try Subprocess.run(try sigil(), arguments + ["--at", "1900000000", leaf])
         XCTAssertEqual(expired.status, 1)
-        let failure = try XCTUnwrap(JSONSerialization.jsonObject(with: expired.stdout) as? [String: Any])
-        XCTAssertEqual(failure["valid"] as? Bool, false)
-        XCTAssertTrue((failure["failures"] as? [String] ?? []).contains { $0.contains("expired") })
+        let failure = try assertFailureShape(expired, "expired")
+        XCTAssertEqual(failure["error"] as? String, "chain.invalid")
+        XCTAssertTrue(
+            (failure["failures"] as? [[String: String]] ?? []).contains { $0["reason"]?.contains("expired") == true }, "\(failure)")
         // Without the intermediate there is no path; a bad time is a usage error on stderr.
         XCTAssertEqual(try Subprocess.run(try sigil(), ["x509", "verify", "--root", root, leaf]).status, 1)
         let usage = try Subprocess.run(try sigil(), arguments + ["--at", "yesterday", leaf])

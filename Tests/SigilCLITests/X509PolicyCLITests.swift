@@ -27,11 +27,18 @@ final class X509PolicyCLITests: XCTestCase {
         for name in path { arguments += ["--intermediate", pkits(name)] }
         for file in extraCandidates { arguments += ["--intermediate", file] }
         let result = try Subprocess.run(try sigil(), arguments + options + [pkits(leaf)])
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.stdoutString)
+        // A valid chain on stdout; an invalid one is a failure, in the one shape on stderr.
+        let json =
+            result.status == 0
+            ? try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.stdoutString)
+            : try assertFailureShape(result, leaf)
         return (result.status, json)
     }
 
-    private func failures(_ json: [String: Any]) -> [String] { json["failures"] as? [String] ?? [] }
+    /// Each failure as "rule: reason".
+    private func failures(_ json: [String: Any]) -> [String] {
+        (json["failures"] as? [[String: String]] ?? []).map { "\($0["rule"] ?? ""): \($0["reason"] ?? "")" }
+    }
 
     func testPolicyInputsAndValidPolicySet() throws {
         // PKITS 4.10.1: Mapping1to2CA maps NIST-test-policy-1 to -2.

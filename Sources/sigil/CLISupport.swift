@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import SigilASN1
+import SigilBase
+import SigilJOSE
+import SigilX509
+
+/// What every command reads: files (or standard input), certificates, times.
+enum Input {
+    /// Reads a file, or standard input for "-".
+    static func read(_ path: String) throws -> [UInt8] {
+        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIFailure(code: "io.read", message: "cannot read \(path)")
+        }
+        return Array(data)
+    }
+
+    /// DER bytes from a file holding DER or one PEM block.
+    static func derOrPEM(_ bytes: [UInt8]) throws -> (der: [UInt8], pemLabel: String?) {
+        if let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN ") {
+            let document = try PEMDocument(pemString: text)
+            return (document.derBytes, document.label)
+        }
+        return (bytes, nil)
+    }
+
+    /// Every certificate in a file (DER, or PEM blocks).
+    static func certificates(_ path: String) throws -> [Certificate] {
+        try Certificate.load(try Input.read(path))
+    }
+
+    /// The time an option names (RFC 3339 or unix seconds), nil when it was not given; anything
+    /// else is a usage error naming the option.
+    static func time(_ text: String?, option: String) throws -> Int64? {
+        guard let text else { return nil }
+        guard let parsed = Time.parse(text) else {
+            throw CLIFailure(code: "usage", message: "\(option) must be RFC 3339 (2025-10-01T07:08:38Z) or unix seconds")
+        }
+        return parsed
+    }
+}
+
+/// Times as the CLI prints and reads them.
+enum Time {
+    /// "2025-10-01T07:08:38Z".
+    static func rfc3339(_ c: ASN1TimeComponents) -> String {
+        func pad(_ v: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(v).count)) + String(v) }
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
+    }
+
+    /// Seconds since the epoch as RFC 3339 (the number itself when out of range).
+    static func rfc3339(_ seconds: Int64) -> String {
+        (try? ASN1TimeComponents(secondsSinceEpoch: seconds)).map { rfc3339($0) } ?? String(seconds)
+    }
+
+    /// "2025-10-01T07:08:38Z", "2025-10-01T09:08:38+02:00" (fractions ignored) or a unix time.
+    static func parse(_ text: String) -> Int64? {
+        if let unix = Int64(text) { return unix }
+        let chars = Array(text.utf8)
+        guard chars.count >= 20 else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= chars.count else { return nil }
+            return Int(String(decoding: chars[from..<(from + count)], as: UTF8.self))
+        }
+        guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2), let mi = number(14, 2),
+            let s = number(17, 2), [UInt8(ascii: "T"), UInt8(ascii: "t")].contains(chars[10]),
+            let base = try? ASN1TimeComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s).secondsSinceEpoch
+        else { return nil }
+        var i = 19
+        if i < chars.count, chars[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < chars.count, (48...57).contains(chars[i]) { i += 1 }
+        }
+        guard i < chars.count else { return nil }
+        if chars[i] == UInt8(ascii: "Z") || chars[i] == UInt8(ascii: "z") { return i + 1 == chars.count ? base : nil }
+        guard i + 6 == chars.count, let oh = number(i + 1, 2), let om = number(i + 4, 2) else { return nil }
+        let offset = Int64(oh * 3600 + om * 60)
+        return chars[i] == UInt8(ascii: "+") ? base - offset : (chars[i] == UInt8(ascii: "-") ? base + offset : nil)
+    }
+}
+
+/// JSON values for ``Output/json(_:)``.
+enum JSONCLI {
+    /// A JSONValue as Foundation objects for Output.json (numbers keep their value).
+    static func any(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: return NSNull()
+        case .bool(let b): return b
+        case .number(let n):
+            if let integer = Int64(n) { return integer }
+            return Double(n) ?? 0
+        case .string(let s): return s
+        case .array(let a): return a.map(any)
+        case .object(let o): return Dictionary(o.map { ($0.0, any($0.1)) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    /// Bytes as the JSON they hold, or as text when they hold none.
+    static func any(bytes: [UInt8]) -> Any {
+        (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) ?? String(decoding: bytes, as: UTF8.self)
+    }
+}
