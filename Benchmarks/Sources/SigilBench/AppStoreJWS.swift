@@ -86,6 +86,20 @@ struct AsyncHarness {
     var checksum: UInt64 = 0
 
     mutating func opsPerSecond(_ body: () async -> UInt64) async -> Double {
+        // SIGIL_BENCH_CPU_TIME=1: the process's CPU time (the task may move between threads).
+        if Harness.usesThreadCPUTime {
+            let warmEnd = Harness.processCPUSeconds() + seconds / 10
+            while Harness.processCPUSeconds() < warmEnd { checksum &+= await body() }
+            var iterations = 0
+            let start = Harness.processCPUSeconds()
+            var now = start
+            while now < start + seconds {
+                for _ in 0..<4 { checksum &+= await body() }
+                iterations += 4
+                now = Harness.processCPUSeconds()
+            }
+            return Double(iterations) / (now - start)
+        }
         let clock = ContinuousClock()
         let warmEnd = clock.now.advanced(by: .milliseconds(Int(seconds * 100)))
         while clock.now < warmEnd { checksum &+= await body() }
@@ -191,9 +205,23 @@ func probe(repo: URL) {
         encoding: .utf8
     ).trimmingCharacters(in: .whitespacesAndNewlines)
     let clock = ContinuousClock()
+    // SIGIL_BENCH_CPU_TIME=1: each stage in this thread's CPU time (the probe is synchronous);
+    // the best of three runs of n, so a descheduling or a page fault does not count.
     func time(_ name: String, _ n: Int = 2000, _ body: () -> Void) {
-        let t = clock.measure { for _ in 0..<n { body() } }
-        print(name, Double(t.components.attoseconds) / 1e12 / Double(n) + Double(t.components.seconds) * 1e6 / Double(n), "µs")
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let microseconds: Double
+            if Harness.usesThreadCPUTime {
+                let start = Harness.threadCPUSeconds()
+                for _ in 0..<n { body() }
+                microseconds = (Harness.threadCPUSeconds() - start) * 1e6 / Double(n)
+            } else {
+                let t = clock.measure { for _ in 0..<n { body() } }
+                microseconds = Double(t.components.attoseconds) / 1e12 / Double(n) + Double(t.components.seconds) * 1e6 / Double(n)
+            }
+            best = min(best, microseconds)
+        }
+        print(name, (best * 10).rounded() / 10, "µs")
     }
     let jws = try! JWS(compact: text)
     print("signing input bytes", jws.signingInput.count, "payload", jws.payload.count)
@@ -228,4 +256,31 @@ func probe(repo: URL) {
     let h = Array(text.utf8)
     time("utf8 copy") { _ = Array(text.utf8) }
     _ = h
+}
+
+/// COUNT offline verifications of the transaction JWS at `jwsPath` against the root at `rootPath`
+/// (sigil-bench --appstore-chain): with a normal chain cache (filled by one verification first) or
+/// with none. Returns how many were accepted.
+func appStoreChain(cached: Bool, count: Int, jwsPath: String, rootPath: String) -> Int {
+    guard let jwsData = FileManager.default.contents(atPath: jwsPath), let rootData = FileManager.default.contents(atPath: rootPath),
+        let root = try? SigilX509.Certificate(derEncoded: Array(rootData))
+    else {
+        FileHandle.standardError.write(Data("--appstore-chain: \(jwsPath) or \(rootPath) is unreadable\n".utf8))
+        exit(1)
+    }
+    let text = String(decoding: jwsData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard
+        let verifier = try? SignedDataVerifier(
+            trustedRoots: [root], bundleId: "com.ms.medicalsupplierzlite", appAppleId: nil, environment: .sandbox,
+            cache: ChainCache(timeToLive: cached ? 900 : 0)),
+        (try? verifier.verifyTransactionOffline(text)) != nil
+    else {
+        FileHandle.standardError.write(Data("--appstore-chain: the JWS does not verify\n".utf8))
+        exit(1)
+    }
+    var accepted = 0
+    for _ in 0..<count {
+        if let result = try? verifier.verifyTransactionOffline(text), result.chainFromCache == cached { accepted += 1 }
+    }
+    return accepted
 }
