@@ -135,4 +135,52 @@ final class ChainCacheKeyTests: XCTestCase {
         XCTAssertTrue(cachedOriginal.chainFromCache)
         XCTAssertEqual(cachedOriginal.chain[1].derBytes, pki.intermediate.derBytes)
     }
+
+    /// The memo of headers verified before (by the header part's exact text) skips only decoding
+    /// and parsing: a JWS with the same header part and another payload is still refused on its
+    /// signature; a header part differing only in a non-canonical final character or padding is
+    /// refused as malformed; a cache that keeps nothing keeps no header.
+    func testHeaderMemoNeverStandsForAnotherText() async throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let cache = ChainCache()
+        let verifier = try verifier(pki, cache)
+        let texts = [pki.leaf, pki.intermediate, pki.root].map { Base64.encode($0.derBytes) }
+        let original = try signed(pki, x5c: texts)
+        _ = try verifier.verifyOffline(original, as: JWSTransactionDecodedPayload.self)
+        XCTAssertTrue(try verifier.verifyOffline(original, as: JWSTransactionDecodedPayload.self).chainFromCache)
+        let parts = original.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(parts.count, 3)
+
+        // The same header part, another payload under the original signature.
+        let otherPayload = Base64URL.encode(Array(#"{"transactionId":"2","bundleId":"com.example.app","environment":"Sandbox"}"#.utf8))
+        do {
+            _ = try verifier.verifyOffline(
+                [parts[0], otherPayload, parts[2]].joined(separator: "."), as: JWSTransactionDecodedPayload.self)
+            XCTFail("a payload the signature does not cover was accepted under a remembered header")
+        } catch {
+            XCTAssertEqual(error.code, .verificationFailure, "\(error)")
+        }
+
+        // The header part with its final character's spare bits set, or padded: refused.
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var variants = [parts[0] + "="]
+        if parts[0].count % 4 != 0, let last = parts[0].last, let value = alphabet.firstIndex(of: last) {
+            variants.append(String(parts[0].dropLast()) + String(alphabet[value ^ 1]))
+        }
+        for variant in variants {
+            do {
+                _ = try verifier.verifyOffline([variant, parts[1], parts[2]].joined(separator: "."), as: JWSTransactionDecodedPayload.self)
+                XCTFail("header part \(variant.suffix(4)) accepted")
+            } catch {
+                XCTAssertEqual(error.code, .invalidJWTFormat, "\(error)")
+            }
+        }
+        XCTAssertTrue(try verifier.verifyOffline(original, as: JWSTransactionDecodedPayload.self).chainFromCache)
+
+        // A cache that keeps nothing verifies every time, from the text.
+        let none = try SignedDataVerifier(
+            trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environment: .sandbox, cache: ChainCache(timeToLive: 0),
+            clock: { [now] in now })
+        for _ in 0..<2 { XCTAssertFalse(try none.verifyOffline(original, as: JWSTransactionDecodedPayload.self).chainFromCache) }
+    }
 }
