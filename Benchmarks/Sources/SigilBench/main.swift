@@ -77,6 +77,12 @@ if let i = arguments.firstIndex(of: "--appstore-chain"), i + 4 < arguments.count
     print(appStoreChain(cached: arguments[i + 1] == "cached", count: count, jwsPath: arguments[i + 3], rootPath: arguments[i + 4]))
     exit(0)
 }
+// --appstore-stage ID COUNT JWS-FILE ROOT-FILE: one --probe stage (jws, parse, decode, jsondecoder,
+// sha256, certificates, chain, es256, uncached, cached) COUNT times, for callgrind.
+if let i = arguments.firstIndex(of: "--appstore-stage"), i + 4 < arguments.count, let count = Int(arguments[i + 2]) {
+    print(appStoreStage(arguments[i + 1], count: count, jwsPath: arguments[i + 3], rootPath: arguments[i + 4]))
+    exit(0)
+}
 
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let repo = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
