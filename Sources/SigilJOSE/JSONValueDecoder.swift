@@ -187,10 +187,23 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [(String, JSONValue)]
     let node: PathNode?
     private let cursor = Cursor()
+    /// Bit i set: the name of member i (of the first 64) is all ASCII.
+    private let asciiNames: UInt64
 
     init(members: [(String, JSONValue)], node: PathNode?) {
         self.members = members
         self.node = node
+        var mask: UInt64 = 0
+        for (i, member) in members.prefix(64).enumerated() where Self.isASCII(member.0) { mask |= 1 << UInt64(i) }
+        asciiNames = mask
+    }
+
+    private static func isASCII(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            var seen: UInt8 = 0
+            for byte in bytes { seen |= byte }
+            return seen < 0x80
+        } ?? false
     }
 
     var codingPath: [any CodingKey] { PathNode.path(node) }
@@ -201,9 +214,15 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let name = key.stringValue
         let count = members.count
         guard count > 0 else { return nil }
+        // Two ASCII names are equal exactly when their bytes are (String's == is canonical
+        // equivalence, which for ASCII is byte equality), so a length difference settles it
+        // without the full comparison; any other name is compared as a String.
+        let nameLength = name.utf8.count
+        let asciiName = Self.isASCII(name)
         var i = cursor.next < count ? cursor.next : 0
         for _ in 0..<count {
-            if members[i].0 == name {
+            let settled = asciiName && i < 64 && asciiNames & (1 << UInt64(i)) != 0 && members[i].0.utf8.count != nameLength
+            if !settled && members[i].0 == name {
                 cursor.next = i + 1
                 return members[i].1
             }

@@ -151,6 +151,26 @@ final class JSONValueDecoderTests: XCTestCase {
         XCTAssertEqual(ours.text, "café 😀")
     }
 
+    /// Member lookup compares names as Strings do (canonical equivalence): the shortcut that
+    /// settles two ASCII names of different lengths never hides a name that is equal as a String
+    /// (a decomposed é, a Kelvin sign for K), and names past the 64th are found too.
+    func testMemberNamesMatchAsStrings() throws {
+        struct Keys: Decodable, Equatable {
+            let accented: Int
+            let kelvin: Int
+            let last: Int?
+            enum CodingKeys: String, CodingKey {
+                case accented = "caf\u{E9}"
+                case kelvin = "Key"
+                case last
+            }
+        }
+        let decomposed = Array(#"{"a":0,"cafe\u0301":1,"\u212Aey":2}"#.utf8)
+        XCTAssertEqual(try JSONValueDecoder().decode(Keys.self, fromJSON: decomposed), Keys(accented: 1, kelvin: 2, last: nil))
+        let many = "{" + (0..<70).map { "\"m\($0)\":\($0)," }.joined() + #""caf\u00e9":1,"Key":2,"last":3}"#
+        XCTAssertEqual(try JSONValueDecoder().decode(Keys.self, fromJSON: Array(many.utf8)), Keys(accented: 1, kelvin: 2, last: 3))
+    }
+
     func testRefusalsCarryThePath() {
         func failure(_ text: String) -> DecodingError? {
             do {
