@@ -146,6 +146,8 @@ public final class ChainCache: @unchecked Sendable {
     }
 
     func store(_ key: Key, _ entry: Entry, now: Int64) {
+        // A cache with no lifetime keeps nothing (an entry stored would never be used).
+        guard timeToLive > 0 else { return }
         lock.withLock {
             if entries[key] == nil {
                 if entries.count >= capacity {

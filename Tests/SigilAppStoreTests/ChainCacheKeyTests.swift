@@ -177,10 +177,12 @@ final class ChainCacheKeyTests: XCTestCase {
         }
         XCTAssertTrue(try verifier.verifyOffline(original, as: JWSTransactionDecodedPayload.self).chainFromCache)
 
-        // A cache that keeps nothing verifies every time, from the text.
+        // A cache that keeps nothing verifies every time, from the text, and stores nothing.
+        let keepsNothing = ChainCache(timeToLive: 0)
         let none = try SignedDataVerifier(
-            trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environment: .sandbox, cache: ChainCache(timeToLive: 0),
+            trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environment: .sandbox, cache: keepsNothing,
             clock: { [now] in now })
         for _ in 0..<2 { XCTAssertFalse(try none.verifyOffline(original, as: JWSTransactionDecodedPayload.self).chainFromCache) }
+        XCTAssertEqual(keepsNothing.count, 0)
     }
 }
