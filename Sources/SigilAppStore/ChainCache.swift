@@ -1,5 +1,6 @@
 import SigilBase
 import SigilCore
+import SigilJOSE
 import SigilX509
 
 #if canImport(FoundationEssentials)
@@ -20,12 +21,30 @@ import Foundation
 /// chain is validated again; and it expires `timeToLive` seconds after it was stored (by the
 /// verifier's clock), bounding how stale an online revocation answer can be. At most `capacity`
 /// entries are kept: expired ones go first, then the oldest.
+///
+/// Beside the chains it keeps, for as many signed data as it keeps chains, the JOSE header each
+/// was verified with, by the header part's exact base64url text: a later JWS whose header part is
+/// the same text is not decoded and parsed again (strict base64url decodes each text one way
+/// only, so the same text is the same header; the x5c it carries is still looked up, and the
+/// signature and every check still run, as for any other).
 public final class ChainCache: @unchecked Sendable {
     struct Key: Hashable {
         let leaf: String
         let intermediate: String
         /// The validating verifier's trust configuration (`SignedDataVerifier.trustContext`).
         let context: [UInt8]
+
+        /// Hashes the texts' lengths and last bytes (the certificates' signatures) and the
+        /// context; equality still compares the whole texts.
+        func hash(into hasher: inout Hasher) {
+            func combine(_ text: String) {
+                hasher.combine(text.utf8.count)
+                for byte in text.utf8.suffix(48) { hasher.combine(byte) }
+            }
+            combine(leaf)
+            combine(intermediate)
+            hasher.combine(context)
+        }
     }
 
     struct Entry {
@@ -40,6 +59,38 @@ public final class ChainCache: @unchecked Sendable {
         let online: Bool
     }
 
+    /// A header part's exact base64url text, compared in full; hashed by its length and last
+    /// bytes (in an Apple header, the intermediate certificate's signature), not all 4 KiB.
+    struct HeaderText: Hashable {
+        let text: ArraySlice<UInt8>
+
+        static func == (a: HeaderText, b: HeaderText) -> Bool {
+            a.text.count == b.text.count
+                && a.text.withUnsafeBytes { x in
+                    b.text.withUnsafeBytes { y in
+                        var index = 0
+                        while x.count - index >= 8 {
+                            guard
+                                x.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                                    == y.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                            else { return false }
+                            index += 8
+                        }
+                        while index < x.count {
+                            guard x[index] == y[index] else { return false }
+                            index += 1
+                        }
+                        return true
+                    }
+                }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(text.count)
+            text.suffix(48).withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
     /// Seconds a validated chain is kept (0: nothing is kept).
     public let timeToLive: Int64
     /// The most chains kept; the oldest stored is evicted first.
@@ -47,6 +98,7 @@ public final class ChainCache: @unchecked Sendable {
     private let lock = PthreadLock()
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
+    private var headers: [HeaderText: JWS.ParsedHeader] = [:]
 
     /// A cache keeping each validated chain `timeToLive` seconds (0 disables it), at most `capacity` chains (when full, the oldest stored is evicted first: insertion order, lookups do not refresh it).
     public init(timeToLive: Int64 = 900, capacity: Int = 64) {
@@ -62,6 +114,25 @@ public final class ChainCache: @unchecked Sendable {
         lock.withLock {
             entries.removeAll()
             order.removeAll()
+            headers.removeAll()
+        }
+    }
+
+    /// The header parsed earlier from exactly `text` (a header part kept by `storeHeader`), if any.
+    func header(for text: ArraySlice<UInt8>) -> JWS.ParsedHeader? {
+        lock.withLock { headers.isEmpty ? nil : headers[HeaderText(text: text)] }
+    }
+
+    /// Keeps `jws`'s header for its header part's text (nothing when the cache keeps nothing); at
+    /// most `capacity` headers (when full, every kept header is forgotten first).
+    func storeHeader(of jws: JWS) {
+        guard timeToLive > 0 else { return }
+        let (text, parsed) = jws.headerPart
+        lock.withLock {
+            let key = HeaderText(text: text)
+            guard headers[key] == nil else { return }
+            if headers.count >= capacity { headers.removeAll() }
+            headers[key] = parsed
         }
     }
 
@@ -75,6 +146,8 @@ public final class ChainCache: @unchecked Sendable {
     }
 
     func store(_ key: Key, _ entry: Entry, now: Int64) {
+        // A cache with no lifetime keeps nothing (an entry stored would never be used).
+        guard timeToLive > 0 else { return }
         lock.withLock {
             if entries[key] == nil {
                 if entries.count >= capacity {

@@ -219,6 +219,7 @@ extension SignedDataVerifier {
             ChainCache.Entry(
                 chain: chain, leafKey: leafKey, validFrom: validity.0, validUntil: validity.1,
                 expires: now + cache.timeToLive, online: revocation != nil), now: now)
+        cache.storeHeader(of: pending.jws)
         return Envelope(
             payloadBytes: pending.jws.payload, payloadJSON: pending.payloadJSON, header: pending.jws.header,
             chain: chain,

@@ -63,7 +63,9 @@ extension SignedDataVerifier {
     /// parser: duplicate member names refused, RFC 7515 §5.2).
     func parse(_ compact: String, trace: VerificationTrace?) throws(AppStoreError) -> (JWS, JSONValue) {
         let jws: JWS
-        do { jws = try JWS(compact: compact) } catch {
+        // A header part verified before (the same text) is not decoded and parsed again.
+        let cache = self.cache
+        do { jws = try JWS(compact: compact, knownHeader: { cache.header(for: $0) }) } catch {
             trace?.fail("RFC 7515 §7.1", "parse the compact JWS", error.reason)
             throw AppStoreError(.invalidJWTFormat, error.reason)
         }

@@ -157,11 +157,40 @@ struct JSONParser {
     }
 
     mutating func expect(_ literal: StaticString) throws(JOSEError) {
-        let text = literal.withUTF8Buffer { Array($0) }
-        guard bytes.count - index >= text.count, Array(bytes[index..<index + text.count]) == text else {
-            throw fail("unexpected token")
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count else { throw fail("unexpected token") }
+        let text = literal.utf8Start
+        for offset in 0..<count where bytes[index + offset] != text[offset] { throw fail("unexpected token") }
+        index += count
+    }
+
+    /// The end of the run of plain string bytes starting at `start` — the first quote, backslash
+    /// or control character, or the end of the input — and whether the run is all ASCII. Eight
+    /// bytes at a time: a word goes to the byte loop only when one of its bytes may end the run.
+    func plainRun(from start: Int) -> (end: Int, ascii: Bool) {
+        bytes.withUnsafeBytes { raw in
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            var index = start
+            var seen: UInt64 = 0
+            while raw.count - index >= 8 {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                // A byte of `quote` or `backslash` is zero, or a byte of `word` is below 0x20.
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+                if special & highs != 0 { break }
+                seen |= word
+                index += 8
+            }
+            while index < raw.count {
+                let b = raw[index]
+                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+                seen |= UInt64(b)
+                index += 1
+            }
+            return (index, seen & highs == 0)
         }
-        index += text.count
     }
 
     mutating func parseValue(depth: Int) throws(JOSEError) -> JSONValue {
@@ -292,6 +321,27 @@ struct JSONParser {
 
     mutating func parseString() throws(JOSEError) -> String {
         index += 1  // opening quote
+        // The common case first: no escape before the closing quote. The same checks, in the same
+        // order, as the loop below (a control character, the end, then UTF-8 at the quote).
+        let (end, ascii) = plainRun(from: index)
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let start = index
+            index = end
+            let text: String
+            if ascii {
+                // All bytes below 0x80: valid UTF-8 as they are.
+                text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+            } else {
+                guard let valid = String(validating: bytes[start..<end], as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
+                text = valid
+            }
+            index += 1
+            return text
+        }
+        if end < bytes.count, bytes[end] < 0x20 {
+            index = end
+            throw fail("control character in a string")
+        }
         var runStart = index
         var out = ""
         func flush(_ parser: JSONParser, upTo end: Int, into out: inout String) throws(JOSEError) {

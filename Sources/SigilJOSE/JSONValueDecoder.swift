@@ -36,22 +36,28 @@ private struct IndexKey: CodingKey {
     }
 }
 
-/// The coding path as a linked list, materialised as an array only when asked for (errors,
-/// custom `init(from:)` bodies): decoding a scalar member allocates nothing.
+/// A value being decoded and where it is: the coding path as a linked list, materialised as an
+/// array only when asked for (errors, custom `init(from:)` bodies). Decoding a scalar member
+/// allocates nothing; any other member allocates this node alone — the decoder and single-value
+/// container handed to its `init(from:)` hold just the reference, so they fit an existential's
+/// inline buffer instead of a heap box each.
 private final class PathNode: Sendable {
     let parent: PathNode?
-    let key: any CodingKey & Sendable
+    /// Nil for a value that adds no step to the path (the root, or a value re-decoded in place).
+    let key: (any CodingKey & Sendable)?
+    let value: JSONValue
 
-    init(parent: PathNode?, key: any CodingKey & Sendable) {
+    init(parent: PathNode?, key: (any CodingKey & Sendable)?, value: JSONValue) {
         self.parent = parent
         self.key = key
+        self.value = value
     }
 
     static func path(_ node: PathNode?) -> [any CodingKey] {
         var keys: [any CodingKey] = []
         var current = node
         while let n = current {
-            keys.append(n.key)
+            if let key = n.key { keys.append(key) }
             current = n.parent
         }
         return keys.reversed()
@@ -77,8 +83,8 @@ private struct CapturedKey: CodingKey, Sendable {
 }
 
 private struct ValueDecoder: Decoder {
-    let value: JSONValue
-    let node: PathNode?
+    let node: PathNode
+    var value: JSONValue { node.value }
     var codingPath: [any CodingKey] { PathNode.path(node) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -99,7 +105,7 @@ private struct ValueDecoder: Decoder {
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueContainer(value: value, node: node)
+        SingleValueContainer(node: node)
     }
 }
 
@@ -167,8 +173,7 @@ private enum Scalars {
         if T.self == Int64.self, let n = try integer(Int64.self, value, parent, key) as? T { return n }
         if T.self == Int.self, let n = try integer(Int.self, value, parent, key) as? T { return n }
         if T.self == Double.self, let d = try double(value, parent, key) as? T { return d }
-        let node = key.map { PathNode(parent: parent, key: CapturedKey($0)) } ?? parent
-        return try T(from: ValueDecoder(value: value, node: node))
+        return try T(from: ValueDecoder(node: PathNode(parent: parent, key: key.map { CapturedKey($0) }, value: value)))
     }
 }
 
@@ -182,10 +187,23 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [(String, JSONValue)]
     let node: PathNode?
     private let cursor = Cursor()
+    /// Bit i set: the name of member i (of the first 64) is all ASCII.
+    private let asciiNames: UInt64
 
     init(members: [(String, JSONValue)], node: PathNode?) {
         self.members = members
         self.node = node
+        var mask: UInt64 = 0
+        for (i, member) in members.prefix(64).enumerated() where Self.isASCII(member.0) { mask |= 1 << UInt64(i) }
+        asciiNames = mask
+    }
+
+    private static func isASCII(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            var seen: UInt8 = 0
+            for byte in bytes { seen |= byte }
+            return seen < 0x80
+        } ?? false
     }
 
     var codingPath: [any CodingKey] { PathNode.path(node) }
@@ -196,9 +214,15 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let name = key.stringValue
         let count = members.count
         guard count > 0 else { return nil }
+        // Two ASCII names are equal exactly when their bytes are (String's == is canonical
+        // equivalence, which for ASCII is byte equality), so a length difference settles it
+        // without the full comparison; any other name is compared as a String.
+        let nameLength = name.utf8.count
+        let asciiName = Self.isASCII(name)
         var i = cursor.next < count ? cursor.next : 0
         for _ in 0..<count {
-            if members[i].0 == name {
+            let settled = asciiName && i < 64 && asciiNames & (1 << UInt64(i)) != 0 && members[i].0.utf8.count != nameLength
+            if !settled && members[i].0 == name {
                 cursor.next = i + 1
                 return members[i].1
             }
@@ -277,20 +301,20 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try ValueDecoder(value: require(key), node: PathNode(parent: node, key: CapturedKey(key))).container(keyedBy: type)
+        try ValueDecoder(node: PathNode(parent: node, key: CapturedKey(key), value: require(key))).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ValueDecoder(value: require(key), node: PathNode(parent: node, key: CapturedKey(key))).unkeyedContainer()
+        try ValueDecoder(node: PathNode(parent: node, key: CapturedKey(key), value: require(key))).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
         ValueDecoder(
-            value: Key(stringValue: "super").flatMap(find) ?? .null, node: PathNode(parent: node, key: CapturedKey(stringValue: "super")))
+            node: PathNode(parent: node, key: CapturedKey(stringValue: "super"), value: Key(stringValue: "super").flatMap(find) ?? .null))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: find(key) ?? .null, node: PathNode(parent: node, key: CapturedKey(key)))
+        ValueDecoder(node: PathNode(parent: node, key: CapturedKey(key), value: find(key) ?? .null))
     }
 }
 
@@ -336,23 +360,23 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let (value, key) = try next([String: Any].self)
-        return try ValueDecoder(value: value, node: PathNode(parent: node, key: CapturedKey(key))).container(keyedBy: type)
+        return try ValueDecoder(node: PathNode(parent: node, key: CapturedKey(key), value: value)).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (value, key) = try next([Any].self)
-        return try ValueDecoder(value: value, node: PathNode(parent: node, key: CapturedKey(key))).unkeyedContainer()
+        return try ValueDecoder(node: PathNode(parent: node, key: CapturedKey(key), value: value)).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let (value, key) = try next(Any.self)
-        return ValueDecoder(value: value, node: PathNode(parent: node, key: CapturedKey(key)))
+        return ValueDecoder(node: PathNode(parent: node, key: CapturedKey(key), value: value))
     }
 }
 
 private struct SingleValueContainer: SingleValueDecodingContainer {
-    let value: JSONValue
-    let node: PathNode?
+    let node: PathNode
+    var value: JSONValue { node.value }
     var codingPath: [any CodingKey] { PathNode.path(node) }
 
     func decodeNil() -> Bool {

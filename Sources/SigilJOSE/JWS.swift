@@ -53,34 +53,81 @@ public struct JWS: Sendable {
 
     /// Parses a compact JWS (RFC 7515 §7.1): exactly three base64url parts, a header that is a JSON object without duplicate members, the signing input kept as received. At most `maximumSize` bytes.
     public init(compact text: String) throws(JOSEError) {
+        try self.init(compact: text, knownHeader: { _ in nil })
+    }
+
+    /// A header parsed earlier from a header part's exact base64url text: its decoded bytes and
+    /// its JSON object (for a memo of headers seen before, such as a chain cache's).
+    package struct ParsedHeader: Sendable {
+        package let header: JSONValue
+        package let headerBytes: [UInt8]
+    }
+
+    /// `init(compact:)`, except that when `knownHeader` returns a parse for the header part's
+    /// exact text, that parse is used and the header is neither base64url-decoded nor parsed
+    /// again (strict base64url gives each text one decoding, so the same text is the same
+    /// header). Everything else is checked as `init(compact:)` checks it.
+    package init(compact text: String, knownHeader: (ArraySlice<UInt8>) -> ParsedHeader?) throws(JOSEError) {
         let count = text.utf8.count
         guard count <= JWS.maximumSize else {
             throw JOSEError(.malformed, "a JWS of \(count) bytes is larger than \(JWS.maximumSize)")
         }
         let bytes = Array(text.utf8)
         let dot = UInt8(ascii: ".")
-        guard let first = bytes.firstIndex(of: dot),
-            let second = bytes[(first + 1)...].firstIndex(of: dot)
-        else {
+        guard let first = JWS.firstDot(in: bytes, from: 0), let second = JWS.firstDot(in: bytes, from: first + 1) else {
             throw JOSEError(.malformed, "a compact JWS has three parts, found \(bytes.filter { $0 == dot }.count + 1)")
         }
-        guard bytes[(second + 1)...].firstIndex(of: dot) == nil else {
+        guard JWS.firstDot(in: bytes, from: second + 1) == nil else {
             throw JOSEError(.malformed, "a compact JWS has three parts, found more")
         }
-        do {
-            headerBytes = try Base64URL.decode(bytes[..<first])
-        } catch { throw JOSEError(.malformed, "header: \(error.reason)") }
+        let known = knownHeader(bytes[..<first])
+        if let known {
+            headerBytes = known.headerBytes
+        } else {
+            do {
+                headerBytes = try Base64URL.decode(bytes[..<first])
+            } catch { throw JOSEError(.malformed, "header: \(error.reason)") }
+        }
         do {
             payload = try Base64URL.decode(bytes[(first + 1)..<second])
         } catch { throw JOSEError(.malformed, "payload: \(error.reason)") }
         do {
             signature = try Base64URL.decode(bytes[(second + 1)...])
         } catch { throw JOSEError(.malformed, "signature: \(error.reason)") }
-        let parsed: JSONValue
-        do { parsed = try JSONValue(parsing: headerBytes) } catch { throw JOSEError(.malformed, "header: \(error.reason)") }
-        guard case .object = parsed else { throw JOSEError(.malformed, "the JOSE header is not a JSON object") }
-        header = parsed
+        if let known {
+            header = known.header
+        } else {
+            let parsed: JSONValue
+            do { parsed = try JSONValue(parsing: headerBytes) } catch { throw JOSEError(.malformed, "header: \(error.reason)") }
+            guard case .object = parsed else { throw JOSEError(.malformed, "the JOSE header is not a JSON object") }
+            header = parsed
+        }
         signingInput = Array(bytes[..<second])
+    }
+
+    /// The header part as received (the signing input's bytes before its dot) and the header it
+    /// decodes to: what `knownHeader` is given, and what a memo keeps.
+    package var headerPart: (text: ArraySlice<UInt8>, parsed: ParsedHeader) {
+        let end = JWS.firstDot(in: signingInput, from: 0) ?? signingInput.count
+        return (signingInput[..<end], ParsedHeader(header: header, headerBytes: headerBytes))
+    }
+
+    /// The index of the first "." at or after `start`, eight bytes at a time.
+    static func firstDot(in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBytes { raw in
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            var index = start
+            while raw.count - index >= 8 {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ (ones &* 0x2E)
+                if (word &- ones) & ~word & (ones &* 0x80) != 0 { break }
+                index += 8
+            }
+            while index < raw.count {
+                if raw[index] == UInt8(ascii: ".") { return index }
+                index += 1
+            }
+            return nil
+        }
     }
 
     /// The header's alg, if it is a string.

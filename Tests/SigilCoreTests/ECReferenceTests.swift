@@ -433,6 +433,39 @@ final class ECReferenceTests: XCTestCase {
         }
     }
 
+    /// The process-wide per-key tables (the ones an App Store chain's root and intermediate keys
+    /// get): filled past their bound on P-384, the count stays at the bound; each table is the
+    /// table of its own key (its first entry is the key's point), so another key never verifies
+    /// with it; and keys whose tables were evicted still verify, and refuse, correctly.
+    func testProcessWideKeyTablesAreBoundedAndPerKey() throws {
+        ECDSAVerificationTables.removeAll()
+        defer { ECDSAVerificationTables.removeAll() }
+        var rng = SeededGenerator(seed: 91)
+        let bound = VerificationTableWidth.cachedKeysPerCurve
+        let message = Array("per-key tables".utf8)
+        let keys = (0..<(bound + 3)).map { _ in ECDSAPrivateKey.generate(curve: .p384, using: &rng) }
+        let signatures = keys.map { $0.signature(for: message, hash: .sha384) }
+        for (i, key) in keys.enumerated() {
+            key.publicKey.prepareForRepeatedVerification()
+            XCTAssertEqual(ECDSAVerificationTables.count(for: .p384), min(i + 1, bound), "after \(i + 1) keys")
+        }
+        XCTAssertEqual(ECDSAVerificationTables.count(for: .p384), bound)
+        for (i, key) in keys.enumerated() {
+            guard let point = ECDSAEngine<P384Curve>.publicPoint(x: key.publicKey.x, y: key.publicKey.y) else {
+                return XCTFail("key \(i) has no point")
+            }
+            let affine = AffinePoint<P384Curve>(x: point.x, y: point.y)
+            let table = try XCTUnwrap(P384Curve.keyTables.table(for: affine, force: true))
+            XCTAssertTrue(
+                P384Field.equalVartime(table.points[0].x, point.x) && P384Field.equalVartime(table.points[0].y, point.y),
+                "key \(i)'s table is built on its own point")
+            XCTAssertTrue(key.publicKey.isValidSignatureVartime(signatures[i], for: message, hash: .sha384), "key \(i)")
+            let other = signatures[(i + 1) % keys.count]
+            XCTAssertFalse(key.publicKey.isValidSignatureVartime(other, for: message, hash: .sha384), "key \(i) with another's signature")
+        }
+        XCTAssertEqual(ECDSAVerificationTables.count(for: .p384), bound, "still bounded after every key was used again")
+    }
+
     /// Verification's final comparison accepts x_R = r + n (x_R ≥ n), which random tests never
     /// reach (probability ~2^-32 for P-256): build a key for which the only solution is that case.
     func testVerificationWithXAboveOrder() throws {

@@ -55,6 +55,53 @@ final class JSONValueTests: XCTestCase {
         XCTAssertNoThrow(try JSONValue(parsing: Array(ok.utf8)))
     }
 
+    /// The string scanner reads eight bytes at a time: a quote, backslash, control character,
+    /// non-ASCII or invalid UTF-8 byte at every offset of strings of every length around the word
+    /// size is found and judged as the byte loop judges it (the same refusal, at the same offset).
+    func testStringScanAtEveryOffset() throws {
+        func parse(_ body: [UInt8]) throws -> JSONValue { try JSONValue(parsing: [0x22] + body + [0x22]) }
+        func reason(_ body: [UInt8]) -> String? {
+            do {
+                _ = try parse(body)
+                return nil
+            } catch { return (error as? JOSEError)?.reason }
+        }
+        for length in 1..<40 {
+            let plain = Array(repeating: UInt8(ascii: "a"), count: length)
+            XCTAssertEqual(try parse(plain), .string(String(repeating: "a", count: length)))
+            for position in 0..<length {
+                var control = plain
+                control[position] = 0x1F
+                XCTAssertEqual(reason(control), "JSON at byte \(position + 1): control character in a string", "\(length)/\(position)")
+                var lone = plain
+                lone[position] = 0x80
+                XCTAssertEqual(reason(lone), "JSON at byte \(length + 1): invalid UTF-8 in a string", "\(length)/\(position)")
+                var quoteInside = plain
+                quoteInside[position] = 0x22
+                XCTAssertNotNil(reason(quoteInside), "a quote ends the string: the rest is trailing bytes")
+                var escaped = plain
+                escaped.replaceSubrange(position..<position + 1, with: Array(#"\n"#.utf8))
+                var expected = String(repeating: "a", count: length)
+                expected.replaceSubrange(
+                    expected.index(expected.startIndex, offsetBy: position)..<expected.index(expected.startIndex, offsetBy: position + 1),
+                    with: "\n")
+                XCTAssertEqual(try parse(escaped), .string(expected), "\(length)/\(position)")
+                var accented = plain
+                accented.replaceSubrange(position..<position + 1, with: [0xC3, 0xA9])
+                expected = String(repeating: "a", count: length)
+                expected.replaceSubrange(
+                    expected.index(expected.startIndex, offsetBy: position)..<expected.index(expected.startIndex, offsetBy: position + 1),
+                    with: "é")
+                XCTAssertEqual(try parse(accented), .string(expected), "\(length)/\(position)")
+                var truncated = plain
+                truncated[position] = 0xC3
+                if position + 1 < length { XCTAssertNotNil(reason(truncated), "a lead byte before an ASCII byte") }
+                XCTAssertThrowsError(try JSONValue(parsing: [0x22] + plain[..<position]), "unterminated at \(position)")
+                XCTAssertThrowsError(try parse(Array(plain[..<position]) + Array(#"\ud800"#.utf8)), "lone surrogate after \(position)")
+            }
+        }
+    }
+
     func testRandomInputNeverCrashesAndAgreesWithFoundationOnValidity() throws {
         var rng = SeededGenerator(seed: 11)
         let alphabet = Array(#"{}[],:"\ 0123456789.eE+-truefalsnl\u"#.utf8)
@@ -102,6 +149,26 @@ final class JSONValueDecoderTests: XCTestCase {
         XCTAssertNil(ours.missingOptional)
         XCTAssertNil(ours.nullOptional)
         XCTAssertEqual(ours.text, "café 😀")
+    }
+
+    /// Member lookup compares names as Strings do (canonical equivalence): the shortcut that
+    /// settles two ASCII names of different lengths never hides a name that is equal as a String
+    /// (a decomposed é, a Kelvin sign for K), and names past the 64th are found too.
+    func testMemberNamesMatchAsStrings() throws {
+        struct Keys: Decodable, Equatable {
+            let accented: Int
+            let kelvin: Int
+            let last: Int?
+            enum CodingKeys: String, CodingKey {
+                case accented = "caf\u{E9}"
+                case kelvin = "Key"
+                case last
+            }
+        }
+        let decomposed = Array(#"{"a":0,"cafe\u0301":1,"\u212Aey":2}"#.utf8)
+        XCTAssertEqual(try JSONValueDecoder().decode(Keys.self, fromJSON: decomposed), Keys(accented: 1, kelvin: 2, last: nil))
+        let many = "{" + (0..<70).map { "\"m\($0)\":\($0)," }.joined() + #""caf\u00e9":1,"Key":2,"last":3}"#
+        XCTAssertEqual(try JSONValueDecoder().decode(Keys.self, fromJSON: Array(many.utf8)), Keys(accented: 1, kelvin: 2, last: 3))
     }
 
     func testRefusalsCarryThePath() {
