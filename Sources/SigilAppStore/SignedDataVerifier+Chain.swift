@@ -65,7 +65,9 @@ extension SignedDataVerifier {
         let chainFromCache: Bool
     }
 
-    struct Pending {
+    /// What an uncached chain needs validated (held by reference: one allocation on the uncached
+    /// path, and the code that copies `Prepared` stays small in every binary that links it).
+    final class Pending: Sendable {
         let jws: JWS
         let payloadJSON: JSONValue
         let leaf: Certificate
@@ -74,6 +76,19 @@ extension SignedDataVerifier {
         let validationTime: Int64
         /// The time revocation is checked at: now, or the caller's time.
         let revocationTime: Int64
+
+        init(
+            jws: JWS, payloadJSON: JSONValue, leaf: Certificate, intermediate: Certificate, cacheKey: ChainCache.Key,
+            validationTime: Int64, revocationTime: Int64
+        ) {
+            self.jws = jws
+            self.payloadJSON = payloadJSON
+            self.leaf = leaf
+            self.intermediate = intermediate
+            self.cacheKey = cacheKey
+            self.validationTime = validationTime
+            self.revocationTime = revocationTime
+        }
     }
 
     enum Prepared {

@@ -1,6 +1,7 @@
 import Foundation
 import SigilASN1
 import SigilAppStore
+import SigilApplePKI
 import SigilJOSE
 import SigilTestPKI
 import SigilX509
