@@ -3,7 +3,7 @@ import SigilX509
 
 /// The one error type of SigilAppAttest: each rejection has its own code, and its reason names the
 /// step of Apple's procedure ("Validating apps that connect to your server") that refused.
-public struct AppAttestError: ModuleError {
+public struct AppAttestError: ChainFailureError {
     /// "appattest": `appattest.code` names this module's errors across Sigil.
     public static let domain = "appattest"
     /// A stable code: compare codes, show reasons.
@@ -65,9 +65,6 @@ public struct AppAttestError: ModuleError {
     public let reason: String
     /// The certificate verifier's typed reasons when the chain failed.
     public let failures: [ValidationFailure]
-
-    /// An error with `code` and `reason`.
-    public init(_ code: Code, _ reason: String) { self.init(code, reason, failures: []) }
 
     /// An error with `code`, `reason` and the chain's typed failures.
     public init(_ code: Code, _ reason: String, failures: [ValidationFailure]) {

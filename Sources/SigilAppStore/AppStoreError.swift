@@ -8,7 +8,7 @@ import SigilX509
 /// `VerificationStatus`), so code written against them maps one to one; Sigil additionally keeps
 /// a bad signature apart from a bad chain (both are `verificationFailure` there) through `reason`
 /// and `failures`.
-public struct AppStoreError: ModuleError {
+public struct AppStoreError: ChainFailureError {
     /// "appstore": `appstore.code` names this module's errors across Sigil.
     public static let domain = "appstore"
     /// A stable status code (Apple's library's names): compare codes, show reasons.
@@ -61,9 +61,6 @@ public struct AppStoreError: ModuleError {
     /// case with the certificate it concerns and the rule it breaks (`rule`), so a program can tell
     /// an expired leaf from a missing marker OID without reading English.
     public let failures: [ValidationFailure]
-
-    /// An error with `code` and `reason`.
-    public init(_ code: Code, _ reason: String) { self.init(code, reason, failures: []) }
 
     /// An error with `code` and `reason` and the chain's typed failures.
     public init(_ code: Code, _ reason: String, failures: [ValidationFailure]) {

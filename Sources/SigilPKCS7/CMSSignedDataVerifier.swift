@@ -9,7 +9,7 @@ import SigilX509
 /// and the signature covers the attributes' DER SET; without them it covers the content. The
 /// signer must then chain to one of the caller's trusted roots under the caller's policies at the
 /// caller's time (ARCHITECTURE.md, Conventions: time and trust are passed in). Variable time
-/// (public inputs). For app receipts, ``AppReceiptVerifier`` runs this with Apple's rules.
+/// (public inputs). For app receipts, SigilReceipts' `AppReceiptVerifier` runs this with Apple's rules.
 public struct CMSSignedDataVerifier: Sendable {
     /// The roots a signer must chain to.
     public var trustedRoots: [Certificate]

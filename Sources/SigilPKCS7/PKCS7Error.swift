@@ -5,7 +5,7 @@ import SigilKeys
 import SigilX509
 
 /// The one error type of SigilPKCS7: each verification failure has its own code.
-public struct PKCS7Error: ModuleError {
+public struct PKCS7Error: ChainFailureError {
     /// "pkcs7": `pkcs7.code` names this module's errors across Sigil.
     public static let domain = "pkcs7"
     /// A stable code: compare codes, show reasons.
@@ -52,9 +52,6 @@ public struct PKCS7Error: ModuleError {
     /// The certificate verifier's typed reasons when the signer's chain failed (each with the
     /// certificate it concerns and its rule).
     public let failures: [ValidationFailure]
-
-    /// An error with `code` and `reason`.
-    public init(_ code: Code, _ reason: String) { self.init(code, reason, failures: []) }
 
     /// An error with `code` and `reason` and the chain's typed failures.
     public init(_ code: Code, _ reason: String, failures: [ValidationFailure]) {

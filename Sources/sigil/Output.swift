@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
-import SigilAppAttest
-import SigilAppStore
 import SigilBase
 import SigilCore
-import SigilPKCS7
 import SigilX509
 
 /// JSON output helpers. Keys are sorted so output is stable for scripts and tests.
@@ -78,7 +75,7 @@ struct CLIFailure: Error {
         case let e as any CodedError:
             // With typed failures the message is the reason and the failures are listed beside it
             // (the description repeats them); otherwise the description, which may say more.
-            let failures = (e as? any CarriesValidationFailures)?.failures ?? []
+            let failures = (e as? any ChainFailureError)?.failures ?? []
             self.init(code: e.qualifiedCode, message: failures.isEmpty ? e.description : e.reason, failures: failures)
         default:
             self.init(code: "io", message: "\(error)")
@@ -106,16 +103,6 @@ struct CLIFailure: Error {
         Foundation.exit(exitCode)
     }
 }
-
-/// The Sigil errors that carry the certificate verifier's typed failures (a chain that did not
-/// validate), which the report lists.
-protocol CarriesValidationFailures {
-    var failures: [ValidationFailure] { get }
-}
-
-extension AppStoreError: CarriesValidationFailures {}
-extension PKCS7Error: CarriesValidationFailures {}
-extension AppAttestError: CarriesValidationFailures {}
 
 extension ParsableCommand {
     /// Runs `body`, turning any error into the JSON error report.
