@@ -24,8 +24,7 @@ public enum SignedDataKind: String, Sendable, CaseIterable {
     /// A signed app transaction (AppTransaction).
     case appTransaction = "app-transaction"
     /// A signed Retention Messaging realtime request (DecodedRealtimeRequestBody).
-    case
-        realtimeRequest = "realtime"
+    case realtimeRequest = "realtime"
 }
 
 extension JWSTransactionDecodedPayload: AppStoreSignedPayload {

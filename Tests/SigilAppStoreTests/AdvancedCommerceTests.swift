@@ -134,7 +134,7 @@ final class AdvancedCommerceTests: XCTestCase {
             extra: ["operation": "REACTIVATE_SUBSCRIPTION", "version": "1"])
         XCTAssertEqual(reactivate.items?.first?.sku, "sku")
         // A request carrying another operation or version is refused.
-        var json = try object(try fixture("advancedCommerceSubscriptionReactivateInAppRequest")).mutableCopy() as? NSMutableDictionary
+        let json = try object(try fixture("advancedCommerceSubscriptionReactivateInAppRequest")).mutableCopy() as? NSMutableDictionary
         json?["operation"] = "CREATE_SUBSCRIPTION"
         XCTAssertThrowsError(
             try JSONDecoder().decode(

@@ -65,39 +65,4 @@ public enum HashAlgorithm: String, Sendable, CaseIterable {
         case .sha512: HMAC<SHA512>.authenticationCode(key: key, message: message)
         }
     }
-
-    /// The HMAC key schedule of `key` under this hash, for several MACs under one key (RFC 6979).
-    func authenticationKey<Key: Collection>(_ key: Key) -> AnyHMACKey where Key.Element == UInt8 {
-        switch self {
-        case .sha1: .sha1(HMACKey(key))
-        case .sha256: .sha256(HMACKey(key))
-        case .sha384: .sha384(HMACKey(key))
-        case .sha512: .sha512(HMACKey(key))
-        }
-    }
-}
-
-/// An ``HMACKey`` for whichever hash a ``HashAlgorithm`` names (the switch is on the public
-/// algorithm, never on key bytes).
-enum AnyHMACKey: Sendable {
-    case sha1(HMACKey<SHA1>)
-    case sha256(HMACKey<SHA256>)
-    case sha384(HMACKey<SHA384>)
-    case sha512(HMACKey<SHA512>)
-
-    /// The MAC of the concatenation of `parts`, fed to the hash one part at a time (no joined copy).
-    func authenticationCode(_ parts: [UInt8]...) -> [UInt8] {
-        switch self {
-        case .sha1(let key): AnyHMACKey.mac(key, parts)
-        case .sha256(let key): AnyHMACKey.mac(key, parts)
-        case .sha384(let key): AnyHMACKey.mac(key, parts)
-        case .sha512(let key): AnyHMACKey.mac(key, parts)
-        }
-    }
-
-    private static func mac<H: HashFunction>(_ key: HMACKey<H>, _ parts: [[UInt8]]) -> [UInt8] {
-        var mac = HMAC(key: key)
-        for part in parts { mac.update(part) }
-        return mac.finalize()
-    }
 }

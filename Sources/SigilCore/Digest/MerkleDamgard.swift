@@ -116,11 +116,6 @@ extension UnsafeRawBufferPointer {
     func loadBigEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
-
-    @inline(__always)
-    func loadBigEndianUInt64(at offset: Int) -> UInt64 {
-        UInt64(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-    }
 }
 
 extension UnsafeMutableRawBufferPointer {

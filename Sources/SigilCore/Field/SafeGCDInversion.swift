@@ -27,7 +27,6 @@
 /// safegcd takes 36k, Fermat 71k for p and 101k for n). Inputs and outputs are Montgomery form;
 /// the inverse of zero is zero, as with the Fermat inversion.
 enum SafeGCD {
-    static let limbBits: Int64 = 62
     static let limbMask: Int64 = (1 << 62) - 1
     static let stepsPerBatch = 62
 

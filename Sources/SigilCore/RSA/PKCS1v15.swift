@@ -40,14 +40,6 @@ extension RSAPublicKey {
     where Message.Element == UInt8 {
         isValidPKCS1v15SignatureVartime(signature, digest: hash.hash(message), hash: hash)
     }
-
-    /// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) from the digest: 0x00 0x01 PS 0x00 T, where T is the
-    /// DER DigestInfo and PS at least 8 bytes of 0xFF. Nil when k < tLen + 11 (step 3).
-    static func pkcs1v15Encoding(digest: [UInt8], hash: HashAlgorithm, byteCount k: Int) -> [UInt8]? {
-        let t = hash.digestInfoPrefix + digest
-        guard k >= t.count + 11 else { return nil }
-        return [0x00, 0x01] + [UInt8](repeating: 0xFF, count: k - t.count - 3) + [0x00] + t
-    }
 }
 
 extension HashAlgorithm {

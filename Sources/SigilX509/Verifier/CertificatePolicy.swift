@@ -8,7 +8,8 @@ import SigilKeys
 public protocol CertificatePolicy: Sendable {
     /// A short name for reports ("RFC 5280", "Apple signed data").
     var name: String { get }
-    /// Critical extensions this policy processes, so the RFC 5280 policy does not reject them.
+    /// Critical extensions this policy processes: the verifier's RFC 5280 basics accept a critical
+    /// extension only when one of its policies handles it.
     var handledCriticalExtensions: Set<ASN1ObjectIdentifier> { get }
     /// Every failure of `chain` (leaf first, trusted root last) at `time` (seconds since the epoch).
     func failures(of chain: [Certificate], at time: Int64) -> [ValidationFailure]
