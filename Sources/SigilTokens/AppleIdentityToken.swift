@@ -85,48 +85,16 @@ public struct AppleIdentityTokenVerifier: Sendable {
     /// Verifies `token` with `keys` at `now` (seconds since 1970), checking `expectedNonce` when given, in the order the type's documentation lists; each failure has its own `JOSEError` code.
     public func verify(_ token: String, keys: JWKS, now: Double, nonce expectedNonce: String? = nil) throws(JOSEError) -> AppleIdentityToken
     {
-        let jws = try JWS(compact: token)
-        guard jws.algorithm == JWSAlgorithm.rs256.rawValue else {
-            throw JOSEError(
-                .algorithmMismatch, "Apple identity tokens are RS256; this one says alg \(jws.algorithm.map { "\"\($0)\"" } ?? "(none)")")
-        }
-        guard let kid = jws.keyID else { throw JOSEError(.unknownKeyID, "the token has no kid") }
-        guard let jwk = keys.key(id: kid) else { throw JOSEError(.unknownKeyID, "no key with kid \"\(kid)\" in Apple's key set") }
-        guard jwk.keyType == "RSA" else { throw JOSEError(.invalidKey, "the key \"\(kid)\" is \(jwk.keyType), not RSA") }
-        try jws.verify(with: try jwk.verificationKey(defaultRSAAlgorithm: .rs256))
-
-        let claims = try JWTClaims(payload: jws.payload)
-        let validation = JWTValidation(
-            issuer: nil, audience: nil, leeway: leeway, requireExpiration: true, requireIssuedAt: true,
-            rejectFutureIssuedAt: true)
-        if claims.issuer != Self.issuer {
-            throw JOSEError(.issuerMismatch, "iss is \(claims.issuer.map { "\"\($0)\"" } ?? "absent"), expected \"\(Self.issuer)\"")
-        }
-        let audience = claims.audience ?? []
-        guard audience.contains(where: clientIDs.contains) else {
-            throw JOSEError(.audienceMismatch, "aud \(audience) names none of the client ids \(clientIDs)")
-        }
-        try validation.validate(claims, now: now)
+        let (kid, claims) = try AppleSignedJWT.verify(
+            token, keys: keys, clientIDs: clientIDs, leeway: leeway, now: now, what: "Apple identity tokens")
         guard let subject = claims.subject, !subject.isEmpty else { throw JOSEError(.invalidClaim, "the token has no sub") }
         guard let issuedAt = claims.issuedAt, let expiration = claims.expiration else {
             throw JOSEError(.invalidClaim, "iat and exp are required")
         }
 
         let json = claims.json
-        func string(_ name: String) throws(JOSEError) -> String? {
-            guard let value = json[name] else { return nil }
-            guard let text = value.stringValue else { throw JOSEError(.invalidClaim, "\(name) is not a string") }
-            return text
-        }
-        func flag(_ name: String) throws(JOSEError) -> Bool? {
-            switch json[name] {
-            case nil: return nil
-            case .bool(let b)?: return b
-            case .string("true")?: return true
-            case .string("false")?: return false
-            default: throw JOSEError(.invalidClaim, "\(name) is neither a boolean nor \"true\"/\"false\"")
-            }
-        }
+        func string(_ name: String) throws(JOSEError) -> String? { try AppleSignedJWT.string(json, name) }
+        func flag(_ name: String) throws(JOSEError) -> Bool? { try AppleSignedJWT.flag(json, name) }
         let nonce = try string("nonce")
         if let expectedNonce, nonce != expectedNonce {
             throw JOSEError(.invalidClaim, "nonce \(nonce.map { "\"\($0)\"" } ?? "absent") is not the expected one")
@@ -142,9 +110,62 @@ public struct AppleIdentityTokenVerifier: Sendable {
             authTime = t
         }
         return AppleIdentityToken(
-            claims: claims, keyID: kid, subject: subject, audience: audience, issuedAt: issuedAt, expiration: expiration,
+            claims: claims, keyID: kid, subject: subject, audience: claims.audience ?? [], issuedAt: issuedAt, expiration: expiration,
             nonce: nonce, nonceSupported: try flag("nonce_supported"), email: try string("email"),
             emailVerified: try flag("email_verified"), isPrivateEmail: try flag("is_private_email"),
             realUserStatus: realUserStatus, transferSubject: try string("transfer_sub"), authTime: authTime)
+    }
+}
+
+/// The steps every JWT Apple signs for Sign in with Apple shares (identity tokens and server
+/// notifications): compact JWS; alg exactly RS256 (none, HS256 and every other algorithm refused
+/// before any key is looked at); the header's kid in the key set; the RSA signature; iss
+/// https://appleid.apple.com; aud naming one of the client ids; exp required and after now, iat
+/// required and not in the future (each with the leeway).
+enum AppleSignedJWT {
+    static func verify(
+        _ token: String, keys: JWKS, clientIDs: [String], leeway: Double, now: Double, what: String
+    ) throws(JOSEError) -> (keyID: String, claims: JWTClaims) {
+        let jws = try JWS(compact: token)
+        guard jws.algorithm == JWSAlgorithm.rs256.rawValue else {
+            throw JOSEError(.algorithmMismatch, "\(what) are RS256; this one says alg \(jws.algorithm.map { "\"\($0)\"" } ?? "(none)")")
+        }
+        guard let kid = jws.keyID else { throw JOSEError(.unknownKeyID, "the token has no kid") }
+        guard let jwk = keys.key(id: kid) else { throw JOSEError(.unknownKeyID, "no key with kid \"\(kid)\" in Apple's key set") }
+        guard jwk.keyType == "RSA" else { throw JOSEError(.invalidKey, "the key \"\(kid)\" is \(jwk.keyType), not RSA") }
+        try jws.verify(with: try jwk.verificationKey(defaultRSAAlgorithm: .rs256))
+
+        let claims = try JWTClaims(payload: jws.payload)
+        if claims.issuer != AppleIdentityTokenVerifier.issuer {
+            throw JOSEError(
+                .issuerMismatch,
+                "iss is \(claims.issuer.map { "\"\($0)\"" } ?? "absent"), expected \"\(AppleIdentityTokenVerifier.issuer)\"")
+        }
+        let audience = claims.audience ?? []
+        guard audience.contains(where: clientIDs.contains) else {
+            throw JOSEError(.audienceMismatch, "aud \(audience) names none of the client ids \(clientIDs)")
+        }
+        let validation = JWTValidation(
+            issuer: nil, audience: nil, leeway: leeway, requireExpiration: true, requireIssuedAt: true, rejectFutureIssuedAt: true)
+        try validation.validate(claims, now: now)
+        return (kid, claims)
+    }
+
+    /// A string member, nil when absent; any other type refused.
+    static func string(_ json: JSONValue, _ name: String) throws(JOSEError) -> String? {
+        guard let value = json[name] else { return nil }
+        guard let text = value.stringValue else { throw JOSEError(.invalidClaim, "\(name) is not a string") }
+        return text
+    }
+
+    /// A boolean Apple sends as a boolean or as the string "true" / "false"; nil when absent.
+    static func flag(_ json: JSONValue, _ name: String) throws(JOSEError) -> Bool? {
+        switch json[name] {
+        case nil: return nil
+        case .bool(let b)?: return b
+        case .string("true")?: return true
+        case .string("false")?: return false
+        default: throw JOSEError(.invalidClaim, "\(name) is neither a boolean nor \"true\"/\"false\"")
+        }
     }
 }

@@ -451,7 +451,7 @@ struct SIWACommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "siwa",
         abstract: "Sign in with Apple: exchange or refresh tokens, revoke, verify identity tokens.",
-        subcommands: [Token.self, Revoke.self, VerifyIDToken.self])
+        subcommands: [Token.self, Revoke.self, VerifyIDToken.self, Notification.self])
 
     struct ClientOptions: ParsableArguments {
         @Option(help: "The .p8 private key file (Sign in with Apple key).") var key: String
@@ -541,19 +541,7 @@ struct SIWACommand: AsyncParsableCommand {
                     text = token
                 }
                 let now = try Input.time(at, option: "--at").map(Double.init) ?? Date().timeIntervalSince1970
-                let source = jwks ?? "https://appleid.apple.com/auth/keys"
-                let keys: JWKS
-                if source.hasPrefix("http://") || source.hasPrefix("https://") {
-                    let response = try await URLSessionHTTPTransport().send(
-                        HTTPRequest(method: "GET", url: source), timeout: 30,
-                        maximumResponseSize: 1 << 20)
-                    guard response.status == 200 else {
-                        throw CLIFailure(code: "siwa.jwks", message: "\(source) answered HTTP \(response.status)")
-                    }
-                    keys = try JWKS(parsing: response.body)
-                } else {
-                    keys = try JWKS(parsing: try Input.read(source))
-                }
+                let keys = try await SIWACommand.keys(jwks)
                 let identity = try AppleIdentityTokenVerifier(clientIDs: clientId, leeway: leeway).verify(
                     text, keys: keys, now: now, nonce: nonce)
                 Output.printJSON(SIWACommand.describe(identity))
@@ -561,6 +549,72 @@ struct SIWACommand: AsyncParsableCommand {
                 CLIFailure(error).report()
             }
         }
+    }
+
+    /// `sigil siwa notification …`: Sign in with Apple server-to-server notifications.
+    struct Notification: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "notification", abstract: "Sign in with Apple server-to-server notifications.",
+            subcommands: [Verify.self])
+
+        struct Verify: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "verify",
+                abstract:
+                    "Verify a notification Apple POSTed (its body {\"payload\": …} or the JWT: RS256 against Apple's JWKS, iss, aud, exp, iat, events); the event JSON out."
+            )
+            @Option(help: "Accepted audience: the primary App ID's bundle id or a Services ID (repeatable).") var clientId: [String]
+            @Option(help: "JWKS file or http(s) URL (default https://appleid.apple.com/auth/keys).") var jwks: String?
+            @Option(help: "Verification time, unix seconds or RFC 3339 (default: now).") var at: String?
+            @Option(help: "Clock skew tolerated, seconds.") var leeway: Double = 60
+            @Argument(help: "The POST body or the JWT: a file, the text itself, or - for standard input.") var notification: String
+
+            func run() async {
+                do {
+                    guard !clientId.isEmpty else { throw CLIFailure(code: "usage", message: "--client-id is required") }
+                    let bytes: [UInt8]
+                    if notification == "-" || FileManager.default.fileExists(atPath: notification) {
+                        bytes = try Input.read(notification)
+                    } else {
+                        bytes = Array(notification.utf8)
+                    }
+                    let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    let token = text.hasPrefix("{") ? try AppleIDServerNotificationVerifier.payload(ofBody: Array(text.utf8)) : text
+                    let now = try Input.time(at, option: "--at").map(Double.init) ?? Date().timeIntervalSince1970
+                    let keys = try await SIWACommand.keys(jwks)
+                    let verified = try AppleIDServerNotificationVerifier(clientIDs: clientId, leeway: leeway).verify(
+                        token, keys: keys, now: now)
+                    var event: [String: Any] = [
+                        "type": verified.event.type.rawValue, "documented": verified.event.type.isDocumented, "sub": verified.event.subject,
+                        "members": JSONCLI.any(verified.event.members),
+                    ]
+                    if let v = verified.event.eventTime { event["event_time"] = v }
+                    if let v = verified.event.email { event["email"] = v }
+                    if let v = verified.event.isPrivateEmail { event["is_private_email"] = v }
+                    var out: [String: Any] = [
+                        "verified": true, "kid": verified.keyID, "aud": verified.audience, "iat": verified.issuedAt,
+                        "exp": verified.expiration, "identity": verified.identity, "event": event,
+                        "claims": JSONCLI.any(verified.claims.json),
+                    ]
+                    if let v = verified.tokenID { out["jti"] = v }
+                    Output.printJSON(out)
+                } catch {
+                    CLIFailure(error).report()
+                }
+            }
+        }
+    }
+
+    /// Apple's key set from a file or an http(s) URL (default Apple's).
+    static func keys(_ jwks: String?) async throws -> JWKS {
+        let source = jwks ?? "https://appleid.apple.com/auth/keys"
+        guard source.hasPrefix("http://") || source.hasPrefix("https://") else { return try JWKS(parsing: try Input.read(source)) }
+        let response = try await URLSessionHTTPTransport().send(
+            HTTPRequest(method: "GET", url: source), timeout: 30, maximumResponseSize: 1 << 20)
+        guard response.status == 200 else {
+            throw CLIFailure(code: "siwa.jwks", message: "\(source) answered HTTP \(response.status)")
+        }
+        return try JWKS(parsing: response.body)
     }
 
     static func describe(_ identity: AppleIdentityToken) -> [String: Any] {

@@ -52,6 +52,16 @@ final class APICLITests: XCTestCase {
         let signature = try Subprocess.run(openssl, ["dgst", "-sha256", "-sign", rsa], stdin: Data("\(header).\(payload)".utf8))
         let idToken = "\(header).\(payload).\(b64url(Array(signature.stdout)))"
         try Data(idToken.utf8).write(to: URL(fileURLWithPath: jwks + ".idtoken"))
+        // A Sign in with Apple server notification as Apple POSTs it: events is a string of JSON.
+        let events = #"{\"type\":\"consent-revoked\",\"sub\":\"user.1\",\"event_time\":\#(now * 1000 - 700)}"#
+        let eventPayload = b64url(
+            Array(
+                #"{"iss":"https://appleid.apple.com","aud":"com.example.web","iat":\#(now - 5),"exp":\#(now + 86_400),"jti":"j-1","events":"\#(events)"}"#
+                    .utf8))
+        let eventSignature = try Subprocess.run(openssl, ["dgst", "-sha256", "-sign", rsa], stdin: Data("\(header).\(eventPayload)".utf8))
+        let notificationBody = dir.appendingPathComponent("siwa-notification.json").path
+        try Data(#"{"payload":"\#(header).\#(eventPayload).\#(b64url(Array(eventSignature.stdout)))"}"#.utf8)
+            .write(to: URL(fileURLWithPath: notificationBody))
 
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("SigilHTTPTests/Fixtures/apple_api_server.py")
@@ -151,6 +161,22 @@ final class APICLITests: XCTestCase {
         XCTAssertEqual(wrongAudience.status, 1)
         XCTAssertEqual(
             (try JSONSerialization.jsonObject(with: wrongAudience.stderr) as? [String: Any])?["error"] as? String, "jose.audienceMismatch")
+
+        // sigil siwa notification verify: the POSTed body, keys from the server's URL; another client id fails.
+        let event =
+            try json(
+                try Subprocess.run(
+                    try sigil(),
+                    ["siwa", "notification", "verify", "--client-id", "com.example.web", "--jwks", base + "/auth/keys", notificationBody]))
+            as? [String: Any]
+        XCTAssertEqual((event?["event"] as? [String: Any])?["type"] as? String, "consent-revoked")
+        XCTAssertEqual((event?["event"] as? [String: Any])?["sub"] as? String, "user.1")
+        XCTAssertEqual(event?["identity"] as? String, "jti:j-1")
+        let otherClient = try Subprocess.run(
+            try sigil(), ["siwa", "notification", "verify", "--client-id", "com.other", "--jwks", jwks, notificationBody])
+        XCTAssertEqual(otherClient.status, 1)
+        XCTAssertEqual(
+            (try JSONSerialization.jsonObject(with: otherClient.stderr) as? [String: Any])?["error"] as? String, "jose.audienceMismatch")
     }
 }
 

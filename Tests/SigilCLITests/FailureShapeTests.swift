@@ -114,6 +114,8 @@ final class FailureShapeTests: XCTestCase {
             "siwa token": siwa + ["--code", "c"],
             "siwa revoke": siwa + ["--token", "t"],
             "siwa verify-id-token": ["--client-id", "C", "--jwks", junk, "not.a.token"],
+            "siwa notification": ["--no-such-option"],
+            "siwa notification verify": ["--client-id", "C", "--jwks", junk, "not.a.token"],
             "bench": ["--iterations", "0"],
             "digest": ["--algorithm", "sha256", missing],
             "asn1": ["--no-such-option"],

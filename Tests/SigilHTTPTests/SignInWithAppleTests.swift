@@ -149,6 +149,92 @@ final class SignInWithAppleTests: XCTestCase {
         XCTAssertEqual(code("not.a-token"), .malformed)
     }
 
+    /// Server-to-server notifications: the identity token's checks, then the events claim (a
+    /// string of JSON as Apple sends it, or an object), unknown types and members kept.
+    func testServerNotificationVerificationAndEachRefusal() throws {
+        let a = try key("A")
+        let b = try key("B")
+        let keys = try JWKS(parsing: Array(Self.jwks([a]).utf8))
+        let verifier = AppleIDServerNotificationVerifier(clientIDs: ["com.example.app"], leeway: 30)
+        let t = Double(now)
+        func notification(
+            aud: String = "com.example.app", iss: String = "https://appleid.apple.com", exp: Int64? = nil, iat: Int64? = nil,
+            events: JSONValue? = nil, jti: String? = "jti-1"
+        ) -> JSONValue {
+            let event = JSONValue.object([
+                ("type", .string("email-disabled")), ("sub", .string("001234.abcdef.0042")),
+                ("email", .string("x@privaterelay.appleid.com")),
+                ("is_private_email", .string("true")), ("event_time", .int(now * 1000 - 500)),
+            ])
+            var members: [(String, JSONValue)] = [
+                ("iss", .string(iss)), ("aud", .string(aud)), ("exp", .int(exp ?? now + 86_400)), ("iat", .int(iat ?? now - 10)),
+                ("events", events ?? .string(event.serialized)),
+            ]
+            if let jti { members.append(("jti", .string(jti))) }
+            return .object(members)
+        }
+        func code(_ token: String, at time: Double? = nil) -> JOSEError.Code? {
+            do {
+                _ = try verifier.verify(token, keys: keys, now: time ?? t)
+                return nil
+            } catch {
+                return error.code
+            }
+        }
+
+        let good = try token(notification(), key: a)
+        let body = Array(JSONValue.object([("payload", .string(good))]).serialized.utf8)
+        let verified = try verifier.verify(try AppleIDServerNotificationVerifier.payload(ofBody: body), keys: keys, now: t)
+        XCTAssertEqual(verified.event.type, .emailDisabled)
+        XCTAssertTrue(verified.event.type.isDocumented)
+        XCTAssertEqual(verified.event.subject, "001234.abcdef.0042")
+        XCTAssertEqual(verified.event.email, "x@privaterelay.appleid.com")
+        XCTAssertEqual(verified.event.isPrivateEmail, true, "Apple's string \"true\" is read as a boolean")
+        XCTAssertEqual(verified.event.eventTime, now * 1000 - 500)
+        XCTAssertEqual(verified.tokenID, "jti-1")
+        XCTAssertEqual(verified.identity, "jti:jti-1")
+        XCTAssertEqual(verified.keyID, "k1")
+
+        // An event object (not a string), a type Apple adds later, a member we do not know: kept.
+        let later = try verifier.verify(
+            try token(
+                notification(
+                    events: .object([
+                        ("type", .string("account-transfer")), ("sub", .string("s.1")), ("new_member", .bool(true)),
+                    ]), jti: nil), key: a), keys: keys, now: t)
+        XCTAssertEqual(later.event.type.rawValue, "account-transfer")
+        XCTAssertFalse(later.event.type.isDocumented)
+        XCTAssertEqual(later.event.members["new_member"], .bool(true))
+        XCTAssertEqual(later.identity, "event:account-transfer:s.1:-", "without jti the event itself identifies it")
+
+        let refusals: [(String, JOSEError.Code)] = [
+            (try token(notification(aud: "com.other.app"), key: a), .audienceMismatch),
+            (try token(notification(iss: "https://appleid.example.com"), key: a), .issuerMismatch),
+            (try token(notification(exp: now - 120, iat: now - 700), key: a), .expired),
+            (try token(notification(), key: a, kid: "k9"), .unknownKeyID),
+            (try token(notification(), key: nil, alg: "none", kid: "k1"), .algorithmMismatch),
+            (try token(notification(), key: nil, alg: "HS256", kid: "k1"), .algorithmMismatch),
+            (try token(notification(), key: b), .invalidSignature),
+            (try token(notification(iat: now + 300), key: a), .notYetValid),
+            (try token(notification(events: .string("{not json")), key: a), .invalidClaim),
+            (try token(notification(events: .object([("sub", .string("s"))])), key: a), .invalidClaim),
+            (try token(notification(events: .object([("type", .string("consent-revoked"))])), key: a), .invalidClaim),
+            (try token(notification(events: .array([])), key: a), .invalidClaim),
+        ]
+        for (index, (refused, expected)) in refusals.enumerated() {
+            XCTAssertEqual(code(refused), expected, "case \(index)")
+        }
+        let parts = good.split(separator: ".").map(String.init)
+        let forged =
+            parts[0] + "." + Base64URL.encode(Array(notification(aud: "com.example.app", jti: "jti-2").serialized.utf8)) + "." + parts[2]
+        XCTAssertEqual(code(forged), .invalidSignature)
+        for bad in [Array("{}".utf8), Array("[1]".utf8), Array(#"{"payload": 3}"#.utf8), Array("payload".utf8)] {
+            XCTAssertThrowsError(try AppleIDServerNotificationVerifier.payload(ofBody: bad)) {
+                XCTAssertEqual(($0 as? JOSEError)?.code, .malformed)
+            }
+        }
+    }
+
     func testClientAgainstLoopbackServer() async throws {
         for (name, transport) in TestTransports.all {
             print("\(name) transport")
