@@ -37,6 +37,8 @@ let package = Package(
                 .product(name: "SigilJOSE", package: "Sigil"),
                 .product(name: "SigilX509", package: "Sigil"),
                 .product(name: "SigilASN1", package: "Sigil"),
+                .product(name: "SigilHTTP", package: "Sigil"),
+                .product(name: "SigilTokens", package: "Sigil"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -73,7 +75,10 @@ let package = Package(
                 .product(name: "SigilReceipts", package: "Sigil"),
                 .product(name: "SigilASN1", package: "Sigil"),
                 .product(name: "SigilTestPKI", package: "Sigil"),
+                .product(name: "SigilJOSE", package: "Sigil"),
+                .product(name: "SigilTokens", package: "Sigil"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
     ]

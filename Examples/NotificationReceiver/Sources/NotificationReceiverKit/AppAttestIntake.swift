@@ -29,12 +29,20 @@ public struct AppAttestIntake: Sendable {
     public let logger: Logger
     public let challengeMilliseconds: Int64
     public let storeTimeout: Duration
+    /// The most challenge rows the store holds (issued, used or expired within the grace period):
+    /// past it, `POST /appattest/challenge` answers 429 and writes nothing.
+    public let maximumChallenges: Int
+    /// How many challenges one client (by address) may ask for: past it, 429.
+    public let challengeLimiter: RateLimiter
     /// Milliseconds since 1970.
     public let clock: @Sendable () -> Int64
+    /// How long an expired challenge row is kept (refused as expired rather than unknown).
+    static let expiredGraceMilliseconds: Int64 = 60_000
 
     public init(
         attestationVerifier: AttestationVerifier, assertionVerifier: AssertionVerifier, store: any AppAttestStore, logger: Logger,
-        challengeSeconds: Int = 300, storeTimeout: Duration = .seconds(5),
+        challengeSeconds: Int = 300, storeTimeout: Duration = .seconds(5), maximumChallenges: Int = 100_000,
+        challengeLimiter: RateLimiter = RateLimiter(perMinute: 60),
         clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
     ) {
         self.attestationVerifier = attestationVerifier
@@ -43,6 +51,8 @@ public struct AppAttestIntake: Sendable {
         self.logger = logger
         challengeMilliseconds = Int64(challengeSeconds) * 1000
         self.storeTimeout = storeTimeout
+        self.maximumChallenges = maximumChallenges
+        self.challengeLimiter = challengeLimiter
         self.clock = clock
     }
 
@@ -90,21 +100,32 @@ public struct AppAttestIntake: Sendable {
 
     // MARK: - Challenge
 
-    /// A fresh challenge, stored before it is returned.
-    public func issueChallenge() async -> Answer {
+    /// A fresh challenge for `client` (its address), stored before it is returned; 429 when the
+    /// client asked too often or the store holds `maximumChallenges` rows.
+    public func issueChallenge(client: String) async -> Answer {
+        guard challengeLimiter.allow(client, now: clock()) else {
+            logger.warning("App Attest: refused a challenge: client \(client) is over \(challengeLimiter.perMinute) a minute")
+            return .refused(429, "receiver.rateLimited", "too many challenges from this client; try again in a minute")
+        }
         var generator = SystemRandomNumberGenerator()
         let challenge = Self.base64((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         let now = clock()
         let expiresAt = now + challengeMilliseconds
-        // Now and then, drop challenges that expired more than an hour ago (until then an expired
-        // one is refused as expired, then as unknown).
-        let purge: Int64? = UInt8.random(in: 0...63, using: &generator) == 0 ? now - 3_600_000 : nil
+        // Each issue first drops the challenges that expired more than a minute ago (until then an
+        // expired one is refused as expired, then as unknown), so the table holds live ones only.
+        let inserted: Bool
         do {
-            try await withinStoreTimeout {
-                try await store.insertChallenge(challenge, issuedAt: now, expiresAt: expiresAt, purgeExpiredBefore: purge)
+            inserted = try await withinStoreTimeout {
+                try await store.insertChallenge(
+                    challenge, issuedAt: now, expiresAt: expiresAt, purgeExpiredBefore: now - Self.expiredGraceMilliseconds,
+                    maximumRows: maximumChallenges)
             }
         } catch {
             return unavailable("store a challenge", error)
+        }
+        guard inserted else {
+            logger.warning("App Attest: refused a challenge: \(maximumChallenges) challenges are outstanding")
+            return .refused(429, "receiver.tooManyChallenges", "too many challenges are outstanding; try again later")
         }
         return Answer(status: 200, body: ["challenge": .string(challenge), "expiresAt": .integer(expiresAt)])
     }
@@ -286,8 +307,19 @@ public struct AppAttestIntake: Sendable {
 
 extension ReceiverRoutes {
     /// `POST /appattest/challenge`, `/appattest/attestation`, `/appattest/assertion` over `intake`.
-    static func addAppAttest(_ intake: AppAttestIntake, to router: Router<BasicRequestContext>, maxBodyBytes: Int) {
-        router.post("/appattest/challenge") { _, _ -> Response in response(await intake.issueChallenge()) }
+    static func addAppAttest(
+        _ intake: AppAttestIntake, to router: Router<ReceiverRequestContext>, maxBodyBytes: Int, metrics: ReceiverMetrics
+    ) {
+        router.post("/appattest/challenge") { _, context -> Response in
+            let answer = await intake.issueChallenge(client: context.clientAddress)
+            if answer.status == 429 {
+                metrics.count(
+                    "sigil_receiver_challenges_refused_total", answer.body["error"] == .string("receiver.rateLimited") ? "rate" : "cap")
+            } else if answer.status >= 500 {
+                metrics.count("sigil_receiver_store_errors_total", "appattest")
+            }
+            return response(answer)
+        }
         router.post("/appattest/attestation") { request, _ -> Response in
             guard let body = try? await request.body.collect(upTo: maxBodyBytes) else { return tooLarge(intake, maxBodyBytes) }
             return response(await intake.acceptAttestation(body: Array(body.readableBytesView)))

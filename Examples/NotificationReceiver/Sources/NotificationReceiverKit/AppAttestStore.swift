@@ -64,9 +64,14 @@ public enum AssertionStoreOutcome: Sendable, Equatable {
 /// commits durably before the method returns, or changes nothing (a refusal rolls back, so a
 /// refused request never consumes its challenge).
 public protocol AppAttestStore: Sendable {
-    /// Stores a freshly issued challenge (base64) valid until `expiresAt` (ms since 1970), and
-    /// purges challenges that expired before `purgeExpiredBefore` when it is given.
-    func insertChallenge(_ challenge: String, issuedAt: Int64, expiresAt: Int64, purgeExpiredBefore: Int64?) async throws
+    /// In one transaction: removes challenges that expired before `purgeExpiredBefore`, then stores
+    /// a freshly issued challenge (base64) valid until `expiresAt` (ms since 1970) unless
+    /// `maximumRows` challenges are already stored — then nothing is written and it returns false.
+    func insertChallenge(
+        _ challenge: String, issuedAt: Int64, expiresAt: Int64, purgeExpiredBefore: Int64, maximumRows: Int
+    ) async throws -> Bool
+    /// How many challenge rows are stored (for audits and tests).
+    func challengeCount() async throws -> Int
     /// Consumes `challenge` (live at `now`) and inserts `key`, in one transaction.
     func storeAttestation(_ key: AttestedKeyRecord, challenge: String, now: Int64) async throws -> AttestationStoreOutcome
     /// The stored key, or nil.
@@ -134,6 +139,7 @@ public enum AppAttestSchema {
 
     static let insertChallenge = "INSERT INTO appattest_challenges (challenge, issued_at, expires_at) VALUES ($1, $2, $3)"
     static let purgeChallenges = "DELETE FROM appattest_challenges WHERE expires_at < $1"
+    static let countChallenges = "SELECT COUNT(*) FROM appattest_challenges"
     /// Consumes a live challenge: one row changes, or none (then `selectChallenge` says why).
     static let consumeChallenge = """
         UPDATE appattest_challenges SET used_at = $2 WHERE challenge = $1 AND used_at IS NULL AND expires_at > $2

@@ -32,6 +32,11 @@ import SigilX509
 /// | `--appattest-allow-bundle-version V,…` | `RECEIVER_APPATTEST_ALLOW_BUNDLE_VERSION` | any (reported) |
 /// | `--appattest-when-absent accept\|refuse` | `RECEIVER_APPATTEST_WHEN_ABSENT` | required with either allow list: what a device before iOS 27 (no extensions) gets |
 /// | `--store-timeout SECONDS` | `RECEIVER_STORE_TIMEOUT` | `5` (every database call: past it, a notification answers 500, an App Attest route 503, `/health` 503) |
+/// | `--api-key-file PATH` | `RECEIVER_API_KEY` (the key itself) | none: the read and operator routes (`/appstore/transactions/…`, `/metrics`) are open, which is allowed only on a loopback host |
+/// | `--appattest-challenge-rate N` | `RECEIVER_APPATTEST_CHALLENGE_RATE` | `60`: challenges per minute per client address |
+/// | `--appattest-max-challenges N` | `RECEIVER_APPATTEST_MAX_CHALLENGES` | `100000`: challenge rows stored at most |
+/// | `--siwa-client-id ID` (repeatable) | `RECEIVER_SIWA_CLIENT_IDS` (comma-separated) | none (`/siwa/notifications` is off): the audiences Sign in with Apple notifications may name |
+/// | `--siwa-jwks-url URL` | `RECEIVER_SIWA_JWKS_URL` | `https://appleid.apple.com/auth/keys` |
 public struct ReceiverConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
@@ -73,6 +78,18 @@ public struct ReceiverConfiguration: Sendable {
     public var appAttestWhenAbsent: AppAttestPolicy.WhenAbsent?
     /// How long an App Attest route waits for the database before answering 503.
     public var storeTimeoutSeconds = 5.0
+    /// The key the read and operator routes require (`Authorization: Bearer <key>`); nil: they are
+    /// open, which `load` allows only on a loopback host.
+    public var apiKey: String?
+    /// Challenges one client address may ask for per minute.
+    public var challengeRatePerMinute = 60
+    /// The most challenge rows stored at once.
+    public var maximumChallenges = 100_000
+    /// The audiences (primary App ID bundle ids, Services IDs) Sign in with Apple notifications may
+    /// name; empty: `POST /siwa/notifications` is not served.
+    public var siwaClientIds: [String] = []
+    /// Where Apple's Sign in with Apple keys are fetched from.
+    public var siwaJWKSURL = "https://appleid.apple.com/auth/keys"
 
     public init() {}
 
@@ -148,6 +165,27 @@ public struct ReceiverConfiguration: Sendable {
                     throw Error("store timeout \(value) is not 0…600 seconds")
                 }
                 configuration.storeTimeoutSeconds = seconds
+            case "api-key-file":
+                guard let data = FileManager.default.contents(atPath: value) else { throw Error("cannot read the API key file \(value)") }
+                configuration.apiKey = try Self.apiKey(String(decoding: data, as: UTF8.self), source: value)
+            case "api-key": configuration.apiKey = try Self.apiKey(value, source: "RECEIVER_API_KEY")
+            case "appattest-challenge-rate":
+                guard let rate = Int(value), (1...1_000_000).contains(rate) else { throw Error("challenge rate \(value) is not 1…1000000") }
+                configuration.challengeRatePerMinute = rate
+            case "appattest-max-challenges":
+                guard let count = Int(value), (1...100_000_000).contains(count) else {
+                    throw Error("maximum challenges \(value) is not 1…100000000")
+                }
+                configuration.maximumChallenges = count
+            case "siwa-client-id":
+                configuration.siwaClientIds += value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                }
+            case "siwa-jwks-url":
+                guard value.hasPrefix("https://") || value.hasPrefix("http://") else {
+                    throw Error("--siwa-jwks-url \(value) is not an http(s) URL")
+                }
+                configuration.siwaJWKSURL = value
             default: throw Error("unknown option --\(name)")
             }
         }
@@ -161,7 +199,10 @@ public struct ReceiverConfiguration: Sendable {
             ("RECEIVER_APPATTEST_CHALLENGE_SECONDS", "appattest-challenge-seconds"), ("RECEIVER_STORE_TIMEOUT", "store-timeout"),
             ("RECEIVER_APPATTEST_ALLOW_CATEGORY", "appattest-allow-category"),
             ("RECEIVER_APPATTEST_ALLOW_BUNDLE_VERSION", "appattest-allow-bundle-version"),
-            ("RECEIVER_APPATTEST_WHEN_ABSENT", "appattest-when-absent"),
+            ("RECEIVER_APPATTEST_WHEN_ABSENT", "appattest-when-absent"), ("RECEIVER_API_KEY", "api-key"),
+            ("RECEIVER_APPATTEST_CHALLENGE_RATE", "appattest-challenge-rate"),
+            ("RECEIVER_APPATTEST_MAX_CHALLENGES", "appattest-max-challenges"), ("RECEIVER_SIWA_CLIENT_IDS", "siwa-client-id"),
+            ("RECEIVER_SIWA_JWKS_URL", "siwa-jwks-url"),
         ]
         for (variable, name) in variables {
             if let value = environment[variable] { try apply(name, value) }
@@ -191,8 +232,16 @@ public struct ReceiverConfiguration: Sendable {
                 index += 1
                 value = arguments[index]
             }
+            guard name != "api-key" else {
+                throw Error("the API key is not taken on the command line (ps shows it): use --api-key-file or RECEIVER_API_KEY")
+            }
             try apply(name, value)
             index += 1
+        }
+        guard configuration.apiKey != nil || Self.isLoopback(configuration.host) else {
+            throw Error(
+                "refusing to listen on \(configuration.host) without an API key: the read routes (transactions, metrics) would answer anyone; "
+                    + "set RECEIVER_API_KEY or --api-key-file, or listen on 127.0.0.1 behind a proxy")
         }
         guard !configuration.bundleId.isEmpty else { throw Error("no bundle id (--bundle-id or RECEIVER_BUNDLE_ID)") }
         guard !configuration.rootCertificatePaths.isEmpty else {
@@ -206,6 +255,21 @@ public struct ReceiverConfiguration: Sendable {
         }
         _ = try configuration.appAttestPolicy()
         return configuration
+    }
+
+    /// A host name or address that only this machine reaches.
+    public static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+    }
+
+    /// An API key, trimmed, at least 16 characters.
+    static func apiKey(_ text: String, source: String) throws -> String {
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard key.utf8.count >= 16, key.utf8.count <= 4096 else {
+            throw Error("the API key from \(source) is not 16…4096 characters")
+        }
+        return key
     }
 
     /// The App Attest category names the options take.

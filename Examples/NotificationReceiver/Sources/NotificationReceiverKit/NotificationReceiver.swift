@@ -83,14 +83,22 @@ public struct NotificationIntake: Sendable {
             var outcome = Outcome(status: 200, body: ["status": result.rawValue, "notificationUUID": record.notificationUUID])
             outcome.verifySeconds = verifySeconds
             outcome.storeSeconds = Self.seconds(since: storing)
+            let metadata: Logger.Metadata = [
+                "notificationUUID": "\(record.notificationUUID)", "notificationType": "\(record.notificationType)",
+                "environment": "\(record.environment)", "result": "\(result.rawValue)",
+            ]
             if result == .duplicate {
-                logger.info("duplicate delivery of notification \(record.notificationUUID); already stored")
+                logger.info("duplicate delivery of notification \(record.notificationUUID); already stored", metadata: metadata)
+            } else {
+                logger.debug("stored notification \(record.notificationUUID)", metadata: metadata)
             }
             return outcome
         } catch {
             // Not committed, or not known to be (the store timed out): 500, so Apple delivers it
             // again (a redelivery of a committed one is then answered as a duplicate).
-            logger.error("could not store notification \(record.notificationUUID): \(String(reflecting: error))")
+            logger.error(
+                "could not store notification \(record.notificationUUID): \(String(reflecting: error))",
+                metadata: ["notificationUUID": "\(record.notificationUUID)"])
             var outcome = Outcome(status: 500, body: ["status": "STORAGE_FAILURE", "reason": "the notification was not stored"])
             outcome.verifySeconds = verifySeconds
             return outcome
@@ -153,7 +161,10 @@ public struct NotificationIntake: Sendable {
 ///   not `{"signedPayload": …}`, 403 (400 for a malformed JWS) with `{"status": AppStoreError
 ///   code, "reason": …}` when verification fails, 413 for a body over the size limit, 500/503 when
 ///   the notification could not be stored or checked now (Apple retries).
-/// - `GET /appstore/transactions/{originalTransactionId}`: the stored `TransactionState` as JSON, 404 if none.
+/// - `GET /appstore/transactions/{originalTransactionId}`: the stored `TransactionState` as JSON,
+///   404 if none; an operator route: 401 without the API key when one is configured (`OperatorAccess`).
+/// - `GET /metrics`: the counters in Prometheus's text format (`ReceiverMetrics`); an operator route.
+/// - `POST /siwa/notifications` when Sign in with Apple client ids are configured (`AppleIDEventIntake`).
 /// - `POST /verifyReceipt`: a drop-in for Apple's deprecated `verifyReceipt` endpoint, offline —
 ///   Apple's request body (`{"receipt-data": base64, …}`), Apple's response body
 ///   (`VerifyReceiptResponse`: status 0/21002/21003/21007/21008, `environment`, `receipt` with
@@ -166,10 +177,32 @@ public struct NotificationIntake: Sendable {
 /// - `POST /appattest/challenge|attestation|assertion` when App Attest is configured (`AppAttestIntake`).
 public enum ReceiverRoutes {
     public static func router(
-        intake: NotificationIntake, receipts: ReceiptIntake, maxBodyBytes: Int, appAttest: AppAttestIntake? = nil
-    ) -> Router<BasicRequestContext> {
-        let router = Router()
-        if let appAttest { addAppAttest(appAttest, to: router, maxBodyBytes: maxBodyBytes) }
+        intake: NotificationIntake, receipts: ReceiptIntake, maxBodyBytes: Int, appAttest: AppAttestIntake? = nil,
+        appleID: AppleIDEventIntake? = nil, access: OperatorAccess, metrics: ReceiverMetrics
+    ) -> Router<ReceiverRequestContext> {
+        let router = Router(context: ReceiverRequestContext.self)
+        if let appAttest { addAppAttest(appAttest, to: router, maxBodyBytes: maxBodyBytes, metrics: metrics) }
+        if let appleID {
+            router.post("/siwa/notifications") { request, _ -> Response in
+                guard let buffer = try? await request.body.collect(upTo: maxBodyBytes) else {
+                    metrics.count("sigil_receiver_siwa_notifications_total", "BODY_TOO_LARGE")
+                    return json(413, ["status": "BODY_TOO_LARGE", "reason": "the body is over \(maxBodyBytes) bytes"])
+                }
+                let outcome = await appleID.accept(body: Array(buffer.readableBytesView))
+                metrics.count("sigil_receiver_siwa_notifications_total", outcome.body["status"] ?? "\(outcome.status)")
+                if outcome.status == 500 { metrics.count("sigil_receiver_store_errors_total", "siwa") }
+                return json(outcome.status, outcome.body)
+            }
+        }
+        router.get("/metrics") { request, _ -> Response in
+            guard access.allows(request) else {
+                metrics.count("sigil_receiver_http_unauthorized_total", "metrics")
+                return OperatorAccess.refusal
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
+        }
         router.post("/verifyReceipt") { request, _ -> Response in
             guard let buffer = try? await request.body.collect(upTo: maxBodyBytes) else {
                 return receipts.response(VerifyReceiptResponse(status: 21002))
@@ -182,16 +215,30 @@ public enum ReceiverRoutes {
                 buffer = try await request.body.collect(upTo: maxBodyBytes)
             } catch {
                 intake.logger.warning("refused a notification: the body is over \(maxBodyBytes) bytes")
+                metrics.count("sigil_receiver_notifications_total", "refused")
+                metrics.count("sigil_receiver_notifications_refused_total", "BODY_TOO_LARGE")
                 return json(413, ["status": "BODY_TOO_LARGE", "reason": "the body is over \(maxBodyBytes) bytes"])
             }
             let outcome = await intake.accept(body: Array(buffer.readableBytesView))
+            if outcome.verifySeconds > 0 { metrics.observeVerification(seconds: outcome.verifySeconds) }
+            if outcome.status == 200 {
+                metrics.count("sigil_receiver_notifications_total", outcome.body["status"] ?? "stored")
+            } else {
+                metrics.count("sigil_receiver_notifications_total", "refused")
+                metrics.count("sigil_receiver_notifications_refused_total", outcome.body["status"] ?? "\(outcome.status)")
+                if outcome.status == 500 { metrics.count("sigil_receiver_store_errors_total", "notifications") }
+            }
             var response = json(outcome.status, outcome.body)
             let timing =
                 "verify;dur=\(Int((outcome.verifySeconds * 1_000_000).rounded()) ) , store;dur=\(Int((outcome.storeSeconds * 1_000_000).rounded()))"
             response.headers[.init("Server-Timing")!] = timing.replacingOccurrences(of: " ,", with: ",")
             return response
         }
-        router.get("/appstore/transactions/:originalTransactionId") { _, context -> Response in
+        router.get("/appstore/transactions/:originalTransactionId") { request, context -> Response in
+            guard access.allows(request) else {
+                metrics.count("sigil_receiver_http_unauthorized_total", "transactions")
+                return OperatorAccess.refusal
+            }
             guard let id = context.parameters.get("originalTransactionId"), !id.isEmpty, id.utf8.count <= 128 else {
                 return json(400, ["status": "BAD_REQUEST", "reason": "no originalTransactionId"])
             }
@@ -209,6 +256,7 @@ public enum ReceiverRoutes {
                     body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(state))))
             } catch {
                 intake.logger.error("could not read transaction \(id): \(String(reflecting: error))")
+                metrics.count("sigil_receiver_store_errors_total", "transactions")
                 return json(500, ["status": "STORAGE_FAILURE", "reason": "the store did not answer"])
             }
         }

@@ -106,6 +106,15 @@ public protocol NotificationStore: AppAttestStore {
     func schemaVersion() async throws -> Int
     /// Short name for logs: "sqlite" or "postgresql".
     var kind: String { get }
+    /// Stores a verified Sign in with Apple notification once (its `identity` is the key), durably
+    /// committed before it returns; `.duplicate` when that identity is already stored.
+    func storeAppleIDEvent(_ record: AppleIDEventRecord) async throws -> StoreOutcome
+    /// Whether the stored notification with this identity was handled by the app's hook.
+    func appleIDEventIsHandled(identity: String) async throws -> Bool
+    /// Records that the app's hook handled the notification (once; later calls change nothing).
+    func markAppleIDEventHandled(identity: String, at time: Int64) async throws
+    /// Every stored Sign in with Apple notification (for audits and tests).
+    func appleIDEvents() async throws -> [AppleIDEventRecord]
 }
 
 /// The schema, versioned: migration n takes the database from version n-1 to n. Both stores run
@@ -151,6 +160,8 @@ public enum NotificationSchema {
         ],
         // 2: App Attest — one-time challenges, attested keys with their counter, accepted assertions.
         AppAttestSchema.migration,
+        // 3: Sign in with Apple server-to-server notifications, one row per notification.
+        AppleIDEventSchema.migration,
     ]
 
     public static var version: Int { migrations.count }

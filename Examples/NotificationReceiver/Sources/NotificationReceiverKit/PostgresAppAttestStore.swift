@@ -9,14 +9,37 @@ import PostgresNIO
 /// challenge is the same shape (`WHERE used_at IS NULL`), so a challenge is used once even by
 /// receivers sharing the database. The answer follows the acknowledged COMMIT.
 extension PostgresNotificationStore {
-    public func insertChallenge(_ challenge: String, issuedAt: Int64, expiresAt: Int64, purgeExpiredBefore: Int64?) async throws {
+    public func insertChallenge(
+        _ challenge: String, issuedAt: Int64, expiresAt: Int64, purgeExpiredBefore: Int64, maximumRows: Int
+    ) async throws -> Bool {
         let insert = try Self.query(AppAttestSchema.insertChallenge, [challenge, issuedAt, expiresAt])
-        let purge = try purgeExpiredBefore.map { try Self.query(AppAttestSchema.purgeChallenges, [$0]) }
+        let purge = try Self.query(AppAttestSchema.purgeChallenges, [purgeExpiredBefore])
         let logger = self.logger
-        try await client.withTransaction(logger: logger) { connection in
-            if let purge { try await connection.query(purge, logger: logger) }
+        return try await client.withTransaction(logger: logger) { connection in
+            // Issuers take turns (a transaction-level advisory lock), so the count and the insert
+            // see each other and the table never holds more than maximumRows.
+            try await connection.query("SELECT pg_advisory_xact_lock(1936287341)", logger: logger)
+            try await connection.query(purge, logger: logger)
+            var count = 0
+            for try await n in try await connection.query(PostgresQuery(unsafeSQL: AppAttestSchema.countChallenges), logger: logger)
+                .decode(Int.self)
+            {
+                count = n
+            }
+            guard count < maximumRows else { return false }
             try await connection.query(insert, logger: logger)
+            return true
         }
+    }
+
+    public func challengeCount() async throws -> Int {
+        var count = 0
+        for try await n in try await client.query(PostgresQuery(unsafeSQL: AppAttestSchema.countChallenges), logger: logger).decode(
+            Int.self)
+        {
+            count = n
+        }
+        return count
     }
 
     /// Consumes `challenge` in `connection`'s transaction, or throws `RollBack` with the refusal.

@@ -163,7 +163,7 @@ public final class PostgresNotificationStore: NotificationStore {
         try await client.query(
             """
             DROP TABLE IF EXISTS notifications, transaction_state, appattest_assertions, appattest_keys, appattest_challenges,
-                schema_version
+                siwa_events, schema_version
             """, logger: logger)
     }
 }

@@ -5,13 +5,19 @@ import GRDB
 /// compare-and-set never races inside the process, and SQLite's write lock serialises writers of
 /// other processes), committed with `synchronous = FULL` before the method returns.
 extension SQLiteNotificationStore {
-    public func insertChallenge(_ challenge: String, issuedAt: Int64, expiresAt: Int64, purgeExpiredBefore: Int64?) async throws {
+    public func insertChallenge(
+        _ challenge: String, issuedAt: Int64, expiresAt: Int64, purgeExpiredBefore: Int64, maximumRows: Int
+    ) async throws -> Bool {
         try await pool.write { db in
-            if let purgeExpiredBefore {
-                try db.execute(sql: Self.sqlite(AppAttestSchema.purgeChallenges), arguments: [purgeExpiredBefore])
-            }
+            try db.execute(sql: Self.sqlite(AppAttestSchema.purgeChallenges), arguments: [purgeExpiredBefore])
+            guard try Int.fetchOne(db, sql: AppAttestSchema.countChallenges) ?? 0 < maximumRows else { return false }
             try db.execute(sql: Self.sqlite(AppAttestSchema.insertChallenge), arguments: [challenge, issuedAt, expiresAt])
+            return true
         }
+    }
+
+    public func challengeCount() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: AppAttestSchema.countChallenges) ?? 0 }
     }
 
     /// Consumes `challenge` in `db`'s transaction, or throws `RollBack` with the refusal.

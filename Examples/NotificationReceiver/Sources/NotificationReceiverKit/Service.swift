@@ -2,15 +2,17 @@ import Foundation
 import Hummingbird
 import Logging
 import SigilAppStore
+import SigilHTTP
 import SigilPKCS7
 import SigilReceipts
+import SigilTokens
 import SigilX509
 
 /// Builds the whole service from a configuration: store (PostgreSQL when a URL is set, else
 /// SQLite), verifier, routes; the schema is created or upgraded before the server accepts
 /// connections. Prints `listening on HOST:PORT` on standard output once it does.
 public enum ReceiverService {
-    public static func run(configuration: ReceiverConfiguration, logger: Logger) async throws {
+    public static func run(configuration: ReceiverConfiguration, logger: Logger, hooks: ReceiverHooks = ReceiverHooks()) async throws {
         let roots = try configuration.loadRootCertificates()
         let environments = try configuration.acceptedEnvironments()
         let verifier = try SignedDataVerifier(
@@ -32,10 +34,20 @@ public enum ReceiverService {
             AppAttestIntake(
                 attestationVerifier: verifiers.attestation, assertionVerifier: verifiers.assertion, store: store, logger: logger,
                 challengeSeconds: configuration.challengeSeconds,
-                storeTimeout: storeTimeout)
+                storeTimeout: storeTimeout, maximumChallenges: configuration.maximumChallenges,
+                challengeLimiter: RateLimiter(perMinute: configuration.challengeRatePerMinute))
         }
+        let appleID =
+            configuration.siwaClientIds.isEmpty
+            ? nil
+            : AppleIDEventIntake(
+                verifier: AppleIDServerNotificationVerifier(clientIDs: configuration.siwaClientIds),
+                keys: AppleIDEventIntake.keyCache(url: configuration.siwaJWKSURL, transport: AsyncHTTPClientTransport()), store: store,
+                logger: logger, storeTimeout: storeTimeout, hook: hooks.appleIDEvent)
+        let metrics = ReceiverMetrics()
         let router = ReceiverRoutes.router(
-            intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes, appAttest: appAttest)
+            intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes, appAttest: appAttest, appleID: appleID,
+            access: OperatorAccess(apiKey: configuration.apiKey), metrics: metrics)
         var app = Application(
             router: router,
             configuration: .init(
@@ -56,11 +68,27 @@ public enum ReceiverService {
                 logger.warning(
                     "INSECURE: accepting unsigned LocalTesting notifications (--insecure-accept-unsigned): nothing is verified")
             }
+            if let appleID {
+                logger.info("Sign in with Apple notifications for \(appleID.verifier.clientIDs) on /siwa/notifications")
+            }
+            if configuration.apiKey == nil {
+                logger.warning("no API key: the read and operator routes are open to every caller of \(configuration.host)")
+            }
             if let appAttest {
                 logger.info(
                     "App Attest for \(appAttest.attestationVerifier.appID) (\(appAttest.attestationVerifier.environment)) on /appattest/…")
             }
         }
         try await app.runService()
+    }
+}
+
+/// What the app adds to the receiver: code that runs on its events.
+public struct ReceiverHooks: Sendable {
+    /// Runs on each newly stored Sign in with Apple notification (see `AppleIDEventHook`).
+    public var appleIDEvent: AppleIDEventHook?
+
+    public init(appleIDEvent: AppleIDEventHook? = nil) {
+        self.appleIDEvent = appleIDEvent
     }
 }

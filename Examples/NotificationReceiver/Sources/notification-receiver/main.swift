@@ -4,9 +4,16 @@ import NotificationReceiverKit
 
 // notification-receiver: App Store Server Notifications V2 → verified with Sigil → SQLite or
 // PostgreSQL. Configuration: see ReceiverConfiguration (flags and RECEIVER_* variables).
+// LOG_LEVEL (default info); RECEIVER_LOG_FORMAT=json for one JSON object per line.
 LoggingSystem.bootstrap { label in
+    let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    if ProcessInfo.processInfo.environment["RECEIVER_LOG_FORMAT"] == "json" {
+        var handler = JSONLogHandler(label: label)
+        handler.logLevel = level
+        return handler
+    }
     var handler = StreamLogHandler.standardError(label: label)
-    handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    handler.logLevel = level
     return handler
 }
 let logger = Logger(label: "notification-receiver")

@@ -210,7 +210,8 @@ extension Scenarios {
         try await expectRefusal(
             base, "attestation", device.attestation(challenge: unknown, pki: pki), 403, "receiver.challengeUnknown", "unknown challenge")
         let expired = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        try await store.insertChallenge(expired, issuedAt: now - 600_000, expiresAt: now - 1000, purgeExpiredBefore: nil)
+        _ = try await store.insertChallenge(
+            expired, issuedAt: now - 600_000, expiresAt: now - 1000, purgeExpiredBefore: now - 3_600_000, maximumRows: .max)
         try await expectRefusal(
             base, "attestation", device.attestation(challenge: expired, pki: pki), 403, "receiver.challengeExpired", "expired challenge")
         let noKeys = try await store.attestedKeys()

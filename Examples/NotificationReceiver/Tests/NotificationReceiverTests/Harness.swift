@@ -161,7 +161,7 @@ final class ReceiverProcess: @unchecked Sendable {
             throw HarnessError("notification-receiver was not built beside \(bundle.path)")
         }
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("receiver-log-\(UUID().uuidString).txt")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = binary
         process.arguments = ["--port", "0"] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -232,8 +232,8 @@ final class Sender: @unchecked Sendable {
             timeout: 60, maximumResponseSize: 1 << 20)
     }
 
-    func get(_ url: String) async throws -> HTTPResponse {
-        try await transport.send(HTTPRequest(method: "GET", url: url), timeout: 30, maximumResponseSize: 1 << 20)
+    func get(_ url: String, headers: [HTTPHeader] = []) async throws -> HTTPResponse {
+        try await transport.send(HTTPRequest(method: "GET", url: url, headers: headers), timeout: 30, maximumResponseSize: 1 << 20)
     }
 }
 

@@ -1,3 +1,4 @@
+import NotificationReceiverKit
 import XCTest
 
 /// The receiver on its embedded default, a SQLite file.
@@ -23,6 +24,9 @@ final class SQLiteReceiverTests: XCTestCase {
     func testAppAttestSIGKILLDuringBurstLosesNothingAcknowledged() async throws { try await make().appAttestKillDuringBurst() }
     func testProductionAndSandboxInOneDeployment() async throws { try await make().productionAndSandboxInOneDeployment() }
     func testLocalTestingRefusedWithoutTheInsecureFlag() async throws { try await make().localTestingNeedsTheInsecureFlag() }
+    func testReadRoutesNeedTheAPIKeyAndMetricsParse() async throws { try await make().readRoutesNeedTheAPIKey() }
+    func testChallengeBurstsAreBounded() async throws { try await make().challengesAreBounded() }
+    func testSignInWithAppleNotificationsStoredOnce() async throws { try await make().appleIDNotificationsStoredOnce() }
 }
 
 /// The receiver on a real PostgreSQL server (RECEIVER_TEST_POSTGRES_URL; ci.sh starts one).
@@ -49,4 +53,41 @@ final class PostgresReceiverTests: XCTestCase {
     func testAppAttest16ClientsOneKeyEachCounterAcceptedOnce() async throws { try await make().appAttestConcurrentAssertions() }
     func testAppAttestSIGKILLDuringBurstLosesNothingAcknowledged() async throws { try await make().appAttestKillDuringBurst() }
     func testAppAttestPostgresStoppedAndRestartedDuringBurst() async throws { try await make().appAttestDatabaseAwayDuringBurst() }
+    func testReadRoutesNeedTheAPIKeyAndMetricsParse() async throws { try await make().readRoutesNeedTheAPIKey() }
+    func testChallengeBurstsAreBounded() async throws { try await make().challengesAreBounded() }
+    func testSignInWithAppleNotificationsStoredOnce() async throws { try await make().appleIDNotificationsStoredOnce() }
+}
+
+/// What the configuration refuses before anything listens.
+final class OperationsConfigurationTests: XCTestCase {
+    func testAPublicListenerNeedsAnAPIKey() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("root-\(UUID().uuidString).cer").path
+        let common = ["--bundle-id", "com.example", "--root-certificate", root]
+        for host in ["0.0.0.0", "192.0.2.10", "::", "receiver.example.com"] {
+            XCTAssertThrowsError(try ReceiverConfiguration.load(arguments: common + ["--host", host], environment: [:]), host) {
+                XCTAssertTrue("\($0)".contains("without an API key"), "\($0)")
+            }
+        }
+        for host in ["127.0.0.1", "localhost", "::1", "127.0.0.53"] {
+            XCTAssertNoThrow(try ReceiverConfiguration.load(arguments: common + ["--host", host], environment: [:]), host)
+        }
+        let key = "0123456789abcdef-key"
+        let keyed = try ReceiverConfiguration.load(arguments: common + ["--host", "0.0.0.0"], environment: ["RECEIVER_API_KEY": key])
+        XCTAssertEqual(keyed.apiKey, key)
+        XCTAssertThrowsError(try ReceiverConfiguration.load(arguments: common + ["--api-key", key], environment: [:])) {
+            XCTAssertTrue("\($0)".contains("not taken on the command line"), "\($0)")
+        }
+        XCTAssertThrowsError(
+            try ReceiverConfiguration.load(arguments: common + ["--host", "0.0.0.0"], environment: ["RECEIVER_API_KEY": "short"]))
+    }
+
+    func testRateLimiterIsPerClientAndBounded() {
+        let limiter = RateLimiter(perMinute: 3, maximumClients: 4)
+        XCTAssertEqual((0..<5).map { _ in limiter.allow("a", now: 0) }, [true, true, true, false, false])
+        XCTAssertTrue(limiter.allow("b", now: 0), "another client has its own bucket")
+        XCTAssertTrue(limiter.allow("a", now: 20_000), "one token back after a third of a minute")
+        XCTAssertFalse(limiter.allow("a", now: 20_001))
+        for n in 0..<100 { _ = limiter.allow("flood-\(n)", now: 30_000) }
+        XCTAssertLessThanOrEqual(limiter.trackedClients, 4, "a flood of addresses does not grow it")
+    }
 }

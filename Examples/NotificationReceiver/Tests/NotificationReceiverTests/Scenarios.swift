@@ -58,8 +58,10 @@ final class Scenarios: @unchecked Sendable {
         environment: String? = nil, bundleId: String? = nil, storeTimeout: Int = 30, extraArguments: [String] = []
     ) async throws -> ReceiverProcess {
         _ = try await openStore()
+        // The challenge rate limit is per client address and every test client is 127.0.0.1: high
+        // here, low in the test of the limit (a later flag wins).
         var arguments =
-            extraArguments + [
+            ["--appattest-challenge-rate", "1000000"] + extraArguments + [
                 "--bundle-id", bundleId ?? signer.bundleId, "--app-apple-id", "\(signer.appAppleId)",
                 "--environment", environment ?? signer.environment.rawValue, "--root-certificate", signer.rootFile.path,
                 // App Attest on the test PKI's root. The store timeout is long (a busy machine is not a

@@ -27,9 +27,16 @@ final class StalledStore: NotificationStore, @unchecked Sendable {
     func storedNotificationUUIDs() async throws -> [String] { try await stall() }
     func storedNotificationEnvironments() async throws -> [String: String] { try await stall() }
     func schemaVersion() async throws -> Int { try await stall() }
-    func insertChallenge(_ challenge: String, issuedAt: Int64, expiresAt: Int64, purgeExpiredBefore: Int64?) async throws {
-        try await stall() as Void
+    func insertChallenge(
+        _ challenge: String, issuedAt: Int64, expiresAt: Int64, purgeExpiredBefore: Int64, maximumRows: Int
+    ) async throws -> Bool {
+        try await stall()
     }
+    func challengeCount() async throws -> Int { try await stall() }
+    func storeAppleIDEvent(_ record: AppleIDEventRecord) async throws -> StoreOutcome { try await stall() }
+    func appleIDEventIsHandled(identity: String) async throws -> Bool { try await stall() }
+    func markAppleIDEventHandled(identity: String, at time: Int64) async throws { try await stall() as Void }
+    func appleIDEvents() async throws -> [AppleIDEventRecord] { try await stall() }
     func storeAttestation(_ key: AttestedKeyRecord, challenge: String, now: Int64) async throws -> AttestationStoreOutcome {
         try await stall()
     }
