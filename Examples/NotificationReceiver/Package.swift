@@ -48,7 +48,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "notification-receiver",
-            dependencies: ["NotificationReceiverKit"]
+            dependencies: ["NotificationReceiverKit", .product(name: "SigilHTTP", package: "Sigil")]
         ),
         // Notifications per second end to end against a receiver process (see README.md).
         .executableTarget(
@@ -76,6 +76,7 @@ let package = Package(
                 .product(name: "SigilASN1", package: "Sigil"),
                 .product(name: "SigilTestPKI", package: "Sigil"),
                 .product(name: "SigilJOSE", package: "Sigil"),
+                .product(name: "SigilKeys", package: "Sigil"),
                 .product(name: "SigilTokens", package: "Sigil"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -50,6 +50,12 @@ public struct NotificationIntake: Sendable {
             logger.warning("refused a notification: the body has no signedPayload")
             return Outcome(status: 400, body: ["status": "MALFORMED_BODY", "reason": "the body has no signedPayload"])
         }
+        return await accept(signedPayload: signedPayload)
+    }
+
+    /// Verifies and stores one notification JWS — POSTed by Apple, or read from Apple's
+    /// notification history by the backfill — through the same idempotent path.
+    public func accept(signedPayload: String) async -> Outcome {
         if verifier.environments.trust == .unverified {
             logger.warning(
                 "INSECURE: serving an unsigned LocalTesting notification (--insecure-accept-unsigned): nothing of it is verified")

@@ -13,13 +13,9 @@ import SigilX509
 /// connections. Prints `listening on HOST:PORT` on standard output once it does.
 public enum ReceiverService {
     public static func run(configuration: ReceiverConfiguration, logger: Logger, hooks: ReceiverHooks = ReceiverHooks()) async throws {
-        let roots = try configuration.loadRootCertificates()
         let environments = try configuration.acceptedEnvironments()
-        let verifier = try SignedDataVerifier(
-            rootCertificates: roots, bundleId: configuration.bundleId,
-            appAppleId: configuration.appAppleId, environments: environments)
-        let postgres = try configuration.postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
-        let store: any NotificationStore = try postgres ?? SQLiteNotificationStore(path: configuration.sqlitePath)
+        let verifier = try makeVerifier(configuration)
+        let (store, postgres) = try makeStore(configuration, logger: logger)
         let storeTimeout = Duration.milliseconds(Int64(configuration.storeTimeoutSeconds * 1000))
         let intake = NotificationIntake(verifier: verifier, store: store, logger: logger, storeTimeout: storeTimeout)
         var receiptRoots: [Certificate] = []
@@ -80,6 +76,23 @@ public enum ReceiverService {
             }
         }
         try await app.runService()
+    }
+}
+
+extension ReceiverService {
+    /// The notification verifier the configuration names (roots, bundle id, app Apple id, environments).
+    public static func makeVerifier(_ configuration: ReceiverConfiguration) throws -> SignedDataVerifier {
+        try SignedDataVerifier(
+            rootCertificates: try configuration.loadRootCertificates(), bundleId: configuration.bundleId,
+            appAppleId: configuration.appAppleId, environments: try configuration.acceptedEnvironments())
+    }
+
+    /// The store: PostgreSQL when a URL is configured (its client must then run), else SQLite.
+    public static func makeStore(
+        _ configuration: ReceiverConfiguration, logger: Logger
+    ) throws -> (store: any NotificationStore, postgres: PostgresNotificationStore?) {
+        let postgres = try configuration.postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
+        return (try postgres ?? SQLiteNotificationStore(path: configuration.sqlitePath), postgres)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NotificationReceiverKit
+import SigilHTTP
 
 // notification-receiver: App Store Server Notifications V2 → verified with Sigil → SQLite or
 // PostgreSQL. Configuration: see ReceiverConfiguration (flags and RECEIVER_* variables).
@@ -17,10 +18,38 @@ LoggingSystem.bootstrap { label in
     return handler
 }
 let logger = Logger(label: "notification-receiver")
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "backfill" {
+    // notification-receiver backfill --since T [--until T] --asc-… [receiver options]: see BackfillOptions.
+    let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    let options: BackfillOptions
+    let backfillConfiguration: ReceiverConfiguration
+    do {
+        let parsed = try BackfillOptions.parse(
+            arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment, now: now)
+        options = parsed.options
+        backfillConfiguration = try ReceiverConfiguration.load(arguments: parsed.rest, environment: ProcessInfo.processInfo.environment)
+    } catch {
+        FileHandle.standardError.write(Data("notification-receiver backfill: \(error)\n".utf8))
+        exit(64)
+    }
+    do {
+        let summary = try await ReceiverBackfill.run(
+            configuration: backfillConfiguration, options: options, logger: logger, transport: AsyncHTTPClientTransport(),
+            progress: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        FileHandle.standardOutput.write(try encoder.encode(summary) + Data("\n".utf8))
+        exit(summary.refused > 0 ? 2 : 0)
+    } catch {
+        FileHandle.standardError.write(Data("notification-receiver backfill: \(error)\n".utf8))
+        exit(1)
+    }
+}
 let configuration: ReceiverConfiguration
 do {
     configuration = try ReceiverConfiguration.load(
-        arguments: Array(CommandLine.arguments.dropFirst()),
+        arguments: arguments,
         environment: ProcessInfo.processInfo.environment)
 } catch {
     FileHandle.standardError.write(Data("notification-receiver: \(error)\n".utf8))

@@ -27,6 +27,7 @@ final class SQLiteReceiverTests: XCTestCase {
     func testReadRoutesNeedTheAPIKeyAndMetricsParse() async throws { try await make().readRoutesNeedTheAPIKey() }
     func testChallengeBurstsAreBounded() async throws { try await make().challengesAreBounded() }
     func testSignInWithAppleNotificationsStoredOnce() async throws { try await make().appleIDNotificationsStoredOnce() }
+    func testBackfillRestoresWhatWasMissed() async throws { try await make().backfillRestoresWhatWasMissed() }
 }
 
 /// The receiver on a real PostgreSQL server (RECEIVER_TEST_POSTGRES_URL; ci.sh starts one).
@@ -56,6 +57,7 @@ final class PostgresReceiverTests: XCTestCase {
     func testReadRoutesNeedTheAPIKeyAndMetricsParse() async throws { try await make().readRoutesNeedTheAPIKey() }
     func testChallengeBurstsAreBounded() async throws { try await make().challengesAreBounded() }
     func testSignInWithAppleNotificationsStoredOnce() async throws { try await make().appleIDNotificationsStoredOnce() }
+    func testBackfillRestoresWhatWasMissed() async throws { try await make().backfillRestoresWhatWasMissed() }
 }
 
 /// What the configuration refuses before anything listens.

@@ -57,6 +57,17 @@ final class Scenarios: @unchecked Sendable {
     func start(
         environment: String? = nil, bundleId: String? = nil, storeTimeout: Int = 30, extraArguments: [String] = []
     ) async throws -> ReceiverProcess {
+        let arguments = try await receiverArguments(
+            environment: environment, bundleId: bundleId, storeTimeout: storeTimeout, extraArguments: extraArguments)
+        let process = try ReceiverProcess(arguments: arguments, testCase: testCase)
+        processes.append(process)
+        return process
+    }
+
+    /// The receiver's options for this test: the test PKI, App Attest on its root, this backend.
+    func receiverArguments(
+        environment: String? = nil, bundleId: String? = nil, storeTimeout: Int = 30, extraArguments: [String] = []
+    ) async throws -> [String] {
         _ = try await openStore()
         // The challenge rate limit is per client address and every test client is 127.0.0.1: high
         // here, low in the test of the limit (a later flag wins).
@@ -73,9 +84,7 @@ final class Scenarios: @unchecked Sendable {
         case .sqlite: arguments += ["--sqlite", sqlitePath]
         case .postgres: arguments += ["--postgres-url", postgresURL ?? ""]
         }
-        let process = try ReceiverProcess(arguments: arguments, testCase: testCase)
-        processes.append(process)
-        return process
+        return arguments
     }
 
     func tearDown() async {
