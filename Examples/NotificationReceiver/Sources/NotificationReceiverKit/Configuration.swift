@@ -37,6 +37,8 @@ import SigilX509
 /// | `--appattest-max-challenges N` | `RECEIVER_APPATTEST_MAX_CHALLENGES` | `100000`: challenge rows stored at most |
 /// | `--siwa-client-id ID` (repeatable) | `RECEIVER_SIWA_CLIENT_IDS` (comma-separated) | none (`/siwa/notifications` is off): the audiences Sign in with Apple notifications may name |
 /// | `--siwa-jwks-url URL` | `RECEIVER_SIWA_JWKS_URL` | `https://appleid.apple.com/auth/keys` |
+/// | `--forward [ENVIRONMENT=]URL` (repeatable) | `RECEIVER_FORWARD` (comma-separated) | none: each stored notification (of that environment) is POSTed on to URL through the outbox |
+/// | `--forward-max-backoff SECONDS` | `RECEIVER_FORWARD_MAX_BACKOFF` | `300`: the longest wait between two attempts of one forward |
 public struct ReceiverConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
@@ -90,6 +92,10 @@ public struct ReceiverConfiguration: Sendable {
     public var siwaClientIds: [String] = []
     /// Where Apple's Sign in with Apple keys are fetched from.
     public var siwaJWKSURL = "https://appleid.apple.com/auth/keys"
+    /// Downstream receivers each stored notification is forwarded to.
+    public var forwarding: [ForwardingRule] = []
+    /// The longest wait between two attempts of one forward, seconds.
+    public var forwardMaximumBackoff = 300.0
 
     public init() {}
 
@@ -186,6 +192,15 @@ public struct ReceiverConfiguration: Sendable {
                     throw Error("--siwa-jwks-url \(value) is not an http(s) URL")
                 }
                 configuration.siwaJWKSURL = value
+            case "forward":
+                for rule in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !rule.isEmpty {
+                    configuration.forwarding.append(try ForwardingRule(parsing: rule))
+                }
+            case "forward-max-backoff":
+                guard let seconds = Double(value), seconds >= 0.1, seconds <= 86_400 else {
+                    throw Error("forward max backoff \(value) is not 0.1…86400 seconds")
+                }
+                configuration.forwardMaximumBackoff = seconds
             default: throw Error("unknown option --\(name)")
             }
         }
@@ -202,7 +217,8 @@ public struct ReceiverConfiguration: Sendable {
             ("RECEIVER_APPATTEST_WHEN_ABSENT", "appattest-when-absent"), ("RECEIVER_API_KEY", "api-key"),
             ("RECEIVER_APPATTEST_CHALLENGE_RATE", "appattest-challenge-rate"),
             ("RECEIVER_APPATTEST_MAX_CHALLENGES", "appattest-max-challenges"), ("RECEIVER_SIWA_CLIENT_IDS", "siwa-client-id"),
-            ("RECEIVER_SIWA_JWKS_URL", "siwa-jwks-url"),
+            ("RECEIVER_SIWA_JWKS_URL", "siwa-jwks-url"), ("RECEIVER_FORWARD", "forward"),
+            ("RECEIVER_FORWARD_MAX_BACKOFF", "forward-max-backoff"),
         ]
         for (variable, name) in variables {
             if let value = environment[variable] { try apply(name, value) }

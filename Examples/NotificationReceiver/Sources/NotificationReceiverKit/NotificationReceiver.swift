@@ -18,12 +18,15 @@ public struct NotificationIntake: Sendable {
     /// How long a database call may take before the answer is given without it (a 5xx: whether a
     /// write committed is then unknown, so it is never acknowledged, and Apple delivers again).
     public let storeTimeout: Duration
+    /// Where each newly stored notification is forwarded (through the outbox).
+    public let forwarding: [ForwardingRule]
 
     public init(
         verifier: SignedDataVerifier, store: any NotificationStore, logger: Logger,
         clock: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
-        storeTimeout: Duration = .seconds(5)
+        storeTimeout: Duration = .seconds(5), forwarding: [ForwardingRule] = []
     ) {
+        self.forwarding = forwarding
         self.verifier = verifier
         self.store = store
         self.logger = logger
@@ -74,9 +77,10 @@ public struct NotificationIntake: Sendable {
             return outcome
         }
         let verifySeconds = Self.seconds(since: started)
-        let record: NotificationRecord
+        var record: NotificationRecord
         do {
             record = try Self.record(verified, signedPayload: signedPayload, receivedAt: clock())
+            record.forwardTo = forwarding.filter { $0.applies(to: record.environment) }.map(\.url)
         } catch {
             logger.warning("refused a notification: \(error)")
             var outcome = Outcome(status: 400, body: ["status": "INCOMPLETE_NOTIFICATION", "reason": "\(error)"])
@@ -85,7 +89,7 @@ public struct NotificationIntake: Sendable {
         }
         let storing = ContinuousClock.now
         do {
-            let result = try await withinStoreTimeout(storeTimeout) { [store] in try await store.store(record) }
+            let result = try await withinStoreTimeout(storeTimeout) { [store, record] in try await store.store(record) }
             var outcome = Outcome(status: 200, body: ["status": result.rawValue, "notificationUUID": record.notificationUUID])
             outcome.verifySeconds = verifySeconds
             outcome.storeSeconds = Self.seconds(since: storing)
@@ -205,9 +209,13 @@ public enum ReceiverRoutes {
                 metrics.count("sigil_receiver_http_unauthorized_total", "metrics")
                 return OperatorAccess.refusal
             }
+            var gauges: [(String, String, Double)] = []
+            if let depth = try? await withinStoreTimeout(intake.storeTimeout, { [store = intake.store] in try await store.outboxDepth() }) {
+                gauges.append(("sigil_receiver_outbox_depth", "Forwards not yet delivered.", Double(depth)))
+            }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
+                body: .init(byteBuffer: ByteBuffer(string: metrics.render(gauges: gauges))))
         }
         router.post("/verifyReceipt") { request, _ -> Response in
             guard let buffer = try? await request.body.collect(upTo: maxBodyBytes) else {

@@ -14,10 +14,12 @@ public struct NotificationRecord: Sendable, Hashable {
     /// When this receiver accepted it, milliseconds since 1970.
     public var receivedAt: Int64
     public var transaction: TransactionState?
+    /// The destinations to forward it to (outbox rows written in the same transaction).
+    public var forwardTo: [String]
 
     public init(
         notificationUUID: String, notificationType: String, subtype: String?, signedDate: Int64, environment: String,
-        signedPayload: String, receivedAt: Int64, transaction: TransactionState?
+        signedPayload: String, receivedAt: Int64, transaction: TransactionState?, forwardTo: [String] = []
     ) {
         self.notificationUUID = notificationUUID
         self.notificationType = notificationType
@@ -27,6 +29,7 @@ public struct NotificationRecord: Sendable, Hashable {
         self.signedPayload = signedPayload
         self.receivedAt = receivedAt
         self.transaction = transaction
+        self.forwardTo = forwardTo
     }
 }
 
@@ -115,6 +118,12 @@ public protocol NotificationStore: AppAttestStore {
     func markAppleIDEventHandled(identity: String, at time: Int64) async throws
     /// Every stored Sign in with Apple notification (for audits and tests).
     func appleIDEvents() async throws -> [AppleIDEventRecord]
+    /// Undelivered forwards due at `now`, oldest first, at most `limit`.
+    func dueOutbox(now: Int64, limit: Int) async throws -> [OutboxItem]
+    func markOutboxDelivered(notificationUUID: String, destination: String, at time: Int64) async throws
+    func markOutboxFailed(notificationUUID: String, destination: String, nextAttemptAt: Int64, error: String) async throws
+    /// How many forwards are not yet delivered.
+    func outboxDepth() async throws -> Int
 }
 
 /// The schema, versioned: migration n takes the database from version n-1 to n. Both stores run
@@ -162,6 +171,8 @@ public enum NotificationSchema {
         AppAttestSchema.migration,
         // 3: Sign in with Apple server-to-server notifications, one row per notification.
         AppleIDEventSchema.migration,
+        // 4: the outbox of notifications to forward.
+        OutboxSchema.migration,
     ]
 
     public static var version: Int { migrations.count }

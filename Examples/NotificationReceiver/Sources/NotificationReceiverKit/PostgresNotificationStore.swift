@@ -103,11 +103,13 @@ public final class PostgresNotificationStore: NotificationStore {
                     state.updatedAt, state.signedTransactionInfo, state.signedRenewalInfo,
                 ])
         }
+        let outbox = try Self.outboxQueries(record)
         let logger = self.logger
         return try await client.withTransaction(logger: logger) { connection in
             var inserted = false
             for try await _ in try await connection.query(insert, logger: logger) { inserted = true }
             guard inserted else { return StoreOutcome.duplicate }
+            for query in outbox { try await connection.query(query, logger: logger) }
             if let upsert { try await connection.query(upsert, logger: logger) }
             return StoreOutcome.stored
         }
@@ -163,7 +165,7 @@ public final class PostgresNotificationStore: NotificationStore {
         try await client.query(
             """
             DROP TABLE IF EXISTS notifications, transaction_state, appattest_assertions, appattest_keys, appattest_challenges,
-                siwa_events, schema_version
+                siwa_events, outbox, schema_version
             """, logger: logger)
     }
 }

@@ -61,6 +61,7 @@ public final class SQLiteNotificationStore: NotificationStore {
                     record.transaction?.originalTransactionId, record.signedPayload, record.receivedAt,
                 ])
             guard db.changesCount == 1 else { return .duplicate }
+            try Self.insertOutbox(record, in: db)
             if let state = record.transaction {
                 let arguments: [(any DatabaseValueConvertible)?] = [
                     state.originalTransactionId, state.transactionId, state.productId, state.bundleId, state.environment,

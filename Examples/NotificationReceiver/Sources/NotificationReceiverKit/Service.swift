@@ -17,7 +17,13 @@ public enum ReceiverService {
         let verifier = try makeVerifier(configuration)
         let (store, postgres) = try makeStore(configuration, logger: logger)
         let storeTimeout = Duration.milliseconds(Int64(configuration.storeTimeoutSeconds * 1000))
-        let intake = NotificationIntake(verifier: verifier, store: store, logger: logger, storeTimeout: storeTimeout)
+        let intake = NotificationIntake(
+            verifier: verifier, store: store, logger: logger, storeTimeout: storeTimeout, forwarding: configuration.forwarding)
+        let forwarder =
+            configuration.forwarding.isEmpty
+            ? nil
+            : OutboxForwarder(
+                store: store, transport: AsyncHTTPClientTransport(), logger: logger, maximumBackoff: configuration.forwardMaximumBackoff)
         var receiptRoots: [Certificate] = []
         for der in try configuration.loadReceiptRootCertificates() { receiptRoots.append(try Certificate(derEncoded: der)) }
         // The verifyReceipt drop-in keeps Apple's response body: Apple's endpoint checks no bundle
@@ -63,6 +69,11 @@ public enum ReceiverService {
             if environments.trust == .unverified {
                 logger.warning(
                     "INSECURE: accepting unsigned LocalTesting notifications (--insecure-accept-unsigned): nothing is verified")
+            }
+            if let forwarder {
+                // Delivers the outbox beside the server, from the rows left by any earlier run too.
+                Task { await forwarder.run() }
+                logger.info("forwarding to \(configuration.forwarding.map(\.url))")
             }
             if let appleID {
                 logger.info("Sign in with Apple notifications for \(appleID.verifier.clientIDs) on /siwa/notifications")

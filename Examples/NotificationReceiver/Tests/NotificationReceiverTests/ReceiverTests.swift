@@ -28,6 +28,7 @@ final class SQLiteReceiverTests: XCTestCase {
     func testChallengeBurstsAreBounded() async throws { try await make().challengesAreBounded() }
     func testSignInWithAppleNotificationsStoredOnce() async throws { try await make().appleIDNotificationsStoredOnce() }
     func testBackfillRestoresWhatWasMissed() async throws { try await make().backfillRestoresWhatWasMissed() }
+    func testFanOutSurvivesADownstreamOutageAndAKill() async throws { try await make().fanOutSurvivesADownstreamOutageAndAKill() }
 }
 
 /// The receiver on a real PostgreSQL server (RECEIVER_TEST_POSTGRES_URL; ci.sh starts one).
@@ -58,6 +59,7 @@ final class PostgresReceiverTests: XCTestCase {
     func testChallengeBurstsAreBounded() async throws { try await make().challengesAreBounded() }
     func testSignInWithAppleNotificationsStoredOnce() async throws { try await make().appleIDNotificationsStoredOnce() }
     func testBackfillRestoresWhatWasMissed() async throws { try await make().backfillRestoresWhatWasMissed() }
+    func testFanOutSurvivesADownstreamOutageAndAKill() async throws { try await make().fanOutSurvivesADownstreamOutageAndAKill() }
 }
 
 /// What the configuration refuses before anything listens.

@@ -37,6 +37,12 @@ final class StalledStore: NotificationStore, @unchecked Sendable {
     func appleIDEventIsHandled(identity: String) async throws -> Bool { try await stall() }
     func markAppleIDEventHandled(identity: String, at time: Int64) async throws { try await stall() as Void }
     func appleIDEvents() async throws -> [AppleIDEventRecord] { try await stall() }
+    func dueOutbox(now: Int64, limit: Int) async throws -> [OutboxItem] { try await stall() }
+    func markOutboxDelivered(notificationUUID: String, destination: String, at time: Int64) async throws { try await stall() as Void }
+    func markOutboxFailed(notificationUUID: String, destination: String, nextAttemptAt: Int64, error: String) async throws {
+        try await stall() as Void
+    }
+    func outboxDepth() async throws -> Int { try await stall() }
     func storeAttestation(_ key: AttestedKeyRecord, challenge: String, now: Int64) async throws -> AttestationStoreOutcome {
         try await stall()
     }
