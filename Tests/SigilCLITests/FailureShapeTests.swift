@@ -115,6 +115,11 @@ final class FailureShapeTests: XCTestCase {
             "siwa revoke": siwa + ["--token", "t"],
             "siwa verify-id-token": ["--client-id", "C", "--jwks", junk, "not.a.token"],
             "siwa notification": ["--no-such-option"],
+            "notify": ["--no-such-option"],
+            "notify test-pki": ["/proc/no-such-dir/pki"],
+            "notify send": [
+                "--url", "http://127.0.0.1:9/appstore/notifications", "--bundle-id", "B", "--key", missing, "--chain", missing,
+            ],
             "siwa notification verify": ["--client-id", "C", "--jwks", junk, "not.a.token"],
             "bench": ["--iterations", "0"],
             "digest": ["--algorithm", "sha256", missing],

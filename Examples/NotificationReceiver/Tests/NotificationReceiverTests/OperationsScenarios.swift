@@ -269,3 +269,75 @@ enum PrometheusText {
         return samples
     }
 }
+
+// MARK: - A fake App Store
+
+extension Scenarios {
+    /// `sigil notify send` against the receiver: the notification (with its signed transaction and
+    /// renewal info) is stored; the receiver trusts the CLI's test root only because it was told to.
+    func fakeAppStoreSendsANotification() async throws {
+        let sigil = try SigilCLI.path()
+        let pki = directory.appendingPathComponent("fake-app-store").path
+        let made = try SigilCLI.run(sigil, ["notify", "test-pki", pki])
+        XCTAssertEqual(made.status, 0, made.output)
+        let root = (made.json["root"] as? String) ?? ""
+        let url = { (base: String) in base + "/appstore/notifications" }
+        let send = [
+            "notify", "send", "--pki-dir", pki, "--bundle-id", signer.bundleId, "--app-apple-id", "\(signer.appAppleId)",
+            "--type", "SUBSCRIBED", "--subtype", "INITIAL_BUY",
+        ]
+
+        // A receiver that does not trust the test root refuses it.
+        let untrusting = try await start()
+        let refused = try SigilCLI.run(sigil, send + ["--url", url(untrusting.baseURL)])
+        XCTAssertEqual(refused.status, 1, refused.output)
+        XCTAssertTrue(refused.output.contains("notify.http403"), refused.output)
+        untrusting.stop()
+
+        // Told to trust it, the receiver stores it and its transaction state.
+        let receiver = try await start(extraArguments: ["--root-certificate", root])
+        let sent = try SigilCLI.run(sigil, send + ["--url", url(receiver.baseURL)])
+        XCTAssertEqual(sent.status, 0, sent.output)
+        XCTAssertEqual((sent.json["answer"] as? [String: Any])?["status"] as? String, "stored", sent.output)
+        let uuid = sent.json["notificationUUID"] as? String ?? ""
+        let stored = try await openStore().storedNotificationUUIDs()
+        XCTAssertEqual(stored, [uuid])
+        let original = sent.json["originalTransactionId"] as? String ?? ""
+        let state = try await openStore().transactionState(originalTransactionId: original)
+        XCTAssertEqual(state?.lastNotificationType, "SUBSCRIBED")
+        XCTAssertEqual(state?.lastNotificationSubtype, "INITIAL_BUY")
+        XCTAssertNotNil(state?.signedRenewalInfo)
+    }
+}
+
+/// The `sigil` CLI of this repository: `SIGIL_CLI`, else the release build the test command makes
+/// before this package's tests run.
+enum SigilCLI {
+    static func path() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["SIGIL_CLI"], !path.isEmpty { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent(".build/release/sigil").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw HarnessError("no sigil CLI at \(path): build the repository first (swift build -c release) or set SIGIL_CLI")
+        }
+        return path
+    }
+
+    static func run(_ sigil: String, _ arguments: [String]) throws -> (status: Int32, output: String, json: [String: Any]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: sigil)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let failure = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let json = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        return (process.terminationStatus, String(decoding: data + failure, as: UTF8.self), json)
+    }
+}

@@ -29,6 +29,7 @@ final class SQLiteReceiverTests: XCTestCase {
     func testSignInWithAppleNotificationsStoredOnce() async throws { try await make().appleIDNotificationsStoredOnce() }
     func testBackfillRestoresWhatWasMissed() async throws { try await make().backfillRestoresWhatWasMissed() }
     func testFanOutSurvivesADownstreamOutageAndAKill() async throws { try await make().fanOutSurvivesADownstreamOutageAndAKill() }
+    func testFakeAppStoreSendsANotification() async throws { try await make().fakeAppStoreSendsANotification() }
 }
 
 /// The receiver on a real PostgreSQL server (RECEIVER_TEST_POSTGRES_URL; ci.sh starts one).
