@@ -3,6 +3,8 @@ import Hummingbird
 import Logging
 import NotificationReceiverKit
 import SigilHTTP
+import SigilJOSE
+import SigilTokens
 import XCTest
 
 /// Running the receiver for real: who may read what, bounded challenges, Sign in with Apple
@@ -339,5 +341,52 @@ enum SigilCLI {
         process.waitUntilExit()
         let json = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
         return (process.terminationStatus, String(decoding: data + failure, as: UTF8.self), json)
+    }
+}
+
+/// The Sign in with Apple hook: stored once, handled at least once.
+final class AppleIDHookTests: XCTestCase {
+    func testAFailedHookIsRetriedOnRedeliveryAndNotAfterSuccess() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("siwa-hook-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let apple = try AppleIDSigner(directory: directory)
+        let keys = try JWKS(parsing: Array(apple.jwks.utf8))
+        let store = try SQLiteNotificationStore(path: directory.appendingPathComponent("hook.sqlite").path)
+        try await store.prepare()
+        let calls = Shared<[String]>([])
+        let failNext = Shared(true)
+        struct HookFailed: Error {}
+        var logger = Logger(label: "hook-test")
+        logger.logLevel = .critical
+        let intake = AppleIDEventIntake(
+            verifier: AppleIDServerNotificationVerifier(clientIDs: ["com.example.app"]), keys: AppleJWKSCache { keys }, store: store,
+            logger: logger,
+            hook: { notification in
+                calls.update { $0.append(notification.event.type.rawValue) }
+                if failNext.value {
+                    failNext.set(false)
+                    throw HookFailed()
+                }
+            })
+        let body = try apple.body(aud: "com.example.app", now: Int64(Date().timeIntervalSince1970), jti: "hook-1", type: "account-delete")
+
+        var outcome = await intake.accept(body: body)
+        XCTAssertEqual(outcome.status, 500, "the hook failed: Apple is asked to deliver again")
+        var events = try await store.appleIDEvents()
+        XCTAssertEqual(events.count, 1, "stored before the hook ran")
+        XCTAssertNil(events.first?.handledAt)
+
+        outcome = await intake.accept(body: body)
+        XCTAssertEqual(outcome.status, 200)
+        XCTAssertEqual(outcome.body["status"], "duplicate")
+        events = try await store.appleIDEvents()
+        XCTAssertNotNil(events.first?.handledAt, "handled on the redelivery")
+
+        outcome = await intake.accept(body: body)
+        XCTAssertEqual(outcome.status, 200)
+        XCTAssertEqual(calls.value, ["account-delete", "account-delete"], "not handed to the hook again once handled")
+        let count = try await store.appleIDEvents().count
+        XCTAssertEqual(count, 1)
     }
 }
