@@ -1,3 +1,5 @@
+import Foundation
+import Logging
 import NotificationReceiverKit
 import XCTest
 
@@ -84,6 +86,26 @@ final class OperationsConfigurationTests: XCTestCase {
         }
         XCTAssertThrowsError(
             try ReceiverConfiguration.load(arguments: common + ["--host", "0.0.0.0"], environment: ["RECEIVER_API_KEY": "short"]))
+    }
+
+    func testJSONLogLinesCarryTheMetadata() throws {
+        let lines = Shared<[String]>([])
+        var handler = JSONLogHandler(label: "receiver", write: { line in lines.update { $0.append(line) } })
+        handler.metadata["process"] = "r1"
+        let logger = Logger(label: "receiver", factory: { _ in handler })
+        logger.info("stored notification \"x\"\nsecond line", metadata: ["notificationUUID": "6E1B…", "result": "stored"])
+        logger.debug("not at info level")
+        XCTAssertEqual(lines.value.count, 1)
+        let line = try XCTUnwrap(lines.value.first)
+        XCTAssertTrue(line.hasSuffix("\n"))
+        XCTAssertEqual(line.filter { $0 == "\n" }.count, 1, "one line per entry")
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
+        XCTAssertEqual(object["notificationUUID"], "6E1B…")
+        XCTAssertEqual(object["result"], "stored")
+        XCTAssertEqual(object["process"], "r1")
+        XCTAssertEqual(object["level"], "info")
+        XCTAssertEqual(object["message"], "stored notification \"x\"\nsecond line")
+        XCTAssertNotNil(object["time"])
     }
 
     func testRateLimiterIsPerClientAndBounded() {
