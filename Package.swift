@@ -35,6 +35,9 @@ let package = Package(
         .library(name: "SigilTestPKI", targets: ["SigilTestPKI"]),
         // One request/answer layer for every door (C ABI, Python, HTTP): JSON in, JSON out.
         .library(name: "SigilService", targets: ["SigilService"]),
+        // The C ABI (Sources/SigilC/include/sigil.h) over SigilService, as a shared and a static library.
+        .library(name: "SigilC", type: .dynamic, targets: ["SigilC"]),
+        .library(name: "SigilCStatic", type: .static, targets: ["SigilC"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
     traits: [
@@ -177,6 +180,12 @@ let package = Package(
                 "SigilBase", "SigilCore", "SigilASN1", "SigilX509", "SigilJOSE", "SigilAppStore", "SigilApplePKI", "SigilAppleRoots",
                 "SigilReceipts", "SigilAppAttest", "SigilTokens",
             ]
+        ),
+        // The C ABI: @_cdecl functions over SigilService, declared in include/sigil.h.
+        .target(
+            name: "SigilC",
+            dependencies: ["SigilService", "SigilBase"],
+            exclude: ["include"]
         ),
         .target(
             name: "SigilHTTP",

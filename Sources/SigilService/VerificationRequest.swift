@@ -1,7 +1,7 @@
 import SigilX509
 
 /// One verification request, as every door takes it: the JSON document that
-/// `Schemas/verification-request.schema.json` describes, decoded and checked before any verifier
+/// `Conformance/verification-request.schema.json` describes, decoded and checked before any verifier
 /// runs.
 ///
 /// Hostile input is bounded: at most ``maximumBytes`` of request, the JSON parser's depth limit,
