@@ -4,6 +4,7 @@ import Logging
 import SigilAppStore
 import SigilPKCS7
 import SigilReceipts
+import SigilService
 import SigilX509
 
 /// Builds the whole service from a configuration: store (PostgreSQL when a URL is set, else
@@ -36,6 +37,8 @@ public enum ReceiverService {
         }
         let router = ReceiverRoutes.router(
             intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes, appAttest: appAttest)
+        // Issue 37: the same process serves POST /v1/verify and /v1/openapi.json (stateless).
+        VerificationRoutes.add(to: router, service: VerificationService(), maxBodyBytes: configuration.maxBodyBytes, health: false)
         var app = Application(
             router: router,
             configuration: .init(
