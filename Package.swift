@@ -184,7 +184,7 @@ let package = Package(
         // The C ABI: @_cdecl functions over SigilService, declared in include/sigil.h.
         .target(
             name: "SigilC",
-            dependencies: ["SigilService", "SigilBase"],
+            dependencies: ["SigilService", "SigilAppStore", "SigilBase"],
             exclude: ["include"]
         ),
         .target(

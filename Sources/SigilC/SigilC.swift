@@ -1,3 +1,4 @@
+import SigilAppStore
 import SigilBase
 import SigilService
 
@@ -13,7 +14,15 @@ import Darwin
 // The header holds the contract (ownership, threads, stability); this file keeps it.
 
 /// The one service every call shares: its chain cache is locked, so calls may run on any thread.
-private let service = VerificationService()
+/// The cache keeps a validated chain `SIGIL_CHAIN_CACHE_SECONDS` seconds (read at the first call:
+/// an integer 0…86400, 0 turning the cache off; 900 when unset or anything else).
+private let service = VerificationService(cache: ChainCache(timeToLive: chainCacheSeconds()))
+
+private func chainCacheSeconds() -> Int64 {
+    guard let text = getenv("SIGIL_CHAIN_CACHE_SECONDS"), let seconds = Int64(String(cString: text)), (0...86_400).contains(seconds)
+    else { return 900 }
+    return seconds
+}
 
 /// `sigil_version()`'s string: made once, never freed (the header says so).
 nonisolated(unsafe) private let versionString: UnsafeMutablePointer<CChar>? = strdup(SigilVersion.current)

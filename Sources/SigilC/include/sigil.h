@@ -30,7 +30,10 @@
  * THREADS. Every function may be called from any thread, concurrently, with no initialization
  * call. The only state shared between calls is the cache of validated App Store certificate
  * chains, which is locked and keyed by the trusted roots, so concurrent calls with different roots
- * never share a chain. A call never blocks on another except for that lock.
+ * never share a chain. A call never blocks on another except for that lock. The cache keeps a
+ * validated chain for SIGIL_CHAIN_CACHE_SECONDS seconds (an environment variable read at the first
+ * call: 0 to 86400, 0 turning the cache off; 900 when unset or not such a number); every check but
+ * the chain's validation still runs on a cached chain.
  *
  * LIMITS. At most 4 MiB of request are read for sigil_verify (64 KiB for sigil_mint_token): the
  * string is not scanned beyond that, and a longer one is answered "request.tooLarge". JSON
