@@ -33,6 +33,11 @@ let package = Package(
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
         // and benchmarks; no verifier links it.
         .library(name: "SigilTestPKI", targets: ["SigilTestPKI"]),
+        // One request/answer layer for every door (C ABI, Python, HTTP): JSON in, JSON out.
+        .library(name: "SigilService", targets: ["SigilService"]),
+        // The C ABI (Sources/SigilC/include/sigil.h) over SigilService, as a shared and a static library.
+        .library(name: "SigilC", type: .dynamic, targets: ["SigilC"]),
+        .library(name: "SigilCStatic", type: .static, targets: ["SigilC"]),
         .executable(name: "sigil", targets: ["sigil"]),
     ],
     traits: [
@@ -166,6 +171,22 @@ let package = Package(
                 "SigilCBOR", "SigilApplePKI",
             ]
         ),
+        // The request/answer layer of the C ABI, the Python package and the HTTP verification
+        // service: decodes a request document, makes the one library call for its kind, encodes
+        // the answer. No verification logic of its own; no Foundation (FoundationEssentials at most).
+        .target(
+            name: "SigilService",
+            dependencies: [
+                "SigilBase", "SigilCore", "SigilASN1", "SigilX509", "SigilJOSE", "SigilAppStore", "SigilApplePKI", "SigilAppleRoots",
+                "SigilReceipts", "SigilAppAttest", "SigilTokens",
+            ]
+        ),
+        // The C ABI: @_cdecl functions over SigilService, declared in include/sigil.h.
+        .target(
+            name: "SigilC",
+            dependencies: ["SigilService", "SigilAppStore", "SigilBase"],
+            exclude: ["include"]
+        ),
         .target(
             name: "SigilHTTP",
             dependencies: [
@@ -279,6 +300,14 @@ let package = Package(
                 "SigilCore", "SigilASN1", "SigilBase", "SigilTestPKI", "SigilTestSupport",
             ]
         ),
+        // The request/answer layer against the conformance file (Conformance/cases.json) on the shared
+        // real data and the test PKI.
+        .testTarget(
+            name: "SigilServiceTests",
+            dependencies: [
+                "SigilService", "SigilAppStore", "SigilJOSE", "SigilASN1", "SigilKeys", "SigilCore", "SigilTestPKI", "SigilTestSupport",
+            ]
+        ),
         // The DocC articles' code: ArticleSnippets.swift is generated from their ```swift blocks by
         // Scripts/extract-article-snippets (Scripts/check-generated keeps it in step);
         // ArticleSnippetTests runs each on data made by SigilTestPKI.
@@ -321,7 +350,7 @@ let package = Package(
             dependencies: [
                 "SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilReceipts", "SigilJOSE", "SigilAppStore",
                 "SigilTokens",
-                "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore", "SigilApplePKI",
+                "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore", "SigilApplePKI", "SigilService",
             ]
         ),
         .testTarget(
@@ -341,7 +370,8 @@ let package = Package(
 // LLVMFuzzerRunDriver. They link only against libFuzzer, so they exist only in that build.
 if ProcessInfo.processInfo.environment["SIGIL_FUZZ"] != nil {
     package.targets.append(.target(name: "SigilFuzzDriver", path: "Fuzz/Driver"))
-    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest"] {
+    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request"]
+    {
         package.targets.append(
             .executableTarget(
                 name: "fuzz-\(name)",

@@ -13,7 +13,7 @@ import base64, glob, json, os, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "apple"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
 OUT = sys.argv[1]
-TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest"]
+TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request"]
 COUNT = {t: 0 for t in TARGETS}
 
 
@@ -160,6 +160,13 @@ for i, item in enumerate(["a201020304", "a26161016162820203", "826161a161626163"
                           "3bffffffffffffffff", "64f0908591", "5f42010243030405ff", "bf6346756ef563416d7421ff", "c11a514b67b0",
                           "fb3ff199999999999a", "f97c00"]):
     put("cbor", "rfc8949-a-%d" % i, bytes.fromhex(item))
+
+# SigilService's request documents: every request of the conformance file (files placed).
+sys.path.insert(0, os.path.join(ROOT, "Conformance"))
+import conformance  # noqa: E402
+
+for i, (_, request, _, _) in enumerate(conformance.load_cases()):
+    put("request", "conformance-%02d" % i, request)
 
 # 7. Regression inputs seed their own target, up to SEED_LIMIT bytes. libFuzzer starts its length
 # limit at the largest seed, and every reader of a target walks the whole input, so one 20 KB seed

@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "notification-receiver", targets: ["notification-receiver"]),
         .executable(name: "receiver-bench", targets: ["receiver-bench"]),
+        // Issue 37: the stateless verification service (POST /v1/verify, /health, /v1/openapi.json).
+        .executable(name: "verification-service", targets: ["verification-service"]),
     ],
     dependencies: [
         .package(name: "Sigil", path: "../..", traits: ["AsyncHTTPClient"]),
@@ -39,6 +41,7 @@ let package = Package(
                 .product(name: "SigilASN1", package: "Sigil"),
                 .product(name: "SigilHTTP", package: "Sigil"),
                 .product(name: "SigilTokens", package: "Sigil"),
+                .product(name: "SigilService", package: "Sigil"),  // issue 37: VerificationRoutes
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -49,6 +52,11 @@ let package = Package(
         .executableTarget(
             name: "notification-receiver",
             dependencies: ["NotificationReceiverKit", .product(name: "SigilHTTP", package: "Sigil")]
+        ),
+        // Issue 37: the stateless verification service.
+        .executableTarget(
+            name: "verification-service",
+            dependencies: ["NotificationReceiverKit", .product(name: "Logging", package: "swift-log")]
         ),
         // Notifications per second end to end against a receiver process (see README.md).
         .executableTarget(
@@ -66,6 +74,7 @@ let package = Package(
             dependencies: [
                 "NotificationReceiverKit",
                 "notification-receiver",
+                "verification-service",  // issue 37
                 .product(name: "SigilAppStore", package: "Sigil"),
                 .product(name: "SigilAppAttest", package: "Sigil"),
                 .product(name: "SigilCBOR", package: "Sigil"),

@@ -10,6 +10,7 @@ import SigilKeys
 import SigilOCSP
 import SigilPKCS7
 import SigilReceipts
+import SigilService
 import SigilTestPKI
 import SigilTokens
 import SigilX509
@@ -23,7 +24,7 @@ public enum FuzzHarness {
     public static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("der", der), ("certificate", certificate), ("chain", chain), ("ocsp", ocsp), ("receipt", receipt), ("jws", jws),
         ("external-purchase-token", externalPurchaseToken), ("crl", crl), ("cbor", cbor),
-        ("appattest", appAttest),
+        ("appattest", appAttest), ("request", request),
     ]
 
     /// A fixed validation time (2025-01-01T00:00:00Z): fuzzing must be deterministic.
@@ -141,6 +142,22 @@ public enum FuzzHarness {
         if let keys = try? JWKS(parsing: bytes) { for key in keys.keys { _ = try? key.verificationKey() } }
         _ = try? JSONValueDecoder().decode(JWSRenewalInfoDecodedPayload.self, fromJSON: bytes)
         _ = try? JSONValueDecoder().decode(AppTransaction.self, fromJSON: bytes)
+    }
+
+    /// The service every door shares (one chain cache, as in the C ABI and the HTTP service).
+    static let service = VerificationService()
+
+    /// SigilService's request decoders (verification and token requests) and the verification
+    /// behind a request that decodes; the answer must be one JSON object whose `valid` agrees with
+    /// its status, and a refusal must never echo the request.
+    public static func request(_ bytes: [UInt8]) {
+        for answer in [service.verify(json: bytes), service.mintToken(json: bytes)] {
+            guard case .object(let members)? = try? JSONValue(parsing: Array(answer.json.utf8)) else {
+                preconditionFailure("SigilService: an answer is not a JSON object")
+            }
+            let valid = members.first { $0.0 == "valid" }?.1.boolValue
+            precondition(valid == (answer.status == .verified), "SigilService: valid and status disagree")
+        }
     }
 
     /// External purchase tokens, strict and lenient.

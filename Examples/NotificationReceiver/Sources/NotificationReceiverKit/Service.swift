@@ -5,6 +5,7 @@ import SigilAppStore
 import SigilHTTP
 import SigilPKCS7
 import SigilReceipts
+import SigilService
 import SigilTokens
 import SigilX509
 
@@ -50,6 +51,8 @@ public enum ReceiverService {
         let router = ReceiverRoutes.router(
             intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes, appAttest: appAttest, appleID: appleID,
             access: OperatorAccess(apiKey: configuration.apiKey), metrics: metrics)
+        // Issue 37: the same process serves POST /v1/verify and /v1/openapi.json (stateless).
+        VerificationRoutes.add(to: router, service: VerificationService(), maxBodyBytes: configuration.maxBodyBytes, health: false)
         var app = Application(
             router: router,
             configuration: .init(

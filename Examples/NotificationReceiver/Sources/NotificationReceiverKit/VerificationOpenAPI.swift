@@ -1,0 +1,789 @@
+/// The OpenAPI 3.1 document of the verification routes, served at `GET /v1/openapi.json`. Its
+/// `VerificationRequest` schema is Conformance/verification-request.schema.json (the test
+/// VerificationServiceTests compares them), and each real answer of the conformance file is checked
+/// against its response schemas.
+enum VerificationOpenAPI {
+    static let document = #"""
+        {
+         "openapi": "3.1.0",
+         "info": {
+          "title": "Sigil verification service",
+          "version": "1",
+          "description": "Stateless verification of App Store signed data, app receipts and App Attest objects. The request and answer documents are those of Sigil's C ABI and Python package, byte for byte."
+         },
+         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+         "paths": {
+          "/v1/verify": {
+           "post": {
+            "operationId": "verify",
+            "requestBody": {
+             "required": true,
+             "content": {
+              "application/json": {
+               "schema": {
+                "$ref": "#/components/schemas/VerificationRequest"
+               }
+              }
+             }
+            },
+            "responses": {
+             "200": {
+              "description": "The data verified",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/VerifiedAnswer"
+                }
+               }
+              }
+             },
+             "400": {
+              "description": "The request was malformed (request.*)",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FailureAnswer"
+                }
+               }
+              }
+             },
+             "408": {
+              "description": "The body did not arrive in time (http.requestTimeout)",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FailureAnswer"
+                }
+               }
+              }
+             },
+             "413": {
+              "description": "The body is over the limit, 1 MiB by default (request.tooLarge)",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FailureAnswer"
+                }
+               }
+              }
+             },
+             "415": {
+              "description": "The body is not application/json (http.unsupportedMediaType)",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FailureAnswer"
+                }
+               }
+              }
+             },
+             "422": {
+              "description": "The verifier refused the data",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FailureAnswer"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          "/health": {
+           "get": {
+            "operationId": "health",
+            "responses": {
+             "200": {
+              "description": "Serving",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Health"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          "/v1/openapi.json": {
+           "get": {
+            "operationId": "openapi",
+            "responses": {
+             "200": {
+              "description": "This document",
+              "content": {
+               "application/json": {}
+              }
+             }
+            }
+           }
+          }
+         },
+         "components": {
+          "schemas": {
+           "VerificationRequest": {
+            "title": "Sigil verification request",
+            "description": "The one request document of every door: sigil_verify (C), sigil.verify (Python), POST /v1/verify (HTTP). A request this schema refuses is answered {\"valid\": false, \"error\": {\"code\": \"request.*\"}} (HTTP 400, or 413 over the size limit); null stands for an absent member. Members a kind does not use are refused, never ignored.",
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+             "data"
+            ],
+            "properties": {
+             "kind": {
+              "description": "What data is (default auto: App Store signed data whose kind its members tell; a payload that fits several kinds is refused, never guessed).",
+              "enum": [
+               "auto",
+               "transaction",
+               "renewal-info",
+               "notification",
+               "app-transaction",
+               "realtime-request",
+               "receipt",
+               "attestation",
+               "assertion",
+               null
+              ]
+             },
+             "data": {
+              "description": "The JWS compact text (spaces and line breaks around it, such as a file's last line break, are not part of it), or base64 of the receipt or of the App Attest CBOR object (white space ignored).",
+              "type": "string",
+              "minLength": 1
+             },
+             "bundleId": {
+              "description": "The app's bundle id: enforced unless reportOnly; for App Attest part of the App ID.",
+              "type": [
+               "string",
+               "null"
+              ],
+              "minLength": 1,
+              "maxLength": 255
+             },
+             "appAppleId": {
+              "description": "The app's Apple id, needed to enforce the identity of Production App Store data.",
+              "type": [
+               "integer",
+               "null"
+              ],
+              "minimum": 1,
+              "maximum": 9223372036854775807
+             },
+             "environments": {
+              "description": "The environments accepted (always enforced): Production and/or Sandbox, or Xcode alone, for App Store data and receipts (default Production and Sandbox; Sandbox only when bundleId is enforced without appAppleId); production or development for an attestation (default production).",
+              "type": [
+               "array",
+               "null"
+              ],
+              "minItems": 1,
+              "maxItems": 4,
+              "items": {
+               "type": "string",
+               "minLength": 1,
+               "maxLength": 32
+              }
+             },
+             "roots": {
+              "description": "Trusted root certificates, each PEM text or base64 of DER. App Store data defaults to the built-in Apple Root CA - G3; receipts need Apple Inc. Root Certificate; attestations the Apple App Attestation Root CA (pinned by fingerprint). With environments [\"Xcode\"], the first is Xcode's certificate.",
+              "type": [
+               "array",
+               "null"
+              ],
+              "minItems": 1,
+              "maxItems": 8,
+              "items": {
+               "type": "string",
+               "minLength": 1,
+               "maxLength": 65536
+              }
+             },
+             "at": {
+              "description": "The validation time, seconds since 1970 (default: the payload's signedDate, the receipt's creation date, now for an attestation).",
+              "type": [
+               "integer",
+               "null"
+              ],
+              "minimum": 0,
+              "maximum": 253402300799
+             },
+             "reportOnly": {
+              "description": "The bundle id (and app Apple id) reported, not enforced, by name.",
+              "type": [
+               "boolean",
+               "null"
+              ]
+             },
+             "teamId": {
+              "description": "App Attest: the team id of the App ID.",
+              "type": [
+               "string",
+               "null"
+              ],
+              "minLength": 1,
+              "maxLength": 64
+             },
+             "clientData": {
+              "description": "App Attest: the client data (base64); its SHA-256 is the client data hash.",
+              "type": [
+               "string",
+               "null"
+              ],
+              "contentEncoding": "base64"
+             },
+             "clientDataHash": {
+              "description": "App Attest: the client data hash (base64).",
+              "type": [
+               "string",
+               "null"
+              ],
+              "contentEncoding": "base64"
+             },
+             "keyId": {
+              "description": "Attestation: the key id the app sent (base64), checked when given.",
+              "type": [
+               "string",
+               "null"
+              ],
+              "contentEncoding": "base64"
+             },
+             "publicKey": {
+              "description": "Assertion: the attested key, X9.62 uncompressed (base64), as the attestation's answer gives it.",
+              "type": [
+               "string",
+               "null"
+              ],
+              "contentEncoding": "base64"
+             },
+             "counter": {
+              "description": "Assertion: the counter stored for the key (0 after the attestation).",
+              "type": [
+               "integer",
+               "null"
+              ],
+              "minimum": 0,
+              "maximum": 4294967295
+             },
+             "unpinnedTestRoot": {
+              "description": "Attestation: trust roots[0] without the App Attest root's pin. Test PKIs only.",
+              "type": [
+               "boolean",
+               "null"
+              ]
+             }
+            },
+            "$defs": {
+             "appStoreEnvironments": {
+              "anyOf": [
+               {
+                "properties": {
+                 "environments": {
+                  "type": "null"
+                 }
+                }
+               },
+               {
+                "properties": {
+                 "environments": {
+                  "const": [
+                   "Xcode"
+                  ]
+                 }
+                }
+               },
+               {
+                "properties": {
+                 "environments": {
+                  "items": {
+                   "enum": [
+                    "Production",
+                    "Sandbox"
+                   ]
+                  }
+                 }
+                }
+               }
+              ]
+             },
+             "noAppAttestMembers": {
+              "properties": {
+               "teamId": {
+                "type": "null"
+               },
+               "clientData": {
+                "type": "null"
+               },
+               "clientDataHash": {
+                "type": "null"
+               },
+               "keyId": {
+                "type": "null"
+               },
+               "publicKey": {
+                "type": "null"
+               },
+               "counter": {
+                "type": "null"
+               },
+               "unpinnedTestRoot": {
+                "enum": [
+                 false,
+                 null
+                ]
+               }
+              }
+             },
+             "appAttest": {
+              "required": [
+               "teamId",
+               "bundleId"
+              ],
+              "properties": {
+               "teamId": {
+                "type": "string"
+               },
+               "bundleId": {
+                "type": "string"
+               },
+               "appAppleId": {
+                "type": "null"
+               },
+               "reportOnly": {
+                "enum": [
+                 false,
+                 null
+                ]
+               }
+              },
+              "oneOf": [
+               {
+                "required": [
+                 "clientData"
+                ],
+                "properties": {
+                 "clientData": {
+                  "type": "string"
+                 },
+                 "clientDataHash": {
+                  "type": "null"
+                 }
+                }
+               },
+               {
+                "required": [
+                 "clientDataHash"
+                ],
+                "properties": {
+                 "clientDataHash": {
+                  "type": "string"
+                 },
+                 "clientData": {
+                  "type": "null"
+                 }
+                }
+               }
+              ]
+             }
+            },
+            "allOf": [
+             {
+              "if": {
+               "properties": {
+                "kind": {
+                 "const": "attestation"
+                }
+               },
+               "required": [
+                "kind"
+               ]
+              },
+              "then": {
+               "allOf": [
+                {
+                 "$ref": "#/components/schemas/VerificationRequest/$defs/appAttest"
+                }
+               ],
+               "required": [
+                "roots"
+               ],
+               "properties": {
+                "roots": {
+                 "type": "array",
+                 "maxItems": 1
+                },
+                "environments": {
+                 "anyOf": [
+                  {
+                   "type": "null"
+                  },
+                  {
+                   "type": "array",
+                   "maxItems": 1,
+                   "items": {
+                    "enum": [
+                     "production",
+                     "development"
+                    ]
+                   }
+                  }
+                 ]
+                },
+                "publicKey": {
+                 "type": "null"
+                },
+                "counter": {
+                 "type": "null"
+                }
+               }
+              }
+             },
+             {
+              "if": {
+               "properties": {
+                "kind": {
+                 "const": "assertion"
+                }
+               },
+               "required": [
+                "kind"
+               ]
+              },
+              "then": {
+               "allOf": [
+                {
+                 "$ref": "#/components/schemas/VerificationRequest/$defs/appAttest"
+                }
+               ],
+               "required": [
+                "publicKey"
+               ],
+               "properties": {
+                "publicKey": {
+                 "type": "string"
+                },
+                "keyId": {
+                 "type": "null"
+                },
+                "unpinnedTestRoot": {
+                 "enum": [
+                  false,
+                  null
+                 ]
+                },
+                "roots": {
+                 "type": "null"
+                },
+                "environments": {
+                 "type": "null"
+                }
+               }
+              }
+             },
+             {
+              "if": {
+               "properties": {
+                "kind": {
+                 "const": "receipt"
+                }
+               },
+               "required": [
+                "kind"
+               ]
+              },
+              "then": {
+               "allOf": [
+                {
+                 "$ref": "#/components/schemas/VerificationRequest/$defs/noAppAttestMembers"
+                },
+                {
+                 "$ref": "#/components/schemas/VerificationRequest/$defs/appStoreEnvironments"
+                },
+                {
+                 "anyOf": [
+                  {
+                   "required": [
+                    "roots"
+                   ],
+                   "properties": {
+                    "roots": {
+                     "type": "array"
+                    }
+                   }
+                  },
+                  {
+                   "properties": {
+                    "environments": {
+                     "const": [
+                      "Xcode"
+                     ]
+                    }
+                   },
+                   "required": [
+                    "environments"
+                   ]
+                  }
+                 ]
+                }
+               ],
+               "properties": {
+                "appAppleId": {
+                 "type": "null"
+                }
+               }
+              }
+             },
+             {
+              "if": {
+               "properties": {
+                "kind": {
+                 "enum": [
+                  "receipt",
+                  "attestation",
+                  "assertion"
+                 ]
+                }
+               },
+               "required": [
+                "kind"
+               ]
+              },
+              "else": {
+               "allOf": [
+                {
+                 "$ref": "#/components/schemas/VerificationRequest/$defs/noAppAttestMembers"
+                },
+                {
+                 "$ref": "#/components/schemas/VerificationRequest/$defs/appStoreEnvironments"
+                }
+               ]
+              }
+             }
+            ]
+           },
+           "VerifiedAnswer": {
+            "type": "object",
+            "required": [
+             "valid",
+             "kind",
+             "notEnforced"
+            ],
+            "additionalProperties": false,
+            "properties": {
+             "valid": {
+              "const": true
+             },
+             "kind": {
+              "enum": [
+               "transaction",
+               "renewal-info",
+               "notification",
+               "app-transaction",
+               "realtime-request",
+               "receipt",
+               "attestation",
+               "assertion"
+              ]
+             },
+             "environment": {
+              "type": "string",
+              "description": "Production, Sandbox or Xcode (App Store data, receipts); production or development (attestations)"
+             },
+             "payload": {
+              "type": "object",
+              "description": "The App Store payload exactly as signed (Apple's members and numbers)"
+             },
+             "receipt": {
+              "type": "object",
+              "required": [
+               "inApp"
+              ],
+              "properties": {
+               "receiptType": {
+                "type": "string"
+               },
+               "bundleId": {
+                "type": "string"
+               },
+               "appItemId": {
+                "type": "integer"
+               },
+               "applicationVersion": {
+                "type": "string"
+               },
+               "originalApplicationVersion": {
+                "type": "string"
+               },
+               "creationDate": {
+                "type": "integer"
+               },
+               "originalPurchaseDate": {
+                "type": "integer"
+               },
+               "expirationDate": {
+                "type": "integer"
+               },
+               "inApp": {
+                "type": "array",
+                "items": {
+                 "type": "object"
+                }
+               }
+              },
+              "additionalProperties": false
+             },
+             "attestation": {
+              "type": "object",
+              "required": [
+               "appId",
+               "keyId",
+               "publicKey",
+               "counter",
+               "receipt"
+              ],
+              "properties": {
+               "appId": {
+                "type": "string"
+               },
+               "keyId": {
+                "type": "string"
+               },
+               "publicKey": {
+                "type": "string"
+               },
+               "counter": {
+                "type": "integer"
+               },
+               "osVersion": {
+                "type": "string"
+               },
+               "validationCategory": {
+                "type": "integer"
+               },
+               "bundleVersion": {
+                "type": "string"
+               },
+               "receipt": {
+                "type": "string"
+               }
+              },
+              "additionalProperties": false
+             },
+             "assertion": {
+              "type": "object",
+              "required": [
+               "counter"
+              ],
+              "properties": {
+               "counter": {
+                "type": "integer"
+               },
+               "validationCategory": {
+                "type": "integer"
+               },
+               "bundleVersion": {
+                "type": "string"
+               }
+              },
+              "additionalProperties": false
+             },
+             "notEnforced": {
+              "type": "array",
+              "items": {
+               "type": "string"
+              }
+             }
+            },
+            "oneOf": [
+             {
+              "required": [
+               "payload"
+              ]
+             },
+             {
+              "required": [
+               "receipt"
+              ]
+             },
+             {
+              "required": [
+               "attestation"
+              ]
+             },
+             {
+              "required": [
+               "assertion"
+              ]
+             }
+            ]
+           },
+           "FailureAnswer": {
+            "type": "object",
+            "required": [
+             "valid",
+             "error"
+            ],
+            "additionalProperties": false,
+            "properties": {
+             "valid": {
+              "const": false
+             },
+             "error": {
+              "type": "object",
+              "required": [
+               "code",
+               "message",
+               "failures"
+              ],
+              "additionalProperties": false,
+              "properties": {
+               "code": {
+                "type": "string",
+                "description": "domain.code: request.* (the request was wrong: 400, 413), http.* (the HTTP exchange: 408, 415), or the verifier's (appstore.*, pkcs7.*, appattest.*: 422)"
+               },
+               "message": {
+                "type": "string"
+               },
+               "failures": {
+                "type": "array",
+                "items": {
+                 "type": "object",
+                 "required": [
+                  "reason",
+                  "rule"
+                 ],
+                 "additionalProperties": false,
+                 "properties": {
+                  "reason": {
+                   "type": "string"
+                  },
+                  "rule": {
+                   "type": "string"
+                  }
+                 }
+                }
+               }
+              }
+             }
+            }
+           },
+           "Health": {
+            "type": "object",
+            "required": [
+             "status",
+             "version"
+            ],
+            "additionalProperties": false,
+            "properties": {
+             "status": {
+              "const": "ok"
+             },
+             "version": {
+              "type": "string"
+             }
+            }
+           }
+          }
+         }
+        }
+        """#
+}

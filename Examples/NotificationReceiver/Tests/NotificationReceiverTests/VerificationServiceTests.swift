@@ -1,0 +1,285 @@
+import AsyncHTTPClient
+import Foundation
+import NotificationReceiverKit
+import SigilHTTP
+import XCTest
+
+/// Issue 37's HTTP door: the stateless `verification-service` process on loopback, driven with the
+/// conformance file (Conformance/cases.json: status and answer, the route writing SigilService's
+/// answer unchanged), the README's command and curl lines, the OpenAPI document against real answers
+/// (python3-jsonschema), and the HTTP failures: wrong content type (415), 2 MiB over the limit
+/// (413), a stalled body (408 after the body timeout), the process still serving after each.
+final class VerificationServiceTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The built `verification-service` with `arguments` on a free loopback port.
+    final class ServiceProcess: @unchecked Sendable {
+        let process = Process()
+        let port: Int
+        var base: String { "http://127.0.0.1:\(port)" }
+
+        init(_ arguments: [String], testCase: AnyClass, executable: String? = nil) throws {
+            let bundle = Bundle(for: testCase).bundleURL
+            let candidates = [
+                bundle.appendingPathComponent("verification-service"),
+                bundle.deletingLastPathComponent().appendingPathComponent("verification-service"),
+            ]
+            guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+                throw HarnessError("verification-service was not built beside \(bundle.path)")
+            }
+            process.executableURL = binary
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var line = Data()
+            while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
+            let text = String(decoding: line, as: UTF8.self)
+            guard text.hasPrefix("listening on "), let port = text.split(separator: ":").last.flatMap({ Int($0) }) else {
+                if process.isRunning { process.terminate() }
+                throw HarnessError("verification-service did not start: \(text)")
+            }
+            self.port = port
+        }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    func run(_ executable: String, _ arguments: [String], in folder: URL? = nil, input: Data = Data()) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        let output = Pipe()
+        let inputPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = inputPipe
+        try process.run()
+        inputPipe.fileHandleForWriting.write(input)
+        try inputPipe.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The conformance requests (files placed by Conformance/conformance.py) and expected statuses.
+    func conformanceRequests() throws -> [(request: [UInt8], status: Int)] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("requests-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (status, output) = try run(
+            "/usr/bin/env", ["python3", Self.repository.appendingPathComponent("Conformance/conformance.py").path, "requests", file.path])
+        XCTAssertEqual(status, 0, output)
+        let lines = try Data(contentsOf: file).split(separator: 0x0A).map { Array($0) }
+        let cases = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Self.repository.appendingPathComponent("Conformance/cases.json")))
+        let statuses = try XCTUnwrap(
+            ((cases as? [String: Any])?["cases"] as? [[String: Any]])?.map { ($0["expect"] as? [String: Any])?["status"] as? Int ?? 0 })
+        XCTAssertEqual(lines.count, statuses.count)
+        return Array(zip(lines, statuses)).map { (request: $0.0, status: $0.1) }
+    }
+
+    func checkConformanceAndOpenAPI(service: ServiceProcess, sender: Sender) async throws {
+        // Four at a time (the service answers concurrently; a debug build verifies slowly).
+        let requests = try conformanceRequests()
+        let responses = try await withThrowingTaskGroup(of: (Int, Int, String).self) { group in
+            var out: [(Int, Int, String)] = []
+            for (index, (request, _)) in requests.enumerated() {
+                if index >= 4, let done = try await group.next() { out.append(done) }
+                group.addTask {
+                    let response = try await sender.post(url: service.base + "/v1/verify", request)
+                    return (index, response.status, String(decoding: response.body, as: UTF8.self))
+                }
+            }
+            for try await response in group { out.append(response) }
+            return out.sorted { $0.0 < $1.0 }
+        }
+        var answers: [String] = []
+        var pairs: [[Any]] = []
+        for ((_, status, body), (_, expected)) in zip(responses, requests) {
+            XCTAssertEqual(status, expected, body)
+            answers.append(body)
+            pairs.append([status, body])
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data((answers.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("answers.jsonl"))
+        let (checked, report) = try run(
+            "/usr/bin/env",
+            [
+                "python3", Self.repository.appendingPathComponent("Conformance/conformance.py").path, "check",
+                folder.appendingPathComponent("answers.jsonl").path,
+            ])
+        XCTAssertEqual(checked, 0, report)
+
+        // The OpenAPI document: 3.1, its request schema the conformance schema, every real answer
+        // valid under the response schema of its status, the health answer too.
+        let openAPI = try await sender.get(service.base + "/v1/openapi.json")
+        XCTAssertEqual(openAPI.status, 200)
+        let health = try await sender.get(service.base + "/health")
+        pairs.append([health.status, String(decoding: health.body, as: UTF8.self)])
+        let input: [String: Any] = ["openapi": String(decoding: openAPI.body, as: UTF8.self), "answers": pairs]
+        let script = """
+            import json, sys, jsonschema
+            data = json.load(sys.stdin)
+            document = json.loads(data["openapi"])
+            assert document["openapi"].startswith("3.1"), document["openapi"]
+            schema = json.load(open(sys.argv[1]))
+            request = json.loads(json.dumps(document["components"]["schemas"]["VerificationRequest"]).replace('"#/components/schemas/VerificationRequest/$defs/', '"#/$defs/'))
+            expected = {k: v for k, v in schema.items() if k not in ("$schema", "$id")}
+            assert request == expected, "the OpenAPI request schema is not Conformance/verification-request.schema.json"
+            paths = {"/v1/verify": "post", "/health": "get"}
+            for status, body in data["answers"]:
+                path = "/health" if '"status":"ok"' in body else "/v1/verify"
+                ref = document["paths"][path][paths[path]]["responses"][str(status)]["content"]["application/json"]["schema"]["$ref"]
+                validator = jsonschema.Draft202012Validator(dict(document, **{"$ref": ref}))
+                errors = list(validator.iter_errors(json.loads(body)))
+                assert not errors, "%s %s: %s" % (status, body[:200], errors[0].message)
+            print("openapi: %d answers valid" % len(data["answers"]))
+            """
+        let (validated, output) = try run(
+            "/usr/bin/env",
+            ["python3", "-c", script, Self.repository.appendingPathComponent("Conformance/verification-request.schema.json").path],
+            input: try JSONSerialization.data(withJSONObject: input))
+        XCTAssertEqual(validated, 0, output)
+    }
+
+    /// 415, 413 (2 MiB against 1 MiB), 400 for a truncated JSON body, 408 for a body that stalls,
+    /// and the process serving after each.
+    func testHTTPFailuresAndTheServiceKeepsServing() async throws {
+        let service = try ServiceProcess(["--port", "0", "--body-timeout", "1"], testCase: Self.self)
+        defer { service.stop() }
+        let script = """
+            import socket, sys, time
+            port = int(sys.argv[1])
+            def exchange(head, body, wait=10):
+                s = socket.create_connection(("127.0.0.1", port))
+                s.settimeout(wait)
+                s.sendall(head + body)
+                start = time.time()
+                data = b""
+                try:
+                    while b"\\r\\n\\r\\n" not in data or len(data) < data.find(b"\\r\\n\\r\\n") + 4 + int((data.split(b"content-length: ")[1:] or [b"0"])[0].split(b"\\r\\n")[0] or 0):
+                        chunk = s.recv(65536)
+                        if not chunk: break
+                        data += chunk
+                except socket.timeout:
+                    pass
+                s.close()
+                return data.decode("utf-8", "replace"), time.time() - start
+            def post(body, content_type="application/json", length=None):
+                head = ("POST /v1/verify HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: %s\\r\\nContent-Length: %d\\r\\n\\r\\n" % (content_type, len(body) if length is None else length)).encode()
+                return exchange(head, body)
+            answer, _ = post(b'{"data": "x"}', "text/plain")
+            print("415" if answer.startswith("HTTP/1.1 415") and '"code":"http.unsupportedMediaType"' in answer else "FAIL 415 " + answer[:300])
+            answer, _ = post(b'{"data": "' + b"A" * (2 << 20) + b'"}')
+            print("413" if answer.startswith("HTTP/1.1 413") and '"code":"request.tooLarge"' in answer else "FAIL 413 " + answer[:300])
+            answer, _ = post(b'{"data": "eyJhbGciOiJFUzI1NiJ9.e')
+            print("400" if answer.startswith("HTTP/1.1 400") and '"code":"request.invalidJSON"' in answer else "FAIL 400 " + answer[:300])
+            answer, elapsed = post(b'{"data": "', length=1000)
+            print("408" if answer.startswith("HTTP/1.1 408") and '"code":"http.requestTimeout"' in answer and 0.8 < elapsed < 5 else "FAIL 408 %.1f s %s" % (elapsed, answer[:300]))
+            answer, _ = exchange(b"GET /health HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n", b"")
+            print("health" if answer.startswith("HTTP/1.1 200") and '"status":"ok"' in answer else "FAIL health " + answer[:300])
+            """
+        let (status, output) = try run("/usr/bin/env", ["python3", "-c", script, String(service.port)])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertEqual(output.split(separator: "\n"), ["415", "413", "400", "408", "health"], output)
+    }
+
+    /// The README's start command (on the line after `<!-- service-command -->`'s fence) names this
+    /// executable and its default 127.0.0.1:8080; the service answers /health within 2 s of start;
+    /// each curl line of the README (after `<!-- service-curl -->`) runs against it and answers
+    /// valid, its request files made from the conformance file's cases; then the same process
+    /// answers the whole conformance file, and its OpenAPI document describes the answers (one
+    /// process: a debug build pays each key's first use once).
+    func testREADMECommandCurlExamplesConformanceFileAndOpenAPI() async throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        func block(after marker: String) throws -> [String] {
+            let rest = try XCTUnwrap(readme.range(of: marker + "\n```sh\n")).upperBound
+            let end = try XCTUnwrap(readme[rest...].range(of: "\n```")).lowerBound
+            return readme[rest..<end].split(separator: "\n").map(String.init)
+        }
+        let command = try XCTUnwrap(try block(after: "<!-- service-command -->").first)
+        XCTAssertTrue(command.hasSuffix("verification-service"), command)
+        let started = Date()
+        let service = try ServiceProcess([], testCase: Self.self)  // the defaults, as the command runs it
+        defer { service.stop() }
+        XCTAssertEqual(service.port, 8080)
+        let sender = Sender()
+        let health = try? await sender.get("http://127.0.0.1:8080/health")
+        await sender.shutdown()
+        XCTAssertEqual(health?.status, 200)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+
+        // Request files from the conformance cases, by name.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let requests = try conformanceRequests().map(\.request)
+        let cases = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Self.repository.appendingPathComponent("Conformance/cases.json")))
+        let names = try XCTUnwrap(((cases as? [String: Any])?["cases"] as? [[String: Any]])?.map { $0["name"] as? String ?? "" })
+        let files = [
+            "transaction.json": "real Sandbox transaction, bundle id and environment enforced",
+            "renewal-info.json": "real renewal info, kind named",
+            "notification.json": "real DID_RENEW notification, kind told by its members",
+            "receipt.json": "real production receipt, bundle id enforced",
+            "attestation.json": "real device attestation (development), the App Attest root pinned",
+            "assertion.json": "real device assertion (counter 2) with the attested key",
+        ]
+        for (file, name) in files {
+            let index = try XCTUnwrap(names.firstIndex(of: name), name)
+            try Data(requests[index]).write(to: folder.appendingPathComponent(file))
+        }
+        let curl = try block(after: "<!-- service-curl -->")
+        XCTAssertGreaterThanOrEqual(curl.count, files.count)
+        for line in curl {
+            let (status, output) = try run("/bin/bash", ["-c", line], in: folder)
+            XCTAssertEqual(status, 0, "\(line): \(output)")
+            XCTAssertTrue(output.hasPrefix("{\"valid\":true,") || output.hasPrefix("{\"status\":\"ok\""), "\(line): \(output.prefix(300))")
+        }
+        for file in files.keys { XCTAssertTrue(curl.contains { $0.contains("@" + file) }, "README has no curl line for \(file)") }
+
+        let conformanceSender = Sender()
+        do {
+            try await checkConformanceAndOpenAPI(service: service, sender: conformanceSender)
+        } catch {
+            await conformanceSender.shutdown()
+            throw error
+        }
+        await conformanceSender.shutdown()
+    }
+
+    /// The notification receiver serves POST /v1/verify and /v1/openapi.json too (one deployment):
+    /// the routes answer as the stateless service's do (the verification paths themselves are
+    /// exercised above, in process and over HTTP).
+    func testTheNotificationReceiverServesVerifyToo() async throws {
+        let signer = try Signer.shared.get()
+        let sqlite = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: sqlite) }
+        let receiver = try ReceiverProcess(
+            arguments: [
+                "--bundle-id", signer.bundleId, "--app-apple-id", "\(signer.appAppleId)", "--environment", "Sandbox",
+                "--root-certificate", signer.rootFile.path, "--sqlite", sqlite.path,
+            ], testCase: Self.self)
+        defer { receiver.stop() }
+        let sender = Sender()
+        let refused = try? await sender.post(
+            url: receiver.baseURL + "/v1/verify", Array(#"{"kind":"transaction","data":"not.a.jws"}"#.utf8))
+        let malformed = try? await sender.post(url: receiver.baseURL + "/v1/verify", Array(#"{"data":"x","colour":1}"#.utf8))
+        let openAPI = try? await sender.get(receiver.baseURL + "/v1/openapi.json")
+        await sender.shutdown()
+        XCTAssertEqual(refused?.status, 422)
+        XCTAssertEqual((refused?.json["error"] as? [String: Any])?["code"] as? String, "appstore.INVALID_JWT_FORMAT")
+        XCTAssertEqual(malformed?.status, 400)
+        XCTAssertEqual((malformed?.json["error"] as? [String: Any])?["code"] as? String, "request.unknownMember")
+        XCTAssertEqual(openAPI?.status, 200)
+        XCTAssertEqual(openAPI?.json["openapi"] as? String, "3.1.0")
+    }
+}

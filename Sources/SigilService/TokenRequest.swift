@@ -1,0 +1,97 @@
+import SigilAppStore
+import SigilJOSE
+import SigilTokens
+
+/// One token request: which of Apple's ES256 tokens to mint, with the App Store Connect key that
+/// signs it. The key text is read once into SigilTokens' loader (constant-time PEM and key
+/// parsing) and never written into an answer or an error message.
+public struct TokenRequest: Sendable {
+    /// The tokens the doors mint.
+    public enum Token: String, Sendable, CaseIterable {
+        /// App Store Server API bearer token (`AppleTokens.appStoreServerAPI`).
+        case appStoreServerAPI = "app-store-server-api"
+        /// External Purchase Server API bearer token.
+        case externalPurchaseServerAPI = "external-purchase-server-api"
+        /// DeviceCheck and App Attest receipt-refresh bearer token.
+        case deviceCheck = "device-check"
+        /// Sign in with Apple client secret.
+        case signInWithAppleClientSecret = "sign-in-with-apple"
+    }
+
+    /// The largest token request accepted, in bytes.
+    public static let maximumBytes = 1 << 16
+    /// The member names a token request may carry.
+    public static let memberNames: Set<String> = [
+        "token", "key", "keyId", "issuerId", "bundleId", "teamId", "clientId", "issuedAt", "lifetime",
+    ]
+
+    /// The token to mint.
+    public let token: Token
+    /// The App Store Connect signing key (its .p8 PEM text).
+    public let key: AppleSigningKey
+    private let reader: RequestReader
+
+    /// Decodes and checks the token request document `json`.
+    public init(json: [UInt8]) throws(ServiceError) {
+        reader = try RequestReader(json, maximumBytes: Self.maximumBytes, allowed: Self.memberNames)
+        let name = try reader.requiredString("token", maximumLength: 64, for: "(which token to mint)")
+        guard let token = Token(rawValue: name) else {
+            throw ServiceError(
+                .invalidMember,
+                "token \"\(RequestReader.shown(name))\" is not one of \(Token.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.token = token
+        let pem = try reader.requiredString("key", maximumLength: 8192, for: "(the .p8 key's PEM text)")
+        let keyId = try reader.requiredString("keyId", maximumLength: 64, for: "(the key's id in App Store Connect)")
+        do { key = try AppleSigningKey(p8: Array(pem.utf8), keyID: keyId) } catch {
+            throw ServiceError(.invalidMember, "key: \(error.qualifiedCode) (not a P-256 PKCS#8 private key)")
+        }
+    }
+
+    /// Mints the token; throws `TokenError` when SigilTokens refuses the claims.
+    func mint() throws -> String {
+        let issuedAt = try reader.integer("issuedAt", in: 0...253_402_300_799) ?? SignedDataVerifier.systemClock()
+        let lifetime = try reader.integer("lifetime", in: 1...15_777_000)
+        switch token {
+        case .appStoreServerAPI, .externalPurchaseServerAPI:
+            let issuer = try reader.requiredString("issuerId", maximumLength: 64, for: "for \(token.rawValue)")
+            let bundle = try reader.requiredString("bundleId", maximumLength: 255, for: "for \(token.rawValue)")
+            return token == .appStoreServerAPI
+                ? try AppleTokens.appStoreServerAPI(
+                    key: key, issuerID: issuer, bundleID: bundle, issuedAt: issuedAt, lifetime: lifetime ?? 300)
+                : try AppleTokens.externalPurchaseServerAPI(
+                    key: key, issuerID: issuer, bundleID: bundle, issuedAt: issuedAt, lifetime: lifetime ?? 300)
+        case .deviceCheck:
+            return try AppleTokens.deviceCheck(
+                key: key, teamID: try reader.requiredString("teamId", maximumLength: 64, for: "for device-check"), issuedAt: issuedAt)
+        case .signInWithAppleClientSecret:
+            return try AppleTokens.signInWithAppleClientSecret(
+                key: key, teamID: try reader.requiredString("teamId", maximumLength: 64, for: "for sign-in-with-apple"),
+                clientID: try reader.requiredString("clientId", maximumLength: 255, for: "for sign-in-with-apple"), issuedAt: issuedAt,
+                lifetime: lifetime ?? 3600)
+        }
+    }
+}
+
+extension VerificationService {
+    /// The answer to the token request document `json`: `{"valid": true, "token": …}`, or the
+    /// failure document (`request.*`, or SigilTokens' `tokens.*` with status refused).
+    public func mintToken(json: [UInt8]) -> VerificationAnswer {
+        do {
+            let request = try TokenRequest(json: json)
+            let token = try request.mint()
+            return VerificationAnswer(
+                status: .verified,
+                json: JSONValue.object([("valid", .bool(true)), ("kind", .string(request.token.rawValue)), ("token", .string(token))])
+                    .serialized)
+        } catch let error as ServiceError {
+            return VerificationAnswer(error)
+        } catch let error as TokenError {
+            return VerificationAnswer(
+                status: .refused, json: AnswerEncoding.failure(code: error.qualifiedCode, message: error.reason, failures: []).serialized)
+        } catch {
+            return VerificationAnswer(
+                status: .refused, json: AnswerEncoding.failure(code: "service.unexpected", message: "\(error)", failures: []).serialized)
+        }
+    }
+}

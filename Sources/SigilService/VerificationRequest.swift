@@ -1,0 +1,134 @@
+import SigilX509
+
+/// One verification request, as every door takes it: the JSON document that
+/// `Conformance/verification-request.schema.json` describes, decoded and checked before any verifier
+/// runs.
+///
+/// Hostile input is bounded: at most ``maximumBytes`` of request, the JSON parser's depth limit,
+/// no unknown member, every string and array bounded. A request that breaks a rule is refused
+/// with a ``ServiceError`` naming the member; nothing is guessed or silently dropped.
+public struct VerificationRequest: Sendable {
+    /// What the data is.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A JWS of App Store signed data whose kind is told by its members (never guessed).
+        case auto
+        /// A signed transaction.
+        case transaction
+        /// Signed renewal info.
+        case renewalInfo = "renewal-info"
+        /// A signed App Store Server Notification (V2) payload.
+        case notification
+        /// A signed app transaction.
+        case appTransaction = "app-transaction"
+        /// A signed Retention Messaging realtime request.
+        case realtimeRequest = "realtime-request"
+        /// An app receipt (PKCS #7), base64.
+        case receipt
+        /// An App Attest attestation object (CBOR), base64.
+        case attestation
+        /// An App Attest assertion object (CBOR), base64.
+        case assertion
+    }
+
+    /// The largest request accepted, in bytes (4 MiB: a receipt of many purchases fits).
+    public static let maximumBytes = 4 << 20
+    /// The member names a request may carry.
+    public static let memberNames: Set<String> = [
+        "kind", "data", "bundleId", "appAppleId", "environments", "roots", "at", "reportOnly", "teamId", "clientData",
+        "clientDataHash", "keyId", "publicKey", "counter", "unpinnedTestRoot",
+    ]
+
+    /// The data's kind (`auto` when absent).
+    public let kind: Kind
+    /// The JWS, or the base64 of the receipt or CBOR object.
+    public let data: String
+    /// The bundle id, enforced unless ``reportOnly``.
+    public let bundleId: String?
+    /// The app's Apple id (App Store signed data from Production).
+    public let appAppleId: Int64?
+    /// The environments accepted, by name (the kind's default when absent).
+    public let environments: [String]?
+    /// Trusted roots instead of the kind's default.
+    public let roots: [Certificate]?
+    /// The validation time, seconds since 1970 (the kind's default when absent).
+    public let at: Int64?
+    /// The bundle id (and app Apple id) reported and not enforced, by name.
+    public let reportOnly: Bool
+    /// App Attest: the team id of the App ID (team id + "." + bundle id).
+    public let teamId: String?
+    /// App Attest: the client data; its SHA-256 is the client data hash.
+    public let clientData: [UInt8]?
+    /// App Attest: the client data hash itself.
+    public let clientDataHash: [UInt8]?
+    /// Attestation: the key id the app sent, checked when given.
+    public let keyId: [UInt8]?
+    /// Assertion: the attested key, X9.62 uncompressed (as an attestation's answer gives it).
+    public let publicKey: [UInt8]?
+    /// Assertion: the counter stored for the key (0 after an attestation).
+    public let counter: UInt32?
+    /// Attestation: trust `roots` without the Apple App Attestation Root CA's pin (test PKIs only).
+    public let unpinnedTestRoot: Bool
+
+    /// Decodes and checks the request document `json`.
+    public init(json: [UInt8]) throws(ServiceError) {
+        let reader = try RequestReader(json, maximumBytes: Self.maximumBytes, allowed: Self.memberNames)
+        let kindName = try reader.string("kind", maximumLength: 64) ?? Kind.auto.rawValue
+        guard let kind = Kind(rawValue: kindName) else {
+            throw ServiceError(
+                .invalidMember,
+                "kind \"\(RequestReader.shown(kindName))\" is not one of \(Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.kind = kind
+        data = try reader.requiredString("data", maximumLength: Self.maximumBytes, for: "(the JWS, or base64 of the object)")
+        bundleId = try reader.string("bundleId", maximumLength: 255)
+        if bundleId?.isEmpty == true { throw ServiceError(.invalidMember, "bundleId is empty") }
+        appAppleId = try reader.integer("appAppleId", in: 1...Int64.max)
+        environments = try reader.strings("environments", maximumCount: 4, maximumLength: 32)
+        roots = try reader.certificates("roots")
+        at = try reader.integer("at", in: 0...253_402_300_799)
+        reportOnly = try reader.bool("reportOnly") ?? false
+        teamId = try reader.string("teamId", maximumLength: 64)
+        clientData = try reader.base64("clientData")
+        clientDataHash = try reader.base64("clientDataHash", maximumBytes: 64)
+        keyId = try reader.base64("keyId", maximumBytes: 64)
+        publicKey = try reader.base64("publicKey", maximumBytes: 133)
+        counter = try reader.integer("counter", in: 0...Int64(UInt32.max)).map { UInt32($0) }
+        unpinnedTestRoot = try reader.bool("unpinnedTestRoot") ?? false
+        try checkMembersBelongToKind()
+    }
+
+    /// Members of App Attest are refused on App Store kinds and the reverse: a member that would
+    /// be ignored is an error.
+    private func checkMembersBelongToKind() throws(ServiceError) {
+        let appAttestOnly: [(String, Bool)] = [
+            ("teamId", teamId != nil), ("clientData", clientData != nil), ("clientDataHash", clientDataHash != nil),
+            ("keyId", keyId != nil), ("publicKey", publicKey != nil), ("counter", counter != nil),
+            ("unpinnedTestRoot", unpinnedTestRoot),
+        ]
+        switch kind {
+        case .attestation, .assertion:
+            if appAppleId != nil { throw ServiceError(.invalidMember, "appAppleId does not apply to kind \(kind.rawValue)") }
+            if reportOnly {
+                throw ServiceError(.invalidMember, "reportOnly does not apply to kind \(kind.rawValue): the App ID is always checked")
+            }
+            if kind == .attestation {
+                for name in ["publicKey", "counter"] where appAttestOnly.contains(where: { $0.0 == name && $0.1 }) {
+                    throw ServiceError(.invalidMember, "\(name) does not apply to kind attestation")
+                }
+            } else {
+                for name in ["keyId", "unpinnedTestRoot"] where appAttestOnly.contains(where: { $0.0 == name && $0.1 }) {
+                    throw ServiceError(.invalidMember, "\(name) does not apply to kind assertion")
+                }
+                if roots != nil { throw ServiceError(.invalidMember, "roots does not apply to kind assertion (the key was attested)") }
+                if environments != nil { throw ServiceError(.invalidMember, "environments does not apply to kind assertion") }
+            }
+        case .receipt:
+            if appAppleId != nil { throw ServiceError(.invalidMember, "appAppleId does not apply to kind receipt") }
+            fallthrough
+        default:
+            if let (name, _) = appAttestOnly.first(where: { $0.1 }) {
+                throw ServiceError(.invalidMember, "\(name) applies to App Attest kinds only, not \(kind.rawValue)")
+            }
+        }
+    }
+}

@@ -1,0 +1,281 @@
+import SigilAppAttest
+import SigilAppStore
+import SigilApplePKI
+import SigilAppleRoots
+import SigilBase
+import SigilCore
+import SigilJOSE
+import SigilReceipts
+import SigilX509
+
+/// One answer of ``VerificationService``: the JSON document every door returns, and the HTTP
+/// status the verification service sends it with.
+public struct VerificationAnswer: Sendable, Hashable {
+    /// What the answer says, as an HTTP status.
+    public enum Status: Int, Sendable, Hashable {
+        /// The data verified: `{"valid": true, …}`.
+        case verified = 200
+        /// The request was malformed (`request.*` codes but `request.tooLarge`).
+        case invalidRequest = 400
+        /// The request was larger than the limit (`request.tooLarge`).
+        case tooLarge = 413
+        /// A verifier refused the data: `{"valid": false, "error": …}` with the verifier's code.
+        case refused = 422
+    }
+
+    /// The status.
+    public let status: Status
+    /// The answer document (compact JSON, members in a fixed order).
+    public let json: String
+
+    /// An answer of `status` with the document `json`.
+    public init(status: Status, json: String) {
+        self.status = status
+        self.json = json
+    }
+
+    /// The answer to a request refused before any verifier ran.
+    public init(_ error: ServiceError) {
+        self.init(
+            status: error.code == .tooLarge ? .tooLarge : .invalidRequest,
+            json: AnswerEncoding.failure(code: error.qualifiedCode, message: error.reason, failures: []).serialized)
+    }
+}
+
+/// The request/answer layer of Sigil's C ABI, Python package and HTTP verification service: it
+/// decodes a ``VerificationRequest``, makes the one library call for its kind — SigilAppStore's
+/// `SignedDataVerifier`, SigilReceipts' `AppReceiptVerifier`, SigilAppAttest's
+/// `AttestationVerifier` or `AssertionVerifier` — and encodes what that call returned. It decides
+/// nothing of its own.
+///
+/// Stateless but for the chain cache, which is shared by every call and safe from any thread
+/// (keyed by the roots and relaxations, so requests trusting different roots never share a chain).
+public final class VerificationService: Sendable {
+    /// Validated App Store chains, shared by every request this service answers.
+    public let cache: ChainCache
+
+    /// A service whose App Store verifications share `cache`.
+    public init(cache: ChainCache = ChainCache()) {
+        self.cache = cache
+    }
+
+    /// The answer to the request document `json` (UTF-8 bytes).
+    public func verify(json: [UInt8]) -> VerificationAnswer {
+        let request: VerificationRequest
+        do { request = try VerificationRequest(json: json) } catch { return VerificationAnswer(error) }
+        return verify(request)
+    }
+
+    /// The answer to `request`.
+    public func verify(_ request: VerificationRequest) -> VerificationAnswer {
+        do {
+            let answer: JSONValue
+            switch request.kind {
+            case .receipt: answer = try verifyReceipt(request)
+            case .attestation: answer = try verifyAttestation(request)
+            case .assertion: answer = try verifyAssertion(request)
+            default: answer = try verifySignedData(request)
+            }
+            return VerificationAnswer(status: .verified, json: answer.serialized)
+        } catch let error as ServiceError {
+            return VerificationAnswer(error)
+        } catch let error as any CodedError {
+            let failures = (error as? any ChainFailureError)?.failures ?? []
+            return VerificationAnswer(
+                status: .refused,
+                json: AnswerEncoding.failure(code: error.qualifiedCode, message: error.reason, failures: failures).serialized)
+        } catch {
+            return VerificationAnswer(
+                status: .refused, json: AnswerEncoding.failure(code: "service.unexpected", message: "\(error)", failures: []).serialized)
+        }
+    }
+
+    // MARK: - App Store signed data
+
+    private static let appleRootCAG3: Result<Certificate, AppleRootError> = Result {
+        () throws(AppleRootError) -> Certificate in try AppleRootCertificates.certificate(.appleRootCAG3, directory: nil)
+    }
+
+    private func verifySignedData(_ request: VerificationRequest) throws -> JSONValue {
+        let identity: AppIdentityCheck
+        if let bundleId = request.bundleId, !request.reportOnly {
+            identity = .enforce(bundleId: bundleId, appAppleId: request.appAppleId)
+        } else {
+            identity = .reportOnly
+        }
+        let verifier: SignedDataVerifier
+        let names = request.environments
+        if names == [AppStoreEnvironment.xcode.rawValue] {
+            let xcode: XcodeCertificate = request.roots?.first.map { .given($0) } ?? .carriedByTheData
+            verifier = try SignedDataVerifier(xcode: xcode, identity: identity)
+        } else {
+            let environments: AcceptedEnvironments
+            if let names {
+                var set: Set<AppStoreEnvironment> = []
+                for name in names {
+                    let environment = AppStoreEnvironment(rawValue: name)
+                    guard environment == .production || environment == .sandbox else {
+                        throw ServiceError(
+                            .invalidMember,
+                            "environments: \"\(name)\" is not Production or Sandbox (Xcode alone, or LocalTesting never: its data is unsigned)"
+                        )
+                    }
+                    set.insert(environment)
+                }
+                environments = try AcceptedEnvironments(set)
+            } else if case .enforce(_, nil) = identity {
+                // An enforced bundle id without the app Apple id: Production cannot be checked.
+                environments = .sandbox
+            } else {
+                environments = .productionAndSandbox
+            }
+            verifier = try SignedDataVerifier(
+                trustedRoots: try request.roots ?? [Self.appleRootCAG3.get()], identity: identity, environments: environments,
+                cache: cache)
+        }
+        // A JWS holds no white space: the line break a file ends with is not part of it.
+        let text = Self.trimmed(request.data)
+        let kind = try signedDataKind(request, text: text)
+        let result: (payload: JSONValue, environment: AppStoreEnvironment, kind: SignedDataKind)
+        switch kind {
+        case .transaction:
+            result = try Self.fields(verifier.verifyOffline(text, as: JWSTransactionDecodedPayload.self, at: request.at))
+        case .renewalInfo:
+            result = try Self.fields(verifier.verifyOffline(text, as: JWSRenewalInfoDecodedPayload.self, at: request.at))
+        case .notification:
+            result = try Self.fields(verifier.verifyOffline(text, as: ResponseBodyV2DecodedPayload.self, at: request.at))
+        case .appTransaction: result = try Self.fields(verifier.verifyOffline(text, as: AppTransaction.self, at: request.at))
+        case .realtimeRequest:
+            result = try Self.fields(verifier.verifyOffline(text, as: DecodedRealtimeRequestBody.self, at: request.at))
+        }
+        let notEnforced = identity == .reportOnly ? ["bundleId", "appAppleId"] : []
+        return AnswerEncoding.valid(
+            kind: AnswerEncoding.kindName(result.kind), environment: result.environment.rawValue, field: "payload", value: result.payload,
+            notEnforced: notEnforced)
+    }
+
+    /// `text` without the spaces, tabs and line breaks around it.
+    static func trimmed(_ text: String) -> String {
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(scalars[first...last])
+    }
+
+    private static func fields<Payload>(_ verified: VerifiedSignedData<Payload>) -> (JSONValue, AppStoreEnvironment, SignedDataKind) {
+        (verified.payloadJSON, verified.environment, Payload.kind)
+    }
+
+    /// The kind named by the request, or for `auto` the one SigilAppStore's classifier finds by the
+    /// payload's members; a JWS that does not parse goes to the verifier, which refuses it with
+    /// its own error.
+    private func signedDataKind(_ request: VerificationRequest, text: String) throws -> SignedDataKind {
+        switch request.kind {
+        case .transaction: return .transaction
+        case .renewalInfo: return .renewalInfo
+        case .notification: return .notification
+        case .appTransaction: return .appTransaction
+        case .realtimeRequest: return .realtimeRequest
+        case .auto, .receipt, .attestation, .assertion: break
+        }
+        guard let jws = try? JWS(compact: text), let payload = try? jws.payloadJSON() else { return .transaction }
+        switch SignedDataKind.classify(payload: payload) {
+        case .kind(let kind, _): return kind
+        case .ambiguous(let fitting, _):
+            throw AppStoreError(
+                .ambiguousPayloadKind,
+                fitting.isEmpty
+                    ? "the payload carries no kind's distinctive members: name the kind"
+                    : "the payload could be \(fitting.map(AnswerEncoding.kindName).joined(separator: ", ")): name the kind")
+        }
+    }
+
+    // MARK: - Receipts
+
+    private func verifyReceipt(_ request: VerificationRequest) throws -> JSONValue {
+        let identity: ReceiptIdentityCheck =
+            if let bundleId = request.bundleId, !request.reportOnly { .enforce(bundleId: bundleId) } else { .reportOnly }
+        let verifier: AppReceiptVerifier
+        let names = request.environments ?? [ReceiptEnvironment.production.rawValue, ReceiptEnvironment.sandbox.rawValue]
+        if names == [ReceiptEnvironment.xcode.rawValue] {
+            verifier = AppReceiptVerifier(xcode: request.roots?.first.map { .given($0) } ?? .carriedByTheData, identity: identity)
+        } else {
+            var environments: Set<ReceiptEnvironment> = []
+            for name in names {
+                guard let environment = ReceiptEnvironment(rawValue: name), environment != .xcode else {
+                    throw ServiceError(.invalidMember, "environments: \"\(name)\" is not Production or Sandbox (or Xcode alone)")
+                }
+                environments.insert(environment)
+            }
+            guard let roots = request.roots else {
+                throw ServiceError(.missingMember, "roots is required for receipts: Apple Inc. Root Certificate (base64 DER or PEM)")
+            }
+            verifier = try AppReceiptVerifier(trustedRoots: roots, identity: identity, environments: environments)
+        }
+        let verified = try verifier.verify(Array(request.data.utf8), at: request.at)
+        return AnswerEncoding.valid(
+            kind: request.kind.rawValue, environment: verified.identity.environment.rawValue, field: "receipt",
+            value: AnswerEncoding.receipt(verified.receipt), notEnforced: verified.identity.enforced ? [] : ["bundleId"])
+    }
+
+    // MARK: - App Attest
+
+    private func appID(_ request: VerificationRequest) throws(ServiceError) -> AppAttestAppID {
+        guard let teamId = request.teamId, !teamId.isEmpty else {
+            throw ServiceError(.missingMember, "teamId is required for App Attest (the App ID is teamId.bundleId)")
+        }
+        guard let bundleId = request.bundleId else {
+            throw ServiceError(.missingMember, "bundleId is required for App Attest (the App ID is teamId.bundleId)")
+        }
+        return AppAttestAppID(teamID: teamId, bundleID: bundleId)
+    }
+
+    private func clientDataHash(_ request: VerificationRequest) throws(ServiceError) -> [UInt8] {
+        switch (request.clientData, request.clientDataHash) {
+        case (let data?, nil): return SHA256.hash(data)
+        case (nil, let hash?): return hash
+        default: throw ServiceError(.missingMember, "exactly one of clientData and clientDataHash is required")
+        }
+    }
+
+    private func verifyAttestation(_ request: VerificationRequest) throws -> JSONValue {
+        let appID = try appID(request)
+        let names = request.environments ?? [AppAttestEnvironment.production.rawValue]
+        guard names.count == 1, let environment = AppAttestEnvironment(rawValue: names[0]) else {
+            throw ServiceError(.invalidMember, "environments: one of production or development for an attestation")
+        }
+        guard let roots = request.roots, roots.count == 1 else {
+            throw ServiceError(.missingMember, "roots is required for attestations: the Apple App Attestation Root CA, alone")
+        }
+        let verifier =
+            request.unpinnedTestRoot
+            ? AttestationVerifier(testRoot: roots[0], appID: appID, environment: environment)
+            : try AttestationVerifier(appAttestationRoot: roots[0], appID: appID, environment: environment)
+        let verified = try verifier.verify(
+            Array(request.data.utf8), clientDataHash: try clientDataHash(request), expectedKeyID: request.keyId,
+            at: request.at ?? SignedDataVerifier.systemClock())
+        return AnswerEncoding.valid(
+            kind: request.kind.rawValue, environment: verified.environment.rawValue, field: "attestation",
+            value: AnswerEncoding.attestation(verified, appID: appID),
+            notEnforced: verified.policyReport.enforced ? [] : ["validationCategory", "bundleVersion"])
+    }
+
+    private func verifyAssertion(_ request: VerificationRequest) throws -> JSONValue {
+        let appID = try appID(request)
+        guard let keyBytes = request.publicKey else {
+            throw ServiceError(.missingMember, "publicKey is required for an assertion (the attested key, X9.62 uncompressed, base64)")
+        }
+        let key: ECDSAPublicKey
+        do { key = try ECDSAPublicKey(sec1Representation: keyBytes, curve: .p256) } catch {
+            throw ServiceError(.invalidMember, "publicKey is not a P-256 point: \(error.reason)")
+        }
+        let verified = try AssertionVerifier(appID: appID).verify(
+            Array(request.data.utf8), clientDataHash: try clientDataHash(request), publicKey: key,
+            previousCounter: request.counter ?? 0)
+        return AnswerEncoding.valid(
+            kind: request.kind.rawValue, environment: nil, field: "assertion", value: AnswerEncoding.assertion(verified),
+            notEnforced: verified.policyReport.enforced ? [] : ["validationCategory", "bundleVersion"])
+    }
+}
