@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "SigilApplePKI", targets: ["SigilApplePKI"]),
         .library(name: "SigilAppleRoots", targets: ["SigilAppleRoots"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
+        .library(name: "SigilCipher", targets: ["SigilCipher"]),
         .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
         .library(name: "SigilAppAttest", targets: ["SigilAppAttest"]),
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
@@ -72,6 +73,12 @@ let package = Package(
             name: "SigilCore",
             dependencies: ["SigilBase", "CGMP", "CSigilIntrinsics"],
             exclude: ["Field/generate_fields.py"]
+        ),
+        // Decryption primitives (AES-GCM, ECDH and its KDF, RSA-OAEP): apart from SigilCore, because a
+        // release build links a whole module and no verifier of signed data needs any of them.
+        .target(
+            name: "SigilCipher",
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "CSigilIntrinsics"]
         ),
         .target(
             name: "SigilASN1",
@@ -204,6 +211,10 @@ let package = Package(
             dependencies: ["SigilCore", "SigilASN1", "SigilTestSupport", "sigil-ctime"]
         ),
         .testTarget(
+            name: "SigilCipherTests",
+            dependencies: ["SigilCipher", "SigilCore", "SigilTestSupport"]
+        ),
+        .testTarget(
             name: "SigilASN1Tests",
             dependencies: ["SigilASN1", "SigilTestSupport"],
             exclude: ["Fixtures"]
@@ -304,7 +315,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "sigil-ctime",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilAppStore", "SigilTokens", "SigilCTimeShim"],
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilAppStore", "SigilTokens", "SigilCipher", "SigilCTimeShim"],
             path: "Tests/SigilCTime"
         ),
         // A program that only mints tokens (Scripts/check-link-boundaries reads its symbols: it must
