@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "SigilAppleRoots", targets: ["SigilAppleRoots"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
         .library(name: "SigilCipher", targets: ["SigilCipher"]),
+        .library(name: "SigilApplePay", targets: ["SigilApplePay"]),
         .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
         .library(name: "SigilAppAttest", targets: ["SigilAppAttest"]),
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
@@ -132,6 +133,15 @@ let package = Package(
             name: "SigilApplePKI",
             dependencies: ["SigilASN1", "SigilX509"]
         ),
+        // Apple Pay payment tokens: Apple's signature (CMS over the token's fields, chain to G3 under
+        // the Apple Pay profile, signing time) and decryption (EC_v1, RSA_v1) with the merchant's keys.
+        .target(
+            name: "SigilApplePay",
+            dependencies: [
+                "SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilJOSE", "SigilApplePKI",
+                "SigilAppleRoots", "SigilCipher",
+            ]
+        ),
         // Apple's root certificates by job, pinned by fingerprint: Apple Root CA - G3 built in (from a
         // PyPI distribution, Vectors/apple-roots), the others read from a roots directory. Apart from
         // SigilApplePKI, so a verifier given its roots links no root store.
@@ -169,8 +179,7 @@ let package = Package(
             name: "SigilTestPKI",
             dependencies: [
                 "SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilReceipts", "SigilJOSE",
-                "SigilAppStore",
-                "SigilCBOR", "SigilApplePKI",
+                "SigilAppStore", "SigilCBOR", "SigilApplePKI", "SigilCipher",
             ]
         ),
         .target(
@@ -213,6 +222,13 @@ let package = Package(
         .testTarget(
             name: "SigilCipherTests",
             dependencies: ["SigilCipher", "SigilCore", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilApplePayTests",
+            dependencies: [
+                "SigilApplePay", "SigilCipher", "SigilCore", "SigilKeys", "SigilX509", "SigilJOSE", "SigilTestPKI", "SigilTestSupport",
+            ],
+            exclude: ["pyca_decrypt.py"]
         ),
         .testTarget(
             name: "SigilASN1Tests",
