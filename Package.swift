@@ -212,6 +212,7 @@ let package = Package(
                 "SigilTokens",
                 "SigilApplePKI",
                 "SigilAppAttest",
+                "SigilApplePay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

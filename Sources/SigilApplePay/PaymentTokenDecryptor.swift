@@ -1,6 +1,7 @@
 import SigilCipher
 import SigilCore
 import SigilKeys
+import SigilX509
 
 /// Decrypts Apple Pay payment tokens with the merchant's keys: the reference's "Decrypt the data".
 ///
@@ -27,15 +28,35 @@ public struct PaymentTokenDecryptor: Sendable {
     /// The other info of EC_v1's KDF before the merchant identifier hash: 0x0D ‖ "id-aes256-GCM" ‖ "Apple".
     static let otherInfoPrefix: [UInt8] = [0x0D] + Array("id-aes256-GCM".utf8) + Array("Apple".utf8)
 
-    /// Decrypts `token` into its payment data.
-    public func decrypt(_ token: PaymentToken) throws(ApplePayError) -> DecryptedPayment {
+    /// Decrypts `token` into its payment data. `trace`, when given, records each step (which key,
+    /// which scheme, the tag's verdict, the payment data's type) and never a secret or card value.
+    public func decrypt(_ token: PaymentToken, trace: VerificationTrace? = nil) throws(ApplePayError) -> DecryptedPayment {
+        do {
+            let payment = try decryptSteps(token, trace: trace)
+            trace?.pass(
+                "Payment Token Format Reference, payment data keys", "payment data read",
+                "paymentDataType \(payment.paymentDataType), \(payment.otherMembers.count) other member(s)")
+            return payment
+        } catch {
+            trace?.fail(error.clause, error.step, error.code.rawValue)
+            throw error
+        }
+    }
+
+    private func decryptSteps(_ token: PaymentToken, trace: VerificationTrace?) throws(ApplePayError) -> DecryptedPayment {
         guard let key = merchantKeys.first(where: { ConstantTime.equals($0.publicKeyHash, token.publicKeyHash) }) else {
             throw ApplePayError(
                 .unknownMerchantKey,
                 "the token's publicKeyHash matches none of the \(merchantKeys.count) merchant key(s) given: it was made for another key",
                 step: "merchant key", clause: "Payment Token Format Reference, decrypt the data, step a")
         }
+        trace?.pass(
+            "Payment Token Format Reference, decrypt the data, step a", "merchant key chosen by publicKeyHash",
+            "\(key.description) of \(merchantKeys.count)")
         var symmetricKey = try symmetricKey(token, key)
+        trace?.pass(
+            token.version == .ecV1 ? "NIST SP 800-56A §5.7.1.2, §5.8.1" : "RFC 8017 §7.1.2",
+            token.version == .ecV1 ? "ECDH and the one-step KDF" : "RSA-OAEP unwrapping", "a 32-byte key (not shown)")
         defer { for i in symmetricKey.indices { symmetricKey[i] = 0 } }
         let plaintext: [UInt8]
         do {
@@ -47,6 +68,7 @@ public struct PaymentTokenDecryptor: Sendable {
                 .tagMismatch, "AES-256-GCM: \(error.reason)", step: "decryption",
                 clause: "Payment Token Format Reference, decrypt the data, step d; NIST SP 800-38D §7.2")
         }
+        trace?.pass("NIST SP 800-38D §7.2", "AES-256-GCM tag", "\(plaintext.count) bytes decrypted (not shown)")
         return try DecryptedPayment(plaintext: plaintext)
     }
 
