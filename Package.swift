@@ -349,7 +349,7 @@ let package = Package(
             dependencies: [
                 "SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilReceipts", "SigilJOSE", "SigilAppStore",
                 "SigilTokens",
-                "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore", "SigilApplePKI",
+                "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore", "SigilApplePKI", "SigilApplePay",
             ]
         ),
         .testTarget(
@@ -369,7 +369,9 @@ let package = Package(
 // LLVMFuzzerRunDriver. They link only against libFuzzer, so they exist only in that build.
 if ProcessInfo.processInfo.environment["SIGIL_FUZZ"] != nil {
     package.targets.append(.target(name: "SigilFuzzDriver", path: "Fuzz/Driver"))
-    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest"] {
+    for name in [
+        "der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "applepay",
+    ] {
         package.targets.append(
             .executableTarget(
                 name: "fuzz-\(name)",
