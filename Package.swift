@@ -315,7 +315,7 @@ let package = Package(
             dependencies: [
                 "SigilAppStore", "SigilTokens", "SigilPKCS7", "SigilReceipts", "SigilX509", "SigilCRL", "SigilOCSP", "SigilHTTP",
                 "SigilJOSE",
-                "SigilKeys", "SigilCore", "SigilTestPKI",
+                "SigilKeys", "SigilCore", "SigilTestPKI", "SigilApplePay",
             ]
         ),
         .testTarget(
