@@ -213,6 +213,7 @@ let package = Package(
                 "SigilApplePKI",
                 "SigilAppAttest",
                 "SigilApplePay",
+                "SigilCipher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -96,4 +96,28 @@ final class ApplePayCLITests: XCTestCase {
             XCTAssertFalse(stderr.contains(secret), "\(secret) in \(stderr)")
         }
     }
+
+    /// SIGIL_CIPHER_BACKEND=portable forces the portable AES and GHASH for the whole process:
+    /// `sigil overview` says so, and a real token still decrypts to its plaintext on that path.
+    func testForcedPortableCipherPath() throws {
+        setenv("SIGIL_CIPHER_BACKEND", "portable", 1)
+        defer { unsetenv("SIGIL_CIPHER_BACKEND") }
+        let overview = try sigil(["overview", "--json"])
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: overview.stdout) as? [String: Any])
+        let cipher = try XCTUnwrap(json["cipherBackend"] as? [String: Any])
+        XCTAssertEqual(cipher["current"] as? String, "portable Swift")
+        XCTAssertEqual(cipher["forced"] as? String, "portable")
+        let folder = try TestPaths.requireApplePayVectors().appendingPathComponent("sepuka-sandbox")
+        let decrypted = try sigil([
+            "applepay", "decrypt", "--at", "2019-06-07T08:39:15Z", "--merchant-key", folder.appendingPathComponent("merchant_key.pem").path,
+            "--merchant-cert", folder.appendingPathComponent("merchant_cert.pem").path, folder.appendingPathComponent("token.json").path,
+        ])
+        XCTAssertEqual(decrypted.status, 0, String(decoding: decrypted.stderr, as: UTF8.self))
+        let out = try XCTUnwrap(JSONSerialization.jsonObject(with: decrypted.stdout) as? [String: Any])
+        let expected = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("plaintext.json"))) as? [String: Any])
+        XCTAssertEqual(
+            (out["payment"] as? [String: Any])?["applicationPrimaryAccountNumber"] as? String,
+            expected["applicationPrimaryAccountNumber"] as? String)
+    }
 }
