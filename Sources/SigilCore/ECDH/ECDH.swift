@@ -6,7 +6,8 @@ extension ECDSAPrivateKey {
     /// 800-56A §5.6.2.3.3's full validation since P-256 has cofactor 1). d·Q runs through the
     /// signing path's constant-time comb (every row of the table read in full with masks, a fixed
     /// sequence of additions), over a table of multiples of Q built for this call — Q is public,
-    /// so the table is built in variable time, as verification builds its key tables. Reusing the
+    /// so the table is built in variable time, as verification builds its key tables; width 2
+    /// (129 rows of 2 points), because building the table dominates the cost. Reusing the
     /// signing comb adds no second scalar multiplication to SigilCore, which every verifier links.
     /// Only "the product is the identity" is declassified, and it throws (it cannot happen for
     /// d in [1, n − 1] and a valid peer point, but Z = identity is an error in §5.7.1.2 and is never
@@ -19,7 +20,7 @@ extension ECDSAPrivateKey {
         guard let q = ECDSAEngine<P256Curve>.publicPoint(x: peer.x, y: peer.y) else {
             throw SigilCoreError(.invalidPoint, "the peer's public key is not a point on P-256")
         }
-        let table = FixedBaseTable<P256Curve>(base: AffinePoint(x: q.x, y: q.y), width: 4)
+        let table = FixedBaseTable<P256Curve>(base: AffinePoint(x: q.x, y: q.y), width: 2)
         let (d, _) = P256Curve.Scalar.fromBigEndian(rawRepresentation)  // validated when the key was made
         let product = ProjectivePoint<P256Curve>.generatorMultiplied(byCanonicalSecret: d.canonical, table: table)
         guard let affine = product.affine else {
