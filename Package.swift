@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "SigilApplePKI", targets: ["SigilApplePKI"]),
         .library(name: "SigilAppleRoots", targets: ["SigilAppleRoots"]),
         .library(name: "SigilAdvancedCommerce", targets: ["SigilAdvancedCommerce"]),
+        .library(name: "SigilCipher", targets: ["SigilCipher"]),
+        .library(name: "SigilApplePay", targets: ["SigilApplePay"]),
         .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
         .library(name: "SigilAppAttest", targets: ["SigilAppAttest"]),
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
@@ -77,6 +79,12 @@ let package = Package(
             name: "SigilCore",
             dependencies: ["SigilBase", "CGMP", "CSigilIntrinsics"],
             exclude: ["Field/generate_fields.py"]
+        ),
+        // Decryption primitives (AES-GCM, ECDH and its KDF, RSA-OAEP): apart from SigilCore, because a
+        // release build links a whole module and no verifier of signed data needs any of them.
+        .target(
+            name: "SigilCipher",
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "CSigilIntrinsics"]
         ),
         .target(
             name: "SigilASN1",
@@ -130,6 +138,15 @@ let package = Package(
             name: "SigilApplePKI",
             dependencies: ["SigilASN1", "SigilX509"]
         ),
+        // Apple Pay payment tokens: Apple's signature (CMS over the token's fields, chain to G3 under
+        // the Apple Pay profile, signing time) and decryption (EC_v1, RSA_v1) with the merchant's keys.
+        .target(
+            name: "SigilApplePay",
+            dependencies: [
+                "SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilJOSE", "SigilApplePKI",
+                "SigilAppleRoots", "SigilCipher",
+            ]
+        ),
         // Apple's root certificates by job, pinned by fingerprint: Apple Root CA - G3 built in (from a
         // PyPI distribution, Vectors/apple-roots), the others read from a roots directory. Apart from
         // SigilApplePKI, so a verifier given its roots links no root store.
@@ -167,8 +184,7 @@ let package = Package(
             name: "SigilTestPKI",
             dependencies: [
                 "SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilReceipts", "SigilJOSE",
-                "SigilAppStore",
-                "SigilCBOR", "SigilApplePKI",
+                "SigilAppStore", "SigilCBOR", "SigilApplePKI", "SigilCipher",
             ]
         ),
         // The request/answer layer of the C ABI, the Python package and the HTTP verification
@@ -217,12 +233,25 @@ let package = Package(
                 "SigilTokens",
                 "SigilApplePKI",
                 "SigilAppAttest",
+                "SigilApplePay",
+                "SigilCipher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "SigilCoreTests",
             dependencies: ["SigilCore", "SigilASN1", "SigilTestSupport", "sigil-ctime"]
+        ),
+        .testTarget(
+            name: "SigilCipherTests",
+            dependencies: ["SigilCipher", "SigilCore", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilApplePayTests",
+            dependencies: [
+                "SigilApplePay", "SigilCipher", "SigilCore", "SigilKeys", "SigilX509", "SigilJOSE", "SigilTestPKI", "SigilTestSupport",
+            ],
+            exclude: ["pyca_decrypt.py"]
         ),
         .testTarget(
             name: "SigilASN1Tests",
@@ -316,7 +345,7 @@ let package = Package(
             dependencies: [
                 "SigilAppStore", "SigilTokens", "SigilPKCS7", "SigilReceipts", "SigilX509", "SigilCRL", "SigilOCSP", "SigilHTTP",
                 "SigilJOSE",
-                "SigilKeys", "SigilCore", "SigilTestPKI",
+                "SigilKeys", "SigilCore", "SigilTestPKI", "SigilApplePay",
             ]
         ),
         .testTarget(
@@ -333,7 +362,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "sigil-ctime",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilAppStore", "SigilTokens", "SigilCTimeShim"],
+            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilAppStore", "SigilTokens", "SigilCipher", "SigilCTimeShim"],
             path: "Tests/SigilCTime"
         ),
         // A program that only mints tokens (Scripts/check-link-boundaries reads its symbols: it must
@@ -350,7 +379,7 @@ let package = Package(
             dependencies: [
                 "SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilReceipts", "SigilJOSE", "SigilAppStore",
                 "SigilTokens",
-                "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore", "SigilApplePKI", "SigilService",
+                "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore", "SigilApplePKI", "SigilService", "SigilApplePay",
             ]
         ),
         .testTarget(
@@ -370,8 +399,10 @@ let package = Package(
 // LLVMFuzzerRunDriver. They link only against libFuzzer, so they exist only in that build.
 if ProcessInfo.processInfo.environment["SIGIL_FUZZ"] != nil {
     package.targets.append(.target(name: "SigilFuzzDriver", path: "Fuzz/Driver"))
-    for name in ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request"]
-    {
+    for name in [
+        "der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request",
+        "applepay",
+    ] {
         package.targets.append(
             .executableTarget(
                 name: "fuzz-\(name)",

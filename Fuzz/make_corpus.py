@@ -13,7 +13,7 @@ import base64, glob, json, os, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "apple"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
 OUT = sys.argv[1]
-TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request"]
+TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request", "applepay"]
 COUNT = {t: 0 for t in TARGETS}
 
 
@@ -173,6 +173,11 @@ for i, (_, request, _, _) in enumerate(conformance.load_cases()):
 # makes every mutation of the run cost 20 KB of work; the larger inputs (nesting bombs, oversized
 # tokens, line floods) are replayed, and mutated, by SigilFuzzTests in every test run instead.
 SEED_LIMIT = 4096
+# The real Apple Pay tokens (their JSON, and the plaintexts for the payment reader).
+APPLEPAY = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "applepay"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+for path in sorted(glob.glob(os.path.join(APPLEPAY, "*", "*.json"))):
+    put("applepay", os.path.relpath(path, APPLEPAY), read(path))
+
 for target in TARGETS:
     for path in sorted(glob.glob(os.path.join(ROOT, "Fuzz", "Regressions", target, "*"))):
         if os.path.getsize(path) <= SEED_LIMIT:

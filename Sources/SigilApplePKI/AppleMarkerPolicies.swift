@@ -43,4 +43,15 @@ extension MarkerExtensionPolicy {
             .init(position: 0, oid: AppleOIDs.appAttestReceiptSigning, role: "the fraud receipt signer"),
             .init(position: 1, oid: AppleOIDs.applicationIntegrationIntermediate, role: "the Apple Application Integration CA"),
         ])
+
+    /// Apple Pay's payment-token signer chain: exactly the payment-processing broker leaf → Apple
+    /// Application Integration CA - G3 → root, the leaf carrying 1.2.840.113635.100.6.29 and the
+    /// intermediate 1.2.840.113635.100.6.2.14 (Apple's "Payment Token Format Reference", step 1 of
+    /// verifying the signature).
+    public static let applePayPaymentToken = MarkerExtensionPolicy(
+        name: "Apple Pay payment token", chainLength: 3,
+        requirements: [
+            .init(position: 0, oid: AppleOIDs.applePayPaymentProcessing, role: "the payment-processing leaf"),
+            .init(position: 1, oid: AppleOIDs.applicationIntegrationG3Intermediate, role: "the Apple Application Integration CA - G3"),
+        ])
 }

@@ -13,12 +13,26 @@ public enum AppleOIDs {
     /// (1.2.840.113635.100.6.2.3).
     public static let applicationIntegrationIntermediate: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 3]
 
+    /// Marks the Apple Application Integration CA - G3 that issues the Apple Pay payment-processing
+    /// broker certificates (1.2.840.113635.100.6.2.14).
+    public static let applicationIntegrationG3Intermediate: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 14]
+
     // MARK: - Signing leaves
 
     /// Marks the App Store and receipt signing leaf (1.2.840.113635.100.6.11.1).
     public static let appStoreReceiptSigning: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
     /// Marks the App Attest fraud-receipt signer (1.2.840.113635.100.12.15).
     public static let appAttestReceiptSigning: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 12, 15]
+
+    /// Marks the Apple Pay payment-processing broker leaf that signs payment tokens
+    /// (1.2.840.113635.100.6.29).
+    public static let applePayPaymentProcessing: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 29]
+
+    // MARK: - Apple Pay merchant certificates
+
+    /// The merchant identifier hash in an Apple Pay payment-processing certificate: a UTF8String of
+    /// 64 hexadecimal characters, SHA-256 of the merchant identifier (1.2.840.113635.100.6.32).
+    public static let applePayMerchantIdentifier: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 32]
 
     // MARK: - App Attest credential certificates
 
@@ -36,6 +50,9 @@ public enum AppleOIDs {
     public static let displayNames: [ASN1ObjectIdentifier: String] = [
         wwdrIntermediate: "Apple WWDR intermediate marker",
         applicationIntegrationIntermediate: "Apple Application Integration CA marker",
+        applicationIntegrationG3Intermediate: "Apple Application Integration CA - G3 marker",
+        applePayPaymentProcessing: "Apple Pay payment processing marker",
+        applePayMerchantIdentifier: "Apple Pay merchant identifier hash",
         appStoreReceiptSigning: "Apple App Store receipt signing marker",
         appAttestReceiptSigning: "Apple App Attest receipt signing marker",
         appAttestNonce: "Apple App Attest nonce",

@@ -2,6 +2,7 @@ import SigilASN1
 import SigilAppAttest
 import SigilAppStore
 import SigilApplePKI
+import SigilApplePay
 import SigilCBOR
 import SigilCRL
 import SigilCore
@@ -24,8 +25,36 @@ public enum FuzzHarness {
     public static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("der", der), ("certificate", certificate), ("chain", chain), ("ocsp", ocsp), ("receipt", receipt), ("jws", jws),
         ("external-purchase-token", externalPurchaseToken), ("crl", crl), ("cbor", cbor),
-        ("appattest", appAttest), ("request", request),
+        ("appattest", appAttest), ("request", request), ("applepay", applePay),
     ]
+
+    /// A fixed Apple-Pay-shaped PKI and EC merchant key (seeded, so the same every run): tokens
+    /// the fuzzer mutates reach the signature, chain, key choice and decryption steps.
+    static let applePayFixture: (verifier: PaymentTokenVerifier, decryptor: PaymentTokenDecryptor)? = {
+        var generator = FixedGenerator(state: 0xA99E)
+        guard let pki = try? AppleShapedPaymentPKI.generate(notBefore: time - 86_400, notAfter: time + 86_400, using: &generator),
+            let verifier = try? PaymentTokenVerifier(trustedRoots: [pki.root]),
+            let merchant = try? MerchantKey(
+                privateKey: .ec(ECDSAPrivateKey.generate(curve: .p256, using: &generator)),
+                merchantIdentifierHash: SHA256.hash(Array("merchant.com.example.fuzz".utf8)))
+        else { return nil }
+        return (verifier, PaymentTokenDecryptor(merchantKeys: [merchant]))
+    }()
+
+    /// The Apple Pay token decoder (token JSON or a whole PKPaymentToken), Apple's signature and
+    /// chain under the fixed test PKI, the merchant key choice and decryption with the fixed key,
+    /// and the decrypted-payment reader on the same bytes (the decryptor's input handling).
+    public static func applePay(_ bytes: [UInt8]) {
+        if let token = try? PaymentToken(json: bytes), let fixture = applePayFixture {
+            _ = token.signedContent.count
+            _ = try? fixture.verifier.verify(token, at: time)
+            _ = try? fixture.decryptor.decrypt(token)
+        }
+        if let payment = try? DecryptedPayment(plaintext: bytes) {
+            _ = payment.description
+            _ = payment.otherMembers.count
+        }
+    }
 
     /// A fixed validation time (2025-01-01T00:00:00Z): fuzzing must be deterministic.
     static let time: Int64 = 1_735_689_600

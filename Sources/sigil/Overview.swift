@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SigilASN1
 import SigilBase
+import SigilCipher
 import SigilCore
 
 /// The default command: what this build can do, and a self-check on embedded known-answer data.
@@ -46,6 +47,10 @@ struct Overview: ParsableCommand {
                     "forced": DigestBackend.forced?.environmentName ?? "none",
                     "sha256Available": DigestBackend.available(for: .sha256).map(\.rawValue),
                 ] as [String: Any],
+                "cipherBackend": [
+                    "current": CipherBackend.current.rawValue, "forced": CipherBackend.forced?.environmentName ?? "none",
+                    "available": CipherBackend.available.map(\.rawValue),
+                ] as [String: Any],
             ])
         } else {
             print(
@@ -58,6 +63,9 @@ struct Overview: ParsableCommand {
             }
             print("\nSHA-256 runs on: \(Overview.digestBackendLine(for: .sha256))")
             print("SHA-384 and SHA-512 run on: \(Overview.digestBackendLine(for: .sha512)); SHA-1 on portable Swift")
+            print(
+                "AES-GCM runs on: \(CipherBackend.current.rawValue)"
+                    + (CipherBackend.forced.map { ", forced (SIGIL_CIPHER_BACKEND=\($0.environmentName))" } ?? ""))
             print("\nSelf-check on embedded known-answer data:")
             for check in checks {
                 print("  [\(check.passed ? "pass" : "FAIL")] \(check.name) (\(check.spec)): \(check.detail)")

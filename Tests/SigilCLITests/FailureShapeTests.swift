@@ -139,6 +139,9 @@ final class FailureShapeTests: XCTestCase {
             "appattest attestation": app + ["--key-id", "k", "--client-data", "c", junk],
             "appattest assertion": app + ["--public-key", junk, "--client-data", "c", junk],
             "appattest receipt": app + ["--root", junk, junk],
+            "applepay": ["--no-such-option"],
+            "applepay verify": [junk],
+            "applepay decrypt": ["--merchant-key", junk, "--merchant-id", "merchant.com.example", junk],
         ]
         let paths = try commandPaths()
         XCTAssertGreaterThan(paths.count, 40, "\(paths)")
@@ -157,6 +160,8 @@ final class FailureShapeTests: XCTestCase {
         XCTAssertEqual(codes["x509 show"], "x509.malformed", "\(codes)")
         XCTAssertEqual(codes["verify"], "appstore.INVALID_JWT_FORMAT", "\(codes)")
         XCTAssertEqual(codes["token app-store"], "tokens.invalidKey", "\(codes)")
+        XCTAssertEqual(codes["applepay verify"], "applepay.malformedToken", "\(codes)")
+        XCTAssertEqual(codes["applepay decrypt"], "applepay.invalidMerchantKey", "\(codes)")
         XCTAssertEqual(codes["overview"], "usage")
         XCTAssertGreaterThan(codes.values.filter { $0 != "usage" }.count, 30, "\(codes)")
     }

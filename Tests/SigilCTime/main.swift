@@ -1,6 +1,7 @@
 import SigilASN1
 import SigilAppStore
 import SigilCTimeShim
+import SigilCipher
 import SigilCore
 import SigilKeys
 import SigilTokens
@@ -167,6 +168,79 @@ do {
     print("token builders: \(tokens.count) tokens")
 }
 
+// The decryption primitives (SigilCipher). AES-GCM under a secret key over a secret plaintext, on
+// each path this CPU offers (AES-NI and PCLMULQDQ, which valgrind executes, and the portable one),
+// with a 12- and a 16-byte IV (the second takes the GHASH-derived J0) and decryption of the result;
+// ECDH with a secret scalar and the one-step KDF over the secret Z; RSA-OAEP decryption with the
+// private exponent secret (the key is loaded from numbers here; the blinding factor comes from the
+// system generator).
+// `--leaky-aes` adds one lookup in a 256-entry table indexed by a key byte (what a table-driven AES
+// does), which memcheck must report.
+let forcedCipher = CipherBackend.forced
+for backend in CipherBackend.available {
+    CipherBackend.forced = backend
+    for keySize in [16, 32] {
+        let key = (0..<keySize).map { UInt8(truncatingIfNeeded: 0x17 &+ $0 &* 31) }
+        let plaintext = (0..<100).map { UInt8(truncatingIfNeeded: 0x61 &+ $0 &* 5) }
+        key.withUnsafeBytes { sigil_ctime_mark_secret($0.baseAddress, $0.count) }
+        plaintext.withUnsafeBytes { sigil_ctime_mark_secret($0.baseAddress, $0.count) }
+        if CommandLine.arguments.contains("--leaky-aes") {
+            let table = (0..<256).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            sink &+= table[Int(key[3])]
+        }
+        for ivLength in [12, 16] {
+            let gcm = try AESGCM(key: key)
+            let iv = [UInt8](repeating: 0, count: ivLength)
+            let sealed = try gcm.seal(plaintext, iv: iv, additionalData: [1, 2, 3])
+            // The ciphertext and tag are public once made.
+            sealed.ciphertext.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
+            sealed.tag.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
+            let opened = try gcm.open(sealed.ciphertext, iv: iv, additionalData: [1, 2, 3], tag: sealed.tag)
+            var forged = sealed.tag
+            forged[0] ^= 1
+            if (try? gcm.open(sealed.ciphertext, iv: iv, additionalData: [1, 2, 3], tag: forged)) != nil {
+                fatalError("forged tag accepted")
+            }
+            opened.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
+            sink &+= opened[0]
+        }
+    }
+    print("AES-GCM with secret key and data: \(CipherBackend.current.rawValue)")
+}
+CipherBackend.forced = forcedCipher
+do {
+    var scalar = [UInt8](repeating: 0, count: 32)
+    for i in scalar.indices { scalar[i] = UInt8(truncatingIfNeeded: 0x29 &+ i &* 23) }
+    let peer = ECDSAPrivateKey.generate(curve: .p256).publicKey
+    scalar.withUnsafeBytes { sigil_ctime_mark_secret($0.baseAddress, $0.count) }
+    let key = try ECDSAPrivateKey(rawRepresentation: scalar, curve: .p256)
+    let z = try key.sharedSecret(with: peer)
+    let derived = try ConcatKDF.deriveKey(sharedSecret: z, fixedInfo: Array("\u{0D}id-aes256-GCMApple".utf8), length: 32)
+    derived.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
+    sink &+= derived[0]
+    print("ECDH and KDF with a secret scalar: done")
+}
+do {
+    // A 2048-bit key (public numbers; d secret), and a ciphertext made with the public key by GMP.
+    let n = try BigNum(hexString: ctimeRSAModulus)
+    let d = try BigNum(hexString: ctimeRSAPrivateExponent)
+    let e = BigNum(65537)
+    let dBytes = try d.bytes(width: 256)
+    dBytes.withUnsafeBytes { sigil_ctime_mark_secret($0.baseAddress, $0.count) }
+    let key = try RSAPrivateKey(modulus: try n.bytes(width: 256), publicExponent: e.magnitudeBytes, privateExponent: dBytes)
+    // EM = 00 ‖ seed ‖ DB for "ctime" with SHA-256 (made here, public), encrypted with e.
+    let message = Array("ctime".utf8)
+    let em = ctimeOAEPEncode(message, k: 256)
+    let c = try BigNum(magnitude: em).power(e, modulo: n).bytes(width: 256)
+    let decrypted = try key.decryptOAEP(c)
+    decrypted.withUnsafeBytes { sigil_ctime_mark_public($0.baseAddress, $0.count) }
+    guard decrypted == message else { fatalError("RSA-OAEP round trip") }
+    var bad = c
+    bad[100] ^= 1
+    if (try? key.decryptOAEP(bad)) != nil { fatalError("a damaged ciphertext was accepted") }
+    print("RSA-OAEP decryption with a secret exponent: done")
+}
+
 // Which SHA-256 compression ran the HMACs of RFC 6979 above. Under valgrind it is the AVX2 one (or the
 // portable one on a CPU without AVX2): valgrind clears the SHA bit of the CPUID it reports (and cannot
 // execute SHA256RNDS2), so the probe falls back by itself.
@@ -174,3 +248,25 @@ print("SHA-256 backend: \(DigestBackend.current.rawValue)")
 // And which SHA-384/512 compression ran the P-384 signatures' hashing and HMACs.
 print("SHA-384/512 backend: \(DigestBackend.current(for: .sha384).rawValue)")
 print("ctime harness done (valgrind: \(sigil_ctime_running_on_valgrind()), shim: \(sigil_ctime_available()), sink \(sink))")
+
+/// RFC 8017 §7.1.1 step 2 (EME-OAEP encoding, SHA-256, empty label) with a fixed seed: the
+/// harness's public test ciphertext.
+func ctimeOAEPEncode(_ message: [UInt8], k: Int) -> [UInt8] {
+    let hLen = 32
+    let lHash = HashAlgorithm.sha256.hash([UInt8]())
+    let db = lHash + [UInt8](repeating: 0, count: k - message.count - 2 * hLen - 2) + [1] + message
+    let seed = [UInt8](repeating: 0x5C, count: hLen)
+    func mgf1(_ input: [UInt8], _ length: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        var counter: UInt32 = 0
+        while out.count < length {
+            out += HashAlgorithm.sha256.hash(
+                input + [UInt8(counter >> 24), UInt8(counter >> 16 & 0xFF), UInt8(counter >> 8 & 0xFF), UInt8(counter & 0xFF)])
+            counter += 1
+        }
+        return Array(out.prefix(length))
+    }
+    let maskedDB = zip(db, mgf1(seed, k - hLen - 1)).map { $0 ^ $1 }
+    let maskedSeed = zip(seed, mgf1(maskedDB, hLen)).map { $0 ^ $1 }
+    return [0] + maskedSeed + maskedDB
+}

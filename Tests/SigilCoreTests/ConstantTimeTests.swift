@@ -61,9 +61,34 @@ final class ConstantTimeTests: XCTestCase {
             clean.stdoutString.contains("token builders: 9 tokens"),
             "PKCS#8/SEC 1 key loading and every token builder ran under memcheck: \(clean.stdoutString)")
 
+        // The decryption primitives (SigilCipher): AES-GCM and GHASH on each path this CPU offers,
+        // ECDH with the KDF, RSA-OAEP decryption.
+        // (Under valgrind the CPU probe sees AES-NI and PCLMULQDQ where the CPU has them: valgrind
+        // executes both.)
+        XCTAssertTrue(clean.stdoutString.contains("AES-GCM with secret key and data: portable Swift"), clean.stdoutString)
+        let aesniOnCPU =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))
+            .map { $0.contains(" aes ") && $0.contains(" pclmulqdq ") } ?? false
+        if aesniOnCPU {
+            XCTAssertTrue(
+                clean.stdoutString.contains("AES-GCM with secret key and data: x86-64 AES-NI and PCLMULQDQ"), clean.stdoutString)
+        }
+        XCTAssertTrue(clean.stdoutString.contains("ECDH and KDF with a secret scalar: done"), clean.stdoutString)
+        XCTAssertTrue(clean.stdoutString.contains("RSA-OAEP decryption with a secret exponent: done"), clean.stdoutString)
+
         let leaky = try valgrind(binary, ["--leaky"])
         XCTAssertEqual(leaky.status, 42, "the deliberate leak must be reported")
         XCTAssertTrue(String(decoding: leaky.stderr, as: UTF8.self).contains("Conditional jump or move depends on uninitialised value"))
+    }
+
+    /// The cipher section is really under test: one lookup in a table indexed by a secret AES key
+    /// byte (what a table-driven AES does) must be reported.
+    func testTableIndexedByAESKeyIsCaught() throws {
+        let binary = try harness()
+        defer { try? FileManager.default.removeItem(atPath: binary) }
+        let leaky = try valgrind(binary, ["--leaky-aes"])
+        XCTAssertEqual(leaky.status, 42, "memcheck must report a table index computed from a secret AES key byte")
+        XCTAssertTrue(String(decoding: leaky.stderr, as: UTF8.self).contains("uninitialised"))
     }
 
     /// The PEM layer is really under test: decoding the same key files with the table-driven

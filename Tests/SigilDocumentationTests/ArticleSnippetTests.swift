@@ -1,5 +1,6 @@
 import Foundation
 import SigilAppStore
+import SigilApplePay
 import SigilCRL
 import SigilCore
 import SigilJOSE
@@ -108,6 +109,37 @@ final class ArticleSnippetTests: XCTestCase {
             ])
         return try AppReceiptBuilder.signedData(
             content: try builder.payload(), signer: pki.leaf, signerKey: pki.leafKey, certificates: [pki.leaf, pki.intermediate])
+    }
+
+    // MARK: SigilApplePay
+
+    func testDecryptApplePayToken() async throws {
+        var generator = SystemRandomNumberGenerator()
+        let pki = try AppleShapedPaymentPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400, using: &generator)
+        let merchant = ECDSAPrivateKey.generate(curve: .p256)
+        let certificate = try pki.merchantCertificate(
+            subjectPublicKeyInfo: merchant.publicKey.spkiDER, merchantIdentifier: "merchant.com.example",
+            notBefore: now - 86_400, notAfter: now + 86_400)
+        let payment = try json([
+            "applicationPrimaryAccountNumber": "4111111111111111", "applicationExpirationDate": "291231", "currencyCode": "840",
+            "transactionAmount": 100, "deviceManufacturerIdentifier": "040010030273", "paymentDataType": "3DSecure",
+            "paymentData": ["onlinePaymentCryptogram": "QUJD"],
+        ])
+        let token = try pki.ecToken(
+            payment: payment, merchant: merchant.publicKey, merchantIdentifier: "merchant.com.example",
+            ephemeral: ECDSAPrivateKey.generate(curve: .p256), transactionId: [1, 2, 3], signingTime: now)
+        try await decryptApplePayToken(
+            tokenJSON: token, merchantKeyPEM: Array(merchant.pkcs8PEM.utf8),
+            merchantCertificatePEM: Array(certificate.pemRepresentation.utf8),
+            now: now, roots: [pki.root])
+        do {
+            try await decryptApplePayToken(
+                tokenJSON: token, merchantKeyPEM: Array(merchant.pkcs8PEM.utf8),
+                merchantCertificatePEM: Array(certificate.pemRepresentation.utf8), now: now + 3600, roots: [pki.root])
+            XCTFail("a token an hour old was accepted")
+        } catch let error as ApplePayError {
+            XCTAssertEqual(error.code, .signingTimeOutsideWindow)
+        }
     }
 
     func testVerifyAppReceipt() async throws {

@@ -4,6 +4,7 @@
 
 import Foundation
 import SigilAppStore
+import SigilApplePay
 import SigilCRL
 import SigilCore
 import SigilHTTP
@@ -71,6 +72,17 @@ func receiveNotification(appleRootG3: Certificate, requestBody: Data) async thro
     }
 
     print(await answer(requestBody))
+}
+
+/// Sources/SigilApplePay/Documentation.docc/DecryptingApplePayTokens.md, the block at line 27.
+func decryptApplePayToken(tokenJSON: [UInt8], merchantKeyPEM: [UInt8], merchantCertificatePEM: [UInt8], now: Int64, roots: [Certificate]) async throws {
+    let token = try PaymentToken(json: tokenJSON)
+    let verifier = try PaymentTokenVerifier(trustedRoots: roots)
+    let verified = try verifier.verify(token, at: now)
+    guard let certificate = try Certificate.load(merchantCertificatePEM).first else { return }
+    let key = try MerchantKey(privateKey: merchantKeyPEM, certificate: certificate)
+    let payment = try PaymentTokenDecryptor(merchantKeys: [key]).decrypt(token)
+    print(token.version.rawValue, verified.signingTime, payment.paymentDataType, payment.currencyCode)
 }
 
 /// Sources/SigilCore/Documentation.docc/AuditingTheCryptoPath.md, the block at line 29.

@@ -57,6 +57,10 @@ public enum TestPaths {
     /// Apple's sample App Attest attestation object and the App Attest root (`Scripts/vectors-dir appattest`).
     public static func requireAppAttestVectors() throws -> URL { try thirdParty("appattest") }
 
+    /// Real Apple Pay payment tokens, their published test merchant keys and expected values
+    /// (`Scripts/vectors-dir applepay`).
+    public static func requireApplePayVectors() throws -> URL { try thirdParty("applepay") }
+
     /// The directory of a third-party data set, or `MissingVectors` (a failure, never a skip) with
     /// the helper's message, which names `Scripts/get-vectors`. Resolved once per process and set.
     public static func thirdParty(_ set: String) throws -> URL {

@@ -35,6 +35,19 @@ done
 place "$cv/HMAC/rfc-2202-sha1.txt" "$here/rfc-hmac/rfc-2202-sha1.txt"
 for a in sha256 sha384 sha512; do place "$cv/HMAC/rfc-4231-$a.txt" "$here/rfc-hmac/rfc-4231-$a.txt"; done
 
+# AES-GCM, ECDH and RSA-OAEP (issue 38): NIST CAVP GCM (AES-128 and AES-256, encryption with
+# external IV and decryption), NIST CAVP KAS ECC validity (ZZ only and KDFConcat, no key
+# confirmation), RSA Laboratories' OAEP SHA-1 vectors and pyca's SHA-256/MGF1-SHA-256 ones.
+for f in gcmDecrypt128 gcmDecrypt256 gcmEncryptExtIV128 gcmEncryptExtIV256; do
+  place "$cv/ciphers/AES/GCM/$f.rsp" "$here/nist-cavp-gcm/$f.rsp"
+done
+for f in KASValidityTest_ECCStaticUnified_NOKC_ZZOnly_init KASValidityTest_ECCStaticUnified_NOKC_ZZOnly_resp \
+         KASValidityTest_ECCStaticUnified_KDFConcat_NOKC_init; do
+  place "$cv/asymmetric/ECDH/$f.fax" "$here/nist-cavp-kas/$f.fax"
+done
+place "$cv/asymmetric/RSA/pkcs-1v2-1d2-vec/oaep-vect.txt" "$here/rsa-oaep/oaep-vect.txt"
+place "$cv/asymmetric/RSA/oaep-custom/oaep-sha256-sha256.txt" "$here/rsa-oaep/oaep-sha256-sha256.txt"
+
 # RFC 6979 A.2.5 / A.2.6 examples in OpenSSL's evp test format (pyca/cryptography's vectors).
 place "$cv/asymmetric/ECDSA/RFC6979/evppkey_ecdsa_rfc6979.txt" "$here/rfc6979/evppkey_ecdsa_rfc6979.txt"
 
@@ -51,6 +64,13 @@ done
 # Wycheproof RSA PKCS#1 v1.5 and PSS verification groups (issue 4).
 for f in rsa_signature_2048_sha256_test rsa_signature_2048_sha384_test rsa_signature_2048_sha512_test rsa_signature_3072_sha256_test rsa_signature_3072_sha384_test rsa_signature_3072_sha512_test rsa_signature_4096_sha256_test rsa_signature_4096_sha384_test rsa_signature_4096_sha512_test rsa_signature_8192_sha256_test rsa_signature_8192_sha384_test rsa_signature_8192_sha512_test rsa_pkcs1_1024_sig_gen_test rsa_pkcs1_1536_sig_gen_test rsa_pkcs1_2048_sig_gen_test rsa_pkcs1_3072_sig_gen_test rsa_pkcs1_4096_sig_gen_test rsa_pss_2048_sha1_mgf1_20_test rsa_pss_2048_sha256_mgf1_0_test rsa_pss_2048_sha256_mgf1_32_test rsa_pss_2048_sha256_mgf1sha1_20_test rsa_pss_2048_sha384_mgf1_48_test rsa_pss_3072_sha256_mgf1_32_test rsa_pss_4096_sha256_mgf1_32_test rsa_pss_4096_sha512_mgf1_64_test rsa_pss_misc_test rsa_pss_2048_sha256_mgf1_32_params_test; do
   place "$pv/Signature/wycheproof/$f.json" "$here/wycheproof/$f.json"
+done
+
+# Wycheproof AES-GCM, ECDH P-256 (ecpoint encoding) and RSA-OAEP groups (issue 38).
+place "$pv/Cipher/wycheproof/aes_gcm_test.json" "$here/wycheproof/aes_gcm_test.json"
+place "$pv/Protocol/wycheproof/ecdh_secp256r1_ecpoint_test.json" "$here/wycheproof/ecdh_secp256r1_ecpoint_test.json"
+for f in rsa_oaep_2048_sha1_mgf1sha1_test rsa_oaep_2048_sha256_mgf1sha256_test rsa_oaep_3072_sha256_mgf1sha256_test; do
+  place "$pv/Cipher/wycheproof/$f.json" "$here/wycheproof/$f.json"
 done
 
 # Apple Root CA - G3, the trust anchor of App Store signed data: a test constant

@@ -1,0 +1,62 @@
+import SigilBase
+
+/// The one error type of SigilApplePay: a stable code, the step of Apple's "Payment Token Format
+/// Reference" that failed and the clause it rests on, and a reason for people.
+///
+/// No error ever carries a decrypted byte, a key, a shared secret or a card number: reasons name
+/// lengths, fields, certificates and times only.
+public struct ApplePayError: ModuleError {
+    /// "applepay": `applepay.code` names this module's errors across Sigil.
+    public static let domain = "applepay"
+    /// Stable machine-readable error codes.
+    public struct Code: ErrorCode {
+        /// The code's stable name.
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The token is not the JSON Apple's reference describes (a member missing, of the wrong
+        /// type, or not valid base64 or hex).
+        public static let malformedToken = Code("malformedToken")
+        /// `version` is neither EC_v1 nor RSA_v1.
+        public static let unknownVersion = Code("unknownVersion")
+        /// The signature is not a CMS SignedData that verifies over the token's fields.
+        public static let invalidSignature = Code("invalidSignature")
+        /// The signer does not chain to the trusted root under Apple Pay's certificate profile.
+        public static let untrustedSigner = Code("untrustedSigner")
+        /// The signature has no signing time, or it lies outside the accepted window.
+        public static let signingTimeOutsideWindow = Code("signingTimeOutsideWindow")
+        /// No merchant key given has the token's `publicKeyHash`: the token was made for another key.
+        public static let unknownMerchantKey = Code("unknownMerchantKey")
+        /// A merchant key, certificate or identifier that cannot be used.
+        public static let invalidMerchantKey = Code("invalidMerchantKey")
+        /// The ephemeral public key or wrapped key cannot be used to derive the symmetric key.
+        public static let keyAgreementFailed = Code("keyAgreementFailed")
+        /// The AES-256-GCM tag over `data` does not match: the data or the key is not the one Apple used.
+        public static let tagMismatch = Code("tagMismatch")
+        /// The decrypted payment data is not the JSON Apple's reference describes.
+        public static let malformedPaymentData = Code("malformedPaymentData")
+    }
+
+    /// Why the operation failed, as a stable code.
+    public let code: Code
+    /// What went wrong, for people (never secret bytes).
+    public let reason: String
+    /// The step that failed ("decode", "signature", "chain", "signing time", "merchant key",
+    /// "key agreement", "decryption", "payment data").
+    public let step: String
+    /// The clause the refused rule rests on (a section of Apple's reference, an RFC or NIST clause).
+    public let clause: String
+
+    /// An error with `code` and `reason` (step and clause left empty).
+    public init(_ code: Code, _ reason: String) {
+        self.init(code, reason, step: "", clause: "")
+    }
+
+    /// An error with its step and clause.
+    public init(_ code: Code, _ reason: String, step: String, clause: String) {
+        self.code = code
+        self.reason = step.isEmpty ? reason : "\(step) (\(clause)): \(reason)"
+        self.step = step
+        self.clause = clause
+    }
+}
