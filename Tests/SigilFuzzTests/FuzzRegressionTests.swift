@@ -20,7 +20,10 @@ final class FuzzRegressionTests: XCTestCase {
     func testEveryTargetHasRegressionInputsAndSurvivesThem() throws {
         XCTAssertEqual(
             FuzzHarness.targets.map(\.name),
-            ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request", "applepay"])
+            [
+                "der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request",
+                "applepay",
+            ])
         for (name, run) in FuzzHarness.targets {
             let files = try inputs(name)
             XCTAssertFalse(files.isEmpty, "Fuzz/Regressions/\(name) is empty")
