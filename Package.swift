@@ -70,6 +70,11 @@ let package = Package(
         .target(
             name: "CSigilIntrinsics"
         ),
+        // SigilCipher's AES-NI and PCLMULQDQ kernels and their CPUID probe, apart from the digest
+        // kernels (which Scripts/check-arm64-kernels compiles for arm64 with no C library headers).
+        .target(
+            name: "CSigilCipherIntrinsics"
+        ),
         // The shared base below SigilCore and SigilASN1: the coded-error protocols every module's
         // error adopts, the one lock type, Base16.
         .target(
@@ -84,7 +89,7 @@ let package = Package(
         // release build links a whole module and no verifier of signed data needs any of them.
         .target(
             name: "SigilCipher",
-            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "CSigilIntrinsics"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "CSigilCipherIntrinsics"]
         ),
         .target(
             name: "SigilASN1",

@@ -1,4 +1,4 @@
-import CSigilIntrinsics
+import CSigilCipherIntrinsics
 import SigilCore
 
 /// The expanded key of AES-128 or AES-256 (FIPS 197 §5.2), held once and zeroed when released.

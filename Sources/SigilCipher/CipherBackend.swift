@@ -1,4 +1,4 @@
-import CSigilIntrinsics
+import CSigilCipherIntrinsics
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// Which code runs AES and GHASH: portable Swift, or the AES-NI and PCLMULQDQ kernels of the
-/// header-only `CSigilIntrinsics` module, chosen at run time by CPUID.
+/// header-only `CSigilCipherIntrinsics` module, chosen at run time by CPUID.
 ///
 /// Both paths compute FIPS 197 and NIST SP 800-38D bit for bit (the tests run the NIST CAVP GCM and
 /// Wycheproof AES-GCM files through each) and both are constant time in the key, the counter and
