@@ -49,8 +49,13 @@ final class ConformanceTests: XCTestCase {
         case "text": return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         case "raw": return String(decoding: bytes, as: UTF8.self)
         case "base64": return bytes.base64EncodedString()
-        default: throw XCTSkip("unknown encoding \(spec["as"] ?? "none") in \(path)")
+        default: throw MalformedCase(description: "unknown encoding \(spec["as"] ?? "none") for \(path) in cases.json")
         }
+    }
+
+    /// A case of cases.json the test cannot read: a failure of the conformance file, never a skip.
+    struct MalformedCase: Error, CustomStringConvertible {
+        let description: String
     }
 
     /// Whether `actual` holds `expected`: objects member by member, arrays element by element
