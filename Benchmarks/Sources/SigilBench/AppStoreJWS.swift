@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
-import SigilAppStore
+@_spi(Benchmarks) import SigilAppStore
 import SigilApplePKI
 import SigilCore
 import SigilJOSE
@@ -189,6 +189,13 @@ func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
             guard let r = try? await cached.verifyTransaction(jwsText), r.chainFromCache else { return 0 }
             return 1
         }
+        // The payload through the generic JSONValueDecoder (no direct member reading), as before it.
+        DirectMemberDecoding.isEnabled = false
+        let oursCachedGeneric = await harness.opsPerSecond {
+            guard let r = try? await cached.verifyTransaction(jwsText), r.chainFromCache else { return 0 }
+            return 1
+        }
+        DirectMemberDecoding.isEnabled = true
         // Every key cold: the per-key verification tables off, so each of the three ECDSA
         // verifications runs wNAF with doublings (what a process sees for keys it has never met).
         ECDSAVerificationTables.isEnabled = false
@@ -210,6 +217,9 @@ func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
             Row(
                 name: "App Store transaction JWS verify, cached chain", sigil: oursCached, reference: baseline, referenceName: name,
                 bytesPerOp: 0),
+            Row(
+                name: "App Store transaction JWS verify, cached chain, generic payload decode", sigil: oursCachedGeneric,
+                reference: baseline, referenceName: name, bytesPerOp: 0),
         ]
     } catch {
         FileHandle.standardError.write(Data("App Store JWS benchmark failed: \(error)\n".utf8))
@@ -294,6 +304,14 @@ func appStoreStages(text: String, rootDER: [UInt8]) -> [(id: String, name: Strin
             "uncached-nomemo", "uncached verifyOffline, no CA signature memo", 300,
             { withoutMemo { _ = try! uncached.verifyTransactionOffline(text) } }
         ),
+        (
+            "uncached-before", "uncached verifyOffline, no CA signature memo, generic payload decode", 300,
+            { withoutMemo { withGenericDecode { _ = try! uncached.verifyTransactionOffline(text) } } }
+        ),
+        (
+            "cached-generic", "cached verifyOffline, generic payload decode", 1000,
+            { withGenericDecode { _ = try! cached.verifyTransactionOffline(text) } }
+        ),
         ("cached", "cached verifyOffline", 1000, { _ = try! cached.verifyTransactionOffline(text) }),
     ]
 }
@@ -302,6 +320,13 @@ func appStoreStages(text: String, rootDER: [UInt8]) -> [(id: String, name: Strin
 func withoutMemo(_ body: () -> Void) {
     CASignatureMemoSwitch.isEnabled = false
     defer { CASignatureMemoSwitch.isEnabled = true }
+    body()
+}
+
+/// `body` with transactions decoded by the generic JSONValueDecoder (no direct member reading).
+func withGenericDecode(_ body: () -> Void) {
+    DirectMemberDecoding.isEnabled = false
+    defer { DirectMemberDecoding.isEnabled = true }
     body()
 }
 
@@ -325,8 +350,9 @@ func appStoreStage(_ id: String, count: Int, jwsPath: String, rootPath: String) 
 /// COUNT offline verifications of the transaction JWS at `jwsPath` against the root at `rootPath`
 /// (sigil-bench --appstore-chain): with a normal chain cache (filled by one verification first) or
 /// with none. Returns how many were accepted.
-func appStoreChain(cached: Bool, memo: Bool = true, count: Int, jwsPath: String, rootPath: String) -> Int {
+func appStoreChain(cached: Bool, memo: Bool = true, direct: Bool = true, count: Int, jwsPath: String, rootPath: String) -> Int {
     CASignatureMemoSwitch.isEnabled = memo
+    DirectMemberDecoding.isEnabled = direct
     guard let jwsData = FileManager.default.contents(atPath: jwsPath), let rootData = FileManager.default.contents(atPath: rootPath),
         let root = try? SigilX509.Certificate(derEncoded: Array(rootData))
     else {

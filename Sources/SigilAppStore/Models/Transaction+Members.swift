@@ -40,6 +40,7 @@ extension JWSTransactionDecodedPayload {
     }
 
     /// The payload from `json`'s members, or nil when one of them needs the generic decoder.
+    @inline(never)
     init?(members json: JSONValue) {
         guard case .object(let members) = json else { return nil }
         self.init()
@@ -151,10 +152,11 @@ extension JWSTransactionDecodedPayload {
         }
     }
 
-    /// A JSON integer as `JSONValueDecoder` reads one (the number's text converts exactly), or nil.
+    /// A JSON integer as `JSONValueDecoder` reads one (the number's text converts exactly), or
+    /// nil: through `JSONValue.int64Value` (the same text parsed as an Int64, then narrowed
+    /// exactly), so the binary holds one integer parser.
     private static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: JSONValue) -> T? {
-        guard case .number(let text) = value else { return nil }
-        return T(text)
+        value.int64Value.flatMap { T(exactly: $0) }
     }
 }
 

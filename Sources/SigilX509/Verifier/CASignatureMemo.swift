@@ -11,12 +11,12 @@ import SigilBase
 ///
 /// An entry is the certificate's whole DER (its TBSCertificate, signature algorithm and
 /// signature), the issuer's whole DER SubjectPublicKeyInfo and the RSA key-size minimum the check
-/// ran under; a lookup compares all three in full (the hash reads only the lengths and last bytes,
-/// equality decides), so different bytes never hit. A signature check is a function of exactly
+/// ran under; a lookup compares all three in full (a summary of the lengths and last bytes is
+/// compared first, equality decides), so different bytes never hit. A signature check is a function of exactly
 /// these inputs, so a hit is the answer the check would give. At most `capacity` entries are kept;
 /// the least recently used one is evicted.
 final class CASignatureMemo: @unchecked Sendable {
-    struct Key: Hashable {
+    struct Key: Equatable {
         let subject: [UInt8]
         let issuerKey: ArraySlice<UInt8>
         let minimumRSABits: Int
@@ -25,20 +25,27 @@ final class CASignatureMemo: @unchecked Sendable {
             a.minimumRSABits == b.minimumRSABits && a.subject == b.subject && a.issuerKey == b.issuerKey
         }
 
-        /// Lengths and last bytes (the signature, the key's point or modulus end); equality
-        /// compares everything.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(subject.count)
-            hasher.combine(issuerKey.count)
-            hasher.combine(minimumRSABits)
-            for byte in subject.suffix(32) { hasher.combine(byte) }
-            for byte in issuerKey.suffix(16) { hasher.combine(byte) }
+        /// A cheap first comparison: lengths, the RSA minimum and the last bytes (the signature,
+        /// the end of the key); equality still compares everything.
+        var summary: UInt64 {
+            var value = UInt64(truncatingIfNeeded: subject.count) &* 0x9E37_79B9_7F4A_7C15
+            value ^= UInt64(truncatingIfNeeded: issuerKey.count) << 32 ^ UInt64(truncatingIfNeeded: minimumRSABits)
+            for byte in subject.suffix(8) { value = (value << 8 | value >> 56) ^ UInt64(byte) }
+            for byte in issuerKey.suffix(8) { value = (value << 8 | value >> 56) ^ UInt64(byte) }
+            return value
         }
+    }
+
+    private struct Entry {
+        let key: Key
+        let summary: UInt64
+        var lastUse: UInt64
     }
 
     let capacity: Int
     private let lock = PthreadLock()
-    private var entries: [Key: UInt64] = [:]
+    /// A few dozen entries at most: a linear scan on the summaries.
+    private var entries: [Entry] = []
     private var useCounter: UInt64 = 0
 
     init(capacity: Int = 32) {
@@ -55,16 +62,21 @@ final class CASignatureMemo: @unchecked Sendable {
         Key(subject: child.derBytes, issuerKey: issuer.subjectPublicKeyInfoSlice, minimumRSABits: minimumRSABits)
     }
 
+    private func index(of key: Key, summary: UInt64) -> Int? {
+        entries.firstIndex { $0.summary == summary && $0.key == key }
+    }
+
     /// Whether `issuer`'s key was found to have signed `child` (under `minimumRSABits`) before.
     func verifiedBefore(_ child: Certificate, by issuer: Certificate, minimumRSABits: Int) -> Bool {
         #if Benchmarks
         guard CASignatureMemoSwitch.isEnabled else { return false }
         #endif
         let key = Self.key(child, issuer, minimumRSABits)
+        let summary = key.summary
         return lock.withLock {
-            guard entries[key] != nil else { return false }
+            guard let found = index(of: key, summary: summary) else { return false }
             useCounter &+= 1
-            entries[key] = useCounter
+            entries[found].lastUse = useCounter
             return true
         }
     }
@@ -76,12 +88,17 @@ final class CASignatureMemo: @unchecked Sendable {
         guard CASignatureMemoSwitch.isEnabled else { return }
         #endif
         let key = Self.key(child, issuer, minimumRSABits)
+        let summary = key.summary
         lock.withLock {
             useCounter &+= 1
-            if entries[key] == nil, entries.count >= capacity, let oldest = entries.min(by: { $0.value < $1.value })?.key {
-                entries.removeValue(forKey: oldest)
+            if let found = index(of: key, summary: summary) {
+                entries[found].lastUse = useCounter
+                return
             }
-            entries[key] = useCounter
+            if entries.count >= capacity, let oldest = entries.indices.min(by: { entries[$0].lastUse < entries[$1].lastUse }) {
+                entries.remove(at: oldest)
+            }
+            entries.append(Entry(key: key, summary: summary, lastUse: useCounter))
         }
     }
 
