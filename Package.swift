@@ -50,7 +50,8 @@ let package = Package(
         .trait(
             name: "Benchmarks",
             description:
-                "SigilCore compiles its @_spi(Benchmarks) entry points (field, point and signing-stage microbenchmarks) for Benchmarks/."
+                "SigilCore compiles its @_spi(Benchmarks) entry points (field, point and signing-stage microbenchmarks) for Benchmarks/, "
+                + "SigilX509 its switch for the CA signature memo."
         ),
         .default(enabledTraits: []),
     ],

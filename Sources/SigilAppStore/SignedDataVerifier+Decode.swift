@@ -88,7 +88,17 @@ extension SignedDataVerifier {
     ) throws(AppStoreError) -> Payload {
         let payload: Payload
         do {
-            payload = try JSONValueDecoder().decode(Payload.self, from: payloadJSON)
+            // A transaction whose members are all scalars the model names is read directly;
+            // anything else goes through the generic decoder (same value, same errors).
+            var direct = Payload.self == JWSTransactionDecodedPayload.self
+            #if Benchmarks
+            direct = direct && DirectMemberDecoding.isEnabled
+            #endif
+            if direct, let read = JWSTransactionDecodedPayload(members: payloadJSON) as? Payload {
+                payload = read
+            } else {
+                payload = try JSONValueDecoder().decode(Payload.self, from: payloadJSON)
+            }
         } catch {
             trace?.fail("Apple: \(Payload.kind.rawValue) payload", "decode the payload", "\(error)")
             throw AppStoreError(.invalidJWTFormat, "the payload is not a valid \(Payload.kind.rawValue): \(Self.describe(error))")

@@ -57,6 +57,8 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     public let subjectPublicKeyInfo: SubjectPublicKeyInfo
     /// The SubjectPublicKeyInfo's encoding (a copy of that part of `derBytes`).
     public var subjectPublicKeyInfoBytes: [UInt8] { Array(derBytes[spkiRange]) }
+    /// The DER SubjectPublicKeyInfo as a slice of `derBytes` (no copy).
+    var subjectPublicKeyInfoSlice: ArraySlice<UInt8> { derBytes[spkiRange] }
     /// The subject's public key, decoded when Sigil can verify with it.
     public let publicKey: CertificatePublicKey
     /// issuerUniqueID, when present (v2 and v3 only).

@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
 import JWTKit
-import SigilAppStore
+@_spi(Benchmarks) import SigilAppStore
 import SigilApplePKI
 import SigilCore
 import SigilJOSE
-import SigilX509
+@_spi(Benchmarks) import SigilX509
 import SwiftASN1
 import X509
 
@@ -17,6 +17,15 @@ import X509
 // swift-crypto's P256. Sigil runs the same steps through SignedDataVerifier; "uncached" uses a
 // chain cache with zero lifetime, "cached" a normal one (the chain validated once, then one P-256
 // verification per call).
+//
+// What the uncached row re-does on every call: split the JWS, base64url-decode and parse the
+// header, base64-decode and parse leaf and intermediate, build and validate the path (validity,
+// basicConstraints, keyUsage, RFC 5280 profile, Apple's marker OIDs), verify the leaf's P-384
+// signature by the intermediate's key (never memoized: one JWS repeats here, and a leaf memo would
+// turn the row into a cached one), the ES256 signature and the payload decode. What it does not
+// re-do: the intermediate's signature by the root, which CertificateVerifier remembers for CA
+// certificates it has verified (CASignatureMemo: whole DER and issuer key compared), as it does
+// for every Apple chain after the first; and the P-384 and P-256 per-key tables, built once.
 
 /// The OID checks Apple's library adds to RFC 5280 (its AppStoreOIDPolicy): chain length 3,
 /// intermediate 1.2.840.113635.100.6.2.1, leaf 1.2.840.113635.100.6.11.1.
@@ -169,10 +178,24 @@ func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
         let ours = await harness.opsPerSecond {
             (try? await uncached.verifyTransaction(jwsText)) == nil ? 0 : 1
         }
+        // Every signature checked: the CA signature memo off (the intermediate's P-384 signature
+        // verified on every call, as before the memo).
+        CASignatureMemoSwitch.isEnabled = false
+        let oursNoMemo = await harness.opsPerSecond {
+            (try? await uncached.verifyTransaction(jwsText)) == nil ? 0 : 1
+        }
+        CASignatureMemoSwitch.isEnabled = true
         let oursCached = await harness.opsPerSecond {
             guard let r = try? await cached.verifyTransaction(jwsText), r.chainFromCache else { return 0 }
             return 1
         }
+        // The payload through the generic JSONValueDecoder (no direct member reading), as before it.
+        DirectMemberDecoding.isEnabled = false
+        let oursCachedGeneric = await harness.opsPerSecond {
+            guard let r = try? await cached.verifyTransaction(jwsText), r.chainFromCache else { return 0 }
+            return 1
+        }
+        DirectMemberDecoding.isEnabled = true
         // Every key cold: the per-key verification tables off, so each of the three ECDSA
         // verifications runs wNAF with doublings (what a process sees for keys it has never met).
         ECDSAVerificationTables.isEnabled = false
@@ -186,11 +209,17 @@ func appStoreRows(repo: URL, seconds: Double) async -> [Row]? {
                 name: "App Store transaction JWS verify, uncached chain", sigil: ours, reference: baseline, referenceName: name,
                 bytesPerOp: 0),
             Row(
+                name: "App Store transaction JWS verify, uncached chain, no CA signature memo", sigil: oursNoMemo, reference: baseline,
+                referenceName: name, bytesPerOp: 0),
+            Row(
                 name: "App Store transaction JWS verify, uncached chain, no per-key tables", sigil: oursCold, reference: baseline,
                 referenceName: name, bytesPerOp: 0),
             Row(
                 name: "App Store transaction JWS verify, cached chain", sigil: oursCached, reference: baseline, referenceName: name,
                 bytesPerOp: 0),
+            Row(
+                name: "App Store transaction JWS verify, cached chain, generic payload decode", sigil: oursCachedGeneric,
+                reference: baseline, referenceName: name, bytesPerOp: 0),
         ]
     } catch {
         FileHandle.standardError.write(Data("App Store JWS benchmark failed: \(error)\n".utf8))
@@ -267,8 +296,38 @@ func appStoreStages(text: String, rootDER: [UInt8]) -> [(id: String, name: Strin
         ("chain", "chain verify", 300, { _ = v.verify(leaf: leaf, intermediates: [inter], at: 1_761_389_594) }),
         ("es256", "JWS verify ES256", 500, { try! jws.verify(with: .ecdsa(key)) }),
         ("uncached", "uncached verifyOffline", 300, { _ = try! uncached.verifyTransactionOffline(text) }),
+        (
+            "chain-nomemo", "chain verify, no CA signature memo", 300,
+            { withoutMemo { _ = v.verify(leaf: leaf, intermediates: [inter], at: 1_761_389_594) } }
+        ),
+        (
+            "uncached-nomemo", "uncached verifyOffline, no CA signature memo", 300,
+            { withoutMemo { _ = try! uncached.verifyTransactionOffline(text) } }
+        ),
+        (
+            "uncached-before", "uncached verifyOffline, no CA signature memo, generic payload decode", 300,
+            { withoutMemo { withGenericDecode { _ = try! uncached.verifyTransactionOffline(text) } } }
+        ),
+        (
+            "cached-generic", "cached verifyOffline, generic payload decode", 1000,
+            { withGenericDecode { _ = try! cached.verifyTransactionOffline(text) } }
+        ),
         ("cached", "cached verifyOffline", 1000, { _ = try! cached.verifyTransactionOffline(text) }),
     ]
+}
+
+/// `body` with every verifier's CA signature memo off (each signature checked, as before it).
+func withoutMemo(_ body: () -> Void) {
+    CASignatureMemoSwitch.isEnabled = false
+    defer { CASignatureMemoSwitch.isEnabled = true }
+    body()
+}
+
+/// `body` with transactions decoded by the generic JSONValueDecoder (no direct member reading).
+func withGenericDecode(_ body: () -> Void) {
+    DirectMemberDecoding.isEnabled = false
+    defer { DirectMemberDecoding.isEnabled = true }
+    body()
 }
 
 /// --appstore-stage ID COUNT JWS-FILE ROOT-FILE: one stage of `appStoreStages` run once to warm
@@ -291,7 +350,9 @@ func appStoreStage(_ id: String, count: Int, jwsPath: String, rootPath: String) 
 /// COUNT offline verifications of the transaction JWS at `jwsPath` against the root at `rootPath`
 /// (sigil-bench --appstore-chain): with a normal chain cache (filled by one verification first) or
 /// with none. Returns how many were accepted.
-func appStoreChain(cached: Bool, count: Int, jwsPath: String, rootPath: String) -> Int {
+func appStoreChain(cached: Bool, memo: Bool = true, direct: Bool = true, count: Int, jwsPath: String, rootPath: String) -> Int {
+    CASignatureMemoSwitch.isEnabled = memo
+    DirectMemberDecoding.isEnabled = direct
     guard let jwsData = FileManager.default.contents(atPath: jwsPath), let rootData = FileManager.default.contents(atPath: rootPath),
         let root = try? SigilX509.Certificate(derEncoded: Array(rootData))
     else {

@@ -68,17 +68,21 @@ if let i = arguments.firstIndex(of: "--ceiling-chain"), i + 4 < arguments.count,
     exit(0)
 }
 
-// --appstore-chain cached|uncached COUNT JWS-FILE ROOT-FILE: COUNT offline verifications of one
+// --appstore-chain cached|uncached|cached-before|uncached-before COUNT JWS-FILE ROOT-FILE: COUNT offline verifications of one
 // App Store transaction JWS (after one that fills the cache) and nothing else, for valgrind: heap
 // allocations (memcheck's "total heap usage") and instructions (callgrind) per verification are the
 // difference of two runs over the difference of COUNT. The files are named on the command line
 // because Scripts/vectors-dir cannot be spawned under valgrind.
 if let i = arguments.firstIndex(of: "--appstore-chain"), i + 4 < arguments.count, let count = Int(arguments[i + 2]) {
-    print(appStoreChain(cached: arguments[i + 1] == "cached", count: count, jwsPath: arguments[i + 3], rootPath: arguments[i + 4]))
+    print(
+        appStoreChain(
+            cached: arguments[i + 1].hasPrefix("cached"), memo: !arguments[i + 1].hasSuffix("-before"),
+            direct: !arguments[i + 1].hasSuffix("-before"), count: count, jwsPath: arguments[i + 3],
+            rootPath: arguments[i + 4]))
     exit(0)
 }
 // --appstore-stage ID COUNT JWS-FILE ROOT-FILE: one --probe stage (jws, parse, decode, jsondecoder,
-// sha256, certificates, chain, es256, uncached, cached) COUNT times, for callgrind.
+// sha256, certificates, chain, chain-nomemo, es256, uncached, uncached-nomemo, uncached-before, cached, cached-generic) COUNT times, for callgrind.
 if let i = arguments.firstIndex(of: "--appstore-stage"), i + 4 < arguments.count, let count = Int(arguments[i + 2]) {
     print(appStoreStage(arguments[i + 1], count: count, jwsPath: arguments[i + 3], rootPath: arguments[i + 4]))
     exit(0)

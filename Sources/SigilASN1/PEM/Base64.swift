@@ -87,44 +87,52 @@ public enum Base64 {
         guard end % 4 != 1 else {
             throw ASN1Error(.invalidBase64, "a single trailing base64 character encodes no byte", offset: end - 1)
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(end / 4 * 3 + 2)
-        // Fast path: whole groups of four characters through a 256-entry table (0xFF = not in
-        // the alphabet); the tail and any error go through the checked loop below.
+        // Whole groups of four characters through a 256-entry table (0xFF = not in the alphabet),
+        // written straight into the output; the tail and any error go through the checked loop.
+        // At most 3 bytes per whole group and 2 for a tail of 2–3 characters.
         let table = alphabet == .standard ? standardDecodeTable : urlDecodeTable
-        var start = 0
-        input.withUnsafeBufferPointer { buffer in
-            table.withUnsafeBufferPointer { lookup in
-                while start + 4 <= end {
-                    let a = lookup[Int(buffer[start])]
-                    let b = lookup[Int(buffer[start + 1])]
-                    let c = lookup[Int(buffer[start + 2])]
-                    let d = lookup[Int(buffer[start + 3])]
-                    guard (a | b | c | d) & 0xC0 == 0 else { break }
-                    let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    out.append(UInt8(truncatingIfNeeded: n >> 16))
-                    out.append(UInt8(truncatingIfNeeded: n >> 8))
-                    out.append(UInt8(truncatingIfNeeded: n))
-                    start += 4
+        var failure: ASN1Error?
+        var accumulator: UInt32 = 0
+        let out = [UInt8](unsafeUninitializedCapacity: end / 4 * 3 + 2) { output, initialized in
+            var written = 0
+            var start = 0
+            input.withUnsafeBufferPointer { buffer in
+                table.withUnsafeBufferPointer { lookup in
+                    while start + 4 <= end {
+                        let a = lookup[Int(buffer[start])]
+                        let b = lookup[Int(buffer[start + 1])]
+                        let c = lookup[Int(buffer[start + 2])]
+                        let d = lookup[Int(buffer[start + 3])]
+                        guard (a | b | c | d) & 0xC0 == 0 else { break }
+                        let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                        output[written] = UInt8(truncatingIfNeeded: n >> 16)
+                        output[written + 1] = UInt8(truncatingIfNeeded: n >> 8)
+                        output[written + 2] = UInt8(truncatingIfNeeded: n)
+                        written += 3
+                        start += 4
+                    }
                 }
             }
-        }
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for i in start..<end {
-            guard let value = sextet(input[i], alphabet) else {
-                throw ASN1Error(
-                    .invalidBase64, "character 0x\(String(input[i], radix: 16)) is not in the alphabet",
-                    offset: i)
+            var bits = 0
+            for i in start..<end {
+                guard let value = sextet(input[i], alphabet) else {
+                    failure = ASN1Error(
+                        .invalidBase64, "character 0x\(String(input[i], radix: 16)) is not in the alphabet",
+                        offset: i)
+                    break
+                }
+                accumulator = (accumulator << 6) | UInt32(value)
+                bits += 6
+                if bits >= 8 {
+                    bits -= 8
+                    output[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                    written += 1
+                    accumulator &= (1 << UInt32(bits)) - 1
+                }
             }
-            accumulator = (accumulator << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                accumulator &= (1 << UInt32(bits)) - 1
-            }
+            initialized = written
         }
+        if let failure { throw failure }
         // §3.5: the spare bits of the final character must be zero (canonical encoding).
         guard accumulator == 0 else {
             throw ASN1Error(.invalidBase64, "non-zero bits after the last byte", offset: end - 1)

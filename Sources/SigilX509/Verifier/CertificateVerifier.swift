@@ -23,6 +23,11 @@ import SigilCore
 /// `maximumSignatureChecks` signature verifications (each pair checked once) and
 /// `maximumDepth` certificates per path; reaching a bound ends with `.workLimitExceeded`.
 ///
+/// A verifier remembers the signature checks of CA certificates above the leaf that passed (a
+/// bounded memo shared by its copies, keyed by the certificate's whole DER and the issuer's whole
+/// SubjectPublicKeyInfo), so the intermediate every chain of one PKI shares is verified once; a
+/// leaf's signature and every other rule are checked on every call.
+///
 /// A root is trusted only by being one of `trustedRoots` (by its DER). Certificates that came
 /// with the message go in `intermediates`; a self-signed one there is just another candidate and
 /// never ends a path.
@@ -37,6 +42,10 @@ public struct CertificateVerifier: Sendable {
     public var maximumDepth: Int
     /// The most signature checks path building may make (64 by default); beyond, `workLimitExceeded`.
     public var maximumSignatureChecks: Int
+    /// Signature checks on CA certificates above the leaf that passed (``CASignatureMemo``),
+    /// shared by copies of this verifier: the same intermediate under the same issuer key is not
+    /// verified again. Only that check is skipped; every other rule runs on every chain.
+    var signatureMemo: CASignatureMemo
 
     /// A verifier trusting `trustedRoots`, applying the RFC 5280 basics and `policies`, refusing RSA keys under `minimumRSABits`, with bounded path building.
     public init(
@@ -49,6 +58,7 @@ public struct CertificateVerifier: Sendable {
         self.minimumRSABits = minimumRSABits
         self.maximumDepth = maximumDepth
         self.maximumSignatureChecks = maximumSignatureChecks
+        self.signatureMemo = CASignatureMemo()
     }
 
     /// The outcome: a validated chain, or every failure met.
@@ -175,6 +185,16 @@ public struct CertificateVerifier: Sendable {
         mutating func signatureVerifies(_ child: Certificate, at position: Int, by issuer: Certificate) -> Bool? {
             let key = PairKey(child: child.derBytes, issuer: issuer.derBytes)
             if let known = checked[key] { return known }
+            // A CA certificate above the leaf whose signature by this issuer key passed before
+            // (its whole DER and the key compared in full): the check is not made again.
+            let memoizable = CASignatureMemo.applies(to: child, at: position)
+            if memoizable, verifier.signatureMemo.verifiedBefore(child, by: issuer, minimumRSABits: verifier.minimumRSABits) {
+                trace?.pass(
+                    "RFC 5280 §6.1.3 (a)(1)", "signature on \(PathCertificate(child, position: position))",
+                    "verified earlier by this verifier (same certificate bytes, same issuer key)")
+                checked[key] = true
+                return true
+            }
             guard signatureChecks < verifier.maximumSignatureChecks else {
                 stopped = true
                 record(.workLimitExceeded("more than \(verifier.maximumSignatureChecks) signature checks"))
@@ -198,6 +218,7 @@ public struct CertificateVerifier: Sendable {
             }
             let ok = (try? result.get()) != nil
             checked[key] = ok
+            if ok, memoizable { verifier.signatureMemo.recordVerified(child, by: issuer, minimumRSABits: verifier.minimumRSABits) }
             return ok
         }
 
