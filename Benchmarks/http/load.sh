@@ -10,8 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 duration=${1:-20}
 command -v wrk >/dev/null || { echo "load.sh: wrk is not installed (apt-get install wrk)" >&2; exit 2; }
-vectors=$(Scripts/vectors-dir)
-jws="$vectors/apple/real/jws/Doy-lee-session-pro-backend/transaction-2000001024998954-20251001T070838.jws"
+vectors=$(Scripts/vectors-dir apple)
+jws="$vectors/real/jws/Doy-lee-session-pro-backend/transaction-2000001024998954-20251001T070838.jws"
 
 swift build -c release --package-path Examples/NotificationReceiver --product verification-service 2>&1 |
     grep -Ev '^\[[0-9]+/[0-9]+\]' || true
