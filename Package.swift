@@ -199,7 +199,7 @@ let package = Package(
             name: "SigilService",
             dependencies: [
                 "SigilBase", "SigilCore", "SigilASN1", "SigilX509", "SigilJOSE", "SigilAppStore", "SigilApplePKI", "SigilAppleRoots",
-                "SigilReceipts", "SigilAppAttest", "SigilTokens",
+                "SigilReceipts", "SigilAppAttest", "SigilTokens", "SigilApplePay",
             ]
         ),
         // The C ABI: @_cdecl functions over SigilService, declared in include/sigil.h.
@@ -340,6 +340,7 @@ let package = Package(
             name: "SigilServiceTests",
             dependencies: [
                 "SigilService", "SigilAppStore", "SigilJOSE", "SigilASN1", "SigilKeys", "SigilCore", "SigilTestPKI", "SigilTestSupport",
+                "SigilApplePay", "SigilBase",
             ]
         ),
         // The DocC articles' code: ArticleSnippets.swift is generated from their ```swift blocks by
