@@ -71,6 +71,21 @@ else
     echo "embedded: ok   links no test-PKI code (nm: no SigilTestPKI, CertificateBuilder, AppleShapedTestPKI or AppReceiptBuilder symbol)"
 fi
 
+# No decryption code (issue 38): no symbol of SigilCipher or SigilApplePay (Swift mangles a module
+# as its length and name), and none of Apple Pay's identifiers or policy (SigilApplePKI emits those
+# into SigilApplePay; only their 4-byte property descriptors, "…vpZMV", stay with the module).
+# ECDH's entry point, ECDSAPrivateKey.sharedSecret(with:), is the one exception, counted and shown:
+# it lives in SigilCore (it needs the internal point arithmetic) and every public symbol of a
+# linked module is exported, so the linker keeps it (1.5 KB of text).
+decryption=$(nm "$bin" 2>/dev/null | grep -E '11SigilCipher|13SigilApplePay|applePay|applicationIntegrationG3' | grep -cv 'vpZMV$' || true)
+if [ "$decryption" -ne 0 ]; then
+    echo "embedded: FAIL the example links $decryption SigilCipher/SigilApplePay/Apple Pay symbol(s):" >&2
+    nm "$bin" | grep -E '11SigilCipher|13SigilApplePay|applePay|applicationIntegrationG3' | grep -v 'vpZMV$' | head -5 >&2
+    failures=$((failures + 1))
+else
+    echo "embedded: ok   links no SigilCipher or SigilApplePay code, no Apple Pay identifier; ECDH entry points: $(nm "$bin" | grep -c 'sharedSecret4with' || true) (ECDSAPrivateKey.sharedSecret, SigilCore)"
+fi
+
 if [ "${1:-}" = "--static" ]; then
     echo "embedded: building (release, --static-swift-stdlib, clean)"
     rm -rf .build-static
