@@ -340,7 +340,7 @@ let package = Package(
             name: "SigilServiceTests",
             dependencies: [
                 "SigilService", "SigilAppStore", "SigilJOSE", "SigilASN1", "SigilKeys", "SigilCore", "SigilTestPKI", "SigilTestSupport",
-                "SigilApplePay", "SigilBase",
+                "SigilApplePay",
             ]
         ),
         // The DocC articles' code: ArticleSnippets.swift is generated from their ```swift blocks by

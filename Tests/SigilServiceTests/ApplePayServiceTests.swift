@@ -1,6 +1,5 @@
 import Foundation
 import SigilApplePay
-import SigilBase
 import SigilCore
 import SigilService
 import SigilTestPKI
@@ -24,15 +23,17 @@ final class ApplePayServiceTests: XCTestCase {
 
     /// A store in memory: what the receiver's SQLite and PostgreSQL stores do, by set insertion.
     final class MemoryStore: ApplePayReplayStore, @unchecked Sendable {
-        let records = Locked<[String: ApplePayTransactionRecord]>([:])
+        private let lock = NSLock()
+        private var stored: [String: ApplePayTransactionRecord] = [:]
+        var records: [String: ApplePayTransactionRecord] { lock.withLock { stored } }
         let failing: Bool
         init(failing: Bool = false) { self.failing = failing }
         struct Down: Error {}
         func record(_ record: ApplePayTransactionRecord) async throws -> Bool {
             if failing { throw Down() }
-            return records.withValue { records in
-                guard records[record.transactionId] == nil else { return false }
-                records[record.transactionId] = record
+            return lock.withLock {
+                guard stored[record.transactionId] == nil else { return false }
+                stored[record.transactionId] = record
                 return true
             }
         }
@@ -103,7 +104,7 @@ final class ApplePayServiceTests: XCTestCase {
         let tampered = await service.verifyRecordingReplays(json: request(f.tampered))
         XCTAssertEqual(tampered.status, .refused)
         XCTAssertEqual(try code(tampered), "applepay.invalidSignature")
-        XCTAssertEqual(store.records.withValue { $0.count }, 0)
+        XCTAssertEqual(store.records.count, 0)
 
         let first = await service.verifyRecordingReplays(json: request(f.token))
         XCTAssertEqual(first.status, .verified, first.json)
@@ -111,7 +112,7 @@ final class ApplePayServiceTests: XCTestCase {
         XCTAssertEqual((applepay["payment"] as? [String: Any])?["applicationPrimaryAccountNumber"] as? String, Self.pan)
         XCTAssertEqual(applepay["signingTime"] as? Int, Int(Self.signingTime))
         XCTAssertEqual(try document(first)["notEnforced"] as? [String], [])
-        let recorded = try XCTUnwrap(store.records.withValue { $0.values.first })
+        let recorded = try XCTUnwrap(store.records.values.first)
         XCTAssertEqual(recorded.transactionId, applepay["transactionId"] as? String)
         XCTAssertEqual(recorded.acceptedAt, Self.signingTime + 10)
 
@@ -119,7 +120,7 @@ final class ApplePayServiceTests: XCTestCase {
         XCTAssertEqual(second.status, .refused)
         XCTAssertEqual(try code(second), "applepay.replayedTransaction")
         XCTAssertFalse(second.json.contains(Self.pan))
-        XCTAssertEqual(store.records.withValue { $0.count }, 1)
+        XCTAssertEqual(store.records.count, 1)
 
         let down = VerificationService(applePay: try f.configuration(.store(MemoryStore(failing: true))))
         let unavailable = await down.verifyRecordingReplays(json: request(f.token))
