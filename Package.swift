@@ -200,7 +200,7 @@ let package = Package(
             name: "SigilService",
             dependencies: [
                 "SigilBase", "SigilCore", "SigilASN1", "SigilX509", "SigilJOSE", "SigilAppStore", "SigilApplePKI", "SigilAppleRoots",
-                "SigilReceipts", "SigilAppAttest", "SigilTokens",
+                "SigilReceipts", "SigilAppAttest", "SigilTokens", "SigilApplePay",
             ]
         ),
         // The C ABI: @_cdecl functions over SigilService, declared in include/sigil.h.
@@ -341,6 +341,7 @@ let package = Package(
             name: "SigilServiceTests",
             dependencies: [
                 "SigilService", "SigilAppStore", "SigilJOSE", "SigilASN1", "SigilKeys", "SigilCore", "SigilTestPKI", "SigilTestSupport",
+                "SigilApplePay",
             ]
         ),
         // The DocC articles' code: ArticleSnippets.swift is generated from their ```swift blocks by

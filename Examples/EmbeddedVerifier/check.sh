@@ -71,6 +71,26 @@ else
     echo "embedded: ok   links no test-PKI code (nm: no SigilTestPKI, CertificateBuilder, AppleShapedTestPKI or AppReceiptBuilder symbol)"
 fi
 
+# No decryption code (issue 38): no global symbol of SigilCipher or SigilApplePay (Swift mangles a
+# module as its length and name), and none of Apple Pay's identifiers or policy (SigilApplePKI emits
+# those into SigilApplePay; only their 4-byte property descriptors, "…vpZMV", stay with the module,
+# and a debug build keeps unused local copies, which nm -g does not list). ECDH's entry point,
+# ECDSAPrivateKey.sharedSecret(with:), is the one exception, counted and shown: it lives in
+# SigilCore (it needs the internal point arithmetic) and every public symbol of a linked module is
+# exported, so the linker keeps it (1.5 KB of text).
+no_decryption() { # no_decryption BINARY LABEL
+    local pattern='11SigilCipher|13SigilApplePay|applePay|applicationIntegrationG3' found
+    found=$(nm -g "$1" 2>/dev/null | grep -E "$pattern" | grep -cv 'vpZMV$' || true)
+    if [ "$found" -ne 0 ]; then
+        echo "embedded: FAIL $2 links $found SigilCipher/SigilApplePay/Apple Pay symbol(s):" >&2
+        nm -g "$1" | grep -E "$pattern" | grep -v 'vpZMV$' | head -5 >&2
+        failures=$((failures + 1))
+    else
+        echo "embedded: ok   $2 links no SigilCipher or SigilApplePay code, no Apple Pay identifier; ECDH entry points: $(nm -g "$1" | grep -c 'sharedSecret4with' || true) (ECDSAPrivateKey.sharedSecret, SigilCore)"
+    fi
+}
+no_decryption "$bin" "the example"
+
 if [ "${1:-}" = "--static" ]; then
     echo "embedded: building (release, --static-swift-stdlib, clean)"
     rm -rf .build-static
@@ -92,6 +112,7 @@ if [ "${1:-}" = "--static" ]; then
     fi
     echo "embedded: dynamic libraries of the static build:"; ldd "$static" | sed 's/^/embedded:   /'
     expect 0 "static build, real transaction" -- "$static" "$root" "$transaction" "$bundle"
+    no_decryption "$static" "the static build"
     fixtures=$(nm "$static" 2>/dev/null | grep -cE 'SigilTestPKI|CertificateBuilder|AppleShapedTestPKI|AppReceiptBuilder' || true)
     if [ "$fixtures" -ne 0 ]; then
         echo "embedded: FAIL the static build links $fixtures test-PKI symbols" >&2

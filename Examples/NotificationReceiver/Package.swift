@@ -42,6 +42,7 @@ let package = Package(
                 .product(name: "SigilHTTP", package: "Sigil"),
                 .product(name: "SigilTokens", package: "Sigil"),
                 .product(name: "SigilService", package: "Sigil"),  // issue 37: VerificationRoutes
+                .product(name: "SigilApplePay", package: "Sigil"),  // issue 38: kind applepay's merchant keys
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -87,6 +88,7 @@ let package = Package(
                 .product(name: "SigilJOSE", package: "Sigil"),
                 .product(name: "SigilKeys", package: "Sigil"),
                 .product(name: "SigilTokens", package: "Sigil"),
+                .product(name: "SigilService", package: "Sigil"),  // issue 38: the replay store's records
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]

@@ -48,10 +48,14 @@ extension MarkerExtensionPolicy {
     /// Application Integration CA - G3 → root, the leaf carrying 1.2.840.113635.100.6.29 and the
     /// intermediate 1.2.840.113635.100.6.2.14 (Apple's "Payment Token Format Reference", step 1 of
     /// verifying the signature).
-    public static let applePayPaymentToken = MarkerExtensionPolicy(
-        name: "Apple Pay payment token", chainLength: 3,
-        requirements: [
-            .init(position: 0, oid: AppleOIDs.applePayPaymentProcessing, role: "the payment-processing leaf"),
-            .init(position: 1, oid: AppleOIDs.applicationIntegrationG3Intermediate, role: "the Apple Application Integration CA - G3"),
-        ])
+    ///
+    /// Emitted into the caller (SigilApplePay): a verifier of App Store data links none of it.
+    @_alwaysEmitIntoClient public static var applePayPaymentToken: MarkerExtensionPolicy {
+        MarkerExtensionPolicy(
+            name: "Apple Pay payment token", chainLength: 3,
+            requirements: [
+                .init(position: 0, oid: AppleOIDs.applePayPaymentProcessing, role: "the payment-processing leaf"),
+                .init(position: 1, oid: AppleOIDs.applicationIntegrationG3Intermediate, role: "the Apple Application Integration CA - G3"),
+            ])
+    }
 }

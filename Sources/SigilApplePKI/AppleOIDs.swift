@@ -15,7 +15,11 @@ public enum AppleOIDs {
 
     /// Marks the Apple Application Integration CA - G3 that issues the Apple Pay payment-processing
     /// broker certificates (1.2.840.113635.100.6.2.14).
-    public static let applicationIntegrationG3Intermediate: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 14]
+    /// (Apple Pay's identifiers are emitted into the module that uses them, SigilApplePay, so
+    /// that a verifier of App Store data links no Apple Pay code or data: see ``applePayDisplayNames``.)
+    @_alwaysEmitIntoClient public static var applicationIntegrationG3Intermediate: ASN1ObjectIdentifier {
+        [1, 2, 840, 113_635, 100, 6, 2, 14]
+    }
 
     // MARK: - Signing leaves
 
@@ -26,13 +30,13 @@ public enum AppleOIDs {
 
     /// Marks the Apple Pay payment-processing broker leaf that signs payment tokens
     /// (1.2.840.113635.100.6.29).
-    public static let applePayPaymentProcessing: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 29]
+    @_alwaysEmitIntoClient public static var applePayPaymentProcessing: ASN1ObjectIdentifier { [1, 2, 840, 113_635, 100, 6, 29] }
 
     // MARK: - Apple Pay merchant certificates
 
     /// The merchant identifier hash in an Apple Pay payment-processing certificate: a UTF8String of
     /// 64 hexadecimal characters, SHA-256 of the merchant identifier (1.2.840.113635.100.6.32).
-    public static let applePayMerchantIdentifier: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 32]
+    @_alwaysEmitIntoClient public static var applePayMerchantIdentifier: ASN1ObjectIdentifier { [1, 2, 840, 113_635, 100, 6, 32] }
 
     // MARK: - App Attest credential certificates
 
@@ -46,13 +50,11 @@ public enum AppleOIDs {
     /// Operating system information, the OS version under tag 1400 (1.2.840.113635.100.8.7).
     public static let appAttestOSInfo: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 8, 7]
 
-    /// Each identifier above with the name a person reads in a trace or a certificate dump.
+    /// Each identifier above with the name a person reads in a trace or a certificate dump (Apple
+    /// Pay's in ``applePayDisplayNames``).
     public static let displayNames: [ASN1ObjectIdentifier: String] = [
         wwdrIntermediate: "Apple WWDR intermediate marker",
         applicationIntegrationIntermediate: "Apple Application Integration CA marker",
-        applicationIntegrationG3Intermediate: "Apple Application Integration CA - G3 marker",
-        applePayPaymentProcessing: "Apple Pay payment processing marker",
-        applePayMerchantIdentifier: "Apple Pay merchant identifier hash",
         appStoreReceiptSigning: "Apple App Store receipt signing marker",
         appAttestReceiptSigning: "Apple App Attest receipt signing marker",
         appAttestNonce: "Apple App Attest nonce",
@@ -61,6 +63,17 @@ public enum AppleOIDs {
         appAttestOSInfo: "Apple App Attest OS information",
     ]
 
-    /// The display name of `oid` when it is one of Apple's (``displayNames``).
+    /// Apple Pay's identifiers with their display names, emitted into the caller (a program that
+    /// links SigilApplePKI for App Store data carries none of them).
+    @_alwaysEmitIntoClient public static var applePayDisplayNames: [ASN1ObjectIdentifier: String] {
+        [
+            applicationIntegrationG3Intermediate: "Apple Application Integration CA - G3 marker",
+            applePayPaymentProcessing: "Apple Pay payment processing marker",
+            applePayMerchantIdentifier: "Apple Pay merchant identifier hash",
+        ]
+    }
+
+    /// The display name of `oid` when it is one of Apple's (``displayNames``; Apple Pay's are
+    /// ``applePayDisplayNames``).
     public static func name(_ oid: ASN1ObjectIdentifier) -> String? { displayNames[oid] }
 }

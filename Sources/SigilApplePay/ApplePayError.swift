@@ -35,6 +35,9 @@ public struct ApplePayError: ModuleError {
         public static let tagMismatch = Code("tagMismatch")
         /// The decrypted payment data is not the JSON Apple's reference describes.
         public static let malformedPaymentData = Code("malformedPaymentData")
+        /// A token with this `transactionId` was already accepted: refused by a replay store
+        /// (the verification service's; SigilApplePay itself keeps no state).
+        public static let replayedTransaction = Code("replayedTransaction")
     }
 
     /// Why the operation failed, as a stable code.

@@ -44,3 +44,36 @@ public struct ServiceError: ModuleError {
         self.reason = reason
     }
 }
+
+/// Why the service could not answer a well-formed request, through no fault of the request:
+/// `service.code` (the HTTP service sends 501 for `notConfigured`, 503 for
+/// `replayStoreUnavailable`). Never a verifier's refusal, and never a request error.
+public struct ServiceConfigurationError: ModuleError {
+    /// "service": `service.code` names these errors across Sigil.
+    public static let domain = "service"
+    /// A stable code: compare codes, show reasons.
+    public struct Code: ErrorCode {
+        /// The code's name.
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The request's kind needs configuration this door does not have: `applepay` needs the
+        /// merchant keys and a replay store (or the named relaxation that disables it), which only
+        /// the HTTP verification service is given (the C ABI and the Python package answer this).
+        public static let notConfigured = Code("notConfigured")
+        /// The replay store did not record the transaction (it failed or did not answer in time):
+        /// nothing was accepted, the request may be sent again.
+        public static let replayStoreUnavailable = Code("replayStoreUnavailable")
+    }
+
+    /// The code.
+    public let code: Code
+    /// What was missing or failed (never a secret).
+    public let reason: String
+
+    /// An error with `code` and `reason`.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+}

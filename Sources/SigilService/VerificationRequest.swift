@@ -28,6 +28,9 @@ public struct VerificationRequest: Sendable {
         case attestation
         /// An App Attest assertion object (CBOR), base64.
         case assertion
+        /// An Apple Pay payment token (its JSON text), verified, decrypted with the service's
+        /// merchant keys and recorded against replay (see ``ApplePayServiceConfiguration``).
+        case applepay
     }
 
     /// The largest request accepted, in bytes (4 MiB: a receipt of many purchases fits).
@@ -121,6 +124,18 @@ public struct VerificationRequest: Sendable {
                 }
                 if roots != nil { throw ServiceError(.invalidMember, "roots does not apply to kind assertion (the key was attested)") }
                 if environments != nil { throw ServiceError(.invalidMember, "environments does not apply to kind assertion") }
+            }
+        case .applepay:
+            // The merchant keys, the roots and the replay store are the service's configuration:
+            // a request names only the token and, for a stored token, the time it was received.
+            let others: [(String, Bool)] = [
+                ("bundleId", bundleId != nil), ("appAppleId", appAppleId != nil), ("environments", environments != nil),
+                ("roots", roots != nil), ("reportOnly", reportOnly),
+            ]
+            if let (name, _) = (others + appAttestOnly).first(where: { $0.1 }) {
+                throw ServiceError(
+                    .invalidMember,
+                    "\(name) does not apply to kind applepay (its merchant keys and trusted roots are the service's configuration)")
             }
         case .receipt:
             if appAppleId != nil { throw ServiceError(.invalidMember, "appAppleId does not apply to kind receipt") }

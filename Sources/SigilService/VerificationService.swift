@@ -21,6 +21,11 @@ public struct VerificationAnswer: Sendable, Hashable {
         case tooLarge = 413
         /// A verifier refused the data: `{"valid": false, "error": …}` with the verifier's code.
         case refused = 422
+        /// The kind needs configuration this door lacks (`service.notConfigured`).
+        case notConfigured = 501
+        /// The replay store did not answer (`service.replayStoreUnavailable`): nothing was
+        /// accepted, the request may be sent again.
+        case unavailable = 503
     }
 
     /// The status.
@@ -53,10 +58,14 @@ public struct VerificationAnswer: Sendable, Hashable {
 public final class VerificationService: Sendable {
     /// Validated App Store chains, shared by every request this service answers.
     public let cache: ChainCache
+    /// What kind `applepay` needs (nil: it is answered `service.notConfigured`).
+    public let applePay: ApplePayServiceConfiguration?
 
-    /// A service whose App Store verifications share `cache`.
-    public init(cache: ChainCache = ChainCache()) {
+    /// A service whose App Store verifications share `cache`, and that answers kind `applepay`
+    /// with `applePay`'s merchant keys and replay protection.
+    public init(cache: ChainCache = ChainCache(), applePay: ApplePayServiceConfiguration? = nil) {
         self.cache = cache
+        self.applePay = applePay
     }
 
     /// The answer to the request document `json` (UTF-8 bytes).
@@ -74,17 +83,30 @@ public final class VerificationService: Sendable {
             case .receipt: answer = try verifyReceipt(request)
             case .attestation: answer = try verifyAttestation(request)
             case .assertion: answer = try verifyAssertion(request)
+            case .applepay: answer = try verifyApplePayWithoutStore(request)
             default: answer = try verifySignedData(request)
             }
             return VerificationAnswer(status: .verified, json: answer.serialized)
-        } catch let error as ServiceError {
+        } catch {
+            return Self.answer(refusal: error)
+        }
+    }
+
+    /// The answer for what a verification threw.
+    static func answer(refusal error: any Error) -> VerificationAnswer {
+        switch error {
+        case let error as ServiceError:
             return VerificationAnswer(error)
-        } catch let error as any CodedError {
+        case let error as ServiceConfigurationError:
+            return VerificationAnswer(
+                status: error.code == .notConfigured ? .notConfigured : .unavailable,
+                json: AnswerEncoding.failure(code: error.qualifiedCode, message: error.reason, failures: []).serialized)
+        case let error as any CodedError:
             let failures = (error as? any ChainFailureError)?.failures ?? []
             return VerificationAnswer(
                 status: .refused,
                 json: AnswerEncoding.failure(code: error.qualifiedCode, message: error.reason, failures: failures).serialized)
-        } catch {
+        default:
             return VerificationAnswer(
                 status: .refused, json: AnswerEncoding.failure(code: "service.unexpected", message: "\(error)", failures: []).serialized)
         }
@@ -178,7 +200,7 @@ public final class VerificationService: Sendable {
         case .notification: return .notification
         case .appTransaction: return .appTransaction
         case .realtimeRequest: return .realtimeRequest
-        case .auto, .receipt, .attestation, .assertion: break
+        case .auto, .receipt, .attestation, .assertion, .applepay: break
         }
         guard let jws = try? JWS(compact: text), let payload = try? jws.payloadJSON() else { return .transaction }
         switch SignedDataKind.classify(payload: payload) {

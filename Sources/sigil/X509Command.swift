@@ -73,7 +73,8 @@ struct X509Command: ParsableCommand {
             "publicKey": publicKey,
             "extensions": certificate.extensions.map { e in
                 [
-                    "oid": e.oid.dotted, "name": AppleOIDs.name(e.oid) ?? e.name, "critical": e.critical,
+                    "oid": e.oid.dotted, "name": AppleOIDs.name(e.oid) ?? AppleOIDs.applePayDisplayNames[e.oid] ?? e.name,
+                    "critical": e.critical,
                     "value": describe(e.value, raw: e.rawValue),
                 ] as [String: Any]
             },

@@ -17,6 +17,21 @@ let asJSON = arguments.contains("--json")
 let onlyAppStore = arguments.contains("appstore") && arguments.contains("--only")
 // --only digests: just the SHA-2 and HMAC rows.
 let onlyDigests = arguments.contains("digests") && arguments.contains("--only")
+// --applepay-rate DIR AT SECONDS: Apple Pay verify + decrypt, decrypt, verify per second as JSON (for
+// Benchmarks/python/applepay.py); --applepay-chain verify|decrypt|both N DIR AT: N of them (callgrind).
+if let i = arguments.firstIndex(of: "--applepay-rate"), i + 3 < arguments.count, let at = Int64(arguments[i + 2]),
+    let limit = Double(arguments[i + 3])
+{
+    let rates = try applePayRates(directory: arguments[i + 1], at: at, seconds: limit)
+    print(String(decoding: try JSONSerialization.data(withJSONObject: rates, options: [.sortedKeys]), as: UTF8.self))
+    exit(0)
+}
+if let i = arguments.firstIndex(of: "--applepay-chain"), i + 4 < arguments.count, let count = Int(arguments[i + 2]),
+    let at = Int64(arguments[i + 4])
+{
+    _ = try applePayRates(directory: arguments[i + 3], at: at, seconds: 0, only: arguments[i + 1], iterations: count)
+    exit(0)
+}
 var harness = Harness(seconds: seconds)
 var rows: [Row] = []
 

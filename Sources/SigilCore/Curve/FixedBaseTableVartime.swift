@@ -36,8 +36,10 @@ final class FixedBaseTable<C: WeierstrassCurve>: @unchecked Sendable {
         for _ in 0..<rowCount {
             var multiple = rowBase
             jacobian.append(multiple)
-            for _ in 1..<entriesPerRow {
-                multiple = multiple.addingVartime(rowBase)
+            for j in 1..<entriesPerRow {
+                // 2·B by doubling: the vartime addition of a point to itself finds the equality
+                // only after most of an addition's work, then doubles anyway.
+                multiple = j == 1 ? rowBase.doubledVartime : multiple.addingVartime(rowBase)
                 jacobian.append(multiple)
             }
             // 2^(w−1)·B doubled is 2^w·B, the next row's base.

@@ -1,4 +1,5 @@
 import Foundation
+import SigilService
 
 /// One verified notification, as stored: the notifications row, and the transaction state it
 /// updates (when it carries a signed transaction).
@@ -95,7 +96,7 @@ public enum StoreOutcome: String, Sendable {
 /// transaction state in that one transaction; a notificationUUID already stored is a duplicate,
 /// decided by the database's unique key, so concurrent deliveries (even to several receiver
 /// processes sharing one PostgreSQL database) store it once.
-public protocol NotificationStore: AppAttestStore {
+public protocol NotificationStore: AppAttestStore, ApplePayReplayStore {
     /// Creates or upgrades the schema to `NotificationSchema.version` (safe to call from several
     /// processes at once).
     func prepare() async throws
@@ -107,6 +108,8 @@ public protocol NotificationStore: AppAttestStore {
     func storedNotificationEnvironments() async throws -> [String: String]
     /// The schema version recorded in the database.
     func schemaVersion() async throws -> Int
+    /// Every accepted Apple Pay transaction (for audits and tests).
+    func applePayTransactions() async throws -> [ApplePayTransactionRecord]
     /// Short name for logs: "sqlite" or "postgresql".
     var kind: String { get }
     /// Stores a verified Sign in with Apple notification once (its `identity` is the key), durably
@@ -173,6 +176,8 @@ public enum NotificationSchema {
         AppleIDEventSchema.migration,
         // 4: the outbox of notifications to forward.
         OutboxSchema.migration,
+        // 5: accepted Apple Pay transaction ids, the verification service's replay store (issue 38).
+        ApplePayReplaySchema.migration,
     ]
 
     public static var version: Int { migrations.count }

@@ -165,7 +165,7 @@ public final class PostgresNotificationStore: NotificationStore {
         try await client.query(
             """
             DROP TABLE IF EXISTS notifications, transaction_state, appattest_assertions, appattest_keys, appattest_challenges,
-                siwa_events, outbox, schema_version
+                siwa_events, outbox, applepay_transactions, schema_version
             """, logger: logger)
     }
 }

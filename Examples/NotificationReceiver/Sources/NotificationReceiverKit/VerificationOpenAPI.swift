@@ -9,7 +9,7 @@ enum VerificationOpenAPI {
          "info": {
           "title": "Sigil verification service",
           "version": "1",
-          "description": "Stateless verification of App Store signed data, app receipts and App Attest objects. The request and answer documents are those of Sigil's C ABI and Python package, byte for byte."
+          "description": "Verification of App Store signed data, app receipts and App Attest objects (stateless), and of Apple Pay payment tokens (kind applepay: verified, decrypted with the service's configured merchant keys and recorded in its replay store). The request and answer documents are those of Sigil's C ABI and Python package, byte for byte; those doors answer applepay service.notConfigured."
          },
          "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
          "paths": {
@@ -78,7 +78,27 @@ enum VerificationOpenAPI {
               }
              },
              "422": {
-              "description": "The verifier refused the data",
+              "description": "The verifier refused the data (applepay.replayedTransaction: a token whose transactionId was accepted before)",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FailureAnswer"
+                }
+               }
+              }
+             },
+             "501": {
+              "description": "The kind needs configuration the service was not given (service.notConfigured: applepay without merchant keys)",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FailureAnswer"
+                }
+               }
+              }
+             },
+             "503": {
+              "description": "The Apple Pay replay store did not answer (service.replayStoreUnavailable): nothing was accepted, the request may be sent again",
               "content": {
                "application/json": {
                 "schema": {
@@ -144,11 +164,12 @@ enum VerificationOpenAPI {
                "receipt",
                "attestation",
                "assertion",
+               "applepay",
                null
               ]
              },
              "data": {
-              "description": "The JWS compact text (spaces and line breaks around it, such as a file's last line break, are not part of it), or base64 of the receipt or of the App Attest CBOR object (white space ignored).",
+              "description": "The JWS compact text (spaces and line breaks around it, such as a file's last line break, are not part of it), base64 of the receipt or of the App Attest CBOR object (white space ignored), or for applepay the payment token's JSON text (its paymentData, or a whole PKPaymentToken).",
               "type": "string",
               "minLength": 1
              },
@@ -199,7 +220,7 @@ enum VerificationOpenAPI {
               }
              },
              "at": {
-              "description": "The validation time, seconds since 1970 (default: the payload's signedDate, the receipt's creation date, now for an attestation).",
+              "description": "The validation time, seconds since 1970 (default: the payload's signedDate, the receipt's creation date, now for an attestation or an Apple Pay token, whose signing time must lie within the service's window of it).",
               "type": [
                "integer",
                "null"
@@ -536,6 +557,41 @@ enum VerificationOpenAPI {
               "if": {
                "properties": {
                 "kind": {
+                 "const": "applepay"
+                }
+               },
+               "required": [
+                "kind"
+               ]
+              },
+              "then": {
+               "description": "Apple Pay: the merchant keys, trusted roots and replay store are the service's configuration, never the request's; a door without them answers service.notConfigured.",
+               "properties": {
+                "bundleId": {
+                 "type": "null"
+                },
+                "appAppleId": {
+                 "type": "null"
+                },
+                "environments": {
+                 "type": "null"
+                },
+                "roots": {
+                 "type": "null"
+                },
+                "reportOnly": {
+                 "enum": [
+                  false,
+                  null
+                 ]
+                }
+               }
+              }
+             },
+             {
+              "if": {
+               "properties": {
+                "kind": {
                  "enum": [
                   "receipt",
                   "attestation",
@@ -581,7 +637,8 @@ enum VerificationOpenAPI {
                "realtime-request",
                "receipt",
                "attestation",
-               "assertion"
+               "assertion",
+               "applepay"
               ]
              },
              "environment": {
@@ -691,6 +748,48 @@ enum VerificationOpenAPI {
               "items": {
                "type": "string"
               }
+             },
+             "applepay": {
+              "type": "object",
+              "description": "A verified, decrypted Apple Pay token whose transactionId the replay store recorded now (notEnforced [\"transactionId\"] when the service runs without replay protection). payment is the decrypted payment data as Apple wrote it: secret card data, never logged by the service.",
+              "required": [
+               "version",
+               "transactionId",
+               "publicKeyHash",
+               "signingTime",
+               "paymentDataType",
+               "payment"
+              ],
+              "properties": {
+               "version": {
+                "enum": [
+                 "EC_v1",
+                 "RSA_v1"
+                ]
+               },
+               "transactionId": {
+                "type": "string",
+                "description": "hex"
+               },
+               "publicKeyHash": {
+                "type": "string",
+                "description": "base64"
+               },
+               "signingTime": {
+                "type": "integer"
+               },
+               "applicationData": {
+                "type": "string",
+                "description": "hex"
+               },
+               "paymentDataType": {
+                "type": "string"
+               },
+               "payment": {
+                "type": "object"
+               }
+              },
+              "additionalProperties": false
              }
             },
             "oneOf": [
@@ -712,6 +811,11 @@ enum VerificationOpenAPI {
              {
               "required": [
                "assertion"
+              ]
+             },
+             {
+              "required": [
+               "applepay"
               ]
              }
             ]
@@ -738,7 +842,7 @@ enum VerificationOpenAPI {
               "properties": {
                "code": {
                 "type": "string",
-                "description": "domain.code: request.* (the request was wrong: 400, 413), http.* (the HTTP exchange: 408, 415), or the verifier's (appstore.*, pkcs7.*, appattest.*: 422)"
+                "description": "domain.code: request.* (the request was wrong: 400, 413; service.notConfigured: 501), http.* (the HTTP exchange: 408, 415), service.replayStoreUnavailable (503), or the verifier's (appstore.*, pkcs7.*, appattest.*, applepay.*: 422)"
                },
                "message": {
                 "type": "string"

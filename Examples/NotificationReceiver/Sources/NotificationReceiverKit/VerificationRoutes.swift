@@ -40,7 +40,7 @@ public enum VerificationRoutes {
                 response.headers[.connection] = "close"
                 return response
             }
-            return answer(service.verify(json: Array(body.readableBytesView)))
+            return answer(await service.verifyRecordingReplays(json: Array(body.readableBytesView)))
         }
         router.get("/v1/openapi.json") { _, _ -> Response in
             Response(
@@ -89,21 +89,26 @@ public enum VerificationRoutes {
     }
 }
 
-/// The stateless verification service: the verification routes alone, no database, no
-/// configuration needed (`verification-service`, default 127.0.0.1:8080).
+/// The verification service: the verification routes alone, no configuration needed; with Apple
+/// Pay options (issue 38) it also answers kind `applepay` with the configured merchant keys and
+/// its replay store (`verification-service`, default 127.0.0.1:8080).
 public enum VerificationServer {
     /// Runs the service on `host`:`port` (0: any free port) until it is stopped; prints
     /// `listening on HOST:PORT` on standard output once it accepts connections. A connection idle
-    /// for `idleTimeout` (one that sends nothing, or stops within its headers) is closed.
+    /// for `idleTimeout` (one that sends nothing, or stops within its headers) is closed. The
+    /// Apple Pay replay store's schema is created or upgraded before the server accepts connections.
     public static func run(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = VerificationRoutes.defaultMaxBodyBytes,
-        bodyTimeout: Duration = VerificationRoutes.defaultBodyTimeout, idleTimeout: Duration = .seconds(30), logger: Logger
+        bodyTimeout: Duration = VerificationRoutes.defaultBodyTimeout, idleTimeout: Duration = .seconds(30),
+        applePay: ApplePayOptions = ApplePayOptions(), logger: Logger
     ) async throws {
         let router = Router()
+        let applePayConfiguration = try applePay.configuration(logger: logger)
         VerificationRoutes.add(
-            to: router, service: VerificationService(), maxBodyBytes: maxBodyBytes, bodyTimeout: bodyTimeout, health: true)
+            to: router, service: VerificationService(applePay: applePayConfiguration?.configuration), maxBodyBytes: maxBodyBytes,
+            bodyTimeout: bodyTimeout, health: true)
         let idleNanoseconds = idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000
-        let app = Application(
+        var app = Application(
             router: router, server: .http1(configuration: .init(idleTimeout: .nanoseconds(idleNanoseconds))),
             configuration: .init(address: .hostname(host, port: port), serverName: "sigil-verification-service"),
             onServerRunning: { channel in
@@ -111,6 +116,19 @@ public enum VerificationServer {
                 FileHandle.standardOutput.write(Data("listening on \(host):\(bound)\n".utf8))
             },
             logger: logger)
+        if let postgres = applePayConfiguration?.postgres { app.addServices(postgres.client) }
+        app.beforeServerStarts {
+            guard let configuration = applePayConfiguration else { return }
+            if let store = configuration.store {
+                try await store.prepare()
+                logger.info(
+                    "applepay: \(configuration.configuration.decryptor.merchantKeys.count) merchant key(s), replay store \(store.kind)")
+            } else {
+                logger.warning(
+                    "applepay: replay protection DISABLED (--applepay-without-replay-protection): a token is accepted as often as it is sent"
+                )
+            }
+        }
         try await app.runService()
     }
 }

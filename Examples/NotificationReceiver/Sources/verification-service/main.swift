@@ -2,10 +2,13 @@ import Foundation
 import Logging
 import NotificationReceiverKit
 
-// verification-service: Sigil's stateless HTTP verification service (POST /v1/verify, GET /health,
-// GET /v1/openapi.json). No database, no configuration needed:
+// verification-service: Sigil's HTTP verification service (POST /v1/verify, GET /health,
+// GET /v1/openapi.json). No database, no configuration needed but for kind applepay (issue 38),
+// whose merchant keys and replay store are options (see ApplePayOptions):
 //
 //   verification-service [--host 127.0.0.1] [--port 8080] [--max-body-bytes 1048576] [--body-timeout SECONDS]
+//       [--applepay-merchant KEY=CERT]... [--applepay-merchant-id KEY=MERCHANT_ID]... [--applepay-root FILE]...
+//       [--applepay-tolerance SECONDS] [--sqlite PATH | --postgres-url URL | --applepay-without-replay-protection]
 LoggingSystem.bootstrap { label in
     var handler = StreamLogHandler.standardError(label: label)
     handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -15,12 +18,17 @@ var host = "127.0.0.1"
 var port = 8080
 var maxBodyBytes = VerificationRoutes.defaultMaxBodyBytes
 var bodyTimeout = VerificationRoutes.defaultBodyTimeout
+var applePay = ApplePayOptions()
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 func usage(_ message: String) -> Never {
     FileHandle.standardError.write(Data("verification-service: \(message)\n".utf8))
     exit(64)
 }
 while let flag = arguments.popFirst() {
+    if ApplePayOptions.switches.contains(flag) {
+        _ = try? applePay.take(flag, nil)
+        continue
+    }
     guard let value = arguments.popFirst() else { usage("\(flag) needs a value") }
     switch flag {
     case "--host": host = value
@@ -33,12 +41,21 @@ while let flag = arguments.popFirst() {
     case "--body-timeout":
         guard let seconds = Double(value), seconds > 0, seconds <= 3600 else { usage("--body-timeout \(value) is not 0…3600 seconds") }
         bodyTimeout = .milliseconds(Int64(seconds * 1000))
-    default: usage("unknown option \(flag)")
+    default:
+        do {
+            guard try applePay.take(flag, value) else { usage("unknown option \(flag)") }
+        } catch { usage("\(error)") }
     }
 }
 let logger = Logger(label: "verification-service")
 do {
-    try await VerificationServer.run(host: host, port: port, maxBodyBytes: maxBodyBytes, bodyTimeout: bodyTimeout, logger: logger)
+    _ = try applePay.configuration(logger: logger)  // refused options end here, before any port is bound
+} catch {
+    usage("\(error)")
+}
+do {
+    try await VerificationServer.run(
+        host: host, port: port, maxBodyBytes: maxBodyBytes, bodyTimeout: bodyTimeout, applePay: applePay, logger: logger)
 } catch {
     logger.critical("stopped: \(String(reflecting: error))")
     exit(1)

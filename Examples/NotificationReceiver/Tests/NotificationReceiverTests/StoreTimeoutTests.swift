@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NotificationReceiverKit
 import SigilAppStore
+import SigilService
 import XCTest
 
 /// A store whose every call waits an hour unless cancelled: a database that has stopped answering.
@@ -52,6 +53,8 @@ final class StalledStore: NotificationStore, @unchecked Sendable {
     { try await stall() }
     func attestedKeys() async throws -> [AttestedKeyRecord] { try await stall() }
     func acceptedAssertions() async throws -> [AcceptedAssertion] { try await stall() }
+    func record(_ record: ApplePayTransactionRecord) async throws -> Bool { try await stall() }
+    func applePayTransactions() async throws -> [ApplePayTransactionRecord] { try await stall() }
 }
 
 /// The notification route bounds its database call by the store timeout, as the App Attest
