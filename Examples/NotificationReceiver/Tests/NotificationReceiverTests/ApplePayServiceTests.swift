@@ -272,7 +272,6 @@ extension Scenarios {
     func applePayOnTheReceiver() async throws {
         let directory = try ApplePayServiceTests.vectorsDirectory()
         let gala = try ApplePayServiceTests.vector("spreedly-gala", in: directory)
-        let sender = Sender()
         let request = ApplePayServiceTests.request(gala.token, at: gala.signingTime)
 
         let unconfigured = try await start()
