@@ -96,6 +96,27 @@ public struct ApplePayOptions: Sendable {
                 "kind applepay refuses a transactionId seen twice: give a replay store (--sqlite PATH or --postgres-url URL), "
                     + "or --applepay-without-replay-protection to accept every token as often as it is sent")
         }
+        let postgres = try postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
+        let store: (any NotificationStore)? = try postgres ?? sqlitePath.map { try SQLiteNotificationStore(path: $0) }
+        let protection: ApplePayServiceConfiguration.ReplayProtection =
+            store.map { .store(TimedReplayStore(store: $0, timeout: storeTimeout)) } ?? .disabledAcceptingReplays
+        return (try service(protection: protection), store, postgres)
+    }
+
+    /// The configuration with the notification receiver's own store as the replay store (the
+    /// receiver always has one; its options name no other), or nil when no merchant key is given.
+    public func configuration(receiverStore store: any NotificationStore, timeout: Duration) throws -> ApplePayServiceConfiguration? {
+        guard !merchants.isEmpty else {
+            if !roots.isEmpty {
+                throw ReceiverStoreError("--applepay-root needs at least one --applepay-merchant or --applepay-merchant-id")
+            }
+            return nil
+        }
+        return try service(protection: .store(TimedReplayStore(store: store, timeout: timeout)))
+    }
+
+    /// The merchant keys and the verifier these options name, with `protection`.
+    func service(protection: ApplePayServiceConfiguration.ReplayProtection) throws -> ApplePayServiceConfiguration {
         var keys: [MerchantKey] = []
         for merchant in merchants {
             let keyBytes = try Self.read(merchant.key)
@@ -107,11 +128,7 @@ public struct ApplePayOptions: Sendable {
         }
         let verifier = try PaymentTokenVerifier(
             trustedRoots: roots.isEmpty ? nil : try roots.map(Self.certificate), signingTimeTolerance: tolerance)
-        let postgres = try postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
-        let store: (any NotificationStore)? = try postgres ?? sqlitePath.map { try SQLiteNotificationStore(path: $0) }
-        let protection: ApplePayServiceConfiguration.ReplayProtection =
-            store.map { .store(TimedReplayStore(store: $0, timeout: storeTimeout)) } ?? .disabledAcceptingReplays
-        return (ApplePayServiceConfiguration(merchantKeys: keys, verifier: verifier, replayProtection: protection), store, postgres)
+        return ApplePayServiceConfiguration(merchantKeys: keys, verifier: verifier, replayProtection: protection)
     }
 
     static func read(_ path: String) throws -> [UInt8] {

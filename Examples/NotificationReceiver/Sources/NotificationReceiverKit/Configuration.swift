@@ -39,6 +39,9 @@ import SigilX509
 /// | `--siwa-jwks-url URL` | `RECEIVER_SIWA_JWKS_URL` | `https://appleid.apple.com/auth/keys` |
 /// | `--forward [ENVIRONMENT=]URL` (repeatable) | `RECEIVER_FORWARD` (comma-separated) | none: each stored notification (of that environment) is POSTed on to URL through the outbox |
 /// | `--forward-max-backoff SECONDS` | `RECEIVER_FORWARD_MAX_BACKOFF` | `300`: the longest wait between two attempts of one forward |
+/// | `--applepay-merchant KEY=CERT`, `--applepay-merchant-id KEY=ID` (repeatable) | none | none (`POST /v1/verify` kind `applepay` answers 501): the merchant keys kind `applepay` decrypts with, a `transactionId` accepted once (this receiver's store is the replay store) |
+/// | `--applepay-root PATH` (repeatable) | none | Apple Root CA - G3: a test PKI's root for kind `applepay` |
+/// | `--applepay-tolerance SECONDS` | none | `300`: how far a token's signing time may be from now |
 public struct ReceiverConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
@@ -51,6 +54,9 @@ public struct ReceiverConfiguration: Sendable {
     /// The environments notifications are accepted from: one, or Production and Sandbox together
     /// (the App Review setup; Production needs `appAppleId`). Every stored row records its own.
     public var environments: [AppStoreEnvironment] = [.sandbox]
+    /// Kind `applepay` of `POST /v1/verify` (issue 38): merchant keys, roots and the signing-time
+    /// window; the replay store is this receiver's own store.
+    public var applePay = ApplePayOptions()
     /// LocalTesting data is unsigned: nothing of it can be verified. The receiver serves it only
     /// with this flag (`--insecure-accept-unsigned`), and warns on every request it serves so.
     public var insecureAcceptUnsigned = false
@@ -201,6 +207,12 @@ public struct ReceiverConfiguration: Sendable {
                     throw Error("forward max backoff \(value) is not 0.1…86400 seconds")
                 }
                 configuration.forwardMaximumBackoff = seconds
+            case "applepay-merchant", "applepay-merchant-id", "applepay-root", "applepay-tolerance":
+                do {
+                    _ = try configuration.applePay.take("--" + name, value)
+                } catch let error as ReceiverStoreError {
+                    throw Error(error.description)
+                }
             default: throw Error("unknown option --\(name)")
             }
         }

@@ -51,8 +51,11 @@ public enum ReceiverService {
         let router = ReceiverRoutes.router(
             intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes, appAttest: appAttest, appleID: appleID,
             access: OperatorAccess(apiKey: configuration.apiKey), metrics: metrics)
-        // Issue 37: the same process serves POST /v1/verify and /v1/openapi.json (stateless).
-        VerificationRoutes.add(to: router, service: VerificationService(), maxBodyBytes: configuration.maxBodyBytes, health: false)
+        // Issue 37: the same process serves POST /v1/verify and /v1/openapi.json; kind applepay
+        // (issue 38) when merchant keys are configured, with this receiver's store as its replay store.
+        let applePay = try configuration.applePay.configuration(receiverStore: store, timeout: storeTimeout)
+        VerificationRoutes.add(
+            to: router, service: VerificationService(applePay: applePay), maxBodyBytes: configuration.maxBodyBytes, health: false)
         var app = Application(
             router: router,
             configuration: .init(
@@ -83,6 +86,11 @@ public enum ReceiverService {
             }
             if configuration.apiKey == nil {
                 logger.warning("no API key: the read and operator routes are open to every caller of \(configuration.host)")
+            }
+            if let applePay {
+                logger.info(
+                    "Apple Pay: \(applePay.decryptor.merchantKeys.count) merchant key(s) for POST /v1/verify kind applepay, replay store \(store.kind)"
+                )
             }
             if let appAttest {
                 logger.info(

@@ -263,3 +263,33 @@ final class ApplePayServiceTests: XCTestCase {
         XCTAssertTrue(log.contains("replay protection DISABLED"), log)
     }
 }
+
+/// Issue 38 on the notification receiver: the same `POST /v1/verify` kind `applepay`, its merchant
+/// keys given to the receiver, its replay store the receiver's own database (schema 5's
+/// `applepay_transactions` beside the notifications). A real token is accepted once and refused
+/// the second time; a receiver without merchant keys answers `service.notConfigured`.
+extension Scenarios {
+    func applePayOnTheReceiver() async throws {
+        let directory = try ApplePayServiceTests.vectorsDirectory()
+        let gala = try ApplePayServiceTests.vector("spreedly-gala", in: directory)
+        let request = ApplePayServiceTests.request(gala.token, at: gala.signingTime)
+
+        let unconfigured = try await start()
+        let refused = try await sender.post(url: unconfigured.baseURL + "/v1/verify", request)
+        XCTAssertEqual(refused.status, 501, String(decoding: refused.body, as: UTF8.self))
+        XCTAssertEqual((refused.json["error"] as? [String: Any])?["code"] as? String, "service.notConfigured")
+        unconfigured.stop()
+
+        let receiver = try await start(extraArguments: try ApplePayServiceTests.merchantArguments(directory))
+        let first = try await sender.post(url: receiver.baseURL + "/v1/verify", request)
+        XCTAssertEqual(first.status, 200, String(decoding: first.body, as: UTF8.self))
+        let answer = first.json["applepay"] as? [String: Any]
+        XCTAssertEqual(answer?["transactionId"] as? String, gala.transactionId)
+        XCTAssertEqual((answer?["payment"] as? [String: Any])?["applicationPrimaryAccountNumber"] as? String, gala.pan)
+        let second = try await sender.post(url: receiver.baseURL + "/v1/verify", request)
+        XCTAssertEqual(second.status, 422)
+        XCTAssertEqual((second.json["error"] as? [String: Any])?["code"] as? String, "applepay.replayedTransaction")
+        let rows = try await openStore().applePayTransactions()
+        XCTAssertEqual(rows.map(\.transactionId), [gala.transactionId], "one row, in the receiver's own store")
+    }
+}

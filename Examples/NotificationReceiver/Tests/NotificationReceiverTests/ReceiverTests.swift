@@ -32,6 +32,7 @@ final class SQLiteReceiverTests: XCTestCase {
     func testBackfillRestoresWhatWasMissed() async throws { try await make().backfillRestoresWhatWasMissed() }
     func testFanOutSurvivesADownstreamOutageAndAKill() async throws { try await make().fanOutSurvivesADownstreamOutageAndAKill() }
     func testFakeAppStoreSendsANotification() async throws { try await make().fakeAppStoreSendsANotification() }
+    func testApplePayOnTheReceiverUsesItsStore() async throws { try await make().applePayOnTheReceiver() }
 }
 
 /// The receiver on a real PostgreSQL server (RECEIVER_TEST_POSTGRES_URL; ci.sh starts one).
