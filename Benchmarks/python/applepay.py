@@ -3,7 +3,7 @@
 does, against Sigil (sigil-bench --applepay-rate, a child process), rounds interleaved, one run.
 Run by Benchmarks/python/applepay.sh; never by the tests.
 
-The token is the real 2021 production token in ../shared/vectors/applepay/spreedly-gala (Scripts/
+The token is the real 2021 production token `spreedly-gala` of the Apple Pay vectors (Scripts/
 vectors-dir applepay), judged at its signing time. pyca/cryptography has no CMS verifier, so the
 CMS walk is a small BER reader here (the token's SignedData uses indefinite lengths); every
 cryptographic step is pyca's (OpenSSL):
@@ -25,7 +25,8 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
+
+import rates
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -138,13 +139,7 @@ class Pyca:
 
 
 def rate(call):
-    call()
-    count, start = 0, time.perf_counter()
-    while time.perf_counter() - start < SECONDS:
-        for _ in range(10):
-            call()
-        count += 10
-    return count / (time.perf_counter() - start)
+    return rates.rate(call, SECONDS)
 
 
 def main():

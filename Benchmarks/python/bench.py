@@ -14,7 +14,8 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
+
+import rates
 
 import sigil
 from appstoreserverlibrary.models.Environment import Environment
@@ -32,13 +33,7 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 
 
 def rate(call):
-    call()  # warm (and, for Sigil, the chain cached)
-    count, start = 0, time.perf_counter()
-    while time.perf_counter() - start < SECONDS:
-        for _ in range(10):
-            call()
-        count += 10
-    return count / (time.perf_counter() - start)
+    return rates.rate(call, SECONDS)
 
 
 def sigil_rate():

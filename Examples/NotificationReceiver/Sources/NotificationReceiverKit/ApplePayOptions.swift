@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import SigilASN1
 import SigilApplePay
 import SigilService
 import SigilX509
@@ -136,16 +135,13 @@ public struct ApplePayOptions: Sendable {
         return Array(data)
     }
 
-    /// A certificate file, PEM or DER.
+    /// A certificate file, PEM or DER (the first CERTIFICATE of a PEM file), read as the
+    /// receiver reads its roots.
     static func certificate(_ path: String) throws -> Certificate {
-        let bytes = try read(path)
-        if let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN") {
-            guard let document = try PEMDocument.parseAll(text).first(where: { $0.label == "CERTIFICATE" }) else {
-                throw ReceiverStoreError("no CERTIFICATE in \(path)")
-            }
-            return try Certificate(derEncoded: document.derBytes)
+        guard let der = try ReceiverConfiguration.loadCertificates([path]).first else {
+            throw ReceiverStoreError("\(path) holds no certificate")
         }
-        return try Certificate(derEncoded: bytes)
+        return try Certificate(derEncoded: der)
     }
 }
 

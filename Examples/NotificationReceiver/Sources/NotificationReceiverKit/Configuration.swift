@@ -379,7 +379,10 @@ public struct ReceiverConfiguration: Sendable {
     /// The root certificates, each file read as PEM (every CERTIFICATE block) or else as DER.
     public func loadRootCertificates() throws -> [[UInt8]] { try loadCertificates(rootCertificatePaths) }
 
-    func loadCertificates(_ paths: [String]) throws -> [[UInt8]] {
+    func loadCertificates(_ paths: [String]) throws -> [[UInt8]] { try Self.loadCertificates(paths) }
+
+    /// The certificates of `paths`, each a DER file or a PEM file of one or more CERTIFICATE blocks.
+    static func loadCertificates(_ paths: [String]) throws -> [[UInt8]] {
         var roots: [[UInt8]] = []
         for path in paths {
             guard let data = FileManager.default.contents(atPath: path) else { throw Error("cannot read root certificate \(path)") }

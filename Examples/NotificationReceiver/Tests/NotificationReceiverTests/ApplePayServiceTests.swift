@@ -5,7 +5,7 @@ import SigilService
 import XCTest
 
 /// Issue 38: `POST /v1/verify` kind `applepay` in the `verification-service` process, on loopback,
-/// with the real Apple-signed EC_v1 tokens of ../shared/vectors/applepay (judged at their signing
+/// with the real Apple-signed EC_v1 tokens of the Apple Pay vectors (Scripts/vectors-dir applepay; judged at their signing
 /// time) and their published merchant keys — three keys configured at once, each token decrypted
 /// with the one its publicKeyHash names. On SQLite and on PostgreSQL: a token is accepted once, the
 /// same transactionId is refused the second time (applepay.replayedTransaction), two concurrent
@@ -27,7 +27,7 @@ final class ApplePayServiceTests: XCTestCase {
         let transactionId: String
     }
 
-    /// The vectors directory (Scripts/vectors-dir applepay) or a skip/failure as the other real-data tests.
+    /// The vectors directory (Scripts/vectors-dir applepay); a missing directory fails the test (never skips).
     static func vectorsDirectory() throws -> URL {
         let process = Process()
         process.executableURL = repository.appendingPathComponent("Scripts/vectors-dir")
@@ -72,33 +72,13 @@ final class ApplePayServiceTests: XCTestCase {
         var url: String { "http://127.0.0.1:\(port)/v1/verify" }
 
         init(_ arguments: [String], testCase: AnyClass) throws {
-            let bundle = Bundle(for: testCase).bundleURL
-            let binary = try XCTUnwrap(
-                [
-                    bundle.appendingPathComponent("verification-service"),
-                    bundle.deletingLastPathComponent().appendingPathComponent("verification-service"),
-                ]
-                .first { FileManager.default.isExecutableFile(atPath: $0.path) })
             log = FileManager.default.temporaryDirectory.appendingPathComponent("applepay-log-\(UUID().uuidString).txt")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.executableURL = binary
-            process.arguments = ["--port", "0"] + arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(["LOG_LEVEL": "trace"]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = try FileHandle(forWritingTo: log)
-            try process.run()
-            var line = Data()
-            while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
-            let text = String(decoding: line, as: UTF8.self)
-            guard text.hasPrefix("listening on "), let port = text.split(separator: ":").last.flatMap({ Int($0) }) else {
-                if process.isRunning { process.terminate() }
-                process.waitUntilExit()
-                throw HarnessError(
-                    "verification-service did not start: \(text) \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))"
-                )
-            }
-            self.port = port
+            port = try LoopbackProcess.start(
+                process, executable: "verification-service", arguments: ["--port", "0"] + arguments, testCase: testCase,
+                environment: ProcessInfo.processInfo.environment.merging(["LOG_LEVEL": "trace"]) { $1 },
+                standardError: try FileHandle(forWritingTo: log),
+                log: { [log] in String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self) })
         }
 
         func stop() -> String {

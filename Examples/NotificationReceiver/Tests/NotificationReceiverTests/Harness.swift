@@ -143,6 +143,44 @@ final class Signer: @unchecked Sendable {
     }
 }
 
+/// Starting one of this package's executables, built beside the test bundle, that prints
+/// `listening on HOST:PORT` once it accepts connections (the receiver, the verification service).
+enum LoopbackProcess {
+    /// Runs `executable` in `process` and returns the port it printed; a process that prints
+    /// anything else is stopped, and the error carries what it printed and `log()`.
+    static func start(
+        _ process: Process, executable: String, arguments: [String], testCase: AnyClass,
+        environment: [String: String] = ProcessInfo.processInfo.environment, standardError: Any? = FileHandle.nullDevice,
+        log: () -> String = { "" }
+    ) throws -> Int {
+        let bundle = Bundle(for: testCase).bundleURL
+        let candidates = [
+            bundle.appendingPathComponent(executable),
+            bundle.deletingLastPathComponent().appendingPathComponent(executable),
+        ]
+        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw HarnessError("\(executable) was not built beside \(bundle.path)")
+        }
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = standardError
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("listening on "), let port = text.split(separator: ":").last.flatMap({ Int($0) }) else {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            throw HarnessError("\(executable) did not start: \(text); log: \(log())")
+        }
+        return port
+    }
+}
+
 /// One receiver process on a loopback port: started from the built `notification-receiver`
 /// executable (a separate process, so SIGKILL is real), its log in a file, always stopped.
 final class ReceiverProcess: @unchecked Sendable {
@@ -152,35 +190,14 @@ final class ReceiverProcess: @unchecked Sendable {
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
     init(arguments: [String], testCase: AnyClass) throws {
-        let bundle = Bundle(for: testCase).bundleURL
-        let candidates = [
-            bundle.appendingPathComponent("notification-receiver"),
-            bundle.deletingLastPathComponent().appendingPathComponent("notification-receiver"),
-        ]
-        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw HarnessError("notification-receiver was not built beside \(bundle.path)")
-        }
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("receiver-log-\(UUID().uuidString).txt")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        process.executableURL = binary
-        process.arguments = ["--port", "0"] + arguments
         var environment = ProcessInfo.processInfo.environment
         for key in environment.keys where key.hasPrefix("RECEIVER_") { environment[key] = nil }
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: logFile)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("listening on "), let port = text.split(separator: ":").last.flatMap({ Int($0) }) else {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            throw HarnessError("the receiver did not start: \(text); log: \((try? String(contentsOf: logFile, encoding: .utf8)) ?? "")")
-        }
-        self.port = port
+        port = try LoopbackProcess.start(
+            process, executable: "notification-receiver", arguments: ["--port", "0"] + arguments, testCase: testCase,
+            environment: environment, standardError: try FileHandle(forWritingTo: logFile),
+            log: { [logFile] in (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" })
     }
 
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }

@@ -19,29 +19,8 @@ final class VerificationServiceTests: XCTestCase {
         let port: Int
         var base: String { "http://127.0.0.1:\(port)" }
 
-        init(_ arguments: [String], testCase: AnyClass, executable: String? = nil) throws {
-            let bundle = Bundle(for: testCase).bundleURL
-            let candidates = [
-                bundle.appendingPathComponent("verification-service"),
-                bundle.deletingLastPathComponent().appendingPathComponent("verification-service"),
-            ]
-            guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-                throw HarnessError("verification-service was not built beside \(bundle.path)")
-            }
-            process.executableURL = binary
-            process.arguments = arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line.append(byte) }
-            let text = String(decoding: line, as: UTF8.self)
-            guard text.hasPrefix("listening on "), let port = text.split(separator: ":").last.flatMap({ Int($0) }) else {
-                if process.isRunning { process.terminate() }
-                throw HarnessError("verification-service did not start: \(text)")
-            }
-            self.port = port
+        init(_ arguments: [String], testCase: AnyClass) throws {
+            port = try LoopbackProcess.start(process, executable: "verification-service", arguments: arguments, testCase: testCase)
         }
 
         func stop() {
