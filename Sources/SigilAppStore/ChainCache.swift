@@ -39,7 +39,12 @@ public final class ChainCache: @unchecked Sendable {
         func hash(into hasher: inout Hasher) {
             func combine(_ text: String) {
                 hasher.combine(text.utf8.count)
-                for byte in text.utf8.suffix(48) { hasher.combine(byte) }
+                // One call for the 48 bytes (Hasher takes them as the same byte stream as one
+                // combine per byte, which is the fallback for a non-contiguous string).
+                let done: Void? = text.utf8.withContiguousStorageIfAvailable {
+                    hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: $0.suffix(48))))
+                }
+                if done == nil { for byte in text.utf8.suffix(48) { hasher.combine(byte) } }
             }
             combine(leaf)
             combine(intermediate)

@@ -238,41 +238,53 @@ struct JSONParser {
     mutating func parseObject(depth: Int) throws(JOSEError) -> JSONValue {
         index += 1
         var members: [(String, JSONValue)] = []
-        // Duplicate detection: a linear scan while the object is small, a set beyond that.
-        var names = Set<String>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             return .object(members)
         }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-            let name = try parseString()
-            let duplicate: Bool
-            if members.count < 16 {
-                duplicate = members.contains { $0.0 == name }
-            } else {
-                if names.isEmpty { names = Set(members.map(\.0)) }
-                duplicate = !names.insert(name).inserted
-            }
-            guard !duplicate else { throw fail("duplicate member name \"\(name)\"") }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected :") }
-            index += 1
-            skipWhitespace()
-            members.append((name, try parseValue(depth: depth + 1)))
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unterminated object") }
-            if bytes[index] == UInt8(ascii: ",") {
+        // Duplicate detection: the first `hashedMembers` names by their FNV-1a hashes (on the
+        // stack; a hash match is confirmed by comparing the names), any later ones in a set.
+        let hashedMembers = 32
+        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: hashedMembers) { (hashes) throws(JOSEError) -> JSONValue in
+            var names = Set<String>()
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+                let name = try parseString()
+                let count = members.count
+                let duplicate: Bool
+                if count < hashedMembers {
+                    let hash = MemberNames.hash(name)
+                    var found = false
+                    for i in 0..<count where hashes[i] == hash && members[i].0 == name {
+                        found = true
+                        break
+                    }
+                    duplicate = found
+                    hashes[count] = hash
+                } else {
+                    if names.isEmpty { names = Set(members.map(\.0)) }
+                    duplicate = !names.insert(name).inserted
+                }
+                guard !duplicate else { throw fail("duplicate member name \"\(name)\"") }
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected :") }
                 index += 1
-                continue
+                skipWhitespace()
+                members.append((name, try parseValue(depth: depth + 1)))
+                skipWhitespace()
+                guard index < bytes.count else { throw fail("unterminated object") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members)
+                }
+                throw fail("expected , or } in an object")
             }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
-            throw fail("expected , or } in an object")
         }
     }
 

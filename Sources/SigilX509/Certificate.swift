@@ -29,46 +29,86 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     /// The largest certificate accepted (Apple's are about 1 KiB; a real one rarely passes 16 KiB).
     public static let maximumSize = 1 << 20
 
+    /// The parsed fields, in one immutable box: a certificate is copied by one reference count
+    /// (path building and chain caches copy certificates often), not one per field.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let derBytes: [UInt8]
+        let tbsRange: Range<Int>
+        let spkiRange: Range<Int>
+        let version: Int
+        let serialNumber: [UInt8]
+        let isSerialNumberNegative: Bool
+        let signatureAlgorithmIdentifier: AlgorithmIdentifier
+        let signatureAlgorithm: SignatureAlgorithm
+        let issuer: DistinguishedName
+        let validity: Validity
+        let subject: DistinguishedName
+        let subjectPublicKeyInfo: SubjectPublicKeyInfo
+        let publicKey: CertificatePublicKey
+        let issuerUniqueID: ASN1BitString?
+        let subjectUniqueID: ASN1BitString?
+        let extensions: [Extension]
+        let signature: [UInt8]
+
+        init(derBytes: [UInt8], fields: Fields, signature: [UInt8]) throws {
+            self.derBytes = derBytes
+            tbsRange = fields.tbsRange
+            version = fields.version
+            serialNumber = fields.serial.twosComplementBytes
+            isSerialNumberNegative = fields.serial.isNegative
+            signatureAlgorithmIdentifier = fields.algorithm
+            signatureAlgorithm = try SignatureAlgorithm(fields.algorithm)
+            issuer = fields.issuer
+            validity = fields.validity
+            subject = fields.subject
+            subjectPublicKeyInfo = fields.spki
+            spkiRange = fields.spkiRange
+            publicKey = try CertificatePublicKey(spki: fields.spki)
+            issuerUniqueID = fields.issuerUniqueID
+            subjectUniqueID = fields.subjectUniqueID
+            extensions = fields.extensions
+            self.signature = signature
+        }
+    }
+
     /// The whole certificate as received.
-    public let derBytes: [UInt8]
+    public var derBytes: [UInt8] { storage.derBytes }
     /// The TBSCertificate's encoding: what the issuer signed (a copy of that part of `derBytes`).
-    public var tbsBytes: [UInt8] { Array(derBytes[tbsRange]) }
-    /// Where the TBSCertificate and the SubjectPublicKeyInfo are in `derBytes`: kept as ranges so
-    /// parsing copies neither.
-    private let tbsRange: Range<Int>
-    private let spkiRange: Range<Int>
+    public var tbsBytes: [UInt8] { Array(storage.derBytes[storage.tbsRange]) }
     /// 1, 2 or 3.
-    public let version: Int
+    public var version: Int { storage.version }
     /// The serial number's two's-complement bytes (any length, as received).
-    public let serialNumber: [UInt8]
+    public var serialNumber: [UInt8] { storage.serialNumber }
     /// RFC 5280 §4.1.2.2 requires a positive serial; a negative one is parsed and flagged here.
-    public let isSerialNumberNegative: Bool
+    public var isSerialNumberNegative: Bool { storage.isSerialNumberNegative }
     /// The signature algorithm as encoded.
-    public let signatureAlgorithmIdentifier: AlgorithmIdentifier
+    public var signatureAlgorithmIdentifier: AlgorithmIdentifier { storage.signatureAlgorithmIdentifier }
     /// The signature algorithm, decoded.
-    public let signatureAlgorithm: SignatureAlgorithm
+    public var signatureAlgorithm: SignatureAlgorithm { storage.signatureAlgorithm }
     /// Who issued the certificate.
-    public let issuer: DistinguishedName
+    public var issuer: DistinguishedName { storage.issuer }
     /// When the certificate is valid.
-    public let validity: Validity
+    public var validity: Validity { storage.validity }
     /// Who the certificate is for.
-    public let subject: DistinguishedName
+    public var subject: DistinguishedName { storage.subject }
     /// The subject's public key as encoded.
-    public let subjectPublicKeyInfo: SubjectPublicKeyInfo
+    public var subjectPublicKeyInfo: SubjectPublicKeyInfo { storage.subjectPublicKeyInfo }
     /// The SubjectPublicKeyInfo's encoding (a copy of that part of `derBytes`).
-    public var subjectPublicKeyInfoBytes: [UInt8] { Array(derBytes[spkiRange]) }
+    public var subjectPublicKeyInfoBytes: [UInt8] { Array(storage.derBytes[storage.spkiRange]) }
     /// The DER SubjectPublicKeyInfo as a slice of `derBytes` (no copy).
-    var subjectPublicKeyInfoSlice: ArraySlice<UInt8> { derBytes[spkiRange] }
+    var subjectPublicKeyInfoSlice: ArraySlice<UInt8> { storage.derBytes[storage.spkiRange] }
     /// The subject's public key, decoded when Sigil can verify with it.
-    public let publicKey: CertificatePublicKey
+    public var publicKey: CertificatePublicKey { storage.publicKey }
     /// issuerUniqueID, when present (v2 and v3 only).
-    public let issuerUniqueID: ASN1BitString?
+    public var issuerUniqueID: ASN1BitString? { storage.issuerUniqueID }
     /// subjectUniqueID, when present (v2 and v3 only).
-    public let subjectUniqueID: ASN1BitString?
+    public var subjectUniqueID: ASN1BitString? { storage.subjectUniqueID }
     /// The extensions, in the order received (v3 only).
-    public let extensions: [Extension]
+    public var extensions: [Extension] { storage.extensions }
     /// The signatureValue BIT STRING's bytes (no unused bits allowed).
-    public let signature: [UInt8]
+    public var signature: [UInt8] { storage.signature }
 
     /// Parses a DER certificate (RFC 5280 §4.1) strictly: every field, every extension it knows, trailing bytes refused.
     ///
@@ -101,30 +141,14 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
             guard signatureBits.unusedBits == 0 else {
                 throw X509Error(.malformed, "signatureValue has unused bits")
             }
-            derBytes = data
-            tbsRange = fields.tbsRange
-            version = fields.version
-            serialNumber = fields.serial.twosComplementBytes
-            isSerialNumberNegative = fields.serial.isNegative
-            signatureAlgorithmIdentifier = fields.algorithm
-            signatureAlgorithm = try SignatureAlgorithm(fields.algorithm)
-            issuer = fields.issuer
-            validity = fields.validity
-            subject = fields.subject
-            subjectPublicKeyInfo = fields.spki
-            spkiRange = fields.spkiRange
-            publicKey = try CertificatePublicKey(spki: fields.spki)
-            issuerUniqueID = fields.issuerUniqueID
-            subjectUniqueID = fields.subjectUniqueID
-            extensions = fields.extensions
-            signature = signatureBits.bytes
+            storage = try Storage(derBytes: data, fields: fields, signature: signatureBits.bytes)
         } catch {
             throw X509Error(wrapping: error, as: .malformed, context: "certificate")
         }
     }
 
     /// The TBSCertificate's fields, in order.
-    private struct Fields {
+    fileprivate struct Fields {
         var tbsRange: Range<Int>
         var version: Int
         var serial: ASN1Integer
@@ -392,7 +416,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     /// path, which also stops loops through cross-signed certificates (different DER, same CA).
     /// Compares bytes in place, without copying.
     func isSameEntity(as other: Certificate) -> Bool {
-        guard subject.derBytes == other.subject.derBytes, derBytes[spkiRange] == other.derBytes[other.spkiRange] else {
+        guard subject.derBytes == other.subject.derBytes, subjectPublicKeyInfoSlice == other.subjectPublicKeyInfoSlice else {
             return false
         }
         let mine = self.extension(X509OIDs.subjectAltName)
@@ -408,7 +432,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "Certificate(subject: \(subject), issuer: \(issuer), serial: \(serialNumberHex))" }
 
     /// Certificates are equal when their DER encodings are.
-    public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.derBytes == rhs.derBytes }
+    public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.storage === rhs.storage || lhs.derBytes == rhs.derBytes }
     /// Hashes the DER encoding.
     public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 }

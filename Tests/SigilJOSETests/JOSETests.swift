@@ -55,6 +55,50 @@ final class JSONValueTests: XCTestCase {
         XCTAssertNoThrow(try JSONValue(parsing: Array(ok.utf8)))
     }
 
+    /// Duplicate member names are refused wherever they are: among the first 32 names (compared
+    /// by hash, then by name), after them (a set), spelled with escapes, or nested; names that
+    /// differ, including in one byte or in length only, are all kept.
+    func testDuplicateNamesAtEveryPosition() throws {
+        func object(_ names: [String]) -> [UInt8] {
+            Array(("{" + names.enumerated().map { "\"\($0.element)\":\($0.offset)" }.joined(separator: ",") + "}").utf8)
+        }
+        let distinct = (0..<70).map { "member\($0)" } + ["m", "mm", "member", "membeR"]
+        guard case .object(let members) = try JSONValue(parsing: object(distinct)) else { return XCTFail("not an object") }
+        XCTAssertEqual(members.map(\.0), distinct)
+        for count in [2, 16, 31, 32, 33, 40, 70] {
+            for (first, second) in [(0, count - 1), (count / 2, count - 1), (count - 2, count - 1)] where first < second {
+                var names = (0..<count).map { "member\($0)" }
+                names[second] = names[first]
+                XCTAssertThrowsError(try JSONValue(parsing: object(names)), "\(count) members, \(first) = \(second)")
+            }
+        }
+        // The same name through an escape (decoded names are compared), and inside a nested object.
+        var escaped = (0..<40).map { "member\($0)" }
+        escaped[35] = #"m\u0065mber3"#
+        XCTAssertThrowsError(try JSONValue(parsing: object(escaped)))
+        escaped[35] = #"m\u0065mber35"#
+        XCTAssertNoThrow(try JSONValue(parsing: object(escaped)))
+        escaped[20] = #"m\u0065mber3"#
+        XCTAssertThrowsError(try JSONValue(parsing: object(escaped)))
+        XCTAssertThrowsError(try JSONValue(parsing: Array(#"{"a":{"b":1,"c":2,"b":3}}"#.utf8)))
+    }
+
+    /// The member-name table finds every listed name, and nothing else (names one byte or one
+    /// character apart, prefixes, the empty name, non-ASCII).
+    func testMemberNameTable() {
+        let names = (0..<40).map { "name\($0)" } + ["", "é", "transactionId", "originalTransactionId"]
+        let table = MemberNameTable<Int>(KeyValuePairs(dictionaryLiteral: ("name0", 0)))
+        XCTAssertEqual(table["name0"], 0)
+        XCTAssertNil(table["name1"])
+        var built: [(String, Int)] = []
+        for (index, name) in names.enumerated() { built.append((name, index)) }
+        let big = MemberNameTable<Int>(pairs: built)
+        for (index, name) in names.enumerated() { XCTAssertEqual(big[name], index, name) }
+        for other in ["name", "name40", "Name0", "e", "transactionID", "originalTransactionId ", "\u{301}"] {
+            XCTAssertNil(big[other], other)
+        }
+    }
+
     /// The string scanner reads eight bytes at a time: a quote, backslash, control character,
     /// non-ASCII or invalid UTF-8 byte at every offset of strings of every length around the word
     /// size is found and judged as the byte loop judges it (the same refusal, at the same offset).

@@ -268,7 +268,9 @@ func appStoreStages(text: String, rootDER: [UInt8]) -> [(id: String, name: Strin
     let inter = try! SigilX509.Certificate(derEncoded: x5c[1])
     let root = try! SigilX509.Certificate(derEncoded: rootDER)
     let v = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), MarkerExtensionPolicy.appleSignedData])
-    guard case .ec(let key) = leaf.publicKey else { fatalError("the leaf key is not EC") }
+    guard case .ec(let key) = leaf.publicKey, case .ec(let intermediateKey) = inter.publicKey else {
+        fatalError("the leaf or intermediate key is not EC")
+    }
     let uncached = try! SignedDataVerifier(
         trustedRoots: [root], bundleId: "com.ms.medicalsupplierzlite", appAppleId: nil, environment: .sandbox,
         cache: ChainCache(timeToLive: 0))
@@ -313,6 +315,21 @@ func appStoreStages(text: String, rootDER: [UInt8]) -> [(id: String, name: Strin
             { withGenericDecode { _ = try! cached.verifyTransactionOffline(text) } }
         ),
         ("cached", "cached verifyOffline", 1000, { _ = try! cached.verifyTransactionOffline(text) }),
+        // Last: each run drops every key table (the stages above rebuild theirs when run again).
+        (
+            "table-p256", "per-key table build, P-256 (the leaf's key)", 20,
+            {
+                ECDSAVerificationTables.removeAll()
+                key.prepareForRepeatedVerification()
+            }
+        ),
+        (
+            "table-p384", "per-key table build, P-384 (the intermediate's key)", 5,
+            {
+                ECDSAVerificationTables.removeAll()
+                intermediateKey.prepareForRepeatedVerification()
+            }
+        ),
     ]
 }
 

@@ -22,7 +22,7 @@ extension JWSTransactionDecodedPayload {
         case offerPeriod, revocationType, revocationPercentage, billingPlanType, deviceVerification
         case deviceVerificationNonce
 
-        static let byName: [String: Member] = [
+        static let byName = MemberNameTable<Member>([
             "originalTransactionId": .originalTransactionId, "transactionId": .transactionId,
             "webOrderLineItemId": .webOrderLineItemId, "bundleId": .bundleId, "productId": .productId,
             "subscriptionGroupIdentifier": .subscriptionGroupIdentifier, "purchaseDate": .purchaseDate,
@@ -36,7 +36,7 @@ extension JWSTransactionDecodedPayload {
             "revocationType": .revocationType, "revocationPercentage": .revocationPercentage,
             "billingPlanType": .billingPlanType, "deviceVerification": .deviceVerification,
             "deviceVerificationNonce": .deviceVerificationNonce,
-        ]
+        ])
     }
 
     /// The payload from `json`'s members, or nil when one of them needs the generic decoder.

@@ -26,15 +26,20 @@ protocol WeierstrassCurve: Sendable {
 /// costs 310k instructions at w = 4, 263k at 5, 243k at 6 and 253k at 7 (the masked scan of
 /// a row grows with 2^(w−1) while the rows shrink with 1/w). Verification's tables cost one
 /// mixed addition a row and nothing per entry, so wider is faster until memory and build time
-/// say stop. For G, w = 8 (P-256: 33 rows, 264 KiB; P-384: 49 rows, 588 KiB), built once per
-/// process. For a public key, w = 7 (P-256: 37 rows, 148 KiB; P-384: 55 rows, 330 KiB), built per
-/// cached key in about 0.8 ms (P-256) and 3.6 ms (P-384); at most 16 keys per curve are kept. By
-/// callgrind, a repeated-key verification costs 274k instructions on P-256 at (G, key) widths
-/// (7, 6), 261k at (8, 6), 255k at (7, 7) and 242k at (8, 7); on P-384 945k, 891k, 875k, 821k.
+/// say stop:
+/// - G: w = 11 (P-256: 24 rows, 1.5 MiB; P-384: 35 rows, 3.3 MiB), built once per process, the
+///   first time a key with a table of its own verifies (a process that verifies each key once
+///   never builds it);
+/// - a public key: w = 9 (P-256: 29 rows, 464 KiB, built in about 1.7 ms; P-384: 43 rows,
+///   1 MiB, about 7.6 ms), built the second time the key verifies; at most 16 keys per curve
+///   are kept (at most 7.3 MiB and 16.1 MiB).
+/// Against the previous (8, 7), `sigil-bench --probe` on one App Store transaction (one repeated
+/// P-256 leaf key, one P-384 intermediate key): ES256 13.6 → 11.4 µs, the chain's P-384 leaf
+/// signature about 44 → 35 µs (2026-11-28, thread CPU time). (10, 8) gave about half of that gain.
 enum VerificationTableWidth {
     static let signingGenerator = 6
-    static let generator = 8
-    static let publicKey = 7
+    static let generator = 11
+    static let publicKey = 9
     static let cachedKeysPerCurve = 16
 }
 

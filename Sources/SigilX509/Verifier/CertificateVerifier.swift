@@ -153,10 +153,13 @@ public struct CertificateVerifier: Sendable {
             let child: [UInt8]
             let issuer: [UInt8]
 
-            /// Hashes the DER as raw bytes (one SipHash pass), not element by element.
+            /// Hashes the lengths and last 32 bytes of each DER (the signatures' ends); equality
+            /// still compares both encodings in full.
             func hash(into hasher: inout Hasher) {
-                child.withUnsafeBytes { hasher.combine(bytes: $0) }
-                issuer.withUnsafeBytes { hasher.combine(bytes: $0) }
+                hasher.combine(child.count)
+                hasher.combine(issuer.count)
+                child.suffix(32).withUnsafeBytes { hasher.combine(bytes: $0) }
+                issuer.suffix(32).withUnsafeBytes { hasher.combine(bytes: $0) }
             }
         }
 
