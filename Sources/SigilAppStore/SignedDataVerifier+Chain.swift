@@ -173,7 +173,9 @@ extension SignedDataVerifier {
         for (index, text) in x5cStrings.prefix(2).enumerated() {
             let name = index == 0 ? "leaf" : "intermediate"
             do {
-                certificates.append(try Certificate(derEncoded: try JWS.certificateDER(text)))
+                let parse = { (text: String) throws in try Certificate(derEncoded: try JWS.certificateDER(text)) }
+                certificates.append(
+                    index == 0 ? try parse(text) : try configuration.intermediateParses.certificate(for: text, parse: parse))
             } catch {
                 trace?.fail("RFC 5280 §4.1", "decode the \(name) certificate", "\(error)")
                 throw AppStoreError(.invalidCertificate, "x5c[\(index)] (\(name)) is not a valid certificate: \(error)")

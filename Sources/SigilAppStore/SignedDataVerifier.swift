@@ -52,6 +52,8 @@ public struct SignedDataVerifier: Sendable {
         let xcodeCertificate: XcodeCertificate?
         let certificateVerifier: CertificateVerifier
         let trustContext: [UInt8]
+        /// Intermediates parsed before, by x5c text (shared by the verifier's copies).
+        let intermediateParses = IntermediateParseMemo()
 
         init(
             trustedRoots: [Certificate], identityCheck: AppIdentityCheck, environments: AcceptedEnvironments,

@@ -47,6 +47,10 @@ public struct JWS: Sendable {
     public let signature: [UInt8]
     /// ASCII(BASE64URL(header) ‖ '.' ‖ BASE64URL(payload)), as received.
     public let signingInput: [UInt8]
+    /// When the header came from a memo (`knownHeader`): SHA-256 having absorbed the first
+    /// `count` bytes of `signingInput` (the header part and its dot), so that an ES256 check
+    /// hashes only the rest. The same digest, by the streaming property of Merkle–Damgård.
+    private let headerPartDigest: (state: SHA256, count: Int)?
 
     /// The largest compact JWS accepted (App Store signed data is a few KiB).
     public static let maximumSize = 1 << 20
@@ -61,6 +65,8 @@ public struct JWS: Sendable {
     package struct ParsedHeader: Sendable {
         package let header: JSONValue
         package let headerBytes: [UInt8]
+        /// SHA-256 having absorbed the header part's text and the dot after it.
+        package let signingInputPrefixDigest: SHA256
     }
 
     /// `init(compact:)`, except that when `knownHeader` returns a parse for the header part's
@@ -103,13 +109,17 @@ public struct JWS: Sendable {
             header = parsed
         }
         signingInput = Array(bytes[..<second])
+        // The known header's text is this header part byte for byte, and `first` is its dot.
+        headerPartDigest = known.map { ($0.signingInputPrefixDigest, first + 1) }
     }
 
     /// The header part as received (the signing input's bytes before its dot) and the header it
     /// decodes to: what `knownHeader` is given, and what a memo keeps.
     package var headerPart: (text: ArraySlice<UInt8>, parsed: ParsedHeader) {
         let end = JWS.firstDot(in: signingInput, from: 0) ?? signingInput.count
-        return (signingInput[..<end], ParsedHeader(header: header, headerBytes: headerBytes))
+        var digest = SHA256()
+        digest.update(signingInput[..<min(end + 1, signingInput.count)])
+        return (signingInput[..<end], ParsedHeader(header: header, headerBytes: headerBytes, signingInputPrefixDigest: digest))
     }
 
     /// The index of the first "." at or after `start`, eight bytes at a time.
@@ -203,7 +213,13 @@ public struct JWS: Sendable {
                     .invalidSignature,
                     "an \(alg) signature is \(2 * publicKey.curve.byteCount) bytes R ‖ S with 0 < R, S < n; found \(signature.count) bytes")
             }
-            valid = publicKey.isValidSignatureVartime(parsed, for: signingInput, hash: publicKey.curve.defaultHash)
+            if publicKey.curve.defaultHash == .sha256, let (state, count) = headerPartDigest {
+                var digest = state
+                digest.update(signingInput[count...])
+                valid = publicKey.isValidSignatureVartime(parsed, digest: digest.finalize())
+            } else {
+                valid = publicKey.isValidSignatureVartime(parsed, for: signingInput, hash: publicKey.curve.defaultHash)
+            }
         case .rsa(let publicKey, .rs256):
             valid = publicKey.isValidPKCS1v15SignatureVartime(signature, for: signingInput, hash: .sha256)
         case .rsa(let publicKey, .ps256):

@@ -14,25 +14,26 @@ package enum MemberNames {
     }
 }
 
-/// A fixed set of member names, each with its value, looked up by `MemberNames.hash` and an open
-/// addressing table (no `Hasher` seeding and finalizing per lookup, as a `[String: Value]` does).
-package struct MemberNameTable<Value: Sendable>: Sendable {
+/// A fixed set of member names, each with a number, looked up by `MemberNames.hash` and an open
+/// addressing table (no `Hasher` seeding and finalizing per lookup, as a `[String: Int]` does).
+/// Not generic, so that a lookup from another module needs no generic metadata.
+package struct MemberNameTable: Sendable {
     private struct Slot: Sendable {
         let hash: UInt64
         let name: String
-        let value: Value
+        let value: Int
     }
 
     private let slots: [Slot?]
     private let mask: Int
 
     /// A table of `entries` (names distinct).
-    package init(_ entries: KeyValuePairs<String, Value>) {
+    package init(_ entries: KeyValuePairs<String, Int>) {
         self.init(pairs: entries.map { ($0.key, $0.value) })
     }
 
     /// A table of `pairs` (names distinct).
-    package init(pairs entries: [(String, Value)]) {
+    package init(pairs entries: [(String, Int)]) {
         var capacity = 8
         while capacity < 2 * entries.count { capacity *= 2 }
         var slots = [Slot?](repeating: nil, count: capacity)
@@ -49,8 +50,8 @@ package struct MemberNameTable<Value: Sendable>: Sendable {
         self.mask = capacity - 1
     }
 
-    /// The value listed for `name`, or nil.
-    package subscript(name: String) -> Value? {
+    /// The number listed for `name`, or nil.
+    package subscript(name: String) -> Int? {
         let hash = MemberNames.hash(name)
         var index = Int(truncatingIfNeeded: hash) & mask
         while let slot = slots[index] {

@@ -1,11 +1,12 @@
 import Foundation
 import SigilASN1
-import SigilAppStore
 import SigilApplePKI
 import SigilJOSE
 import SigilTestPKI
 import SigilX509
 import XCTest
+
+@testable import SigilAppStore
 
 /// The chain cache is looked up by the x5c text before any certificate is decoded: a header whose
 /// text differs from a cached one — only in base64 padding or line breaks, or in the
@@ -135,6 +136,77 @@ final class ChainCacheKeyTests: XCTestCase {
         let cachedOriginal = try verifier.verifyOffline(original, as: JWSTransactionDecodedPayload.self)
         XCTAssertTrue(cachedOriginal.chainFromCache)
         XCTAssertEqual(cachedOriginal.chain[1].derBytes, pki.intermediate.derBytes)
+    }
+
+    /// The memo of intermediates parsed before (by exact x5c text; used when the chain is not
+    /// cached) never stands for another text: with no chain cache, a text variant of the
+    /// remembered intermediate is refused as a certificate, an unmarked intermediate with the same
+    /// name and key is refused by the chain, other valid intermediates past the memo's bound are
+    /// each returned as their own header carries them, and the original still verifies.
+    func testIntermediateParseMemoNeverStandsForAnotherText() throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let verifier = try verifier(pki, ChainCache(timeToLive: 0))
+        let leafText = Base64.encode(pki.leaf.derBytes)
+        let rootText = Base64.encode(pki.root.derBytes)
+        let intermediateText = Base64.encode(pki.intermediate.derBytes)
+        let original = try signed(pki, x5c: [leafText, intermediateText, rootText])
+        for _ in 0..<2 {
+            let result = try verifier.verifyOffline(original, as: JWSTransactionDecodedPayload.self)
+            XCTAssertFalse(result.chainFromCache)
+            XCTAssertEqual(result.chain[1].derBytes, pki.intermediate.derBytes)
+        }
+        for variant in [intermediateText + "\n", String(intermediateText.dropLast()), intermediateText + "===="] {
+            XCTAssertThrowsError(
+                try verifier.verifyOffline(signed(pki, x5c: [leafText, variant, rootText]), as: JWSTransactionDecodedPayload.self)
+            ) { XCTAssertEqual(($0 as? AppStoreError)?.code, .invalidCertificate, "\($0)") }
+        }
+        let unmarked = try pki.intermediateWithoutMarker(notBefore: now - 86_400, notAfter: now + 86_400)
+        XCTAssertThrowsError(
+            try verifier.verifyOffline(
+                signed(pki, x5c: [leafText, Base64.encode(unmarked.derBytes), rootText]), as: JWSTransactionDecodedPayload.self)
+        ) { XCTAssertEqual(($0 as? AppStoreError)?.code, .verificationFailure, "\($0)") }
+        // Ten more valid issues of the intermediate (the memo keeps eight), each verified twice.
+        for serial in UInt8(1)...10 {
+            let reissued = try CertificateBuilder(
+                serialNumber: [0x7B, serial], issuer: pki.root.subject.derBytes, subject: pki.intermediate.subject.derBytes,
+                notBefore: now - 86_400, notAfter: now + 86_400, subjectPublicKeyInfo: pki.intermediateKey.publicKey.spkiDER,
+                extensions: [
+                    .basicConstraints(ca: true, pathLength: 0),
+                    .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(pki.rootKey.publicKey)),
+                    .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(pki.intermediateKey.publicKey)), .keyUsage([5, 6]),
+                    .marker(AppleOIDs.wwdrIntermediate),
+                ]
+            ).sign(with: pki.rootKey)
+            let jws = try signed(pki, x5c: [leafText, Base64.encode(reissued.derBytes), rootText])
+            for _ in 0..<2 {
+                XCTAssertEqual(try verifier.verifyOffline(jws, as: JWSTransactionDecodedPayload.self).chain[1].derBytes, reissued.derBytes)
+            }
+        }
+        XCTAssertEqual(
+            try verifier.verifyOffline(original, as: JWSTransactionDecodedPayload.self).chain[1].derBytes, pki.intermediate.derBytes)
+    }
+
+    /// The memo itself: a text is parsed once, a failed parse is not kept (and is tried again),
+    /// and filling it past its bound keeps `capacity` entries.
+    func testIntermediateParseMemoBound() throws {
+        let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let memo = IntermediateParseMemo(capacity: 3)
+        var parses = 0
+        func parse(_ text: String) throws -> Certificate {
+            parses += 1
+            guard text != "bad" else { throw AppStoreError(.invalidCertificate, "bad") }
+            return text == "leaf" ? pki.leaf : pki.intermediate
+        }
+        XCTAssertEqual(try memo.certificate(for: "leaf", parse: parse).derBytes, pki.leaf.derBytes)
+        XCTAssertEqual(try memo.certificate(for: "leaf", parse: parse).derBytes, pki.leaf.derBytes)
+        XCTAssertEqual(parses, 1)
+        XCTAssertThrowsError(try memo.certificate(for: "bad", parse: parse))
+        XCTAssertThrowsError(try memo.certificate(for: "bad", parse: parse))
+        XCTAssertEqual(parses, 3)
+        for text in ["a", "b", "c", "d", "e"] { _ = try memo.certificate(for: text, parse: parse) }
+        XCTAssertEqual(memo.count, 3)
+        XCTAssertEqual(try memo.certificate(for: "e", parse: parse).derBytes, pki.intermediate.derBytes)
+        XCTAssertEqual(parses, 8)
     }
 
     /// The memo of headers verified before (by the header part's exact text) skips only decoding

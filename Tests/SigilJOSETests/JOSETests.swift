@@ -87,12 +87,12 @@ final class JSONValueTests: XCTestCase {
     /// character apart, prefixes, the empty name, non-ASCII).
     func testMemberNameTable() {
         let names = (0..<40).map { "name\($0)" } + ["", "é", "transactionId", "originalTransactionId"]
-        let table = MemberNameTable<Int>(KeyValuePairs(dictionaryLiteral: ("name0", 0)))
+        let table = MemberNameTable(["name0": 0])
         XCTAssertEqual(table["name0"], 0)
         XCTAssertNil(table["name1"])
         var built: [(String, Int)] = []
         for (index, name) in names.enumerated() { built.append((name, index)) }
-        let big = MemberNameTable<Int>(pairs: built)
+        let big = MemberNameTable(pairs: built)
         for (index, name) in names.enumerated() { XCTAssertEqual(big[name], index, name) }
         for other in ["name", "name40", "Name0", "e", "transactionID", "originalTransactionId ", "\u{301}"] {
             XCTAssertNil(big[other], other)
@@ -267,6 +267,34 @@ final class JWSTests: XCTestCase {
             // The other curve's key: algorithm mismatch before any cryptography.
             let other = key.curve == .p256 ? p384 : p256
             XCTAssertEqual(try? expectError { try jws.verify(with: .ecdsa(other.publicKey)) }, .algorithmMismatch)
+        }
+    }
+
+    /// A header taken from a memo (`knownHeader`) brings the SHA-256 state of its header part:
+    /// ES256 then hashes only the rest of the signing input, with the same verdicts. Every
+    /// payload length around the block size, a changed payload or signature byte, and ES384
+    /// (which does not use the state) are checked.
+    func testKnownHeaderDigestGivesTheSameVerdicts() throws {
+        for key in [p256, p384] {
+            let header = #"{"alg":"\#(key.curve == .p256 ? "ES256" : "ES384")","x5c":["\#(String(repeating: "A", count: 300))"]}"#
+            for length in [0, 1, 40, 41, 42, 43, 44, 63, 64, 65, 200] {
+                let compact = token(header, "{\"p\":\"" + String(repeating: "x", count: length) + "\"}", key: key)
+                let parsed = try JWS(compact: compact).headerPart.parsed
+                let viaMemo = try JWS(compact: compact, knownHeader: { _ in parsed })
+                XCTAssertNoThrow(try viaMemo.verify(with: .ecdsa(key.publicKey)), "payload of \(length)")
+                // One payload character changed, then one signature character: refused both ways.
+                let parts = compact.split(separator: ".").map(String.init)
+                var payload = Array(parts[1])
+                payload[payload.count / 2] = payload[payload.count / 2] == "A" ? "B" : "A"
+                var signature = Array(parts[2])
+                signature[signature.count / 2] = signature[signature.count / 2] == "A" ? "B" : "A"
+                for tampered in [parts[0] + "." + String(payload) + "." + parts[2], parts[0] + "." + parts[1] + "." + String(signature)] {
+                    guard let plain = try? JWS(compact: tampered) else { continue }
+                    let memo = try JWS(compact: tampered, knownHeader: { _ in parsed })
+                    XCTAssertThrowsError(try plain.verify(with: .ecdsa(key.publicKey)))
+                    XCTAssertThrowsError(try memo.verify(with: .ecdsa(key.publicKey)), "payload of \(length), tampered")
+                }
+            }
         }
     }
 

@@ -14,7 +14,7 @@ import SigilJOSE
 /// UTF-8 are refused there.
 extension JWSTransactionDecodedPayload {
     /// The members read here, by name.
-    private enum Member {
+    private enum Member: Int {
         case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier
         case purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType
         case signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment
@@ -22,7 +22,7 @@ extension JWSTransactionDecodedPayload {
         case offerPeriod, revocationType, revocationPercentage, billingPlanType, deviceVerification
         case deviceVerificationNonce
 
-        static let byName = MemberNameTable<Member>([
+        static let listed: KeyValuePairs<String, Member> = [
             "originalTransactionId": .originalTransactionId, "transactionId": .transactionId,
             "webOrderLineItemId": .webOrderLineItemId, "bundleId": .bundleId, "productId": .productId,
             "subscriptionGroupIdentifier": .subscriptionGroupIdentifier, "purchaseDate": .purchaseDate,
@@ -36,7 +36,8 @@ extension JWSTransactionDecodedPayload {
             "revocationType": .revocationType, "revocationPercentage": .revocationPercentage,
             "billingPlanType": .billingPlanType, "deviceVerification": .deviceVerification,
             "deviceVerificationNonce": .deviceVerificationNonce,
-        ])
+        ]
+        static let byName = MemberNameTable(pairs: listed.map { ($0.key, $0.value.rawValue) })
     }
 
     /// The payload from `json`'s members, or nil when one of them needs the generic decoder.
@@ -45,7 +46,7 @@ extension JWSTransactionDecodedPayload {
         guard case .object(let members) = json else { return nil }
         self.init()
         for (name, value) in members {
-            guard let member = Member.byName[name] else { return nil }
+            guard let number = Member.byName[name], let member = Member(rawValue: number) else { return nil }
             // null is an absent member, as `decodeIfPresent` reads it.
             if case .null = value { continue }
             switch member {
