@@ -26,7 +26,9 @@ import Foundation
 /// was verified with, by the header part's exact base64url text: a later JWS whose header part is
 /// the same text is not decoded and parsed again (strict base64url decodes each text one way
 /// only, so the same text is the same header; the x5c it carries is still looked up, and the
-/// signature and every check still run, as for any other).
+/// signature and every check still run, as for any other). With the header it keeps SHA-256's
+/// state after the header part and its dot, so an ES256 check hashes only the payload part: the
+/// same digest, since SHA-256 absorbs its input in order.
 public final class ChainCache: @unchecked Sendable {
     struct Key: Hashable {
         let leaf: String

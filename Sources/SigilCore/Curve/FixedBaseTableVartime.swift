@@ -46,7 +46,8 @@ final class FixedBaseTable<C: WeierstrassCurve>: @unchecked Sendable {
                 jacobian.append(multiple)
             }
             // 2^(w−1)·B doubled is 2^w·B, the next row's base (never the identity: see above).
-            if row + 1 < rowCount, let next = multiple.doubledVartime.affineVartime { rowBase = next }
+            // (normalizedVartime: the one Jacobian-to-affine conversion verification links.)
+            if row + 1 < rowCount { rowBase = JacobianPoint<C>.normalizedVartime([multiple.doubledVartime])[0] }
         }
         self.points = JacobianPoint<C>.normalizedVartime(jacobian)
     }
