@@ -78,7 +78,7 @@ public struct JWS: Sendable {
         guard count <= JWS.maximumSize else {
             throw JOSEError(.malformed, "a JWS of \(count) bytes is larger than \(JWS.maximumSize)")
         }
-        let bytes = Array(text.utf8)
+        var bytes = Array(text.utf8)
         let dot = UInt8(ascii: ".")
         guard let first = JWS.firstDot(in: bytes, from: 0), let second = JWS.firstDot(in: bytes, from: first + 1) else {
             throw JOSEError(.malformed, "a compact JWS has three parts, found \(bytes.filter { $0 == dot }.count + 1)")
@@ -108,7 +108,9 @@ public struct JWS: Sendable {
             guard case .object = parsed else { throw JOSEError(.malformed, "the JOSE header is not a JSON object") }
             header = parsed
         }
-        signingInput = Array(bytes[..<second])
+        // The text up to the second dot, in place: `bytes` is not used after this.
+        bytes.removeSubrange(second...)
+        signingInput = bytes
         // The known header's text is this header part byte for byte, and `first` is its dot.
         headerPartDigest = known.map { ($0.signingInputPrefixDigest, first + 1) }
     }
