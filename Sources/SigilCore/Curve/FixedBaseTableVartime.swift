@@ -32,22 +32,33 @@ final class FixedBaseTable<C: WeierstrassCurve>: @unchecked Sendable {
         self.entriesPerRow = 1 << (width - 1)
         var jacobian: [JacobianPoint<C>] = []
         jacobian.reserveCapacity(rowCount * entriesPerRow)
-        // Each row's base B = 2^(w·i)·P is made affine first (one inversion a row), so that the
-        // row's 2^(w−1) − 2 additions of B are mixed ones (8M + 3S instead of 12M + 4S).
-        var rowBase = base
+        // Wide rows (2^(w−1) ≥ 64 entries, the verification tables) first make their base
+        // B = 2^(w·i)·P affine (one inversion a row, through normalizedVartime: the conversion
+        // verification already links), so that the row's 2^(w−1) − 2 additions of B are mixed
+        // ones (8M + 3S instead of 12M + 4S). Narrow rows (signing's w = 6, ECDH's w = 2) would
+        // spend more on the inversion than it saves and add B in Jacobian form.
+        let affineRows = entriesPerRow >= 64
+        var rowBase = JacobianPoint<C>(base)
         for row in 0..<rowCount {
-            let rowBaseJacobian = JacobianPoint<C>(rowBase)
+            let affineBase: AffinePoint<C>? =
+                affineRows ? (row == 0 ? base : JacobianPoint<C>.normalizedVartime([rowBase])[0]) : nil
+            let rowBaseJacobian = affineBase.map { JacobianPoint<C>($0) } ?? rowBase
             var multiple = rowBaseJacobian
             jacobian.append(multiple)
             for j in 1..<entriesPerRow {
                 // 2·B by doubling: the vartime addition of a point to itself finds the equality
                 // only after most of an addition's work, then doubles anyway.
-                multiple = j == 1 ? rowBaseJacobian.doubledVartime : multiple.addingVartime(rowBase)
+                if j == 1 {
+                    multiple = rowBaseJacobian.doubledVartime
+                } else if let affineBase {
+                    multiple = multiple.addingVartime(affineBase)
+                } else {
+                    multiple = multiple.addingVartime(rowBaseJacobian)
+                }
                 jacobian.append(multiple)
             }
             // 2^(w−1)·B doubled is 2^w·B, the next row's base (never the identity: see above).
-            // (normalizedVartime: the one Jacobian-to-affine conversion verification links.)
-            if row + 1 < rowCount { rowBase = JacobianPoint<C>.normalizedVartime([multiple.doubledVartime])[0] }
+            rowBase = multiple.doubledVartime
         }
         self.points = JacobianPoint<C>.normalizedVartime(jacobian)
     }
