@@ -158,7 +158,7 @@ let package = Package(
         // SigilApplePKI, so a verifier given its roots links no root store.
         .target(
             name: "SigilAppleRoots",
-            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilX509"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilX509", "SigilApplePKI"]
         ),
         // The tokens Sigil mints with an App Store Connect key (API bearer tokens, the Sign in with
         // Apple client secret, reader tokens, offer signatures) and the Sign in with Apple identity

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilApplePKI
 import SigilBase
 import SigilCore
 import SigilX509
@@ -57,13 +58,11 @@ public enum AppAttestEnvironment: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// The SHA-256 fingerprint of the Apple App Attestation Root CA (P-384, 2020-03-18 → 2045-03-15,
-/// serial 0BF3BE0EF1CDD2E0FB8C6E721F621798), as Apple publishes it: the root a caller passes is
-/// checked against it, and a root is never taken from the attestation itself.
+/// The SHA-256 fingerprint of the Apple App Attestation Root CA (P-384, 2020-03-18 → 2045-03-15),
+/// as Apple publishes it: the root a caller passes is checked against it, and a root is never
+/// taken from the attestation itself.
 public enum AppAttestRoot {
-    /// 1C:B9:82:3B:A2:8B:A6:AD:2D:33:A0:06:94:1D:E2:AE:4F:51:3E:F1:D4:E8:31:B9:F7:E0:FA:7B:62:42:C9:32.
-    public static let sha256Fingerprint: [UInt8] = [
-        0x1C, 0xB9, 0x82, 0x3B, 0xA2, 0x8B, 0xA6, 0xAD, 0x2D, 0x33, 0xA0, 0x06, 0x94, 0x1D, 0xE2, 0xAE,
-        0x4F, 0x51, 0x3E, 0xF1, 0xD4, 0xE8, 0x31, 0xB9, 0xF7, 0xE0, 0xFA, 0x7B, 0x62, 0x42, 0xC9, 0x32,
-    ]
+    /// 1C:B9:82:3B:A2:8B:A6:AD:2D:33:A0:06:94:1D:E2:AE:4F:51:3E:F1:D4:E8:31:B9:F7:E0:FA:7B:62:42:C9:32
+    /// (written down once, in `AppleRootFingerprints.appAttestationRoot`).
+    public static let sha256Fingerprint: [UInt8] = AppleRootFingerprints.appAttestationRoot
 }

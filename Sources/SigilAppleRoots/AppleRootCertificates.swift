@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilApplePKI
 import SigilBase
 import SigilCore
 import SigilX509
@@ -82,21 +83,21 @@ public struct AppleRootCertificate: Sendable, Hashable, CustomStringConvertible 
     /// Built in.
     public static let appleRootCAG3 = AppleRootCertificate(
         name: "Apple Root CA - G3", fileName: "AppleRootCA-G3.cer", job: "App Store signed data (JWS x5c chains)",
-        sha256Fingerprint: Base16.decode("63343abfb89a6a03ebb57e9b3f5fa7be7c4f5c756f3017b3a8c488c3653e9179") ?? [],
+        sha256Fingerprint: AppleRootFingerprints.appleRootCAG3,
         builtInDER: AppleRootCertificateData.appleRootCAG3)
 
     /// Apple Inc. Root Certificate (RSA-2048, 2006–2035): the anchor of app receipts (PKCS #7).
     /// Installed with `sigil roots install AppleIncRootCertificate.cer`.
     public static let appleIncRoot = AppleRootCertificate(
         name: "Apple Inc. Root Certificate", fileName: "AppleIncRootCertificate.cer", job: "app receipts (PKCS #7)",
-        sha256Fingerprint: Base16.decode("b0b1730ecbc7ff4505142c49f1295e6eda6bcaed7e2c68c5be91b5a11001f024") ?? [],
+        sha256Fingerprint: AppleRootFingerprints.appleIncRoot,
         builtInDER: nil)
 
     /// Apple App Attestation Root CA (P-384, 2020–2045): the anchor of App Attest attestations.
     /// Installed with `sigil roots install Apple_App_Attestation_Root_CA.pem`.
     public static let appAttestationRoot = AppleRootCertificate(
         name: "Apple App Attestation Root CA", fileName: "Apple_App_Attestation_Root_CA.pem", job: "App Attest attestations",
-        sha256Fingerprint: Base16.decode("1cb9823ba28ba6ad2d33a006941de2ae4f513ef1d4e831b9f7e0fa7b6242c932") ?? [],
+        sha256Fingerprint: AppleRootFingerprints.appAttestationRoot,
         builtInDER: nil)
 }
 

@@ -130,7 +130,7 @@ final class VerificationKeyTableCache<C: WeierstrassCurve>: @unchecked Sendable 
 
 /// Process-wide control of the per-key verification tables (see `VerificationKeyTableCache`):
 /// for tests, benchmarks (cold figures) and callers that want to bound memory further. A P-256
-/// key's table is 464 KiB, a P-384 key's 1 MiB; at most 16 of each are kept.
+/// key's table is 464 KiB, a P-384 key's 1 MiB (release builds); at most 16 of each are kept.
 public enum ECDSAVerificationTables {
     /// Whether verification builds and uses per-key tables (default true). Turning it off drops
     /// every table.

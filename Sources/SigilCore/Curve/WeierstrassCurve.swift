@@ -36,10 +36,21 @@ protocol WeierstrassCurve: Sendable {
 /// Against the previous (8, 7), `sigil-bench --probe` on one App Store transaction (one repeated
 /// P-256 leaf key, one P-384 intermediate key): ES256 13.6 → 11.4 µs, the chain's P-384 leaf
 /// signature about 44 → 35 µs (2026-11-28, thread CPU time). (10, 8) gave about half of that gain.
+///
+/// Debug builds keep the narrower (8, 7): their arithmetic is 10–50× slower and a table's build
+/// cost doubles with each bit of width, so the first key verified twice would hold up its
+/// caller for seconds (the receiver's debug tests answer Apple's POSTs within 4 s), where a
+/// release build spends about 11 ms (P-256) and 40 ms (P-384) once. The verdicts are the same at
+/// every width (ECReferenceTests checks widths 2 to 12 against GMP).
 enum VerificationTableWidth {
     static let signingGenerator = 6
+    #if DEBUG
+    static let generator = 8
+    static let publicKey = 7
+    #else
     static let generator = 11
     static let publicKey = 9
+    #endif
     static let cachedKeysPerCurve = 16
 }
 
