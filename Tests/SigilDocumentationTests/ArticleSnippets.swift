@@ -34,7 +34,7 @@ func gettingStarted(rootDER: [UInt8], signedTransaction: String) async throws {
     print(verified.payload.transactionId ?? "-", verified.payload.productId ?? "-")
 }
 
-/// Sources/SigilAppStore/Documentation.docc/MeasuringThroughput.md, the block at line 44.
+/// Sources/SigilAppStore/Documentation.docc/MeasuringThroughput.md, the block at line 54.
 func measureThroughput(verifier: SignedDataVerifier, signedTransaction: String) async throws {
     let count = 1_000
     let elapsed = try ContinuousClock().measure {
