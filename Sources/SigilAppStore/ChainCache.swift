@@ -134,9 +134,11 @@ public final class ChainCache: @unchecked Sendable {
     /// most `capacity` headers (when full, every kept header is forgotten first).
     func storeHeader(of jws: JWS) {
         guard timeToLive > 0 else { return }
-        let (text, parsed) = jws.headerPart
+        let key = HeaderText(text: jws.headerPartText)
+        // The header's parse and digest are made only when it is not kept yet.
+        guard lock.withLock({ headers[key] == nil }) else { return }
+        let parsed = jws.parsedHeader
         lock.withLock {
-            let key = HeaderText(text: text)
             guard headers[key] == nil else { return }
             if headers.count >= capacity { headers.removeAll() }
             headers[key] = parsed

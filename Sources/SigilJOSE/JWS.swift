@@ -115,13 +115,18 @@ public struct JWS: Sendable {
         headerPartDigest = known.map { ($0.signingInputPrefixDigest, first + 1) }
     }
 
-    /// The header part as received (the signing input's bytes before its dot) and the header it
-    /// decodes to: what `knownHeader` is given, and what a memo keeps.
-    package var headerPart: (text: ArraySlice<UInt8>, parsed: ParsedHeader) {
-        let end = JWS.firstDot(in: signingInput, from: 0) ?? signingInput.count
+    /// The header part as received: the signing input's bytes before its dot (what
+    /// `knownHeader` is given, and what a memo keys on).
+    package var headerPartText: ArraySlice<UInt8> {
+        signingInput[..<(JWS.firstDot(in: signingInput, from: 0) ?? signingInput.count)]
+    }
+
+    /// The header this JWS's header part decodes to, with SHA-256's state after the header part
+    /// and its dot: what a memo keeps (hashing the header part, so made only when it is kept).
+    package var parsedHeader: ParsedHeader {
         var digest = SHA256()
-        digest.update(signingInput[..<min(end + 1, signingInput.count)])
-        return (signingInput[..<end], ParsedHeader(header: header, headerBytes: headerBytes, signingInputPrefixDigest: digest))
+        digest.update(signingInput[..<min(headerPartText.endIndex + 1, signingInput.count)])
+        return ParsedHeader(header: header, headerBytes: headerBytes, signingInputPrefixDigest: digest)
     }
 
     /// The index of the first "." at or after `start`, eight bytes at a time.

@@ -27,11 +27,6 @@ package struct MemberNameTable: Sendable {
     private let slots: [Slot?]
     private let mask: Int
 
-    /// A table of `entries` (names distinct).
-    package init(_ entries: KeyValuePairs<String, Int>) {
-        self.init(pairs: entries.map { ($0.key, $0.value) })
-    }
-
     /// A table of `pairs` (names distinct).
     package init(pairs entries: [(String, Int)]) {
         var capacity = 8

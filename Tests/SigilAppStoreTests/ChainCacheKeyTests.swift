@@ -32,6 +32,21 @@ final class ChainCacheKeyTests: XCTestCase {
             trustedRoots: [pki.root], bundleId: bundle, appAppleId: nil, environment: .sandbox, cache: cache, clock: { now })
     }
 
+    /// Another valid issue of the PKI's intermediate: same name and key, Apple's marker kept,
+    /// another serial number.
+    func reissuedIntermediate(_ pki: AppleShapedTestPKI, serial: [UInt8]) throws -> Certificate {
+        try CertificateBuilder(
+            serialNumber: serial, issuer: pki.root.subject.derBytes, subject: pki.intermediate.subject.derBytes,
+            notBefore: now - 86_400, notAfter: now + 86_400, subjectPublicKeyInfo: pki.intermediateKey.publicKey.spkiDER,
+            extensions: [
+                .basicConstraints(ca: true, pathLength: 0),
+                .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(pki.rootKey.publicKey)),
+                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(pki.intermediateKey.publicKey)), .keyUsage([5, 6]),
+                .marker(AppleOIDs.wwdrIntermediate),
+            ]
+        ).sign(with: pki.rootKey)
+    }
+
     /// Padding and line-break variants of a cached leaf's or intermediate's text are refused as
     /// certificates (strict base64: each byte string has one accepted text), never served the
     /// cached chain; the cache keeps only the chain of the exact text.
@@ -115,16 +130,7 @@ final class ChainCacheKeyTests: XCTestCase {
 
         // Another valid issue of the intermediate (other serial number, marker kept): validated,
         // not served from the first entry.
-        let reissued = try CertificateBuilder(
-            serialNumber: [0x7A, 0x02], issuer: pki.root.subject.derBytes, subject: pki.intermediate.subject.derBytes,
-            notBefore: now - 86_400, notAfter: now + 86_400, subjectPublicKeyInfo: pki.intermediateKey.publicKey.spkiDER,
-            extensions: [
-                .basicConstraints(ca: true, pathLength: 0),
-                .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(pki.rootKey.publicKey)),
-                .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(pki.intermediateKey.publicKey)), .keyUsage([5, 6]),
-                .marker(AppleOIDs.wwdrIntermediate),
-            ]
-        ).sign(with: pki.rootKey)
+        let reissued = try reissuedIntermediate(pki, serial: [0x7A, 0x02])
         let underReissued = try signed(pki, x5c: [leafText, Base64.encode(reissued.derBytes), rootText])
         let fresh = try verifier.verifyOffline(underReissued, as: JWSTransactionDecodedPayload.self)
         XCTAssertFalse(fresh.chainFromCache)
@@ -167,16 +173,7 @@ final class ChainCacheKeyTests: XCTestCase {
         ) { XCTAssertEqual(($0 as? AppStoreError)?.code, .verificationFailure, "\($0)") }
         // Ten more valid issues of the intermediate (the memo keeps eight), each verified twice.
         for serial in UInt8(1)...10 {
-            let reissued = try CertificateBuilder(
-                serialNumber: [0x7B, serial], issuer: pki.root.subject.derBytes, subject: pki.intermediate.subject.derBytes,
-                notBefore: now - 86_400, notAfter: now + 86_400, subjectPublicKeyInfo: pki.intermediateKey.publicKey.spkiDER,
-                extensions: [
-                    .basicConstraints(ca: true, pathLength: 0),
-                    .authorityKeyIdentifier(CertificateBuilder.keyIdentifier(pki.rootKey.publicKey)),
-                    .subjectKeyIdentifier(CertificateBuilder.keyIdentifier(pki.intermediateKey.publicKey)), .keyUsage([5, 6]),
-                    .marker(AppleOIDs.wwdrIntermediate),
-                ]
-            ).sign(with: pki.rootKey)
+            let reissued = try reissuedIntermediate(pki, serial: [0x7B, serial])
             let jws = try signed(pki, x5c: [leafText, Base64.encode(reissued.derBytes), rootText])
             for _ in 0..<2 {
                 XCTAssertEqual(try verifier.verifyOffline(jws, as: JWSTransactionDecodedPayload.self).chain[1].derBytes, reissued.derBytes)

@@ -87,7 +87,7 @@ final class JSONValueTests: XCTestCase {
     /// character apart, prefixes, the empty name, non-ASCII).
     func testMemberNameTable() {
         let names = (0..<40).map { "name\($0)" } + ["", "é", "transactionId", "originalTransactionId"]
-        let table = MemberNameTable(["name0": 0])
+        let table = MemberNameTable(pairs: [("name0", 0)])
         XCTAssertEqual(table["name0"], 0)
         XCTAssertNil(table["name1"])
         var built: [(String, Int)] = []
@@ -279,7 +279,7 @@ final class JWSTests: XCTestCase {
             let header = #"{"alg":"\#(key.curve == .p256 ? "ES256" : "ES384")","x5c":["\#(String(repeating: "A", count: 300))"]}"#
             for length in [0, 1, 40, 41, 42, 43, 44, 63, 64, 65, 200] {
                 let compact = token(header, "{\"p\":\"" + String(repeating: "x", count: length) + "\"}", key: key)
-                let parsed = try JWS(compact: compact).headerPart.parsed
+                let parsed = try JWS(compact: compact).parsedHeader
                 let viaMemo = try JWS(compact: compact, knownHeader: { _ in parsed })
                 XCTAssertNoThrow(try viaMemo.verify(with: .ecdsa(key.publicKey)), "payload of \(length)")
                 // One payload character changed, then one signature character: refused both ways.
