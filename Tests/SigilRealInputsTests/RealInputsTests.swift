@@ -349,14 +349,23 @@ final class RealInputsTests: XCTestCase {
     func checkJWS(_ url: URL, _ row: Row, _ key: String) async throws {
         let text = try String(contentsOf: url, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let environment = try XCTUnwrap(AppStoreEnvironment.documented.first { $0.rawValue == row.environment }, "\(key): environment")
+        // A verifier with a chain cache, and (for Apple chains) one that caches no chain.
         let verifier: SignedDataVerifier
+        var uncached: SignedDataVerifier?
         switch row.trust {
         case "apple-root-g3":
-            verifier = try SignedDataVerifier(trustedRoots: [try appleRootG3()], identity: .reportOnly, environment: environment)
+            let root = try appleRootG3()
+            verifier = try SignedDataVerifier(trustedRoots: [root], identity: .reportOnly, environment: environment)
+            uncached = try SignedDataVerifier(
+                trustedRoots: [root], identity: .reportOnly, environment: environment, cache: ChainCache(timeToLive: 0))
         case "apple-library-test-ca":
             let ca = try vectors().apple.appendingPathComponent("library/swift/Tests/AppStoreServerLibraryTests/resources/certs/testCA.der")
+            let root = try Certificate(derEncoded: Array(Data(contentsOf: ca)))
             verifier = try SignedDataVerifier(
-                trustedRoots: [try Certificate(derEncoded: Array(Data(contentsOf: ca)))], identity: .reportOnly, environment: environment,
+                trustedRoots: [root], identity: .reportOnly, environment: environment,
+                rfc5280Relaxations: [.missingKeyIdentifiers, .nonCriticalBasicConstraints])
+            uncached = try SignedDataVerifier(
+                trustedRoots: [root], identity: .reportOnly, environment: environment, cache: ChainCache(timeToLive: 0),
                 rfc5280Relaxations: [.missingKeyIdentifiers, .nonCriticalBasicConstraints])
         case "xcode":
             verifier = try SignedDataVerifier(xcode: .carriedByTheData, identity: .reportOnly)
@@ -382,6 +391,22 @@ final class RealInputsTests: XCTestCase {
                 ["deviceVerification", "deviceVerificationNonce", "appTransactionId"].filter { payload[$0] != nil }.sorted())
             facts["unknownMembers"] = .strings(verified.unknownMembers)
             expect(row, key, facts)
+            // The paths a long-running verifier takes for data it has met give the same answer:
+            // the same verifier again (chain and header from its cache, SHA-256 resumed after
+            // the header part), and twice one that caches no chain (the intermediate's parse
+            // remembered, the keys' verification tables built at their second use).
+            let again = try await verifier.verify(text, kind: nil)
+            XCTAssertEqual(again.payloadJSON, payload, "\(key): from the cache")
+            XCTAssertEqual(again.kind, verified.kind, "\(key): from the cache")
+            XCTAssertEqual(again.chainFromCache, row.trust != "xcode", "\(key): from the cache")
+            if let uncached {
+                for round in 0..<3 {
+                    let fresh = try await uncached.verify(text, kind: nil)
+                    XCTAssertEqual(fresh.payloadJSON, payload, "\(key): uncached, round \(round)")
+                    XCTAssertEqual(fresh.chain.map(\.derBytes), verified.chain.map(\.derBytes), "\(key): uncached, round \(round)")
+                    XCTAssertFalse(fresh.chainFromCache, "\(key): uncached, round \(round)")
+                }
+            }
         } catch {
             XCTAssertEqual(verdict, "refused:" + error.code.rawValue, "\(key): \(error.reason)")
             if error.code == .ambiguousPayloadKind, let fitting = row.fitting {
