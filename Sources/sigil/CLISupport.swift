@@ -7,13 +7,36 @@ import SigilX509
 
 /// What every command reads: files (or standard input), certificates, times.
 enum Input {
-    /// Reads a file, or standard input for "-".
+    /// The most any command reads from one file or standard input (the largest CRLs in use are
+    /// tens of MiB; every other input is a few KiB or MiB). A longer input — `/dev/zero`, an
+    /// endless pipe — is refused as `io.tooLarge` once this much has been read, never read whole.
+    static let maximumBytes = 128 << 20
+
+    /// Reads a file, or standard input for "-", up to ``maximumBytes``.
     static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIFailure(code: "io.read", message: "cannot read \(path)")
+        let handle: FileHandle
+        if path == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            guard let opened = FileHandle(forReadingAtPath: path) else {
+                throw CLIFailure(code: "io.read", message: "cannot read \(path)")
+            }
+            handle = opened
         }
-        return Array(data)
+        defer { if path != "-" { try? handle.close() } }
+        var bytes: [UInt8] = []
+        while true {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch {
+                throw CLIFailure(code: "io.read", message: "cannot read \(path)")
+            }
+            guard let chunk, !chunk.isEmpty else { return bytes }
+            guard bytes.count + chunk.count <= maximumBytes else {
+                throw CLIFailure(
+                    code: "io.tooLarge", message: "\(path == "-" ? "standard input" : path) holds more than \(maximumBytes) bytes")
+            }
+            bytes += chunk
+        }
     }
 
     /// DER bytes from a file holding DER or one PEM block.

@@ -26,10 +26,27 @@ enum Output {
                 case .fail: "FAIL"
                 case .note: "    "
                 }
-            lines.append("\(String(format: "%2d", i + 1)). [\(mark)] \(step.check.isEmpty ? "" : step.check + " — ")\(step.clause)")
-            lines.append("       \(step.detail)")
+            let heading = "\(step.check.isEmpty ? "" : step.check + " — ")\(step.clause)"
+            lines.append("\(String(format: "%2d", i + 1)). [\(mark)] \(terminalSafe(heading))")
+            lines.append("       \(terminalSafe(step.detail))")
         }
         return lines
+    }
+
+    /// `text` as it may reach a terminal: a step's detail quotes what the data carries (a bundle
+    /// id, a certificate's name), so control characters — escape sequences, carriage returns, line
+    /// breaks that would start a forged line — are written as `\u{…}`, never raw.
+    static func terminalSafe(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029 {
+                out += "\\u{\(String(value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// `--explain`: the trace's steps and the verdict (VALID, or the failure's code) on stderr.
