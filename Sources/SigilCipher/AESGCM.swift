@@ -93,6 +93,12 @@ enum GCMBlock {
 public struct AESGCM: Sendable {
     private let roundKeys: AESRoundKeys
 
+    /// The address and length of the expanded key's own memory (tests watch it being wiped when
+    /// the value is released).
+    package var keyScheduleStorage: (address: UInt, count: Int) {
+        (UInt(bitPattern: roundKeys.bytes.baseAddress), roundKeys.bytes.count)
+    }
+
     /// Prepares `key` (16 bytes for AES-128, 32 for AES-256). Throws ``CipherError/Code/invalidKeyLength``
     /// for any other length.
     public init(key: [UInt8]) throws(CipherError) {

@@ -180,6 +180,12 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The address and length of d's limbs, the key's own memory (tests watch it being wiped when
+    /// the key is released).
+    package var privateExponentStorage: (address: UInt, count: Int) {
+        (secret.privateExponentAddress, secret.count * MemoryLayout<Limb>.stride)
+    }
+
     /// Never shows the key.
     public var description: String { "RSAPrivateKey(\(publicKey.modulusBits) bits, redacted)" }
 

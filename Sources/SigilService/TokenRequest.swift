@@ -59,7 +59,7 @@ public struct TokenRequest: Sendable {
     }
 
     /// The names of the members this request still holds (tests check the key text is not one).
-    var heldMemberNames: [String] { reader.members.map(\.0) }
+    package var heldMemberNames: [String] { reader.members.map(\.0) }
 
     /// Mints the token; throws `TokenError` when SigilTokens refuses the claims.
     func mint() throws -> String {
