@@ -22,6 +22,8 @@ final class TokenRequestWipeTests: XCTestCase {
         let inPlace = wipes.filter { $0.inPlace && $0.zeroed }
         XCTAssertTrue(inPlace.contains { $0.count == pem.utf8.count }, "the request's copy of the .p8 text was not wiped")
         XCTAssertTrue(inPlace.contains { $0.count == der.count }, "the DER decoded from the .p8 PEM was not wiped")
+        let base64 = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(\.count).reduce(0, +)
+        XCTAssertTrue(inPlace.contains { $0.count == base64 }, "the PEM decoder's copy of the base64 body was not wiped")
         XCTAssertTrue(inPlace.contains { $0.count == 32 }, "the scalar's octets read from the DER were not wiped")
         XCTAssertFalse(request.heldMemberNames.contains("key"))
         XCTAssertTrue(request.heldMemberNames.contains("issuerId"))

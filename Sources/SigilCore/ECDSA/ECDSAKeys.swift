@@ -215,7 +215,7 @@ public struct ECDSAPrivateKey: Sendable {
         while true {
             var candidate = [UInt8](repeating: 0, count: curve.byteCount)
             for i in candidate.indices { candidate[i] = UInt8.random(in: 0...255, using: &generator) }
-            defer { for i in candidate.indices { candidate[i] = 0 } }
+            defer { SecretMemory.wipe(&candidate) }  // the key keeps its own copy
             if let key = try? ECDSAPrivateKey(rawRepresentation: candidate, curve: curve) { return key }
         }
     }
