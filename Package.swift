@@ -246,16 +246,17 @@ let package = Package(
         ),
         .testTarget(
             name: "SigilCoreTests",
-            dependencies: ["SigilCore", "SigilASN1", "SigilTestSupport", "sigil-ctime"]
+            dependencies: ["SigilCore", "SigilASN1", "SigilBase", "SigilTestSupport", "sigil-ctime"]
         ),
         .testTarget(
             name: "SigilCipherTests",
-            dependencies: ["SigilCipher", "SigilCore", "SigilTestSupport"]
+            dependencies: ["SigilCipher", "SigilCore", "SigilBase", "SigilTestSupport"]
         ),
         .testTarget(
             name: "SigilApplePayTests",
             dependencies: [
                 "SigilApplePay", "SigilCipher", "SigilCore", "SigilKeys", "SigilX509", "SigilJOSE", "SigilTestPKI", "SigilTestSupport",
+                "SigilBase",
             ],
             exclude: ["pyca_decrypt.py"]
         ),
@@ -341,7 +342,7 @@ let package = Package(
             name: "SigilServiceTests",
             dependencies: [
                 "SigilService", "SigilAppStore", "SigilJOSE", "SigilASN1", "SigilKeys", "SigilCore", "SigilTestPKI", "SigilTestSupport",
-                "SigilApplePay",
+                "SigilApplePay", "SigilBase",
             ]
         ),
         // The DocC articles' code: ArticleSnippets.swift is generated from their ```swift blocks by

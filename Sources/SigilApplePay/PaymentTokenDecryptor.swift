@@ -1,3 +1,4 @@
+import SigilBase
 import SigilCipher
 import SigilCore
 import SigilKeys
@@ -57,7 +58,9 @@ public struct PaymentTokenDecryptor: Sendable {
         trace?.pass(
             token.version == .ecV1 ? "NIST SP 800-56A §5.7.1.2, §5.8.1" : "RFC 8017 §7.1.2",
             token.version == .ecV1 ? "ECDH and the one-step KDF" : "RSA-OAEP unwrapping", "a 32-byte key (not shown)")
-        defer { for i in symmetricKey.indices { symmetricKey[i] = 0 } }
+        // The derived (or unwrapped) key wiped once the AES key schedule is made and used
+        // (SecretMemory.wipe: the optimizer keeps it; AESGCM wipes its schedule when released).
+        defer { SecretMemory.wipe(&symmetricKey) }
         let plaintext: [UInt8]
         do {
             let gcm = try AESGCM(key: symmetricKey)
@@ -84,7 +87,7 @@ public struct PaymentTokenDecryptor: Sendable {
             }
             do {
                 var z = try merchant.sharedSecret(with: ephemeral)
-                defer { for i in z.indices { z[i] = 0 } }
+                defer { SecretMemory.wipe(&z) }
                 return try ConcatKDF.deriveKey(
                     sharedSecret: z, fixedInfo: Self.otherInfoPrefix + key.merchantIdentifierHash, length: 32)
             } catch {
@@ -92,8 +95,9 @@ public struct PaymentTokenDecryptor: Sendable {
             }
         case (.rsaV1, .rsa(let merchant)):
             do {
-                let unwrapped = try merchant.decryptOAEP(token.wrappedKey ?? [], hash: .sha256)
+                var unwrapped = try merchant.decryptOAEP(token.wrappedKey ?? [], hash: .sha256)
                 guard unwrapped.count == 32 else {
+                    SecretMemory.wipe(&unwrapped)
                     throw fail("the unwrapped key has \(unwrapped.count) bytes, not 32", "Payment Token Format Reference, RSA_v1")
                 }
                 return unwrapped

@@ -35,9 +35,14 @@ private func requestBytes(_ request: UnsafePointer<CChar>, limit: Int) -> [UInt8
 }
 
 /// `text` as a NUL-terminated string from `malloc`, for `sigil_free`; NULL only when out of memory.
+/// The intermediate array is wiped (a minted token is a credential): the copy handed out is the
+/// caller's.
 private func copied(_ text: String) -> UnsafeMutablePointer<CChar>? {
-    var utf8 = Array(text.utf8)
+    var utf8: [UInt8] = []
+    utf8.reserveCapacity(text.utf8.count + 1)  // one allocation: no grown copy left behind
+    utf8 += text.utf8
     utf8.append(0)
+    defer { SecretMemory.wipe(&utf8) }
     guard let out = malloc(utf8.count)?.assumingMemoryBound(to: CChar.self) else { return nil }
     utf8.withUnsafeBytes { bytes in
         if let base = bytes.baseAddress { _ = memcpy(out, base, bytes.count) }
@@ -45,14 +50,19 @@ private func copied(_ text: String) -> UnsafeMutablePointer<CChar>? {
     return out
 }
 
-/// The answer to the request at `request` (NULL answered as `request.missing`).
+/// The answer to the request at `request` (NULL answered as `request.missing`). The copy of the
+/// request (for `sigil_mint_token`, the `.p8` key text) is wiped once answered; the caller's buffer
+/// is the caller's to wipe (include/sigil.h).
 private func answer(
     _ request: UnsafePointer<CChar>?, limit: Int, _ body: ([UInt8]) -> VerificationAnswer
 ) -> UnsafeMutablePointer<CChar>? {
     guard let request else {
         return copied(VerificationAnswer(ServiceError(.missing, "the request pointer is NULL")).json)
     }
-    return copied(body(requestBytes(request, limit: limit)).json)
+    var bytes = requestBytes(request, limit: limit)
+    let json = body(bytes).json
+    SecretMemory.wipe(&bytes)
+    return copied(json)
 }
 
 /// Verifies the request document `request` (NUL-terminated UTF-8 JSON) and returns the answer

@@ -1,20 +1,24 @@
 import CSigilCipherIntrinsics
+import SigilBase
 import SigilCore
 
-/// The expanded key of AES-128 or AES-256 (FIPS 197 §5.2), held once and zeroed when released.
+/// The expanded key of AES-128 or AES-256 (FIPS 197 §5.2), held once in memory of its own and
+/// wiped (`SecretMemory.wipe`, which the optimizer keeps) when released. The array the expansion
+/// is built in is wiped as soon as it is copied; the key the caller passed in is the caller's.
 final class AESRoundKeys: @unchecked Sendable {
     let rounds: Int
     let bytes: UnsafeMutableRawBufferPointer
 
     init(key: [UInt8]) {
-        let expanded = AESPortable.expandKey(key)
+        var expanded = AESPortable.expandKey(key)
         rounds = key.count / 4 + 6
         bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: expanded.count, alignment: 16)
         bytes.copyBytes(from: expanded)
+        SecretMemory.wipe(&expanded)
     }
 
     deinit {
-        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+        SecretMemory.wipe(bytes)
         bytes.deallocate()
     }
 
@@ -89,6 +93,12 @@ enum GCMBlock {
 public struct AESGCM: Sendable {
     private let roundKeys: AESRoundKeys
 
+    /// The address and length of the expanded key's own memory (tests watch it being wiped when
+    /// the value is released).
+    package var keyScheduleStorage: (address: UInt, count: Int) {
+        (UInt(bitPattern: roundKeys.bytes.baseAddress), roundKeys.bytes.count)
+    }
+
     /// Prepares `key` (16 bytes for AES-128, 32 for AES-256). Throws ``CipherError/Code/invalidKeyLength``
     /// for any other length.
     public init(key: [UInt8]) throws(CipherError) {
@@ -105,7 +115,7 @@ public struct AESGCM: Sendable {
     ) throws(CipherError) -> (ciphertext: [UInt8], tag: [UInt8]) {
         try Self.checkLengths(iv: iv, text: plaintext.count, additionalData: additionalData.count, tagLength: tagLength)
         let aesni = CipherBackend.current == .x86AESNI
-        let h = roundKeys.encrypt((0, 0), aesni: aesni).withUnsafeBytes { GCMBlock.load($0, 0) }
+        let h = hashSubkey(aesni: aesni)
         let j0 = preCounterBlock(iv: iv, h: h, aesni: aesni)
         let ciphertext = gctr(initial: increment32(j0), plaintext, aesni: aesni)
         let tag = makeTag(j0: j0, h: h, additionalData: additionalData, ciphertext: ciphertext, aesni: aesni)
@@ -120,18 +130,27 @@ public struct AESGCM: Sendable {
     ) throws(CipherError) -> [UInt8] {
         try Self.checkLengths(iv: iv, text: ciphertext.count, additionalData: additionalData.count, tagLength: tag.count)
         let aesni = CipherBackend.current == .x86AESNI
-        let h = roundKeys.encrypt((0, 0), aesni: aesni).withUnsafeBytes { GCMBlock.load($0, 0) }
+        let h = hashSubkey(aesni: aesni)
         let j0 = preCounterBlock(iv: iv, h: h, aesni: aesni)
-        let expected = makeTag(j0: j0, h: h, additionalData: additionalData, ciphertext: ciphertext, aesni: aesni)
+        var expected = makeTag(j0: j0, h: h, additionalData: additionalData, ciphertext: ciphertext, aesni: aesni)
         // Whether the tag matches is public (it decides whether anything is returned): declassified
         // for the constant-time audit before the one branch on it.
         var verdict = [Self.matchBit(expected, tag)]
+        // The expected tag is a forgery when the given one is wrong: not left in memory.
+        zero(&expected)
         ConstantTimeAudit.declassify(contentsOf: verdict)
         defer { verdict[0] = 0 }
         guard verdict[0] == 1 else {
             throw CipherError(.authenticationFailed, "the GCM tag does not match (SP 800-38D §7.2 step 8)")
         }
         return gctr(initial: increment32(j0), ciphertext, aesni: aesni)
+    }
+
+    /// The hash subkey H = CIPH_K(0¹²⁸) (§6.4), secret as the key is; its block array is wiped.
+    private func hashSubkey(aesni: Bool) -> (UInt64, UInt64) {
+        var block = roundKeys.encrypt((0, 0), aesni: aesni)
+        defer { zero(&block) }
+        return block.withUnsafeBytes { GCMBlock.load($0, 0) }
     }
 
     /// 1 when the first `tag.count` bytes of `expected` equal `tag`, else 0, without a branch.
@@ -179,7 +198,8 @@ public struct AESGCM: Sendable {
         ghash(&y, h: h, additionalData, aesni: aesni)
         ghash(&y, h: h, ciphertext, aesni: aesni)
         let s = ghashBlock(y, h: h, (UInt64(additionalData.count) * 8, UInt64(ciphertext.count) * 8), aesni: aesni)
-        let mask = roundKeys.encrypt(j0, aesni: aesni)
+        var mask = roundKeys.encrypt(j0, aesni: aesni)
+        defer { zero(&mask) }
         var tag = [UInt8](repeating: 0, count: 16)
         GCMBlock.store(s, into: &tag)
         for i in 0..<16 { tag[i] ^= mask[i] }
@@ -268,8 +288,8 @@ public struct AESGCM: Sendable {
     }
 }
 
-/// Overwrites `bytes` with zeros (a best effort: Swift may have copied them before).
-@inline(never)
+/// Overwrites `bytes` with zeros through `SecretMemory.wipe`, which the optimizer keeps (a best
+/// effort still: it reaches the storage `bytes` holds, not copies Swift made before).
 func zero(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    SecretMemory.wipe(&bytes)
 }

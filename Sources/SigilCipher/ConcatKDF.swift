@@ -1,3 +1,4 @@
+import SigilBase
 import SigilCore
 
 /// The one-step key-derivation function of NIST SP 800-56C Rev. 2 §4.1 (named "Concatenation KDF"
@@ -6,6 +7,8 @@ import SigilCore
 /// leftmost `length` bytes of K(1) ‖ K(2) ‖ …
 ///
 /// Z (the shared secret) is secret: it is only hashed, and the hash is constant time in its input.
+/// The copies made here (the hash input holding Z, each hash output, a cut tail) are wiped with
+/// `SecretMemory.wipe`; Z itself and the derived key returned are the caller's to wipe.
 public enum ConcatKDF {
     /// Derives `length` bytes (1 up to 2³² − 1 hash outputs; §4.1 step 2) from `sharedSecret` and
     /// `fixedInfo` (SP 800-56A's OtherInfo: AlgorithmID ‖ PartyUInfo ‖ PartyVInfo …, which the caller
@@ -19,18 +22,26 @@ public enum ConcatKDF {
         }
         var output: [UInt8] = []
         output.reserveCapacity(blockCount * hash.digestByteCount)
-        var input = [UInt8](repeating: 0, count: 4) + sharedSecret + fixedInfo
+        // counter ‖ Z ‖ FixedInfo built in one array (no intermediate `+` copy holding Z), wiped
+        // after, as is each hash output once appended.
+        var input: [UInt8] = []
+        input.reserveCapacity(4 + sharedSecret.count + fixedInfo.count)
+        input += [0, 0, 0, 0]
+        input += sharedSecret
+        input += fixedInfo
         defer { zero(&input) }
         for counter in 1...UInt32(blockCount) {
             input[0] = UInt8(counter >> 24)
             input[1] = UInt8(truncatingIfNeeded: counter >> 16)
             input[2] = UInt8(truncatingIfNeeded: counter >> 8)
             input[3] = UInt8(truncatingIfNeeded: counter)
-            output += hash.hash(input)
+            var block = hash.hash(input)
+            output += block
+            zero(&block)
         }
         if output.count > length {
-            var tail = Array(output[length...])
-            zero(&tail)
+            // The cut tail wiped where it is (removeLast leaves it in the array's capacity).
+            output.withUnsafeMutableBytes { SecretMemory.wipe(UnsafeMutableRawBufferPointer(rebasing: $0[length...])) }
             output.removeLast(output.count - length)
         }
         return output

@@ -1,9 +1,15 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilKeys
 
 /// An RSA private key for decryption: the modulus n, the public exponent e and the private
-/// exponent d, held as GMP limbs and zeroed when released.
+/// exponent d, held as GMP limbs and wiped when released (`SecretMemory.wipe`, which the optimizer
+/// keeps).
+///
+/// Loading wipes the copies it makes: d's bytes, and p, q, dP, dQ and qInv of a PKCS#1 key (read
+/// into storage of their own, then wiped unused: only d is kept), the PKCS#1 bytes inside a PKCS#8
+/// key and the DER decoded from PEM. The bytes passed in are the caller's to wipe.
 ///
 /// Loaded from PKCS#1 `RSAPrivateKey` (RFC 8017 §A.1.2, two primes) or PKCS#8 `PrivateKeyInfo`
 /// with rsaEncryption (RFC 5208), PEM or DER. Every private operation is constant time and
@@ -60,7 +66,8 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
             throw CipherError(.invalidPrivateKey, "the RSA private exponent is zero or longer than the modulus")
         }
         defect[0] = 0
-        let d = Array(privateExponent.suffix(k))
+        var d = SecretMemory.ownedCopy(of: privateExponent.suffix(k))
+        defer { SecretMemory.wipe(&d) }
         secret = RSASecretLimbs(modulus: publicKey.modulus, exponent: publicKey.exponent, privateExponent: d)
         guard secret.isConsistent() else {
             throw CipherError(.invalidPrivateKey, "the RSA private exponent does not invert the public one (x^(e·d) ≠ x mod n)")
@@ -69,21 +76,20 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
 
     /// From DER PKCS#1 `RSAPrivateKey` (two primes; a multi-prime key is refused).
     public init(pkcs1DER bytes: [UInt8], minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits) throws(CipherError) {
-        let numbers: (n: [UInt8], e: [UInt8], d: [UInt8])
+        var numbers: (n: [UInt8], e: [UInt8], d: [UInt8])
         do {
             numbers = try ASN1.sequence(DER.parse(bytes)) { reader in
                 let version = try ASN1Integer(node: reader.next(.integer))
                 guard version.int64Value == 0 else {
                     throw CipherError(.invalidPrivateKey, "only two-prime RSAPrivateKey (version 0) is supported")
                 }
+                // n, e, then the six secret numbers (d, p, q, dP, dQ, qInv), each read into
+                // storage of its own; only d is kept, the others are wiped here.
                 var values: [[UInt8]] = []
-                for _ in 0..<8 {
-                    let integer = try ASN1Integer(node: reader.next(.integer))
-                    guard let magnitude = integer.unsignedMagnitude else {
-                        throw CipherError(.invalidPrivateKey, "an RSAPrivateKey number is negative")
-                    }
-                    values.append(magnitude)
+                defer {
+                    for i in values.indices.dropFirst(3) { SecretMemory.wipe(&values[i]) }
                 }
+                for _ in 0..<8 { values.append(try Self.magnitude(reader.next(.integer))) }
                 return (values[0], values[1], values[2])
             }
         } catch let error as CipherError {
@@ -91,12 +97,29 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
         } catch {
             throw CipherError(wrapping: error, as: .invalidPrivateKey, context: "RSAPrivateKey (PKCS#1)")
         }
+        defer { SecretMemory.wipe(&numbers.d) }
         try self.init(modulus: numbers.n, publicExponent: numbers.e, privateExponent: numbers.d, minimumModulusBits: minimumModulusBits)
+    }
+
+    /// The magnitude of a non-negative DER INTEGER in storage of its own, leading zeros dropped:
+    /// read from the content octets directly, so no `ASN1Integer` copy of a secret number is left
+    /// in memory unwiped. The checks are `ASN1Integer`'s (primitive, not empty, fewest octets).
+    private static func magnitude(_ node: ASN1Node) throws -> [UInt8] {
+        try ASN1.expect(node, .integer, constructed: false)
+        let content = node.contentBytes
+        guard let first = content.first else {
+            throw CipherError(.invalidPrivateKey, "an RSAPrivateKey number has no content octets")
+        }
+        guard first & 0x80 == 0 else { throw CipherError(.invalidPrivateKey, "an RSAPrivateKey number is negative") }
+        if content.count > 1, first == 0, content[content.startIndex + 1] & 0x80 == 0 {
+            throw CipherError(.invalidPrivateKey, "an RSAPrivateKey number is not in its fewest octets")
+        }
+        return SecretMemory.ownedCopy(of: content.drop { $0 == 0 })
     }
 
     /// From DER PKCS#8 `PrivateKeyInfo` whose algorithm is rsaEncryption.
     public init(pkcs8DER bytes: [UInt8], minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits) throws(CipherError) {
-        let inner: [UInt8]
+        var inner: [UInt8]
         do {
             inner = try ASN1.sequence(DER.parse(bytes)) { reader in
                 let version = try ASN1Integer(node: reader.next(.integer))
@@ -107,7 +130,10 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
                 guard algorithm.algorithm == KeyOIDs.rsaEncryption else {
                     throw CipherError(.invalidPrivateKey, "the PKCS#8 key's algorithm \(algorithm.algorithm) is not rsaEncryption")
                 }
-                let key = try ASN1OctetString(node: reader.next(.octetString)).bytes
+                // The PKCS#1 bytes in storage of their own (an ASN1OctetString would keep a copy).
+                let node = try reader.next(.octetString)
+                try ASN1.expect(node, .octetString, constructed: false)
+                let key = SecretMemory.ownedCopy(of: node.contentBytes)
                 _ = reader.nextIfPresent(.contextSpecific(0))
                 _ = reader.nextIfPresent(.contextSpecific(1))
                 return key
@@ -117,6 +143,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
         } catch {
             throw CipherError(wrapping: error, as: .invalidPrivateKey, context: "PrivateKeyInfo (PKCS#8)")
         }
+        defer { SecretMemory.wipe(&inner) }
         try self.init(pkcs1DER: inner, minimumModulusBits: minimumModulusBits)
     }
 
@@ -132,19 +159,31 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
             }
             return
         }
-        let blocks: [SecretPEM.Block]
+        var blocks: [SecretPEM.Block]
         do { blocks = try SecretPEM.decode(bytes) } catch {
             throw CipherError(wrapping: error, as: .invalidPrivateKey, context: "PEM")
         }
-        let keys = blocks.filter { $0.label == "RSA PRIVATE KEY" || $0.label == "PRIVATE KEY" }
-        guard keys.count == 1, let block = keys.first else {
+        // Every decoded block's DER wiped once read (SecretPEM.Block keeps it in a `let`: the
+        // blocks are taken apart into arrays this initializer owns).
+        var ders = blocks.map(\.der)
+        let labels = blocks.map(\.label)
+        blocks = []
+        defer { for i in ders.indices { SecretMemory.wipe(&ders[i]) } }
+        let keys = labels.indices.filter { labels[$0] == "RSA PRIVATE KEY" || labels[$0] == "PRIVATE KEY" }
+        guard keys.count == 1, let index = keys.first else {
             throw CipherError(.invalidPrivateKey, "the PEM text holds \(keys.count) RSA private key blocks, not one")
         }
-        if block.label == "RSA PRIVATE KEY" {
-            try self.init(pkcs1DER: block.der, minimumModulusBits: minimumModulusBits)
+        if labels[index] == "RSA PRIVATE KEY" {
+            try self.init(pkcs1DER: ders[index], minimumModulusBits: minimumModulusBits)
         } else {
-            try self.init(pkcs8DER: block.der, minimumModulusBits: minimumModulusBits)
+            try self.init(pkcs8DER: ders[index], minimumModulusBits: minimumModulusBits)
         }
+    }
+
+    /// The address and length of d's limbs, the key's own memory (tests watch it being wiped when
+    /// the key is released).
+    package var privateExponentStorage: (address: UInt, count: Int) {
+        (secret.privateExponentAddress, secret.count * MemoryLayout<Limb>.stride)
     }
 
     /// Never shows the key.
@@ -172,10 +211,12 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
         defer { zero(&em) }
         let mgf = mgf1Hash ?? hash
         // Step 3b: EM = Y ‖ maskedSeed ‖ maskedDB.
-        let maskedDB = Array(em[(1 + hLen)...])
-        var seed = Array(em[1...hLen])
-        let seedMask = Self.mgf1(maskedDB, length: hLen, hash: mgf)
+        var maskedDB = SecretMemory.ownedCopy(of: em[(1 + hLen)...])
+        defer { zero(&maskedDB) }
+        var seed = SecretMemory.ownedCopy(of: em[1...hLen])
+        var seedMask = Self.mgf1(maskedDB, length: hLen, hash: mgf)
         for i in 0..<hLen { seed[i] ^= seedMask[i] }
+        zero(&seedMask)
         var db = Self.mgf1(seed, length: k - hLen - 1, hash: mgf)
         zero(&seed)
         for i in 0..<db.count { db[i] ^= maskedDB[i] }
@@ -232,6 +273,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
             counter += 1
         }
         zero(&input)
-        return Array(output.prefix(length))
+        defer { zero(&output) }
+        return SecretMemory.ownedCopy(of: output.prefix(length))
     }
 }

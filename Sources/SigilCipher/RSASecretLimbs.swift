@@ -1,6 +1,8 @@
+import SigilBase
 import SigilCore
 
-/// n, e and d as little-endian GMP limbs in memory of its own, zeroed when released; the blinded,
+/// n, e and d as little-endian GMP limbs in memory of its own, wiped (`SecretMemory.wipe`, which
+/// the optimizer keeps) when released, as is every limb buffer a private operation uses; the blinded,
 /// constant-time private operation over them (SigilCore's `ConstantTimeMPN`: `mpn_sec_powm`,
 /// `mpn_sec_mul`, `mpn_sec_div_r`, `mpn_sec_invert`).
 final class RSASecretLimbs: @unchecked Sendable {
@@ -26,9 +28,17 @@ final class RSASecretLimbs: @unchecked Sendable {
 
     deinit {
         for buffer in [n, e, d] {
-            buffer.update(repeating: 0)
+            Self.wipe(buffer)
             buffer.deallocate()
         }
+    }
+
+    /// The address of d's limbs (tests watch them being wiped when the key is released).
+    var privateExponentAddress: UInt { UInt(bitPattern: d.baseAddress) }
+
+    /// Overwrites `limbs` with zeros in a way the optimizer keeps.
+    static func wipe(_ limbs: UnsafeMutableBufferPointer<Limb>) {
+        SecretMemory.wipe(UnsafeMutableRawBufferPointer(limbs))
     }
 
     /// Big-endian bytes (at most count · 8 of them) as `count` little-endian limbs.
@@ -63,15 +73,15 @@ final class RSASecretLimbs: @unchecked Sendable {
         let b = Self.limbs(base, count: count)
         let r = UnsafeMutableBufferPointer<Limb>.allocate(capacity: count)
         defer {
-            b.update(repeating: 0)
+            Self.wipe(b)
             b.deallocate()
-            r.update(repeating: 0)
+            Self.wipe(r)
             r.deallocate()
         }
         let scratchCount = ConstantTimeMPN.powerScratchCount(baseCount: count, exponentBits: exponentBits, modulusCount: count)
         let scratch = UnsafeMutableBufferPointer<Limb>.allocate(capacity: scratchCount)
         defer {
-            scratch.update(repeating: 0)
+            Self.wipe(scratch)
             scratch.deallocate()
         }
         ConstantTimeMPN.powerModulo(
@@ -117,7 +127,7 @@ final class RSASecretLimbs: @unchecked Sendable {
         let wide = UnsafeMutableBufferPointer<Limb>.allocate(capacity: 2 * count)
         defer {
             for buffer in [scratch, r, rInverse, work, t, wide] {
-                buffer.update(repeating: 0)
+                Self.wipe(buffer)
                 buffer.deallocate()
             }
         }

@@ -12,7 +12,8 @@ import SigilCore
 /// ```
 /// The wire form; ``ECDSAPrivateKey`` is the semantic type.
 struct ECPrivateKeyStructure {
-    let privateKey: [UInt8]
+    /// The scalar's octets: a `var` so that key loading can wipe them once the key is made.
+    var privateKey: [UInt8]
     let namedCurve: ASN1ObjectIdentifier?
     let publicKey: ASN1BitString?
 

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// Loading keys from whatever a user has: PEM (PKCS#8 "PRIVATE KEY", SEC 1 "EC PRIVATE KEY",
@@ -26,15 +27,21 @@ public enum ECKey: Sendable {
         // constant-time decoder, since the base64 body of a private key is the secret itself.
         // (Only the first byte is looked at here: it is public structure either way.)
         if let first = data.first, first != 0x30 {
-            let blocks = try SecretPEM.decode(data).filter { $0.label != "EC PARAMETERS" }
-            guard blocks.count == 1, let block = blocks.first else {
-                throw SigilKeysError(.malformed, "expected one key in the PEM text, found \(blocks.count)")
+            // The decoded DER of each block is the secret key itself: the blocks are taken apart
+            // into arrays owned here (SecretPEM.Block keeps its DER in a `let`), wiped once read.
+            var blocks = try SecretPEM.decode(data).filter { $0.label != "EC PARAMETERS" }
+            let labels = blocks.map(\.label)
+            var ders = blocks.map(\.der)
+            blocks = []
+            defer { for i in ders.indices { SecretMemory.wipe(&ders[i]) } }
+            guard ders.count == 1 else {
+                throw SigilKeysError(.malformed, "expected one key in the PEM text, found \(ders.count)")
             }
-            switch block.label {
-            case "PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(pkcs8DER: block.der))
-            case "EC PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(sec1DER: block.der))
-            case "PUBLIC KEY": self = .publicKey(try ECDSAPublicKey(spkiDER: block.der))
-            default: throw SigilKeysError(.unexpectedLabel, "PEM label \"\(block.label)\" is not an EC key")
+            switch labels[0] {
+            case "PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(pkcs8DER: ders[0]))
+            case "EC PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(sec1DER: ders[0]))
+            case "PUBLIC KEY": self = .publicKey(try ECDSAPublicKey(spkiDER: ders[0]))
+            default: throw SigilKeysError(.unexpectedLabel, "PEM label \"\(labels[0])\" is not an EC key")
             }
             return
         }

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// PrivateKeyInfo / OneAsymmetricKey (PKCS #8, RFC 5208 §5 and RFC 5958 §2) — the `.p8` files
@@ -16,7 +17,8 @@ import SigilCore
 struct PrivateKeyInfo {
     let version: Int
     let algorithm: AlgorithmIdentifier
-    let privateKey: [UInt8]
+    /// The inner ECPrivateKey's DER: a `var` so that key loading can wipe it once the key is made.
+    var privateKey: [UInt8]
     let attributes: [UInt8]?
     let publicKey: ASN1BitString?
 
@@ -50,7 +52,10 @@ extension ECDSAPrivateKey {
     /// PKCS#8 from parsed DER (key loading parses the bytes once and tries each format on the node).
     init(pkcs8Node node: ASN1Node) throws(SigilKeysError) {
         do {
-            let info = try PrivateKeyInfo(node: node)
+            // The inner DER and the scalar's octets are copies of the secret: wiped once the
+            // key (which keeps the scalar in storage of its own) is made.
+            var info = try PrivateKeyInfo(node: node)
+            defer { SecretMemory.wipe(&info.privateKey) }
             guard info.algorithm.algorithm == KeyOIDs.ecPublicKey else {
                 throw SigilKeysError(.unsupportedAlgorithm, "private key algorithm \(info.algorithm.algorithm) is not id-ecPublicKey")
             }
@@ -58,7 +63,9 @@ extension ECDSAPrivateKey {
             guard let curve = KeyOIDs.curve(oid) else {
                 throw SigilKeysError(.unsupportedAlgorithm, "curve \(oid) is not P-256 or P-384")
             }
-            let key = try ECPrivateKeyStructure(node: DER.parse(info.privateKey)).key(outerCurve: curve)
+            var structure = try ECPrivateKeyStructure(node: DER.parse(info.privateKey))
+            defer { SecretMemory.wipe(&structure.privateKey) }
+            let key = try structure.key(outerCurve: curve)
             if let outer = info.publicKey {
                 guard outer.unusedBits == 0,
                     outer.bytes == key.publicKey.uncompressedRepresentation
@@ -83,7 +90,9 @@ extension ECDSAPrivateKey {
     /// SEC 1 from parsed DER.
     init(sec1Node node: ASN1Node) throws(SigilKeysError) {
         do {
-            self = try ECPrivateKeyStructure(node: node).key(outerCurve: nil)
+            var structure = try ECPrivateKeyStructure(node: node)
+            defer { SecretMemory.wipe(&structure.privateKey) }
+            self = try structure.key(outerCurve: nil)
         } catch let error as SigilCoreError {
             throw SigilKeysError(wrapping: error, as: .invalidKey, context: "ECPrivateKey")
         } catch {

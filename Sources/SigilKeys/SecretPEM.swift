@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// PEM decoding (RFC 7468) for private keys without a secret-dependent branch or table index.
@@ -63,7 +64,11 @@ public enum SecretPEM {
         // declassified through one reused cell).
         var blocks: [Block] = []
         var open: String?  // the label of the open block
+        // The base64 text of the open block (the secret itself): one allocation, wiped before it
+        // is reused and when decoding ends.
         var body: [UInt8] = []
+        body.reserveCapacity(text.count)
+        defer { SecretMemory.wipe(&body) }
         var isBoundary: [UInt8] = [0]
         var start = 0
         while start < text.count {
@@ -80,6 +85,7 @@ public enum SecretPEM {
                 if let label = PEMDocument.boundaryLabel(text[trimmed], kind: "BEGIN") {
                     guard open == nil else { throw SigilKeysError(.malformed, "PEM: BEGIN inside an open block") }
                     open = label
+                    SecretMemory.wipe(&body)
                     body.removeAll(keepingCapacity: true)
                 } else if let label = PEMDocument.boundaryLabel(text[trimmed], kind: "END") {
                     guard let current = open else { throw SigilKeysError(.malformed, "PEM: END line without BEGIN") }
@@ -135,7 +141,10 @@ public enum SecretPEM {
         invalid |= accumulator
         let verdict = [UInt8(truncatingIfNeeded: (invalid | (invalid >> 8)) & 0xFF)]
         ConstantTimeAudit.declassify(contentsOf: verdict)
-        guard verdict[0] == 0 else { throw SigilKeysError(.malformed, "PEM: the body is not canonical base64") }
+        guard verdict[0] == 0 else {
+            SecretMemory.wipe(&out)
+            throw SigilKeysError(.malformed, "PEM: the body is not canonical base64")
+        }
         return out
     }
 }

@@ -26,6 +26,11 @@ struct RequestReader {
         self.members = members
     }
 
+    /// The same members but `name`'s (a request drops the member holding a secret once read).
+    func removing(_ name: String) -> RequestReader { RequestReader(members: members.filter { $0.0 != name }) }
+
+    private init(members: [(String, JSONValue)]) { self.members = members }
+
     /// A member name as shown in a message: at most 64 characters of it.
     static func shown(_ name: String) -> String { name.count <= 64 ? name : String(name.prefix(64)) + "…" }
 

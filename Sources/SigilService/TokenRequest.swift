@@ -1,4 +1,5 @@
 import SigilAppStore
+import SigilBase
 import SigilJOSE
 import SigilTokens
 
@@ -32,8 +33,14 @@ public struct TokenRequest: Sendable {
     private let reader: RequestReader
 
     /// Decodes and checks the token request document `json`.
+    ///
+    /// The key's bytes are copied out of the document once, into an array wiped as soon as the
+    /// key is loaded (the loader wipes its own copies; the key keeps its scalar in storage of its
+    /// own), and the request keeps no member holding the key text. The document's `String` of
+    /// the key text cannot be wiped (a Swift string's storage is immutable): it is released, not
+    /// overwritten, when this initializer returns; `json` is the caller's to wipe.
     public init(json: [UInt8]) throws(ServiceError) {
-        reader = try RequestReader(json, maximumBytes: Self.maximumBytes, allowed: Self.memberNames)
+        var reader = try RequestReader(json, maximumBytes: Self.maximumBytes, allowed: Self.memberNames)
         let name = try reader.requiredString("token", maximumLength: 64, for: "(which token to mint)")
         guard let token = Token(rawValue: name) else {
             throw ServiceError(
@@ -41,12 +48,18 @@ public struct TokenRequest: Sendable {
                 "token \"\(RequestReader.shown(name))\" is not one of \(Token.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         self.token = token
-        let pem = try reader.requiredString("key", maximumLength: 8192, for: "(the .p8 key's PEM text)")
+        var p8 = Array(try reader.requiredString("key", maximumLength: 8192, for: "(the .p8 key's PEM text)").utf8)
+        defer { SecretMemory.wipe(&p8) }
         let keyId = try reader.requiredString("keyId", maximumLength: 64, for: "(the key's id in App Store Connect)")
-        do { key = try AppleSigningKey(p8: Array(pem.utf8), keyID: keyId) } catch {
+        reader = reader.removing("key")
+        self.reader = reader
+        do { key = try AppleSigningKey(p8: p8, keyID: keyId) } catch {
             throw ServiceError(.invalidMember, "key: \(error.qualifiedCode) (not a P-256 PKCS#8 private key)")
         }
     }
+
+    /// The names of the members this request still holds (tests check the key text is not one).
+    package var heldMemberNames: [String] { reader.members.map(\.0) }
 
     /// Mints the token; throws `TokenError` when SigilTokens refuses the claims.
     func mint() throws -> String {

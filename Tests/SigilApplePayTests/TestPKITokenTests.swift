@@ -1,5 +1,6 @@
 import Foundation
 import SigilApplePay
+import SigilBase
 import SigilCipher
 import SigilCore
 import SigilKeys
@@ -108,6 +109,25 @@ final class TestPKITokenTests: XCTestCase {
         let ec = try PaymentToken(json: tokens(f)[0].json)
         XCTAssertThrowsError(try PaymentTokenDecryptor(merchantKeys: [rsaMerchant]).decrypt(ec)) {
             XCTAssertEqual(($0 as? ApplePayError)?.code, .unknownMerchantKey)
+        }
+    }
+
+    /// Issue 46: decryption wipes what it derives — for EC_v1 the ECDH shared secret Z, the KDF's
+    /// hash output and the symmetric key (32 bytes each), for RSA_v1 the unwrapped key and OAEP's
+    /// seed and seed mask — and the AES key schedule, each in place and zero before release.
+    func testDecryptionWipesTheSharedSecretAndTheSymmetricKey() throws {
+        let f = try fixture()
+        let ecMerchant = try MerchantKey(privateKey: Array(f.ecKey.pkcs8PEM.utf8), certificate: f.ecCertificate)
+        let rsaMerchant = try MerchantKey(privateKey: Array(f.rsaPEM.utf8), merchantIdentifier: "merchant.com.example.rsa")
+        let decryptor = PaymentTokenDecryptor(merchantKeys: [rsaMerchant, ecMerchant])
+        for token in try tokens(f) {
+            let parsed = try PaymentToken(json: token.json)
+            let (payment, wipes) = try SecretMemory.observingWipes { try decryptor.decrypt(parsed) }
+            XCTAssertEqual(payment.plaintext, Self.payment, token.name)
+            let keySized = wipes.filter { $0.count == 32 && $0.inPlace && $0.zeroed }
+            XCTAssertGreaterThanOrEqual(keySized.count, 3, "\(token.name): the shared secret or the symmetric key was not wiped")
+            XCTAssertTrue(wipes.contains { $0.count == 240 && $0.zeroed }, "\(token.name): the AES-256 key schedule was not wiped")
+            XCTAssertTrue(wipes.allSatisfy(\.zeroed), token.name)
         }
     }
 }

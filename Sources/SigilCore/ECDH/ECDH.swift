@@ -21,7 +21,9 @@ extension ECDSAPrivateKey {
             throw SigilCoreError(.invalidPoint, "the peer's public key is not a point on P-256")
         }
         let table = FixedBaseTable<P256Curve>(base: AffinePoint(x: q.x, y: q.y), width: 2)
-        let (d, _) = P256Curve.Scalar.fromBigEndian(rawRepresentation)  // validated when the key was made
+        // The scalar read from the key's own storage (`rawRepresentation` would make a copy to wipe);
+        // validated when the key was made.
+        let (d, _) = withSecretBytes { P256Curve.Scalar.fromBigEndian($0) }
         let product = ProjectivePoint<P256Curve>.generatorMultiplied(byCanonicalSecret: d.canonical, table: table)
         guard let affine = product.affine else {
             throw SigilCoreError(.invalidPoint, "the shared point is the identity (SP 800-56A §5.7.1.2)")

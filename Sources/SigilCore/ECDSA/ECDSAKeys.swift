@@ -1,3 +1,5 @@
+import SigilBase
+
 /// The NIST prime curves Sigil signs and verifies on.
 public enum ECCurve: String, Sendable, CaseIterable, Hashable {
     /// NIST P-256 (secp256r1), the curve of ES256.
@@ -191,7 +193,7 @@ public struct ECDSAPrivateKey: Sendable {
     /// From the big-endian scalar d, exactly `curve.byteCount` bytes, 1 ≤ d ≤ n − 1.
     public init<Bytes: Collection>(rawRepresentation: Bytes, curve: ECCurve) throws(SigilCoreError)
     where Bytes.Element == UInt8 {
-        let secret = SecretBytes(Array(rawRepresentation))
+        let secret = SecretBytes(rawRepresentation)
         guard secret.bytes.count == curve.byteCount else {
             throw SigilCoreError(.invalidLength, "a \(curve.rawValue) private key is \(curve.byteCount) bytes, not \(secret.bytes.count)")
         }
@@ -213,7 +215,7 @@ public struct ECDSAPrivateKey: Sendable {
         while true {
             var candidate = [UInt8](repeating: 0, count: curve.byteCount)
             for i in candidate.indices { candidate[i] = UInt8.random(in: 0...255, using: &generator) }
-            defer { for i in candidate.indices { candidate[i] = 0 } }
+            defer { SecretMemory.wipe(&candidate) }  // the key keeps its own copy
             if let key = try? ECDSAPrivateKey(rawRepresentation: candidate, curve: curve) { return key }
         }
     }
@@ -224,8 +226,16 @@ public struct ECDSAPrivateKey: Sendable {
         return generate(curve: curve, using: &system)
     }
 
-    /// The scalar d as big-endian bytes. This exports the secret.
-    public var rawRepresentation: [UInt8] { secret.bytes }
+    /// The scalar d as big-endian bytes. This exports the secret: each read is a fresh copy,
+    /// which the caller owns and should wipe; the key's own storage is wiped when the key is
+    /// released.
+    public var rawRepresentation: [UInt8] { SecretMemory.ownedCopy(of: secret.bytes) }
+
+    /// The address of the scalar's own storage (tests watch it being wiped when the key is released).
+    package var secretStorageAddress: UInt { secret.storageAddress }
+
+    /// Runs `body` over the scalar's own storage, without a copy (ECDH).
+    func withSecretBytes<R>(_ body: ([UInt8]) throws -> R) rethrows -> R { try body(secret.bytes) }
 
     /// Signs a digest (RFC 6979 deterministic nonce from `hash`, which should be the hash that
     /// produced the digest; hedged with `extraEntropy` when given, RFC 6979 §3.6). Constant time.
@@ -297,15 +307,22 @@ extension ECDSASignature {
     }
 }
 
-/// Secret bytes that are overwritten with zeros when released.
+/// Secret bytes in storage of their own, overwritten with zeros (`SecretMemory.wipe`) when
+/// released.
+///
+/// The storage is a fresh copy (`SecretMemory.ownedCopy`), never the storage of the array the key
+/// was made from; `bytes` is read only for the length of a call that keeps this object alive, so
+/// at `deinit` the storage is unshared and wiped in place. What the caller passed in is the
+/// caller's to wipe.
 final class SecretBytes: @unchecked Sendable {
     private(set) var bytes: [UInt8]
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 { self.bytes = SecretMemory.ownedCopy(of: bytes) }
+
+    /// The first byte's address, for tests that watch this storage being wiped.
+    var storageAddress: UInt { bytes.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) } }
 
     deinit {
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] = 0 }
-        }
+        SecretMemory.wipe(&bytes)
     }
 }
