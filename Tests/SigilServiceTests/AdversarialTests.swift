@@ -1,4 +1,5 @@
 import Foundation
+import SigilASN1
 import SigilAppleRoots
 import SigilCore
 import SigilJOSE
