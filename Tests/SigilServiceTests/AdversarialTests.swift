@@ -1,11 +1,11 @@
 import Foundation
 import SigilASN1
-import SigilAppleRoots
 import SigilCore
 import SigilJOSE
 import SigilKeys
 import SigilService
 import SigilTestPKI
+import SigilTestSupport
 import XCTest
 
 /// The service from the attacker's side: each case names the attack and the refusal (or the
@@ -77,7 +77,9 @@ final class AdversarialTests: XCTestCase {
     /// the forgery fails on its chain.
     func testSelfMadeRootBesideApplesIsNotApple() throws {
         let forged = try forgedTransaction(bundleId: "com.victim.bank")
-        let apple = Base64.encode(try AppleRootCertificates.certificate(.appleRootCAG3, directory: nil).derBytes)
+        // Apple Root CA - G3 as the repository carries it (Vectors/apple-roots, the built-in copy's source).
+        let apple = try Data(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Vectors/apple-roots/AppleRootCA-G3.cer"))
+            .base64EncodedString()
         var (status, document) = try ask(reporting, ["data": forged.jws, "roots": [apple, forged.root]])
         XCTAssertEqual(status, .verified)
         XCTAssertEqual(document["trust"] as? String, "request-roots")
