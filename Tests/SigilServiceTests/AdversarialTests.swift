@@ -183,6 +183,20 @@ final class AdversarialTests: XCTestCase {
         XCTAssertEqual(code(document), "request.invalidMember")
     }
 
+    /// Receipts and attestations without `roots` on a service whose roots directory lacks Apple's
+    /// root: `service.notConfigured` (501), never verified under anything else.
+    func testNoInstalledAppleRootIsNotConfigured() throws {
+        let requests: [[String: Any]] = [
+            ["kind": "receipt", "data": "AAAA"],
+            ["kind": "attestation", "data": "AAAA", "teamId": "ABCDE12345", "bundleId": "com.victim.bank", "clientData": "AA=="],
+        ]
+        for request in requests {
+            let (status, document) = try ask(refusing, request)
+            XCTAssertEqual(status, .notConfigured, "\(document)")
+            XCTAssertEqual(code(document), "service.notConfigured")
+        }
+    }
+
     // MARK: - Malformed documents
 
     /// Attacks on the parser and the decoder: each answered with its typed request error, by
