@@ -4,6 +4,8 @@
     conformance.py requests OUT     one request per line of OUT (compact JSON; rawRequest verbatim)
     conformance.py check ANSWERS    ANSWERS holds one answer per line, in the cases' order: each
                                     must hold what its case expects (exit 1 naming the first that does not)
+    conformance.py roots DIR        copies the file's installedRoots into DIR (created), each under its
+                                    own name: the roots directory (SIGIL_ROOTS) a door's service reads
 
 Imported by python/tests (load_cases, holds). Third-party files are found through Scripts/vectors-dir,
 the one path every reader uses. Nothing here verifies anything: it only moves bytes and compares JSON.
@@ -38,6 +40,21 @@ def placed(spec):
     if spec["as"] == "base64":
         return base64.b64encode(data).decode("ascii")
     raise ValueError("unknown encoding %r" % spec["as"])
+
+
+def install_roots(directory):
+    """Copies cases.json's installedRoots (Apple's roots that are not built in) into directory,
+    each under its own file name, as `sigil roots install` names them; returns directory."""
+    with open(os.path.join(HERE, "cases.json"), encoding="utf-8") as f:
+        paths = json.load(f)["installedRoots"]
+    os.makedirs(directory, exist_ok=True)
+    for path in paths:
+        data_set, _, rest = path.partition("/")
+        with open(os.path.join(vectors_dir(data_set), rest), "rb") as source:
+            data = source.read()
+        with open(os.path.join(directory, os.path.basename(rest)), "wb") as target:
+            target.write(data)
+    return directory
 
 
 def load_cases():
@@ -85,6 +102,9 @@ def holds(actual, expected, path=""):
 
 def main():
     command, path = sys.argv[1], sys.argv[2]
+    if command == "roots":
+        install_roots(path)
+        return 0
     cases = load_cases()
     if command == "requests":
         with open(path, "wb") as f:

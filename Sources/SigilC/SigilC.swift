@@ -15,8 +15,12 @@ import Darwin
 
 /// The one service every call shares: its chain cache is locked, so calls may run on any thread.
 /// The cache keeps a validated chain `SIGIL_CHAIN_CACHE_SECONDS` seconds (read at the first call:
-/// an integer 0…86400, 0 turning the cache off; 900 when unset or anything else).
-private let service = VerificationService(cache: ChainCache(timeToLive: chainCacheSeconds()))
+/// an integer 0…86400, 0 turning the cache off; 900 when unset or anything else). The caller of
+/// the C ABI is the operator: a request's trust configuration (`roots`, Xcode, `unpinnedTestRoot`)
+/// is accepted and reported in the answer (`trust`, `notEnforced`); Apple's roots that are not
+/// built in are read from `SIGIL_ROOTS` (else the per-user data directory) at the first call.
+private let service = VerificationService(
+    cache: ChainCache(timeToLive: chainCacheSeconds()), requestTrust: .acceptedAndReported)
 
 private func chainCacheSeconds() -> Int64 {
     guard let text = getenv("SIGIL_CHAIN_CACHE_SECONDS"), let seconds = Int64(String(cString: text)), (0...86_400).contains(seconds)

@@ -174,7 +174,7 @@ public enum FuzzHarness {
     }
 
     /// The service every door shares (one chain cache, as in the C ABI and the HTTP service).
-    static let service = VerificationService()
+    static let service = VerificationService(requestTrust: .acceptedAndReported)
 
     /// SigilService's request decoders (verification and token requests) and the verification
     /// behind a request that decodes; the answer must be one JSON object whose `valid` agrees with

@@ -9,10 +9,13 @@ import SigilX509
 /// JSON and nothing added. Times are seconds since 1970 (App Store payloads keep Apple's own
 /// members and numbers exactly as signed); bytes are standard base64.
 enum AnswerEncoding {
-    /// `{"valid": true, "kind", "environment"?, <field>: value, "notEnforced": [...]}`.
-    static func valid(kind: String, environment: String?, field: String, value: JSONValue, notEnforced: [String]) -> JSONValue {
+    /// `{"valid": true, "kind", "environment"?, "trust", <field>: value, "notEnforced": [...]}`.
+    static func valid(kind: String, environment: String?, trust: TrustAnchor, field: String, value: JSONValue, notEnforced: [String])
+        -> JSONValue
+    {
         var members: [(String, JSONValue)] = [("valid", .bool(true)), ("kind", .string(kind))]
         if let environment { members.append(("environment", .string(environment))) }
+        members.append(("trust", .string(trust.rawValue)))
         members.append((field, value))
         members.append(("notEnforced", .array(notEnforced.map(JSONValue.string))))
         return .object(members)

@@ -91,7 +91,8 @@ extension VerificationService {
             let accepted = try applePayAccepted(request)
             switch accepted.configuration.replayProtection {
             case .disabledAcceptingReplays:
-                return VerificationAnswer(status: .verified, json: Self.applePayAnswer(accepted, replayChecked: false).serialized)
+                return VerificationAnswer(
+                    status: .verified, json: applePayAnswer(accepted, replayChecked: false, at: request.at).serialized)
             case .store(let store):
                 let record = ApplePayTransactionRecord(
                     transactionId: Base16.encode(accepted.token.transactionId).lowercased(),
@@ -109,7 +110,8 @@ extension VerificationService {
                         .replayedTransaction, "transactionId \(record.transactionId) was already accepted", step: "replay",
                         clause: "Payment Token Format Reference, transactionId; a token is used once")
                 }
-                return VerificationAnswer(status: .verified, json: Self.applePayAnswer(accepted, replayChecked: true).serialized)
+                return VerificationAnswer(
+                    status: .verified, json: applePayAnswer(accepted, replayChecked: true, at: request.at).serialized)
             }
         } catch {
             return Self.answer(refusal: error)
@@ -125,7 +127,7 @@ extension VerificationService {
             throw ServiceConfigurationError(
                 .notConfigured, "kind applepay records each transactionId in the replay store: this door cannot (verifyRecordingReplays)")
         }
-        return Self.applePayAnswer(try applePayAccepted(request), replayChecked: false)
+        return applePayAnswer(try applePayAccepted(request), replayChecked: false, at: request.at)
     }
 
     static let notConfigured = ServiceConfigurationError(
@@ -148,9 +150,12 @@ extension VerificationService {
         return ApplePayAccepted(configuration: configuration, token: token, verified: verified, payment: payment)
     }
 
-    /// `{"valid": true, "kind": "applepay", "applepay": {version, transactionId (hex), publicKeyHash
-    /// (base64), signingTime, applicationData (hex)?, paymentDataType, payment}, "notEnforced"}`.
-    static func applePayAnswer(_ accepted: ApplePayAccepted, replayChecked: Bool) -> JSONValue {
+    /// `{"valid": true, "kind": "applepay", "trust", "applepay": {version, transactionId (hex),
+    /// publicKeyHash (base64), signingTime, applicationData (hex)?, paymentDataType, payment},
+    /// "notEnforced"}`: trust `apple` when the configured roots are Apple Root CA - G3 alone,
+    /// else `configured-roots` (and `appleRoot` not enforced); `at` is compared with the
+    /// configuration's clock.
+    func applePayAnswer(_ accepted: ApplePayAccepted, replayChecked: Bool, at: Int64?) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("version", .string(accepted.token.version.rawValue)),
             ("transactionId", .string(Base16.encode(accepted.token.transactionId).lowercased())),
@@ -164,8 +169,9 @@ extension VerificationService {
         // The decrypted payment data as Apple wrote it (it parsed as a JSON object to get here).
         let payment = (try? JSONValue(parsing: accepted.payment.plaintext)) ?? .object([])
         members.append(("payment", payment))
+        let anchor: TrustAnchor = Self.areExactly(accepted.configuration.verifier.trustedRoots, .appleRootCAG3) ? .apple : .configuredRoots
         return AnswerEncoding.valid(
-            kind: VerificationRequest.Kind.applepay.rawValue, environment: nil, field: "applepay", value: .object(members),
-            notEnforced: replayChecked ? [] : ["transactionId"])
+            kind: VerificationRequest.Kind.applepay.rawValue, environment: nil, trust: anchor, field: "applepay", value: .object(members),
+            notEnforced: relaxations(replayChecked ? [] : ["transactionId"], anchor: anchor, at: at, now: accepted.configuration.clock()))
     }
 }

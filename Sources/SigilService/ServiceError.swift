@@ -4,7 +4,7 @@ import SigilBase
 ///
 /// Every door (the C ABI, the Python package, the HTTP service) answers these as
 /// `{"valid": false, "error": {"code": "request.<code>", "message": …, "failures": []}}`; the
-/// HTTP service with 400, or 413 for `request.tooLarge`. A verifier's refusal is never
+/// HTTP service with 400, or 413 for `request.tooLarge`, 403 for `request.trustRefused`. A verifier's refusal is never
 /// one of these: it keeps its own module's `domain.code`.
 public struct ServiceError: ModuleError {
     /// "request": `request.code` names these errors across Sigil.
@@ -31,6 +31,10 @@ public struct ServiceError: ModuleError {
         public static let missingMember = Code("missingMember")
         /// A member of the wrong type, out of range, or not valid for the request's kind.
         public static let invalidMember = Code("invalidMember")
+        /// The request brought trust configuration — `roots` that are not Apple's root for the
+        /// kind, `environments: ["Xcode"]`, `unpinnedTestRoot` — and the service refuses it
+        /// (``RequestTrust/refused``; the HTTP service answers 403).
+        public static let trustRefused = Code("trustRefused")
     }
 
     /// The code.

@@ -7,6 +7,9 @@ import SigilX509
 /// Hostile input is bounded: at most ``maximumBytes`` of request, the JSON parser's depth limit,
 /// no unknown member, every string and array bounded. A request that breaks a rule is refused
 /// with a ``ServiceError`` naming the member; nothing is guessed or silently dropped.
+///
+/// `roots`, `environments: ["Xcode"]` and `unpinnedTestRoot` are trust configuration: they choose
+/// the anchor the data is verified under, which every valid answer names (``TrustAnchor``).
 public struct VerificationRequest: Sendable {
     /// What the data is.
     public enum Kind: String, Sendable, CaseIterable {
@@ -49,11 +52,17 @@ public struct VerificationRequest: Sendable {
     public let bundleId: String?
     /// The app's Apple id (App Store signed data from Production).
     public let appAppleId: Int64?
-    /// The environments accepted, by name (the kind's default when absent).
+    /// The environments accepted, by name (the kind's default when absent). `["Xcode"]` is trust
+    /// configuration: Xcode's StoreKit testing certificate is the anchor (``TrustAnchor/xcode``).
     public let environments: [String]?
-    /// Trusted roots instead of the kind's default.
+    /// Trust configuration: roots instead of Apple's root for the kind. Answered
+    /// ``TrustAnchor/apple`` when they are exactly that root by fingerprint, else
+    /// ``TrustAnchor/requestRoots`` (with `appleRoot` not enforced), or refused under
+    /// ``RequestTrust/refused``.
     public let roots: [Certificate]?
-    /// The validation time, seconds since 1970 (the kind's default when absent).
+    /// The validation time, seconds since 1970 (the kind's default when absent); listed in the
+    /// answer's `notEnforced` when more than ``VerificationService/atTolerance`` seconds from the
+    /// service's clock.
     public let at: Int64?
     /// The bundle id (and app Apple id) reported and not enforced, by name.
     public let reportOnly: Bool
@@ -69,7 +78,8 @@ public struct VerificationRequest: Sendable {
     public let publicKey: [UInt8]?
     /// Assertion: the counter stored for the key (0 after an attestation).
     public let counter: UInt32?
-    /// Attestation: trust `roots` without the Apple App Attestation Root CA's pin (test PKIs only).
+    /// Trust configuration, attestation only: trust `roots` without the Apple App Attestation Root
+    /// CA's pin (test PKIs only; ``TrustAnchor/unpinnedTestRoot``).
     public let unpinnedTestRoot: Bool
 
     /// Decodes and checks the request document `json`.

@@ -8,6 +8,12 @@ import SigilJOSE
 import SigilReceipts
 import SigilX509
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// One answer of ``VerificationService``: the JSON document every door returns, and the HTTP
 /// status the verification service sends it with.
 public struct VerificationAnswer: Sendable, Hashable {
@@ -15,8 +21,12 @@ public struct VerificationAnswer: Sendable, Hashable {
     public enum Status: Int, Sendable, Hashable {
         /// The data verified: `{"valid": true, …}`.
         case verified = 200
-        /// The request was malformed (`request.*` codes but `request.tooLarge`).
+        /// The request was malformed (`request.*` codes but `request.tooLarge` and
+        /// `request.trustRefused`).
         case invalidRequest = 400
+        /// The request brought trust configuration this service refuses (`request.trustRefused`,
+        /// under ``RequestTrust/refused``).
+        case trustRefused = 403
         /// The request was larger than the limit (`request.tooLarge`).
         case tooLarge = 413
         /// A verifier refused the data: `{"valid": false, "error": …}` with the verifier's code.
@@ -41,8 +51,14 @@ public struct VerificationAnswer: Sendable, Hashable {
 
     /// The answer to a request refused before any verifier ran.
     public init(_ error: ServiceError) {
+        let status: Status =
+            switch error.code {
+            case .tooLarge: .tooLarge
+            case .trustRefused: .trustRefused
+            default: .invalidRequest
+            }
         self.init(
-            status: error.code == .tooLarge ? .tooLarge : .invalidRequest,
+            status: status,
             json: AnswerEncoding.failure(code: error.qualifiedCode, message: error.reason, failures: []).serialized)
     }
 }
@@ -53,6 +69,11 @@ public struct VerificationAnswer: Sendable, Hashable {
 /// `AttestationVerifier` or `AssertionVerifier` — and encodes what that call returned. It decides
 /// nothing of its own.
 ///
+/// Every valid answer names its trust anchor (`"trust"`, a ``TrustAnchor``) and lists in
+/// `notEnforced` each check the request relaxed: `"appleRoot"` when the anchor is not Apple's,
+/// `"at"` when the request's time is more than ``atTolerance`` seconds from the service's clock.
+/// Whether a request may bring its own anchors at all is the service's ``requestTrust``.
+///
 /// Stateless but for the chain cache, which is shared by every call and safe from any thread
 /// (keyed by the roots and relaxations, so requests trusting different roots never share a chain).
 public final class VerificationService: Sendable {
@@ -60,12 +81,34 @@ public final class VerificationService: Sendable {
     public let cache: ChainCache
     /// What kind `applepay` needs (nil: it is answered `service.notConfigured`).
     public let applePay: ApplePayServiceConfiguration?
+    /// Whether a request's trust configuration (`roots` not Apple's, Xcode, `unpinnedTestRoot`) is
+    /// used and reported, or refused.
+    public let requestTrust: RequestTrust
+    /// Where Apple's roots that are not built in (Apple Inc. Root Certificate for receipts, Apple
+    /// App Attestation Root CA for attestations) are installed, each checked against its pinned
+    /// fingerprint; nil when there is none.
+    public let appleRootsDirectory: String?
+    /// Now, in seconds since 1970: the validation time when a request gives no `at`, and what a
+    /// request's `at` is compared with (inject a fixed clock for deterministic answers).
+    public let clock: @Sendable () -> Int64
 
-    /// A service whose App Store verifications share `cache`, and that answers kind `applepay`
-    /// with `applePay`'s merchant keys and replay protection.
-    public init(cache: ChainCache = ChainCache(), applePay: ApplePayServiceConfiguration? = nil) {
+    /// A service whose App Store verifications share `cache`, that answers kind `applepay` with
+    /// `applePay`'s merchant keys and replay protection, and takes trust configuration from
+    /// requests as `requestTrust` says (no default: the caller chooses).
+    ///
+    /// Receipts and attestations without request `roots` are verified under Apple's root read
+    /// from `appleRootsDirectory` (`SIGIL_ROOTS`, else the per-user data directory, by default;
+    /// see SigilAppleRoots' `AppleRootCertificates`); `clock` is the service's now.
+    public init(
+        cache: ChainCache = ChainCache(), applePay: ApplePayServiceConfiguration? = nil, requestTrust: RequestTrust,
+        appleRootsDirectory: String? = AppleRootCertificates.directory(environment: ProcessInfo.processInfo.environment),
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
+    ) {
         self.cache = cache
         self.applePay = applePay
+        self.requestTrust = requestTrust
+        self.appleRootsDirectory = appleRootsDirectory
+        self.clock = clock
     }
 
     /// The answer to the request document `json` (UTF-8 bytes).
@@ -126,10 +169,12 @@ public final class VerificationService: Sendable {
             identity = .reportOnly
         }
         let verifier: SignedDataVerifier
+        let anchor: TrustAnchor
         let names = request.environments
         if names == [AppStoreEnvironment.xcode.rawValue] {
-            let xcode: XcodeCertificate = request.roots?.first.map { .given($0) } ?? .carriedByTheData
-            verifier = try SignedDataVerifier(xcode: xcode, identity: identity)
+            anchor = .xcode
+            try admit(anchor, because: "environments [\"Xcode\"]")
+            verifier = try SignedDataVerifier(xcode: try Self.xcodeCertificate(request), identity: identity, clock: clock)
         } else {
             let environments: AcceptedEnvironments
             if let names {
@@ -151,9 +196,17 @@ public final class VerificationService: Sendable {
             } else {
                 environments = .productionAndSandbox
             }
+            let roots: [Certificate]
+            if let given = request.roots {
+                anchor = Self.areExactly(given, .appleRootCAG3) ? .apple : .requestRoots
+                try admit(anchor, because: "roots")
+                roots = given
+            } else {
+                anchor = .apple
+                roots = [try Self.appleRootCAG3.get()]
+            }
             verifier = try SignedDataVerifier(
-                trustedRoots: try request.roots ?? [Self.appleRootCAG3.get()], identity: identity, environments: environments,
-                cache: cache)
+                trustedRoots: roots, identity: identity, environments: environments, cache: cache, clock: clock)
         }
         // A JWS holds no white space: the line break a file ends with is not part of it.
         let text = Self.trimmed(request.data)
@@ -172,8 +225,28 @@ public final class VerificationService: Sendable {
         }
         let notEnforced = identity == .reportOnly ? ["bundleId", "appAppleId"] : []
         return AnswerEncoding.valid(
-            kind: AnswerEncoding.kindName(result.kind), environment: result.environment.rawValue, field: "payload", value: result.payload,
-            notEnforced: notEnforced)
+            kind: AnswerEncoding.kindName(result.kind), environment: result.environment.rawValue, trust: anchor, field: "payload",
+            value: result.payload, notEnforced: relaxations(notEnforced, anchor: anchor, at: request.at))
+    }
+
+    /// Xcode's certificate: the one root the request gives, or the one the data carries. More
+    /// than one root is refused, never cut to the first.
+    private static func xcodeCertificate(_ request: VerificationRequest) throws(ServiceError) -> XcodeCertificate {
+        guard let roots = request.roots else { return .carriedByTheData }
+        guard roots.count == 1 else {
+            throw ServiceError(
+                .invalidMember, "roots: Xcode's StoreKit testing certificate alone with environments [\"Xcode\"], not \(roots.count)")
+        }
+        return .given(roots[0])
+    }
+
+    /// Apple's root `root` from ``appleRootsDirectory``, checked against its pinned fingerprint;
+    /// a missing or wrong one is the service's configuration, answered `service.notConfigured`.
+    private func installedAppleRoot(_ root: AppleRootCertificate, member: String) throws(ServiceConfigurationError) -> Certificate {
+        do { return try AppleRootCertificates.certificate(root, directory: appleRootsDirectory) } catch {
+            throw ServiceConfigurationError(
+                .notConfigured, "no \(member) in the request, and Apple's root is not available to the service: \(error.reason)")
+        }
     }
 
     /// `text` without the spaces, tabs and line breaks around it.
@@ -220,9 +293,12 @@ public final class VerificationService: Sendable {
         let identity: ReceiptIdentityCheck =
             if let bundleId = request.bundleId, !request.reportOnly { .enforce(bundleId: bundleId) } else { .reportOnly }
         let verifier: AppReceiptVerifier
+        let anchor: TrustAnchor
         let names = request.environments ?? [ReceiptEnvironment.production.rawValue, ReceiptEnvironment.sandbox.rawValue]
         if names == [ReceiptEnvironment.xcode.rawValue] {
-            verifier = AppReceiptVerifier(xcode: request.roots?.first.map { .given($0) } ?? .carriedByTheData, identity: identity)
+            anchor = .xcode
+            try admit(anchor, because: "environments [\"Xcode\"]")
+            verifier = AppReceiptVerifier(xcode: try Self.xcodeCertificate(request), identity: identity)
         } else {
             var environments: Set<ReceiptEnvironment> = []
             for name in names {
@@ -231,15 +307,22 @@ public final class VerificationService: Sendable {
                 }
                 environments.insert(environment)
             }
-            guard let roots = request.roots else {
-                throw ServiceError(.missingMember, "roots is required for receipts: Apple Inc. Root Certificate (base64 DER or PEM)")
+            let roots: [Certificate]
+            if let given = request.roots {
+                anchor = Self.areExactly(given, .appleIncRoot) ? .apple : .requestRoots
+                try admit(anchor, because: "roots")
+                roots = given
+            } else {
+                anchor = .apple
+                roots = [try installedAppleRoot(.appleIncRoot, member: "roots")]
             }
             verifier = try AppReceiptVerifier(trustedRoots: roots, identity: identity, environments: environments)
         }
         let verified = try verifier.verify(Array(request.data.utf8), at: request.at)
         return AnswerEncoding.valid(
-            kind: request.kind.rawValue, environment: verified.identity.environment.rawValue, field: "receipt",
-            value: AnswerEncoding.receipt(verified.receipt), notEnforced: verified.identity.enforced ? [] : ["bundleId"])
+            kind: request.kind.rawValue, environment: verified.identity.environment.rawValue, trust: anchor, field: "receipt",
+            value: AnswerEncoding.receipt(verified.receipt),
+            notEnforced: relaxations(verified.identity.enforced ? [] : ["bundleId"], anchor: anchor, at: request.at))
     }
 
     // MARK: - App Attest
@@ -268,20 +351,38 @@ public final class VerificationService: Sendable {
         guard names.count == 1, let environment = AppAttestEnvironment(rawValue: names[0]) else {
             throw ServiceError(.invalidMember, "environments: one of production or development for an attestation")
         }
-        guard let roots = request.roots, roots.count == 1 else {
-            throw ServiceError(.missingMember, "roots is required for attestations: the Apple App Attestation Root CA, alone")
+        let verifier: AttestationVerifier
+        let anchor: TrustAnchor
+        switch (request.roots, request.unpinnedTestRoot) {
+        case (nil, false):
+            anchor = .apple
+            verifier = try AttestationVerifier(
+                appAttestationRoot: try installedAppleRoot(.appAttestationRoot, member: "roots"), appID: appID,
+                environment: environment)
+        case (nil, true):
+            throw ServiceError(.missingMember, "unpinnedTestRoot needs roots: the test PKI's root, alone")
+        case (let roots?, let unpinned):
+            guard roots.count == 1 else {
+                throw ServiceError(.invalidMember, "roots: one root for an attestation, not \(roots.count)")
+            }
+            if unpinned && !Self.areExactly(roots, .appAttestationRoot) {
+                anchor = .unpinnedTestRoot
+                try admit(anchor, because: "unpinnedTestRoot")
+                verifier = AttestationVerifier(testRoot: roots[0], appID: appID, environment: environment)
+            } else {
+                // Pinned: anything but the Apple App Attestation Root CA is refused by the verifier.
+                anchor = .apple
+                verifier = try AttestationVerifier(appAttestationRoot: roots[0], appID: appID, environment: environment)
+            }
         }
-        let verifier =
-            request.unpinnedTestRoot
-            ? AttestationVerifier(testRoot: roots[0], appID: appID, environment: environment)
-            : try AttestationVerifier(appAttestationRoot: roots[0], appID: appID, environment: environment)
         let verified = try verifier.verify(
             Array(request.data.utf8), clientDataHash: try clientDataHash(request), expectedKeyID: request.keyId,
-            at: request.at ?? SignedDataVerifier.systemClock())
+            at: request.at ?? clock())
         return AnswerEncoding.valid(
-            kind: request.kind.rawValue, environment: verified.environment.rawValue, field: "attestation",
+            kind: request.kind.rawValue, environment: verified.environment.rawValue, trust: anchor, field: "attestation",
             value: AnswerEncoding.attestation(verified, appID: appID),
-            notEnforced: verified.policyReport.enforced ? [] : ["validationCategory", "bundleVersion"])
+            notEnforced: relaxations(
+                verified.policyReport.enforced ? [] : ["validationCategory", "bundleVersion"], anchor: anchor, at: request.at))
     }
 
     private func verifyAssertion(_ request: VerificationRequest) throws -> JSONValue {
@@ -297,7 +398,9 @@ public final class VerificationService: Sendable {
             Array(request.data.utf8), clientDataHash: try clientDataHash(request), publicKey: key,
             previousCounter: request.counter ?? 0)
         return AnswerEncoding.valid(
-            kind: request.kind.rawValue, environment: nil, field: "assertion", value: AnswerEncoding.assertion(verified),
-            notEnforced: verified.policyReport.enforced ? [] : ["validationCategory", "bundleVersion"])
+            kind: request.kind.rawValue, environment: nil, trust: .attestedKey, field: "assertion",
+            value: AnswerEncoding.assertion(verified),
+            notEnforced: relaxations(
+                verified.policyReport.enforced ? [] : ["validationCategory", "bundleVersion"], anchor: .attestedKey, at: request.at))
     }
 }

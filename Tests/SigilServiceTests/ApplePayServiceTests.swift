@@ -86,12 +86,12 @@ final class ApplePayServiceTests: XCTestCase {
 
     func testUnconfiguredAndSynchronousDoorsRefuse() async throws {
         let f = try fixture()
-        let bare = VerificationService()
+        let bare = VerificationService(requestTrust: .acceptedAndReported)
         for answer in [bare.verify(json: request(f.token)), await bare.verifyRecordingReplays(json: request(f.token))] {
             XCTAssertEqual(answer.status, .notConfigured)
             XCTAssertEqual(try code(answer), "service.notConfigured")
         }
-        let stored = VerificationService(applePay: try f.configuration(.store(MemoryStore())))
+        let stored = VerificationService(applePay: try f.configuration(.store(MemoryStore())), requestTrust: .acceptedAndReported)
         let synchronous = stored.verify(json: request(f.token))
         XCTAssertEqual(synchronous.status, .notConfigured)
         XCTAssertEqual(try code(synchronous), "service.notConfigured")
@@ -100,7 +100,7 @@ final class ApplePayServiceTests: XCTestCase {
     func testReplayStoreRecordsOnce() async throws {
         let f = try fixture()
         let store = MemoryStore()
-        let service = VerificationService(applePay: try f.configuration(.store(store)))
+        let service = VerificationService(applePay: try f.configuration(.store(store)), requestTrust: .acceptedAndReported)
         let tampered = await service.verifyRecordingReplays(json: request(f.tampered))
         XCTAssertEqual(tampered.status, .refused)
         XCTAssertEqual(try code(tampered), "applepay.invalidSignature")
@@ -111,7 +111,9 @@ final class ApplePayServiceTests: XCTestCase {
         let applepay = try XCTUnwrap(try document(first)["applepay"] as? [String: Any])
         XCTAssertEqual((applepay["payment"] as? [String: Any])?["applicationPrimaryAccountNumber"] as? String, Self.pan)
         XCTAssertEqual(applepay["signingTime"] as? Int, Int(Self.signingTime))
-        XCTAssertEqual(try document(first)["notEnforced"] as? [String], [])
+        // The test PKI's root is the service's configuration, not Apple Root CA - G3: named.
+        XCTAssertEqual(try document(first)["trust"] as? String, "configured-roots")
+        XCTAssertEqual(try document(first)["notEnforced"] as? [String], ["appleRoot"])
         let recorded = try XCTUnwrap(store.records.values.first)
         XCTAssertEqual(recorded.transactionId, applepay["transactionId"] as? String)
         XCTAssertEqual(recorded.acceptedAt, Self.signingTime + 10)
@@ -122,7 +124,8 @@ final class ApplePayServiceTests: XCTestCase {
         XCTAssertFalse(second.json.contains(Self.pan))
         XCTAssertEqual(store.records.count, 1)
 
-        let down = VerificationService(applePay: try f.configuration(.store(MemoryStore(failing: true))))
+        let down = VerificationService(
+            applePay: try f.configuration(.store(MemoryStore(failing: true))), requestTrust: .acceptedAndReported)
         let unavailable = await down.verifyRecordingReplays(json: request(f.token))
         XCTAssertEqual(unavailable.status, .unavailable)
         XCTAssertEqual(try code(unavailable), "service.replayStoreUnavailable")
@@ -131,10 +134,10 @@ final class ApplePayServiceTests: XCTestCase {
 
     func testNamedRelaxationAcceptsTwiceAndSaysSo() async throws {
         let f = try fixture()
-        let service = VerificationService(applePay: try f.configuration(.disabledAcceptingReplays))
+        let service = VerificationService(applePay: try f.configuration(.disabledAcceptingReplays), requestTrust: .acceptedAndReported)
         for answer in [await service.verifyRecordingReplays(json: request(f.token)), service.verify(json: request(f.token))] {
             XCTAssertEqual(answer.status, .verified, answer.json)
-            XCTAssertEqual(try document(answer)["notEnforced"] as? [String], ["transactionId"])
+            XCTAssertEqual(try document(answer)["notEnforced"] as? [String], ["transactionId", "appleRoot"])
         }
     }
 }

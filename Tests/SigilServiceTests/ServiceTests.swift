@@ -10,7 +10,7 @@ import XCTest
 
 /// Hostile requests, the test PKI through every App Store path of the service, and token minting.
 final class ServiceTests: XCTestCase {
-    let service = VerificationService()
+    let service = VerificationService(requestTrust: .acceptedAndReported)
 
     private func code(_ answer: VerificationAnswer) throws -> String? {
         let document = try JSONSerialization.jsonObject(with: Data(answer.json.utf8)) as? [String: Any]
@@ -76,13 +76,17 @@ final class ServiceTests: XCTestCase {
         XCTAssertEqual(answer.status, .verified, answer.json)
         XCTAssertEqual(document["kind"] as? String, "transaction")
         XCTAssertEqual((document["payload"] as? [String: Any])?["transactionId"] as? String, "1000")
-        XCTAssertEqual(document["notEnforced"] as? [String], [])
+        // Valid only under the root the request brought: the answer names that anchor and the
+        // relaxed Apple root check, never an unqualified `valid: true, notEnforced: []`.
+        XCTAssertEqual(document["trust"] as? String, "request-roots")
+        XCTAssertEqual(document["notEnforced"] as? [String], ["appleRoot"])
         // The payload is Apple's JSON exactly as signed (member order and number text kept).
         XCTAssertTrue(answer.json.contains(payload), answer.json)
 
         (answer, document) = try ask(["roots": [root], "bundleId": "com.example.other", "reportOnly": true, "kind": "transaction"])
         XCTAssertEqual(answer.status, .verified, answer.json)
-        XCTAssertEqual(document["notEnforced"] as? [String], ["bundleId", "appAppleId"])
+        XCTAssertEqual(document["trust"] as? String, "request-roots")
+        XCTAssertEqual(document["notEnforced"] as? [String], ["bundleId", "appAppleId", "appleRoot"])
 
         (answer, _) = try ask(["roots": [root], "bundleId": "com.example.other", "environments": ["Sandbox"]])
         XCTAssertEqual(try code(answer), "appstore.INVALID_APP_IDENTIFIER")

@@ -7,6 +7,18 @@ C ABI and the HTTP service (POST /v1/verify) give for the same request. A refusa
 VerificationError; a request libSigilC cannot read raises InvalidRequest. Nothing is verified in
 Python. Any thread may call any function.
 
+Trust configuration: `roots`, `environments=["Xcode"]` and `unpinned_test_root` choose what the data
+must chain to. Left out, the anchor is Apple's root for the kind: Apple Root CA - G3 (built in) for
+App Store data, Apple Inc. Root Certificate (receipts) and the Apple App Attestation Root CA
+(attestations, pinned) from the roots directory (SIGIL_ROOTS, else ~/.local/share/sigil/roots;
+`sigil roots install` fills it). The caller of this package is the operator: trust it brings is used
+and reported, never hidden. Every valid answer names its anchor in "trust" ("apple",
+"request-roots", "xcode", "unpinned-test-root", "attested-key") and "notEnforced" lists "appleRoot"
+when the anchor is not Apple's (roots that are exactly Apple's root by fingerprint answer "apple")
+and "at" when `at` is more than 60 s from now. Code that passes on requests from others must check
+answer["trust"] == "apple" itself: data signed under a root the sender made is valid only as
+"request-roots".
+
     >>> import sigil
     >>> answer = sigil.verify(open("transaction.jws").read(), bundle_id="com.example.app", environments=["Sandbox"])
     >>> answer["payload"]["transactionId"]
@@ -159,10 +171,13 @@ def verify(
     "receipt", an app receipt.
 
     Without `bundle_id` (or with `report_only`) the bundle id is reported, not enforced: the answer's
-    "notEnforced" says so. `environments` defaults to Production and Sandbox; `roots` to Apple Root
-    CA - G3 (built in) for signed data; `at` (seconds, or an aware datetime) to the payload's
-    signedDate. Returns {"valid": True, "kind", "environment", "payload" | "receipt", "notEnforced"};
-    raises VerificationError or InvalidRequest.
+    "notEnforced" says so. `environments` defaults to Production and Sandbox (["Xcode"] is trust
+    configuration: Xcode's certificate, the one root given or the one the data carries); `roots`
+    (trust configuration) to Apple Root CA - G3 (built in) for signed data, Apple Inc. Root
+    Certificate from the roots directory for receipts; `at` (seconds, or an aware datetime) to the
+    payload's signedDate. Returns {"valid": True, "kind", "environment", "trust", "payload" |
+    "receipt", "notEnforced"}: check "trust" ("apple" unless `roots` that are not Apple's or Xcode
+    were given, then "appleRoot" is in "notEnforced"); raises VerificationError or InvalidRequest.
     """
     if kind not in KINDS:
         raise InvalidRequest("request.invalidMember", "kind %r is not one of %s" % (kind, ", ".join(KINDS)))
@@ -185,15 +200,16 @@ def verify(
 def verify_receipt(
     data: Data,
     *,
-    roots: Sequence[Data],
+    roots: Optional[Sequence[Data]] = None,
     bundle_id: Optional[str] = None,
     environments: Optional[Sequence[str]] = None,
     at: Optional[Time] = None,
     report_only: bool = False,
 ) -> Dict[str, Any]:
-    """Verifies an app receipt (DER bytes, or the base64 text apps send) under `roots` (Apple Inc.
-    Root Certificate), at its creation date unless `at` is given. Returns {"valid": True, "kind":
-    "receipt", "environment", "receipt": {...}, "notEnforced"}; raises VerificationError or InvalidRequest."""
+    """Verifies an app receipt (DER bytes, or the base64 text apps send) under Apple Inc. Root
+    Certificate (from the roots directory; `roots`, trust configuration, replaces it), at its
+    creation date unless `at` is given. Returns {"valid": True, "kind": "receipt", "environment",
+    "trust", "receipt": {...}, "notEnforced"}; raises VerificationError or InvalidRequest."""
     return verify(data, "receipt", bundle_id=bundle_id, environments=environments, roots=roots, at=at, report_only=report_only)
 
 
@@ -202,7 +218,7 @@ def verify_attestation(
     *,
     team_id: str,
     bundle_id: str,
-    roots: Sequence[Data],
+    roots: Optional[Sequence[Data]] = None,
     client_data: Optional[Data] = None,
     client_data_hash: Optional[bytes] = None,
     key_id: Optional[bytes] = None,
@@ -211,10 +227,12 @@ def verify_attestation(
     unpinned_test_root: bool = False,
 ) -> Dict[str, Any]:
     """Verifies an App Attest attestation (CBOR bytes or base64) for the App ID team_id.bundle_id,
-    under `roots` (the Apple App Attestation Root CA, pinned by fingerprint unless
-    `unpinned_test_root`, for test PKIs only), over `client_data` (hashed) or `client_data_hash`.
-    Returns {"valid": True, "kind": "attestation", "environment", "attestation": {"keyId",
-    "publicKey", "counter", "receipt", ...}}; store publicKey and counter for assertions."""
+    under the Apple App Attestation Root CA, pinned by fingerprint (from the roots directory, or
+    the one root in `roots`); `unpinned_test_root` (trust configuration, test PKIs only) trusts
+    roots[0] without the pin and answers "trust": "unpinned-test-root". Over `client_data` (hashed)
+    or `client_data_hash`. Returns {"valid": True, "kind": "attestation", "environment", "trust",
+    "attestation": {"keyId", "publicKey", "counter", "receipt", ...}, "notEnforced"}; store
+    publicKey and counter for assertions."""
     return _answer(
         _document(
             {
@@ -246,7 +264,8 @@ def verify_assertion(
 ) -> Dict[str, Any]:
     """Verifies an App Attest assertion (CBOR bytes or base64) with the attested `public_key`
     (X9.62 bytes, or the base64 the attestation's answer gave) whose stored counter is `counter`.
-    Returns {"valid": True, "kind": "assertion", "assertion": {"counter", ...}}: store the new
+    Returns {"valid": True, "kind": "assertion", "trust": "attested-key", "assertion": {"counter",
+    ...}, "notEnforced"}: store the new
     counter (compare-and-set); raises VerificationError for a replay or a bad signature."""
     return _answer(
         _document(

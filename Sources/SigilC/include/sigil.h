@@ -12,13 +12,29 @@
  *   "data": "<JWS, or base64 of the receipt / CBOR object>", "bundleId", "environments",
  *   "appAppleId", "roots", "at", "reportOnly", and for App Attest "teamId", "clientData" or
  *   "clientDataHash", "keyId", "publicKey", "counter"} answers
- *     {"valid": true, "kind", "environment", "payload" | "receipt" | "attestation" | "assertion",
- *      "notEnforced": [...]}
+ *     {"valid": true, "kind", "environment", "trust", "payload" | "receipt" | "attestation" |
+ *      "assertion", "notEnforced": [...]}
  *   or
  *     {"valid": false, "error": {"code", "message", "failures": [{"reason", "rule"}]}}.
  *   A code "request.*" means the request itself was wrong (NULL, too large, invalid UTF-8, not
  *   JSON, nested too deeply, an unknown or malformed member); any other code is the verifier's
- *   refusal ("appstore.VERIFICATION_FAILURE", "pkcs7.…", "appattest.…").
+ *   refusal ("appstore.VERIFICATION_FAILURE", "pkcs7.…", "appattest.…"). Kind "applepay" is
+ *   answered "service.notConfigured": this door holds no merchant keys and decrypts nothing.
+ *
+ * TRUST. "roots", "environments": ["Xcode"] and "unpinnedTestRoot" are trust configuration: they
+ *   choose what the data must chain to. Without them the anchor is Apple's root for the kind:
+ *   Apple Root CA - G3 (built in) for App Store data, and Apple Inc. Root Certificate (receipts)
+ *   or the Apple App Attestation Root CA (attestations, pinned) read from the roots directory
+ *   (SIGIL_ROOTS, else $XDG_DATA_HOME/sigil/roots or ~/.local/share/sigil/roots, read at the
+ *   first call; `sigil roots install` fills it). The caller of this ABI is the operator, so
+ *   request trust is accepted and reported, never hidden: every valid answer names its anchor in
+ *   "trust" ("apple", "request-roots", "xcode", "unpinned-test-root", "attested-key"), and
+ *   "notEnforced" lists "appleRoot" whenever that anchor is not Apple's (roots that are exactly
+ *   Apple's root for the kind by SHA-256 fingerprint answer "apple"), and "at" when the
+ *   request's "at" is more than 60 s from now. A caller that forwards requests from others must
+ *   check "trust" (or refuse those members) itself: data signed under a root the sender made is
+ *   valid here only as "trust": "request-roots". With ["Xcode"], "roots" holds at most one
+ *   certificate (more is "request.invalidMember", never cut to the first).
  *
  * OWNERSHIP. The request stays the caller's: it is read during the call and never kept.
  * sigil_verify and sigil_mint_token return a new NUL-terminated UTF-8 string that the caller

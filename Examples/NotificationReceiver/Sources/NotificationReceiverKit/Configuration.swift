@@ -42,6 +42,7 @@ import SigilX509
 /// | `--applepay-merchant KEY=CERT`, `--applepay-merchant-id KEY=ID` (repeatable) | none | none (`POST /v1/verify` kind `applepay` answers 501): the merchant keys kind `applepay` decrypts with, a `transactionId` accepted once (this receiver's store is the replay store) |
 /// | `--applepay-root PATH` (repeatable) | none | Apple Root CA - G3: a test PKI's root for kind `applepay` |
 /// | `--applepay-tolerance SECONDS` | none | `300`: how far a token's signing time may be from now |
+/// | `--accept-request-trust` (no value) | none | off: `POST /v1/verify` answers a request carrying trust configuration (`roots` not Apple's, `environments: ["Xcode"]`, `unpinnedTestRoot`) `request.trustRefused` (403); with it, such a request is verified and its answer names the anchor (`trust`) and lists `appleRoot` in `notEnforced` |
 public struct ReceiverConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
@@ -60,6 +61,10 @@ public struct ReceiverConfiguration: Sendable {
     /// LocalTesting data is unsigned: nothing of it can be verified. The receiver serves it only
     /// with this flag (`--insecure-accept-unsigned`), and warns on every request it serves so.
     public var insecureAcceptUnsigned = false
+    /// `POST /v1/verify` takes trust configuration from a request (`--accept-request-trust`) and
+    /// reports it in the answer; off by default: this receiver knows its own roots, and a request
+    /// bringing others is refused (`request.trustRefused`).
+    public var acceptRequestTrust = false
     /// Trusted roots, DER or PEM files (Apple's AppleRootCA-G3.cer for real notifications).
     public var rootCertificatePaths: [String] = []
     /// Trusted roots for app receipts (`POST /verifyReceipt`): Apple's AppleIncRootCertificate.cer
@@ -247,6 +252,11 @@ public struct ReceiverConfiguration: Sendable {
             guard argument.hasPrefix("--") else { throw Error("unexpected argument \(argument)") }
             if argument == "--insecure-accept-unsigned" {
                 configuration.insecureAcceptUnsigned = true
+                index += 1
+                continue
+            }
+            if argument == "--accept-request-trust" {
+                configuration.acceptRequestTrust = true
                 index += 1
                 continue
             }

@@ -54,8 +54,11 @@ public enum ReceiverService {
         // Issue 37: the same process serves POST /v1/verify and /v1/openapi.json; kind applepay
         // (issue 38) when merchant keys are configured, with this receiver's store as its replay store.
         let applePay = try configuration.applePay.configuration(receiverStore: store, timeout: storeTimeout)
+        // Issue 46: a request's own trust anchors are refused unless --accept-request-trust.
+        let requestTrust: RequestTrust = configuration.acceptRequestTrust ? .acceptedAndReported : .refused
         VerificationRoutes.add(
-            to: router, service: VerificationService(applePay: applePay), maxBodyBytes: configuration.maxBodyBytes, health: false)
+            to: router, service: VerificationService(applePay: applePay, requestTrust: requestTrust),
+            maxBodyBytes: configuration.maxBodyBytes, health: false)
         var app = Application(
             router: router,
             configuration: .init(

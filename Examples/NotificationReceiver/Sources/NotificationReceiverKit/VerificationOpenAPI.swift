@@ -47,6 +47,16 @@ enum VerificationOpenAPI {
                }
               }
              },
+             "403": {
+              "description": "The request brought trust configuration (roots not Apple's, environments [\"Xcode\"], unpinnedTestRoot) and the service refuses it: request.trustRefused (the notification receiver without --accept-request-trust; verification-service --refuse-request-trust)",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FailureAnswer"
+                }
+               }
+              }
+             },
              "408": {
               "description": "The body did not arrive in time (http.requestTimeout)",
               "content": {
@@ -145,7 +155,7 @@ enum VerificationOpenAPI {
           "schemas": {
            "VerificationRequest": {
             "title": "Sigil verification request",
-            "description": "The one request document of every door: sigil_verify (C), sigil.verify (Python), POST /v1/verify (HTTP). A request this schema refuses is answered {\"valid\": false, \"error\": {\"code\": \"request.*\"}} (HTTP 400, or 413 over the size limit); null stands for an absent member. Members a kind does not use are refused, never ignored.",
+            "description": "The one request document of every door: sigil_verify (C), sigil.verify (Python), POST /v1/verify (HTTP). A request this schema refuses is answered {\"valid\": false, \"error\": {\"code\": \"request.*\"}} (HTTP 400, or 413 over the size limit); null stands for an absent member. Members a kind does not use are refused, never ignored. Trust configuration: roots, environments [\"Xcode\"] and unpinnedTestRoot choose the anchor the data is verified under; every valid answer names that anchor in \"trust\" (apple, request-roots, xcode, unpinned-test-root, attested-key, configured-roots) and lists \"appleRoot\" in notEnforced when it is not Apple's root for the kind. A service that refuses request trust (the notification receiver by default; verification-service --refuse-request-trust) answers such a request request.trustRefused (HTTP 403); roots that are exactly Apple's root for the kind pass.",
             "type": "object",
             "additionalProperties": false,
             "required": [
@@ -192,7 +202,7 @@ enum VerificationOpenAPI {
               "maximum": 9223372036854775807
              },
              "environments": {
-              "description": "The environments accepted (always enforced): Production and/or Sandbox, or Xcode alone, for App Store data and receipts (default Production and Sandbox; Sandbox only when bundleId is enforced without appAppleId); production or development for an attestation (default production).",
+              "description": "The environments accepted (always enforced): Production and/or Sandbox, or Xcode alone (trust configuration: Xcode's StoreKit testing certificate, the one root given or the one the data carries, is the anchor; trust xcode, appleRoot not enforced), for App Store data and receipts (default Production and Sandbox; Sandbox only when bundleId is enforced without appAppleId); production or development for an attestation (default production).",
               "type": [
                "array",
                "null"
@@ -206,7 +216,7 @@ enum VerificationOpenAPI {
               }
              },
              "roots": {
-              "description": "Trusted root certificates, each PEM text or base64 of DER. App Store data defaults to the built-in Apple Root CA - G3; receipts need Apple Inc. Root Certificate; attestations the Apple App Attestation Root CA (pinned by fingerprint). With environments [\"Xcode\"], the first is Xcode's certificate.",
+              "description": "Trust configuration: the root certificates the data must chain to instead of Apple's, each PEM text or base64 of DER. Absent: Apple's root for the kind (App Store data: Apple Root CA - G3, built in; receipts: Apple Inc. Root Certificate, attestations: the Apple App Attestation Root CA, pinned, both from the service's roots directory). Roots that are exactly Apple's root for the kind by SHA-256 fingerprint answer trust apple; any other answers trust request-roots with appleRoot in notEnforced, or request.trustRefused where the service refuses request trust. With environments [\"Xcode\"], one root only: Xcode's certificate (more is refused, never cut to the first). An attestation takes one root, the App Attest root unless unpinnedTestRoot.",
               "type": [
                "array",
                "null"
@@ -220,7 +230,7 @@ enum VerificationOpenAPI {
               }
              },
              "at": {
-              "description": "The validation time, seconds since 1970 (default: the payload's signedDate, the receipt's creation date, now for an attestation or an Apple Pay token, whose signing time must lie within the service's window of it).",
+              "description": "The validation time, seconds since 1970 (default: the payload's signedDate, the receipt's creation date, now for an attestation or an Apple Pay token, whose signing time must lie within the service's window of it). An at more than 60 seconds from the service's clock is a relaxation the answer lists as \"at\" in notEnforced.",
               "type": [
                "integer",
                "null"
@@ -286,7 +296,7 @@ enum VerificationOpenAPI {
               "maximum": 4294967295
              },
              "unpinnedTestRoot": {
-              "description": "Attestation: trust roots[0] without the App Attest root's pin. Test PKIs only.",
+              "description": "Trust configuration, attestation only: trust roots[0] (required) without the App Attest root's pin; answers trust unpinned-test-root with appleRoot in notEnforced unless roots[0] is the Apple App Attestation Root CA. Test PKIs only.",
               "type": [
                "boolean",
                "null"
@@ -422,15 +432,41 @@ enum VerificationOpenAPI {
                "allOf": [
                 {
                  "$ref": "#/components/schemas/VerificationRequest/$defs/appAttest"
+                },
+                {
+                 "if": {
+                  "properties": {
+                   "unpinnedTestRoot": {
+                    "const": true
+                   }
+                  },
+                  "required": [
+                   "unpinnedTestRoot"
+                  ]
+                 },
+                 "then": {
+                  "required": [
+                   "roots"
+                  ],
+                  "properties": {
+                   "roots": {
+                    "type": "array"
+                   }
+                  }
+                 }
                 }
-               ],
-               "required": [
-                "roots"
                ],
                "properties": {
                 "roots": {
-                 "type": "array",
-                 "maxItems": 1
+                 "anyOf": [
+                  {
+                   "type": "null"
+                  },
+                  {
+                   "type": "array",
+                   "maxItems": 1
+                  }
+                 ]
                 },
                 "environments": {
                  "anyOf": [
@@ -518,32 +554,6 @@ enum VerificationOpenAPI {
                 },
                 {
                  "$ref": "#/components/schemas/VerificationRequest/$defs/appStoreEnvironments"
-                },
-                {
-                 "anyOf": [
-                  {
-                   "required": [
-                    "roots"
-                   ],
-                   "properties": {
-                    "roots": {
-                     "type": "array"
-                    }
-                   }
-                  },
-                  {
-                   "properties": {
-                    "environments": {
-                     "const": [
-                      "Xcode"
-                     ]
-                    }
-                   },
-                   "required": [
-                    "environments"
-                   ]
-                  }
-                 ]
                 }
                ],
                "properties": {
@@ -591,6 +601,35 @@ enum VerificationOpenAPI {
              {
               "if": {
                "properties": {
+                "environments": {
+                 "const": [
+                  "Xcode"
+                 ]
+                }
+               },
+               "required": [
+                "environments"
+               ]
+              },
+              "then": {
+               "properties": {
+                "roots": {
+                 "anyOf": [
+                  {
+                   "type": "null"
+                  },
+                  {
+                   "type": "array",
+                   "maxItems": 1
+                  }
+                 ]
+                }
+               }
+              }
+             },
+             {
+              "if": {
+               "properties": {
                 "kind": {
                  "enum": [
                   "receipt",
@@ -621,6 +660,7 @@ enum VerificationOpenAPI {
             "required": [
              "valid",
              "kind",
+             "trust",
              "notEnforced"
             ],
             "additionalProperties": false,
@@ -644,6 +684,17 @@ enum VerificationOpenAPI {
              "environment": {
               "type": "string",
               "description": "Production, Sandbox or Xcode (App Store data, receipts); production or development (attestations)"
+             },
+             "trust": {
+              "enum": [
+               "apple",
+               "request-roots",
+               "xcode",
+               "unpinned-test-root",
+               "attested-key",
+               "configured-roots"
+              ],
+              "description": "The anchor the data was verified under (issue 46): apple (Apple's root for the kind: built in, installed, or request roots that are exactly it by fingerprint), request-roots (roots the request supplied that are not Apple's), xcode (Xcode's StoreKit testing certificate), unpinned-test-root (an attestation's root without the App Attest pin), attested-key (an assertion: the key the caller stored), configured-roots (applepay: the service's configured test roots). Every anchor but apple and attested-key lists appleRoot in notEnforced."
              },
              "payload": {
               "type": "object",
@@ -747,7 +798,8 @@ enum VerificationOpenAPI {
               "type": "array",
               "items": {
                "type": "string"
-              }
+              },
+              "description": "Each check the request relaxed, by name: bundleId, appAppleId, validationCategory, bundleVersion, transactionId, appleRoot (the anchor is not Apple's root), at (the request's at is more than 60 s from the service's clock)."
              },
              "applepay": {
               "type": "object",
@@ -842,7 +894,7 @@ enum VerificationOpenAPI {
               "properties": {
                "code": {
                 "type": "string",
-                "description": "domain.code: request.* (the request was wrong: 400, 413; service.notConfigured: 501), http.* (the HTTP exchange: 408, 415), service.replayStoreUnavailable (503), or the verifier's (appstore.*, pkcs7.*, appattest.*, applepay.*: 422)"
+                "description": "domain.code: request.* (the request was wrong: 400, 413; request.trustRefused: 403; service.notConfigured: 501), http.* (the HTTP exchange: 408, 415), service.replayStoreUnavailable (503), or the verifier's (appstore.*, pkcs7.*, appattest.*, applepay.*: 422)"
                },
                "message": {
                 "type": "string"

@@ -97,16 +97,19 @@ public enum VerificationServer {
     /// `listening on HOST:PORT` on standard output once it accepts connections. A connection idle
     /// for `idleTimeout` (one that sends nothing, or stops within its headers) is closed. The
     /// Apple Pay replay store's schema is created or upgraded before the server accepts connections.
+    /// `requestTrust` (issue 46; no default) says whether a request's own trust anchors are
+    /// verified and reported (`verification-service` by default) or refused
+    /// (`--refuse-request-trust`).
     public static func run(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = VerificationRoutes.defaultMaxBodyBytes,
         bodyTimeout: Duration = VerificationRoutes.defaultBodyTimeout, idleTimeout: Duration = .seconds(30),
-        applePay: ApplePayOptions = ApplePayOptions(), logger: Logger
+        applePay: ApplePayOptions = ApplePayOptions(), requestTrust: RequestTrust, logger: Logger
     ) async throws {
         let router = Router()
         let applePayConfiguration = try applePay.configuration(logger: logger)
         VerificationRoutes.add(
-            to: router, service: VerificationService(applePay: applePayConfiguration?.configuration), maxBodyBytes: maxBodyBytes,
-            bodyTimeout: bodyTimeout, health: true)
+            to: router, service: VerificationService(applePay: applePayConfiguration?.configuration, requestTrust: requestTrust),
+            maxBodyBytes: maxBodyBytes, bodyTimeout: bodyTimeout, health: true)
         let idleNanoseconds = idleTimeout.components.seconds * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000
         var app = Application(
             router: router, server: .http1(configuration: .init(idleTimeout: .nanoseconds(idleNanoseconds))),

@@ -9,6 +9,11 @@ import NotificationReceiverKit
 //   verification-service [--host 127.0.0.1] [--port 8080] [--max-body-bytes 1048576] [--body-timeout SECONDS]
 //       [--applepay-merchant KEY=CERT]... [--applepay-merchant-id KEY=MERCHANT_ID]... [--applepay-root FILE]...
 //       [--applepay-tolerance SECONDS] [--sqlite PATH | --postgres-url URL | --applepay-without-replay-protection]
+//       [--refuse-request-trust]
+//
+// A request's trust configuration (roots not Apple's, environments ["Xcode"], unpinnedTestRoot) is
+// verified and named in the answer ("trust", "appleRoot" in notEnforced) unless
+// --refuse-request-trust, which answers it request.trustRefused (403).
 LoggingSystem.bootstrap { label in
     var handler = StreamLogHandler.standardError(label: label)
     handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -19,12 +24,17 @@ var port = 8080
 var maxBodyBytes = VerificationRoutes.defaultMaxBodyBytes
 var bodyTimeout = VerificationRoutes.defaultBodyTimeout
 var applePay = ApplePayOptions()
+var refuseRequestTrust = false
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 func usage(_ message: String) -> Never {
     FileHandle.standardError.write(Data("verification-service: \(message)\n".utf8))
     exit(64)
 }
 while let flag = arguments.popFirst() {
+    if flag == "--refuse-request-trust" {
+        refuseRequestTrust = true
+        continue
+    }
     if ApplePayOptions.switches.contains(flag) {
         _ = try? applePay.take(flag, nil)
         continue
@@ -55,7 +65,8 @@ do {
 }
 do {
     try await VerificationServer.run(
-        host: host, port: port, maxBodyBytes: maxBodyBytes, bodyTimeout: bodyTimeout, applePay: applePay, logger: logger)
+        host: host, port: port, maxBodyBytes: maxBodyBytes, bodyTimeout: bodyTimeout, applePay: applePay,
+        requestTrust: refuseRequestTrust ? .refused : .acceptedAndReported, logger: logger)
 } catch {
     logger.critical("stopped: \(String(reflecting: error))")
     exit(1)

@@ -20,7 +20,27 @@ final class VerificationServiceTests: XCTestCase {
         var base: String { "http://127.0.0.1:\(port)" }
 
         init(_ arguments: [String], testCase: AnyClass) throws {
-            port = try LoopbackProcess.start(process, executable: "verification-service", arguments: arguments, testCase: testCase)
+            // Apple's roots that are not built in, in the roots directory the service reads
+            // (SIGIL_ROOTS): receipts and attestations without request roots (issue 46).
+            var environment = ProcessInfo.processInfo.environment
+            environment["SIGIL_ROOTS"] = try Self.installedRoots()
+            port = try LoopbackProcess.start(
+                process, executable: "verification-service", arguments: arguments, testCase: testCase, environment: environment)
+        }
+
+        /// A fresh directory holding Conformance/cases.json's installedRoots (conformance.py roots).
+        static func installedRoots() throws -> String {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sigil-roots-\(UUID().uuidString)").path
+            let python = Process()
+            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            python.arguments = [
+                "python3", VerificationServiceTests.repository.appendingPathComponent("Conformance/conformance.py").path, "roots",
+                directory,
+            ]
+            try python.run()
+            python.waitUntilExit()
+            guard python.terminationStatus == 0 else { throw HarnessError("conformance.py roots \(directory) failed") }
+            return directory
         }
 
         func stop() {
@@ -260,5 +280,36 @@ final class VerificationServiceTests: XCTestCase {
         XCTAssertEqual((malformed?.json["error"] as? [String: Any])?["code"] as? String, "request.unknownMember")
         XCTAssertEqual(openAPI?.status, 200)
         XCTAssertEqual(openAPI?.json["openapi"] as? String, "3.1.0")
+    }
+
+    /// Issue 46: the notification receiver refuses a request's own trust anchors by default (403,
+    /// request.trustRefused): its test root given in `roots`, and Xcode's carried certificate.
+    func testTheNotificationReceiverRefusesRequestTrust() async throws {
+        let signer = try Signer.shared.get()
+        let sqlite = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: sqlite) }
+        let receiver = try ReceiverProcess(
+            arguments: [
+                "--bundle-id", signer.bundleId, "--app-apple-id", "\(signer.appAppleId)", "--environment", "Sandbox",
+                "--root-certificate", signer.rootFile.path, "--sqlite", sqlite.path,
+            ], testCase: Self.self)
+        defer { receiver.stop() }
+        let root = try Data(contentsOf: signer.rootFile)
+        let rootText = root.base64EncodedString()  // DER
+        let sender = Sender()
+        var answers: [(Int, String?)] = []
+        for request in [
+            ["kind": "transaction", "data": "x.y.z", "roots": [rootText]],
+            ["kind": "transaction", "data": "x.y.z", "environments": ["Xcode"]],
+        ] as [[String: Any]] {
+            let response = try? await sender.post(
+                url: receiver.baseURL + "/v1/verify", Array(try JSONSerialization.data(withJSONObject: request)))
+            answers.append((response?.status ?? 0, (response?.json["error"] as? [String: Any])?["code"] as? String))
+        }
+        await sender.shutdown()
+        for (status, code) in answers {
+            XCTAssertEqual(status, 403)
+            XCTAssertEqual(code, "request.trustRefused")
+        }
     }
 }
