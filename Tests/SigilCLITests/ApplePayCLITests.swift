@@ -76,7 +76,7 @@ final class ApplePayCLITests: XCTestCase {
                 .utf8)
         let json = try pki.ecToken(
             payment: payment, merchant: merchant.publicKey, merchantIdentifier: "merchant.com.example.a",
-            ephemeral: ECDSAPrivateKey.generate(curve: .p256, using: &generator), transactionId: generator.bytes(16), signingTime: time)
+            ephemeral: ECDSAPrivateKey.generate(curve: .p256, using: &generator), transactionId: generator.bytes(32), signingTime: time)
         let token = try temporary("token.json", json)
         let key = try temporary("key.pem", Array(merchant.pkcs8PEM.utf8))
         let root = try temporary("root.pem", Array(pki.root.pemRepresentation.utf8))
