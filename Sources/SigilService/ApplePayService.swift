@@ -9,7 +9,7 @@ import SigilX509
 /// One accepted Apple Pay token, as a replay store records it. No card data: the replay key, the
 /// transaction id, the key it was made for, two times and the request's fingerprint.
 public struct ApplePayTransactionRecord: Sendable, Hashable {
-    /// The token's ``PaymentToken/replayKey`` (SHA-256 of what Apple signed, lowercase hex): the
+    /// The token's `PaymentToken.replayKey` (SHA-256 of what Apple signed, lowercase hex): the
     /// store's unique key. No re-framing of the token's fields changes it.
     public let replayKey: String
     /// The token's `transactionId`, lowercase hex (indexed, for lookups; not unique by itself
