@@ -19,6 +19,16 @@ public struct ApplePayError: ModuleError {
         public static let malformedToken = Code("malformedToken")
         /// `version` is neither EC_v1 nor RSA_v1.
         public static let unknownVersion = Code("unknownVersion")
+        /// `header.transactionId` is not 32 bytes of hex (the identifier every device writes): the
+        /// signed content has no lengths, so a shorter or longer id would let bytes move between it
+        /// and `applicationData` under the same signature, each variant a new id.
+        public static let invalidTransactionId = Code("invalidTransactionId")
+        /// `header.applicationData`, when present, is not 32 bytes of hex (the SHA-256 of the
+        /// request's application data).
+        public static let invalidApplicationData = Code("invalidApplicationData")
+        /// EC_v1's `header.ephemeralPublicKey` is not exactly one DER SubjectPublicKeyInfo of a
+        /// P-256 point (trailing bytes, another curve, a point off the curve).
+        public static let invalidEphemeralPublicKey = Code("invalidEphemeralPublicKey")
         /// The signature is not a CMS SignedData that verifies over the token's fields.
         public static let invalidSignature = Code("invalidSignature")
         /// The signer does not chain to the trusted root under Apple Pay's certificate profile.
@@ -35,7 +45,8 @@ public struct ApplePayError: ModuleError {
         public static let tagMismatch = Code("tagMismatch")
         /// The decrypted payment data is not the JSON Apple's reference describes.
         public static let malformedPaymentData = Code("malformedPaymentData")
-        /// A token with this `transactionId` was already accepted: refused by a replay store
+        /// A token with this ``PaymentToken/replayKey`` (the same signed content, however its
+        /// fields are framed) was already accepted by another request: refused by a replay store
         /// (the verification service's; SigilApplePay itself keeps no state).
         public static let replayedTransaction = Code("replayedTransaction")
     }

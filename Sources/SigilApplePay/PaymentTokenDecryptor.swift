@@ -81,10 +81,8 @@ public struct PaymentTokenDecryptor: Sendable {
         }
         switch (token.version, key.privateKey) {
         case (.ecV1, .ec(let merchant)):
-            let ephemeral: ECDSAPublicKey
-            do { ephemeral = try ECDSAPublicKey(spkiDER: token.ephemeralPublicKey ?? []) } catch {
-                throw fail("the ephemeral public key: \(error.reason)", "Payment Token Format Reference, EC_v1; SEC 1 §3.2.2")
-            }
+            // Checked when the token was decoded (PaymentToken.ephemeralKey): one DER SPKI of a P-256 point.
+            let ephemeral = try PaymentToken.ephemeralKey(token.ephemeralPublicKey ?? [])
             do {
                 var z = try merchant.sharedSecret(with: ephemeral)
                 defer { SecretMemory.wipe(&z) }

@@ -2,13 +2,18 @@ import SigilASN1
 import SigilAppStore
 import SigilApplePay
 import SigilBase
+import SigilCore
 import SigilJOSE
 import SigilX509
 
-/// One accepted Apple Pay token, as a replay store records it. No card data: the transaction id,
-/// the key it was made for and two times.
+/// One accepted Apple Pay token, as a replay store records it. No card data: the replay key, the
+/// transaction id, the key it was made for, two times and the request's fingerprint.
 public struct ApplePayTransactionRecord: Sendable, Hashable {
-    /// The token's `transactionId`, lowercase hex (the store's unique key).
+    /// The token's `PaymentToken.replayKey` (SHA-256 of what Apple signed, lowercase hex): the
+    /// store's unique key. No re-framing of the token's fields changes it.
+    public let replayKey: String
+    /// The token's `transactionId`, lowercase hex (indexed, for lookups; not unique by itself
+    /// across re-framings of one token, which the decoder refuses anyway).
     public let transactionId: String
     /// The token's `publicKeyHash`, base64: which merchant key it was made for.
     public let publicKeyHash: String
@@ -16,25 +21,53 @@ public struct ApplePayTransactionRecord: Sendable, Hashable {
     public let signingTime: Int64
     /// When the service accepted it, seconds since 1970.
     public let acceptedAt: Int64
+    /// SHA-256 of the request body that was accepted, lowercase hex: a later request with the same
+    /// body is a retry of this one (answered again, flagged `retry`), any other a replay.
+    public let requestFingerprint: String
 
     /// A record of these values.
-    public init(transactionId: String, publicKeyHash: String, signingTime: Int64, acceptedAt: Int64) {
+    public init(
+        replayKey: String, transactionId: String, publicKeyHash: String, signingTime: Int64, acceptedAt: Int64,
+        requestFingerprint: String
+    ) {
+        self.replayKey = replayKey
         self.transactionId = transactionId
         self.publicKeyHash = publicKeyHash
         self.signingTime = signingTime
         self.acceptedAt = acceptedAt
+        self.requestFingerprint = requestFingerprint
     }
 }
 
-/// Where accepted Apple Pay transaction ids are kept, so that a token is accepted once.
+/// What a replay store's ``ApplePayReplayStore/record(_:)`` decided.
+public enum ApplePayRecordOutcome: Sendable, Hashable {
+    /// The record is stored now: a new acceptance.
+    case recorded
+    /// A record with this replay key was stored before by a request with the same fingerprint (the
+    /// same body): the caller is retrying, for example after a timeout that hid a committed
+    /// insert. The service answers again, flagged `retry`, with the first acceptance's time.
+    case retryOfSameRequest(firstAcceptedAt: Int64)
+    /// A record with this replay key was stored before by another request: a replay.
+    case replay
+
+    /// The outcome for `incoming` when `stored` already holds its replay key (what a store answers
+    /// after its insert found the key taken).
+    public init(stored: (requestFingerprint: String, acceptedAt: Int64), incoming: ApplePayTransactionRecord) {
+        self = stored.requestFingerprint == incoming.requestFingerprint ? .retryOfSameRequest(firstAcceptedAt: stored.acceptedAt) : .replay
+    }
+}
+
+/// Where accepted Apple Pay tokens are kept, so that a token is accepted once.
 ///
-/// `record` inserts the row and returns true only once the insert has committed durably; it returns
-/// false, writing nothing, when the transaction id is already stored — decided by the database's
-/// unique key, so two concurrent submissions of one token (even to several processes sharing the
-/// database) record it once and one of them is refused.
+/// `record` inserts the row and answers ``ApplePayRecordOutcome/recorded`` only once the insert
+/// has committed durably. When the replay key is already stored it writes nothing and answers
+/// ``ApplePayRecordOutcome/retryOfSameRequest(firstAcceptedAt:)`` if the stored row's request
+/// fingerprint is the incoming one, ``ApplePayRecordOutcome/replay`` otherwise — decided by the
+/// database's unique key, so of concurrent submissions of one token (even to several processes
+/// sharing the database) one records it.
 public protocol ApplePayReplayStore: Sendable {
-    /// Records `record`: true when stored now, false when its transaction id was stored before.
-    func record(_ record: ApplePayTransactionRecord) async throws -> Bool
+    /// Records `record` unless its replay key is stored, and says which of the three happened.
+    func record(_ record: ApplePayTransactionRecord) async throws -> ApplePayRecordOutcome
 }
 
 /// What the service needs to answer kind `applepay`: the merchant keys (several, chosen by each
@@ -45,12 +78,13 @@ public protocol ApplePayReplayStore: Sendable {
 public struct ApplePayServiceConfiguration: Sendable {
     /// How a token seen twice is refused.
     public enum ReplayProtection: Sendable {
-        /// Each accepted token's transaction id is recorded in `store`; a second one is refused
-        /// with `applepay.replayedTransaction`.
+        /// Each accepted token's replay key is recorded in `store`; another request with the same
+        /// replay key is refused with `applepay.replayedTransaction` (a retry of the identical
+        /// request body is answered again, flagged `retry`).
         case store(any ApplePayReplayStore)
         /// The named relaxation: no replay store; a token is accepted as often as it is sent (the
-        /// answer lists `transactionId` in `notEnforced`). For a caller that keeps its own record
-        /// of transaction ids; never the default.
+        /// answer lists `replayKey` in `notEnforced`). For a caller that keeps its own record of
+        /// replay keys; never the default.
         case disabledAcceptingReplays
     }
 
@@ -76,13 +110,16 @@ public struct ApplePayServiceConfiguration: Sendable {
 }
 
 /// Kind `applepay`: verify Apple's signature, decrypt with the merchant key the token names, record
-/// the transaction id, answer. Nothing of the decrypted payment reaches an error message; the
+/// the replay key, answer. Nothing of the decrypted payment reaches an error message; the
 /// answer carries it (`applepay.payment`) because the service holds the merchant keys so that its
 /// callers need not: a verdict alone would send them back to decrypting the token themselves.
 extension VerificationService {
     /// The answer to the request document `json`, with the state some kinds need: for `applepay`
-    /// the transaction id is recorded in the configured replay store before a valid answer is given
-    /// (the HTTP verification service calls this; every other kind answers as ``verify(json:)``).
+    /// the token's replay key and SHA-256 of `json` are recorded in the configured replay store
+    /// before a valid answer is given; the same `json` again gets the same answer flagged
+    /// `"retry": true` with `firstAcceptedAt`, any other request carrying a token with that replay
+    /// key `applepay.replayedTransaction` (the HTTP verification service calls this; every other
+    /// kind answers as ``verify(json:)``).
     public func verifyRecordingReplays(json: [UInt8]) async -> VerificationAnswer {
         let request: VerificationRequest
         do { request = try VerificationRequest(json: json) } catch { return VerificationAnswer(error) }
@@ -92,26 +129,27 @@ extension VerificationService {
             switch accepted.configuration.replayProtection {
             case .disabledAcceptingReplays:
                 return VerificationAnswer(
-                    status: .verified, json: applePayAnswer(accepted, replayChecked: false, at: request.at).serialized)
+                    status: .verified, json: applePayAnswer(accepted, replay: nil, at: request.at).serialized)
             case .store(let store):
                 let record = ApplePayTransactionRecord(
-                    transactionId: Base16.encode(accepted.token.transactionId).lowercased(),
+                    replayKey: accepted.token.replayKey, transactionId: Base16.encode(accepted.token.transactionId),
                     publicKeyHash: Base64.encode(accepted.token.publicKeyHash), signingTime: accepted.verified.signingTime,
-                    acceptedAt: accepted.configuration.clock())
-                let stored: Bool
-                do { stored = try await store.record(record) } catch {
+                    acceptedAt: accepted.configuration.clock(), requestFingerprint: Base16.encode(SHA256.hash(json)))
+                let outcome: ApplePayRecordOutcome
+                do { outcome = try await store.record(record) } catch {
                     // The store's error is not shown: a driver's message may quote the statement.
                     throw ServiceConfigurationError(
                         .replayStoreUnavailable,
                         "the replay store did not record the transaction (\(type(of: error))); nothing was accepted")
                 }
-                guard stored else {
+                guard outcome != .replay else {
                     throw ApplePayError(
-                        .replayedTransaction, "transactionId \(record.transactionId) was already accepted", step: "replay",
-                        clause: "Payment Token Format Reference, transactionId; a token is used once")
+                        .replayedTransaction,
+                        "a token with replay key \(record.replayKey) (transactionId \(record.transactionId)) was already accepted",
+                        step: "replay", clause: "Payment Token Format Reference, transactionId; a token is used once")
                 }
                 return VerificationAnswer(
-                    status: .verified, json: applePayAnswer(accepted, replayChecked: true, at: request.at).serialized)
+                    status: .verified, json: applePayAnswer(accepted, replay: outcome, at: request.at).serialized)
             }
         } catch {
             return Self.answer(refusal: error)
@@ -125,9 +163,10 @@ extension VerificationService {
         guard let configuration = applePay else { throw Self.notConfigured }
         guard case .disabledAcceptingReplays = configuration.replayProtection else {
             throw ServiceConfigurationError(
-                .notConfigured, "kind applepay records each transactionId in the replay store: this door cannot (verifyRecordingReplays)")
+                .notConfigured,
+                "kind applepay records each token's replay key in the replay store: this door cannot (verifyRecordingReplays)")
         }
-        return applePayAnswer(try applePayAccepted(request), replayChecked: false, at: request.at)
+        return applePayAnswer(try applePayAccepted(request), replay: nil, at: request.at)
     }
 
     static let notConfigured = ServiceConfigurationError(
@@ -151,27 +190,38 @@ extension VerificationService {
     }
 
     /// `{"valid": true, "kind": "applepay", "trust", "applepay": {version, transactionId (hex),
-    /// publicKeyHash (base64), signingTime, applicationData (hex)?, paymentDataType, payment},
-    /// "notEnforced"}`: trust `apple` when the configured roots are Apple Root CA - G3 alone,
-    /// else `configured-roots` (and `appleRoot` not enforced); `at` is compared with the
-    /// configuration's clock.
-    func applePayAnswer(_ accepted: ApplePayAccepted, replayChecked: Bool, at: Int64?) -> JSONValue {
+    /// replayKey, publicKeyHash (base64), signingTime, applicationData (hex)?, paymentDataType,
+    /// payment, retry?, firstAcceptedAt?}, "notEnforced"}`. `replay` is the store's outcome (nil: no
+    /// store, `replayKey` in `notEnforced`): `retry` is false for a new acceptance, true with
+    /// `firstAcceptedAt` for a retry of the same request, so that no caller takes a retry for a
+    /// second payment. Trust is `apple` when the configured roots are Apple Root CA - G3 alone, else
+    /// `configured-roots` (and `appleRoot` not enforced); `at` is compared with the configuration's
+    /// clock.
+    func applePayAnswer(_ accepted: ApplePayAccepted, replay: ApplePayRecordOutcome?, at: Int64?) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("version", .string(accepted.token.version.rawValue)),
-            ("transactionId", .string(Base16.encode(accepted.token.transactionId).lowercased())),
+            ("transactionId", .string(Base16.encode(accepted.token.transactionId))),
+            ("replayKey", .string(accepted.token.replayKey)),
             ("publicKeyHash", .string(Base64.encode(accepted.token.publicKeyHash))),
             ("signingTime", .int(accepted.verified.signingTime)),
         ]
         if let applicationData = accepted.token.applicationData {
-            members.append(("applicationData", .string(Base16.encode(applicationData).lowercased())))
+            members.append(("applicationData", .string(Base16.encode(applicationData))))
         }
         members.append(("paymentDataType", .string(accepted.payment.paymentDataType)))
         // The decrypted payment data as Apple wrote it (it parsed as a JSON object to get here).
         let payment = (try? JSONValue(parsing: accepted.payment.plaintext)) ?? .object([])
         members.append(("payment", payment))
+        switch replay {
+        case .retryOfSameRequest(let firstAcceptedAt)?:
+            members.append(("retry", .bool(true)))
+            members.append(("firstAcceptedAt", .int(firstAcceptedAt)))
+        case .recorded?, .replay?: members.append(("retry", .bool(false)))
+        case nil: break
+        }
         let anchor: TrustAnchor = Self.areExactly(accepted.configuration.verifier.trustedRoots, .appleRootCAG3) ? .apple : .configuredRoots
         return AnswerEncoding.valid(
             kind: VerificationRequest.Kind.applepay.rawValue, environment: nil, trust: anchor, field: "applepay", value: .object(members),
-            notEnforced: relaxations(replayChecked ? [] : ["transactionId"], anchor: anchor, at: at, now: accepted.configuration.clock()))
+            notEnforced: relaxations(replay == nil ? ["replayKey"] : [], anchor: anchor, at: at, now: accepted.configuration.clock()))
     }
 }

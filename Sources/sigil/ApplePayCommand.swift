@@ -49,7 +49,8 @@ struct ApplePayCommand: ParsableCommand {
         static func json(_ token: PaymentToken, _ verified: PaymentTokenVerifier.Verified) -> [String: Any] {
             [
                 "version": token.version.rawValue, "signingTime": Time.rfc3339(verified.signingTime),
-                "transactionId": Output.hex(token.transactionId), "publicKeyHash": Data(token.publicKeyHash).base64EncodedString(),
+                "transactionId": Output.hex(token.transactionId), "replayKey": token.replayKey,
+                "publicKeyHash": Data(token.publicKeyHash).base64EncodedString(),
                 "applicationData": token.applicationData.map(Output.hex) ?? NSNull(),
                 "chain": verified.chain.map(\.subject.rfc4514String),
             ]

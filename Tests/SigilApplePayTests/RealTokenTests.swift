@@ -117,7 +117,13 @@ final class RealTokenTests: XCTestCase {
         XCTAssertNoThrow(try verifier.verify(PaymentToken(json: json), at: time))
         let cases: [(String, [UInt8])] = [
             ("data", try tampered(json, ["data"])),
-            ("ephemeralPublicKey", try tampered(json, ["header", "ephemeralPublicKey"])),
+            // Another point on P-256 (a flipped bit leaves the curve, refused at decoding below).
+            (
+                "ephemeralPublicKey",
+                try tampered(
+                    json, ["header", "ephemeralPublicKey"],
+                    append: Data(ECDSAPrivateKey.generate(curve: .p256).publicKey.spkiDER).base64EncodedString())
+            ),
             ("transactionId", try tampered(json, ["header", "transactionId"], hex: true)),
             ("applicationData added", try tampered(json, ["header", "applicationData"], append: String(repeating: "ab", count: 32))),
             // The signature value itself: the ECDSA-Sig-Value sits just before the trailing
@@ -130,6 +136,9 @@ final class RealTokenTests: XCTestCase {
         // A certificate inside the signature: the chain step refuses it.
         XCTAssertThrowsError(try verifier.verify(PaymentToken(json: tampered(json, ["signature"])), at: time)) {
             XCTAssertEqual(($0 as? ApplePayError)?.code, .untrustedSigner)
+        }
+        XCTAssertThrowsError(try PaymentToken(json: tampered(json, ["header", "ephemeralPublicKey"]))) {
+            XCTAssertEqual(($0 as? ApplePayError)?.code, .invalidEphemeralPublicKey)
         }
         for (field, bytes) in cases {
             XCTAssertThrowsError(try verifier.verify(PaymentToken(json: bytes), at: time), field) {

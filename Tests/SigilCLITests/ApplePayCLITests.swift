@@ -62,6 +62,68 @@ final class ApplePayCLITests: XCTestCase {
         XCTAssertTrue(stale.stdout.isEmpty)
     }
 
+    /// Issue 46, the attacker's re-framings of the real token (Apple's signature holds over each):
+    /// 4 bytes of transactionId moved into applicationData — `verify` and `decrypt` refuse it
+    /// applepay.invalidTransactionId; data's last 32 bytes moved into the header — `verify`
+    /// accepts the signature (the replay key is the original's), `decrypt` refuses it
+    /// applepay.tagMismatch. Exit status 1, nothing on stdout, the code in the failure report.
+    func testReframedRealTokenIsRefusedWithItsCode() throws {
+        let folder = try TestPaths.requireApplePayVectors().appendingPathComponent("spreedly-gala")
+        let original = Array(try Data(contentsOf: folder.appendingPathComponent("token.json")))
+        func reframed(_ change: (inout [UInt8], inout [UInt8], inout [UInt8]?) -> Void) throws -> String {
+            var root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(original)) as? [String: Any])
+            var header = try XCTUnwrap(root["header"] as? [String: Any])
+            var data = Array(try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(root["data"] as? String))))
+            var id = try XCTUnwrap(Hex.decode(try XCTUnwrap(header["transactionId"] as? String)))
+            var applicationData: [UInt8]?
+            change(&data, &id, &applicationData)
+            root["data"] = Data(data).base64EncodedString()
+            header["transactionId"] = Hex.encode(id)
+            header["applicationData"] = applicationData.map { Hex.encode($0) }
+            root["header"] = header
+            return try temporary("reframed-\(id.count)-\(data.count).json", Array(try JSONSerialization.data(withJSONObject: root)))
+        }
+        let shortened = try reframed { _, id, app in
+            app = Array(id.suffix(4))
+            id.removeLast(4)
+        }
+        let moved = try reframed { data, id, app in
+            app = id
+            id = Array(data.suffix(32))
+            data.removeLast(32)
+        }
+        let at = ["--at", "2021-09-01T19:03:06Z"]
+        let decrypt = [
+            "applepay", "decrypt", "--merchant-key", folder.appendingPathComponent("merchant_key.pem").path,
+            "--merchant-cert", folder.appendingPathComponent("merchant_cert.pem").path,
+        ]
+        for (arguments, code) in [
+            (["applepay", "verify"] + at + [shortened], "applepay.invalidTransactionId"),
+            (decrypt + at + [shortened], "applepay.invalidTransactionId"),
+            (decrypt + at + [moved], "applepay.tagMismatch"),
+        ] {
+            let refused = try sigil(arguments)
+            XCTAssertEqual(refused.status, 1, "\(arguments)")
+            XCTAssertTrue(refused.stdout.isEmpty, "\(arguments)")
+            let stderr = String(decoding: refused.stderr, as: UTF8.self)
+            let start = try XCTUnwrap(stderr.range(of: "{")).lowerBound
+            let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(stderr[start...].utf8)) as? [String: Any], stderr)
+            XCTAssertEqual(report["error"] as? String, code, stderr)
+        }
+        // The signature still holds over the 32-byte move: only decryption can refuse it.
+        // The signature still holds over the 32-byte move (only decryption can refuse it), and the
+        // replay key it prints is the original's.
+        var replayKeys: [String] = []
+        for token in [folder.appendingPathComponent("token.json").path, moved] {
+            let verified = try sigil(["applepay", "verify"] + at + [token])
+            XCTAssertEqual(verified.status, 0, String(decoding: verified.stderr, as: UTF8.self))
+            let out = try XCTUnwrap(JSONSerialization.jsonObject(with: verified.stdout) as? [String: Any])
+            replayKeys.append(try XCTUnwrap(out["replayKey"] as? String))
+        }
+        XCTAssertEqual(replayKeys[0], replayKeys[1])
+        XCTAssertEqual(replayKeys[0].count, 64)
+    }
+
     /// A token made for merchant identifier A, decrypted as merchant B: the tag fails, and neither
     /// the error report nor the explanation shows the payment.
     func testTagFailureReportsNoCardData() throws {
@@ -76,7 +138,7 @@ final class ApplePayCLITests: XCTestCase {
                 .utf8)
         let json = try pki.ecToken(
             payment: payment, merchant: merchant.publicKey, merchantIdentifier: "merchant.com.example.a",
-            ephemeral: ECDSAPrivateKey.generate(curve: .p256, using: &generator), transactionId: generator.bytes(16), signingTime: time)
+            ephemeral: ECDSAPrivateKey.generate(curve: .p256, using: &generator), transactionId: generator.bytes(32), signingTime: time)
         let token = try temporary("token.json", json)
         let key = try temporary("key.pem", Array(merchant.pkcs8PEM.utf8))
         let root = try temporary("root.pem", Array(pki.root.pemRepresentation.utf8))

@@ -127,7 +127,7 @@ final class ArticleSnippetTests: XCTestCase {
         ])
         let token = try pki.ecToken(
             payment: payment, merchant: merchant.publicKey, merchantIdentifier: "merchant.com.example",
-            ephemeral: ECDSAPrivateKey.generate(curve: .p256), transactionId: [1, 2, 3], signingTime: now)
+            ephemeral: ECDSAPrivateKey.generate(curve: .p256), transactionId: Array(repeating: 7, count: 32), signingTime: now)
         try await decryptApplePayToken(
             tokenJSON: token, merchantKeyPEM: Array(merchant.pkcs8PEM.utf8),
             merchantCertificatePEM: Array(certificate.pemRepresentation.utf8),

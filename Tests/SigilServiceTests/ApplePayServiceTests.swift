@@ -8,9 +8,10 @@ import XCTest
 
 /// Kind `applepay` in SigilService with a test-PKI token: unconfigured it is service.notConfigured
 /// (the C ABI's and Python's answer); the synchronous door refuses it while a replay store is
-/// configured; `verifyRecordingReplays` records the transactionId once and refuses it the second
-/// time, records nothing for a tampered token, answers 503 when the store fails; the named
-/// relaxation answers twice and lists transactionId in notEnforced. No card data in any refusal.
+/// configured; `verifyRecordingReplays` records the token's replay key once, answers the identical
+/// request again as a retry and refuses another request with the token, records nothing for a
+/// tampered token, answers 503 when the store fails; the named relaxation answers twice and lists
+/// replayKey in notEnforced. No card data in any refusal.
 final class ApplePayServiceTests: XCTestCase {
     static let signingTime: Int64 = 1_790_000_000
     static let pan = "4111111111111111"
@@ -29,12 +30,14 @@ final class ApplePayServiceTests: XCTestCase {
         let failing: Bool
         init(failing: Bool = false) { self.failing = failing }
         struct Down: Error {}
-        func record(_ record: ApplePayTransactionRecord) async throws -> Bool {
+        func record(_ record: ApplePayTransactionRecord) async throws -> ApplePayRecordOutcome {
             if failing { throw Down() }
             return lock.withLock {
-                guard stored[record.transactionId] == nil else { return false }
-                stored[record.transactionId] = record
-                return true
+                if let first = stored[record.replayKey] {
+                    return ApplePayRecordOutcome(stored: (first.requestFingerprint, first.acceptedAt), incoming: record)
+                }
+                stored[record.replayKey] = record
+                return .recorded
             }
         }
     }
@@ -114,11 +117,25 @@ final class ApplePayServiceTests: XCTestCase {
         // The test PKI's root is the service's configuration, not Apple Root CA - G3: named.
         XCTAssertEqual(try document(first)["trust"] as? String, "configured-roots")
         XCTAssertEqual(try document(first)["notEnforced"] as? [String], ["appleRoot"])
+        XCTAssertEqual(applepay["retry"] as? Bool, false)
         let recorded = try XCTUnwrap(store.records.values.first)
         XCTAssertEqual(recorded.transactionId, applepay["transactionId"] as? String)
+        XCTAssertEqual(recorded.replayKey, applepay["replayKey"] as? String)
+        XCTAssertEqual(recorded.replayKey, try PaymentToken(json: f.token).replayKey)
         XCTAssertEqual(recorded.acceptedAt, Self.signingTime + 10)
 
-        let second = await service.verifyRecordingReplays(json: request(f.token))
+        // The identical request again (a retry): the same payment, flagged.
+        let retry = await service.verifyRecordingReplays(json: request(f.token))
+        XCTAssertEqual(retry.status, .verified, retry.json)
+        let retried = try XCTUnwrap(try document(retry)["applepay"] as? [String: Any])
+        XCTAssertEqual(retried["retry"] as? Bool, true)
+        XCTAssertEqual(retried["firstAcceptedAt"] as? Int, Int(Self.signingTime + 10))
+        XCTAssertEqual(retried["transactionId"] as? String, applepay["transactionId"] as? String)
+
+        // Another request with the same token (it names the time): a replay.
+        var other = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(request(f.token))) as? [String: Any])
+        other["at"] = Self.signingTime + 10
+        let second = await service.verifyRecordingReplays(json: Array(try JSONSerialization.data(withJSONObject: other)))
         XCTAssertEqual(second.status, .refused)
         XCTAssertEqual(try code(second), "applepay.replayedTransaction")
         XCTAssertFalse(second.json.contains(Self.pan))
@@ -137,7 +154,8 @@ final class ApplePayServiceTests: XCTestCase {
         let service = VerificationService(applePay: try f.configuration(.disabledAcceptingReplays), requestTrust: .acceptedAndReported)
         for answer in [await service.verifyRecordingReplays(json: request(f.token)), service.verify(json: request(f.token))] {
             XCTAssertEqual(answer.status, .verified, answer.json)
-            XCTAssertEqual(try document(answer)["notEnforced"] as? [String], ["transactionId", "appleRoot"])
+            XCTAssertEqual(try document(answer)["notEnforced"] as? [String], ["replayKey", "appleRoot"])
+            XCTAssertNil((try document(answer)["applepay"] as? [String: Any])?["retry"], "no store, no retry verdict")
         }
     }
 }

@@ -7,11 +7,12 @@ import SigilX509
 /// The verification service's kind `applepay` (issue 38), from its command line: the merchant keys
 /// (several at once, chosen by each token's `publicKeyHash`, as during a certificate rotation), an
 /// optional test root, the signing-time window, and the replay store — SQLite or PostgreSQL, the
-/// notification receiver's stores and schema (version 5 adds `applepay_transactions`).
+/// notification receiver's stores and schema (version 5 adds `applepay_transactions`, version 6
+/// keys it by each token's replay key).
 ///
 /// Safe by default: with merchant keys but no replay store the service does not start, unless
 /// the named relaxation `--applepay-without-replay-protection` says every token is accepted as
-/// often as it is sent (the answer then lists `transactionId` in `notEnforced`). Without merchant
+/// often as it is sent (the answer then lists `replayKey` in `notEnforced`). Without merchant
 /// keys, kind `applepay` is answered `service.notConfigured` (501).
 ///
 /// | Option | Meaning |
@@ -92,7 +93,7 @@ public struct ApplePayOptions: Sendable {
         }
         if !storeNamed && !withoutReplayProtection {
             throw ReceiverStoreError(
-                "kind applepay refuses a transactionId seen twice: give a replay store (--sqlite PATH or --postgres-url URL), "
+                "kind applepay refuses a token seen twice: give a replay store (--sqlite PATH or --postgres-url URL), "
                     + "or --applepay-without-replay-protection to accept every token as often as it is sent")
         }
         let postgres = try postgresURL.map { try PostgresNotificationStore(url: $0, logger: logger) }
@@ -151,7 +152,7 @@ struct TimedReplayStore: ApplePayReplayStore {
     let store: any ApplePayReplayStore
     let timeout: Duration
 
-    func record(_ record: ApplePayTransactionRecord) async throws -> Bool {
+    func record(_ record: ApplePayTransactionRecord) async throws -> ApplePayRecordOutcome {
         try await withinStoreTimeout(timeout) { try await store.record(record) }
     }
 }

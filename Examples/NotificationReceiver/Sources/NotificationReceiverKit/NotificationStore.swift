@@ -178,6 +178,8 @@ public enum NotificationSchema {
         OutboxSchema.migration,
         // 5: accepted Apple Pay transaction ids, the verification service's replay store (issue 38).
         ApplePayReplaySchema.migration,
+        // 6: the Apple Pay replay table keyed by the token's replay key, with the request's fingerprint (issue 46).
+        ApplePayReplaySchema.replayKeyMigration,
     ]
 
     public static var version: Int { migrations.count }

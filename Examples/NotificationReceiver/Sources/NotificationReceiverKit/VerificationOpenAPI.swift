@@ -88,7 +88,7 @@ enum VerificationOpenAPI {
               }
              },
              "422": {
-              "description": "The verifier refused the data (applepay.replayedTransaction: a token whose transactionId was accepted before)",
+              "description": "The verifier refused the data (applepay.replayedTransaction: another request carried a token with the same replayKey before)",
               "content": {
                "application/json": {
                 "schema": {
@@ -803,10 +803,11 @@ enum VerificationOpenAPI {
              },
              "applepay": {
               "type": "object",
-              "description": "A verified, decrypted Apple Pay token whose transactionId the replay store recorded now (notEnforced [\"transactionId\"] when the service runs without replay protection). payment is the decrypted payment data as Apple wrote it: secret card data, never logged by the service.",
+              "description": "A verified, decrypted Apple Pay token whose replayKey the replay store recorded now (retry false), or recorded for this identical request body before (retry true, firstAcceptedAt: a retry, not a second payment). Without replay protection retry is absent and notEnforced is [\"replayKey\"]. payment is the decrypted payment data as Apple wrote it: secret card data, never logged by the service.",
               "required": [
                "version",
                "transactionId",
+               "replayKey",
                "publicKeyHash",
                "signingTime",
                "paymentDataType",
@@ -821,7 +822,11 @@ enum VerificationOpenAPI {
                },
                "transactionId": {
                 "type": "string",
-                "description": "hex"
+                "description": "hex, 32 bytes"
+               },
+               "replayKey": {
+                "type": "string",
+                "description": "SHA-256 of the content Apple signed, hex: the replay store's key"
                },
                "publicKeyHash": {
                 "type": "string",
@@ -839,6 +844,12 @@ enum VerificationOpenAPI {
                },
                "payment": {
                 "type": "object"
+               },
+               "retry": {
+                "type": "boolean"
+               },
+               "firstAcceptedAt": {
+                "type": "integer"
                }
               },
               "additionalProperties": false

@@ -1,16 +1,20 @@
 import Foundation
 import Logging
 import NotificationReceiverKit
+import SigilHTTP
 import SigilService
 import XCTest
 
 /// Issue 38: `POST /v1/verify` kind `applepay` in the `verification-service` process, on loopback,
 /// with the real Apple-signed EC_v1 tokens of the Apple Pay vectors (Scripts/vectors-dir applepay; judged at their signing
 /// time) and their published merchant keys — three keys configured at once, each token decrypted
-/// with the one its publicKeyHash names. On SQLite and on PostgreSQL: a token is accepted once, the
-/// same transactionId is refused the second time (applepay.replayedTransaction), two concurrent
-/// submissions store one row, tampered tokens are refused by the signature step with nothing
-/// stored, and the service's log (trace level) holds no card number or cryptogram. Safe by
+/// with the one its publicKeyHash names. On SQLite and on PostgreSQL: a token is accepted once; the
+/// identical request again is answered as a retry (`retry: true`, `firstAcceptedAt`), another
+/// request with the token (another `at`) is refused (applepay.replayedTransaction); re-framed
+/// tokens (issue 46: bytes moved between data, transactionId and applicationData under Apple's
+/// signature) are refused with their codes; concurrent submissions — identical bodies, or each
+/// with its own `at` — store one row; tampered tokens are refused by the signature step with
+/// nothing stored, and the service's log (trace level) holds no card number or cryptogram. Safe by
 /// default: merchant keys without a replay store do not start; without merchant keys the kind is
 /// service.notConfigured; the named relaxation starts and warns. About 10 s a backend in the debug
 /// build the receiver's tests run in (the process's first verification builds its tables), 2 s for
@@ -101,9 +105,34 @@ final class ApplePayServiceTests: XCTestCase {
         ]
     }
 
+    /// `token` with `change` applied to its signed fields as bytes: (data, transactionId,
+    /// applicationData) — an attacker's re-framing.
+    static func reframed(_ token: String, _ change: (inout [UInt8], inout [UInt8], inout [UInt8]?) -> Void) throws -> String {
+        var root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(token.utf8)) as? [String: Any])
+        var header = try XCTUnwrap(root["header"] as? [String: Any])
+        var data = Array(try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(root["data"] as? String))))
+        let idText = try XCTUnwrap(header["transactionId"] as? String)
+        var id = try stride(from: 0, to: idText.count, by: 2).map { offset in
+            let start = idText.index(idText.startIndex, offsetBy: offset)
+            return try XCTUnwrap(UInt8(idText[start..<idText.index(start, offsetBy: 2)], radix: 16))
+        }
+        var applicationData: [UInt8]?
+        change(&data, &id, &applicationData)
+        let hex = { (bytes: [UInt8]) in
+            bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        }
+        root["data"] = Data(data).base64EncodedString()
+        header["transactionId"] = hex(id)
+        header["applicationData"] = applicationData.map(hex)
+        root["header"] = header
+        return String(decoding: try JSONSerialization.data(withJSONObject: root), as: UTF8.self)
+    }
+
+    /// The request document, its members sorted: the same arguments give the same bytes (a retry
+    /// is recognised by the body's SHA-256).
     static func request(_ token: String, at: Int64) -> [UInt8] {
         let document: [String: Any] = ["kind": "applepay", "data": token, "at": at]
-        return Array(try! JSONSerialization.data(withJSONObject: document))
+        return Array(try! JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]))
     }
 
     /// `token` with one character of `member` (inside header when `header`) changed.
@@ -168,12 +197,57 @@ final class ApplePayServiceTests: XCTestCase {
             // at is far from now, a relaxation the answer names.
             XCTAssertEqual(first.json["trust"] as? String, "apple")
             XCTAssertEqual(first.json["notEnforced"] as? [String], ["at"])
+            XCTAssertEqual(answer["retry"] as? Bool, false)
 
-            // The same transactionId the second time: refused, typed.
-            let second = try await sender.post(url: service.url, Self.request(gala.token, at: gala.signingTime))
+            // The identical request again (a client's retry): the same payment, flagged as a retry.
+            let retry = try await sender.post(url: service.url, Self.request(gala.token, at: gala.signingTime))
+            XCTAssertEqual(retry.status, 200, String(decoding: retry.body, as: UTF8.self))
+            let retried = try XCTUnwrap(retry.json["applepay"] as? [String: Any])
+            XCTAssertEqual(retried["retry"] as? Bool, true)
+            XCTAssertNotNil(retried["firstAcceptedAt"] as? Int)
+            XCTAssertEqual(retried["replayKey"] as? String, answer["replayKey"] as? String)
+
+            // Another request with the same token (another at): refused, typed.
+            let second = try await sender.post(url: service.url, Self.request(gala.token, at: gala.signingTime + 1))
             XCTAssertEqual(second.status, 422)
             XCTAssertEqual((second.json["error"] as? [String: Any])?["code"] as? String, "applepay.replayedTransaction")
             XCTAssertFalse(String(decoding: second.body, as: UTF8.self).contains(gala.pan))
+
+            // Re-framed real tokens (Apple's signature still holds over each): refused with their codes.
+            let attacks: [(String, String, String)] = [
+                (
+                    "4 bytes of transactionId moved to applicationData",
+                    try Self.reframed(sepuka.token) { _, id, app in
+                        app = Array(id.suffix(4))
+                        id.removeLast(4)
+                    }, "applepay.invalidTransactionId"
+                ),
+                ("an empty transactionId", try Self.reframed(sepuka.token) { _, id, _ in id = [] }, "applepay.invalidTransactionId"),
+                (
+                    "32 bytes of data moved into the header",
+                    try Self.reframed(sepuka.token) { data, id, app in
+                        app = id
+                        id = Array(data.suffix(32))
+                        data.removeLast(32)
+                    }, "applepay.tagMismatch"
+                ),
+                (
+                    "32 bytes of data moved into the header of the accepted token",
+                    try Self.reframed(gala.token) { data, id, app in
+                        app = id
+                        id = Array(data.suffix(32))
+                        data.removeLast(32)
+                    }, "applepay.tagMismatch"
+                ),
+            ]
+            for (attack, token, code) in attacks {
+                let at = attack.hasSuffix("of the accepted token") ? gala.signingTime : sepuka.signingTime
+                let refused = try await sender.post(url: service.url, Self.request(token, at: at))
+                XCTAssertEqual(refused.status, 422, attack)
+                XCTAssertEqual(
+                    (refused.json["error"] as? [String: Any])?["code"] as? String, code,
+                    "\(attack): \(String(decoding: refused.body, as: UTF8.self))")
+            }
 
             // Tampered tokens: refused by the signature step, nothing stored.
             for (member, header) in [("data", false), ("transactionId", true), ("signature", false)] {
@@ -187,21 +261,31 @@ final class ApplePayServiceTests: XCTestCase {
             let afterTampering = try await store.applePayTransactions()
             XCTAssertEqual(afterTampering.map(\.transactionId), [gala.transactionId])
 
-            // Two concurrent submissions of one token: one accepted, one refused, one row.
-            async let a = sender.post(url: service.url, Self.request(sepuka.token, at: sepuka.signingTime))
-            async let b = sender.post(url: service.url, Self.request(sepuka.token, at: sepuka.signingTime))
-            let (ra, rb) = try await (a, b)
-            XCTAssertEqual([ra.status, rb.status].sorted(), [200, 422])
-            let refusedCode = ((ra.status == 422 ? ra : rb).json["error"] as? [String: Any])?["code"] as? String
-            XCTAssertEqual(refusedCode, "applepay.replayedTransaction")
-
-            // The third key, configured by merchant identifier, chosen by publicKeyHash.
-            let third = try await sender.post(url: service.url, Self.request(payu.token, at: payu.signingTime))
-            XCTAssertEqual(third.status, 200, String(decoding: third.body, as: UTF8.self))
+            // Concurrent submissions of one token: identical bodies — one acceptance, the others
+            // retries; each with its own at (the third key, by merchant identifier) — one
+            // acceptance, the others replays. One row each.
+            for (vector, identical) in [(sepuka, true), (payu, false)] {
+                let answers = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+                    for index in 0..<6 {
+                        let body = Self.request(vector.token, at: vector.signingTime + (identical ? 0 : Int64(index)))
+                        group.addTask { try await sender.post(url: service.url, body) }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                let accepted = answers.filter { ($0.json["applepay"] as? [String: Any])?["retry"] as? Bool == false }
+                let retries = answers.filter { ($0.json["applepay"] as? [String: Any])?["retry"] as? Bool == true }
+                let replays = answers.filter {
+                    $0.status == 422 && ($0.json["error"] as? [String: Any])?["code"] as? String == "applepay.replayedTransaction"
+                }
+                XCTAssertEqual(accepted.count, 1, "\(vector.name): \(answers.map { String(decoding: $0.body, as: UTF8.self) })")
+                XCTAssertEqual(retries.count, identical ? 5 : 0, vector.name)
+                XCTAssertEqual(replays.count, identical ? 0 : 5, vector.name)
+            }
 
             let rows = try await store.applePayTransactions()
             XCTAssertEqual(rows.map(\.transactionId).sorted(), [gala.transactionId, sepuka.transactionId, payu.transactionId].sorted())
             XCTAssertEqual(rows.first { $0.transactionId == gala.transactionId }?.signingTime, gala.signingTime)
+            XCTAssertEqual(rows.first { $0.transactionId == gala.transactionId }?.replayKey, answer["replayKey"] as? String)
         } catch {
             log = service.stop()
             await sender.shutdown()
@@ -248,9 +332,10 @@ final class ApplePayServiceTests: XCTestCase {
 }
 
 /// Issue 38 on the notification receiver: the same `POST /v1/verify` kind `applepay`, its merchant
-/// keys given to the receiver, its replay store the receiver's own database (schema 5's
-/// `applepay_transactions` beside the notifications). A real token is accepted once and refused
-/// the second time; a receiver without merchant keys answers `service.notConfigured`.
+/// keys given to the receiver, its replay store the receiver's own database (schema 6's
+/// `applepay_transactions` beside the notifications). A real token is accepted once, the identical
+/// request again is a retry, another request with it is refused; a re-framed token is refused; a
+/// receiver without merchant keys answers `service.notConfigured`.
 extension Scenarios {
     func applePayOnTheReceiver() async throws {
         let directory = try ApplePayServiceTests.vectorsDirectory()
@@ -269,9 +354,21 @@ extension Scenarios {
         let answer = first.json["applepay"] as? [String: Any]
         XCTAssertEqual(answer?["transactionId"] as? String, gala.transactionId)
         XCTAssertEqual((answer?["payment"] as? [String: Any])?["applicationPrimaryAccountNumber"] as? String, gala.pan)
-        let second = try await sender.post(url: receiver.baseURL + "/v1/verify", request)
+        let retry = try await sender.post(url: receiver.baseURL + "/v1/verify", request)
+        XCTAssertEqual(retry.status, 200, String(decoding: retry.body, as: UTF8.self))
+        XCTAssertEqual((retry.json["applepay"] as? [String: Any])?["retry"] as? Bool, true)
+        let second = try await sender.post(
+            url: receiver.baseURL + "/v1/verify", ApplePayServiceTests.request(gala.token, at: gala.signingTime + 1))
         XCTAssertEqual(second.status, 422)
         XCTAssertEqual((second.json["error"] as? [String: Any])?["code"] as? String, "applepay.replayedTransaction")
+        let shortened = try ApplePayServiceTests.reframed(gala.token) { _, id, app in
+            app = Array(id.suffix(4))
+            id.removeLast(4)
+        }
+        let reframed = try await sender.post(
+            url: receiver.baseURL + "/v1/verify", ApplePayServiceTests.request(shortened, at: gala.signingTime))
+        XCTAssertEqual(reframed.status, 422)
+        XCTAssertEqual((reframed.json["error"] as? [String: Any])?["code"] as? String, "applepay.invalidTransactionId")
         let rows = try await openStore().applePayTransactions()
         XCTAssertEqual(rows.map(\.transactionId), [gala.transactionId], "one row, in the receiver's own store")
     }

@@ -53,7 +53,7 @@ final class StalledStore: NotificationStore, @unchecked Sendable {
     { try await stall() }
     func attestedKeys() async throws -> [AttestedKeyRecord] { try await stall() }
     func acceptedAssertions() async throws -> [AcceptedAssertion] { try await stall() }
-    func record(_ record: ApplePayTransactionRecord) async throws -> Bool { try await stall() }
+    func record(_ record: ApplePayTransactionRecord) async throws -> ApplePayRecordOutcome { try await stall() }
     func applePayTransactions() async throws -> [ApplePayTransactionRecord] { try await stall() }
 }
 
