@@ -39,7 +39,7 @@ final class ApplePayReplayTests: XCTestCase {
         VerificationService(
             applePay: ApplePayServiceConfiguration(
                 merchantKeys: [real.key], verifier: try PaymentTokenVerifier(), replayProtection: .store(store),
-                clock: { acceptedAt }))
+                clock: { acceptedAt }), requestTrust: .acceptedAndReported)
     }
 
     /// The request document, written by hand so that its bytes are known: `spaces` after each colon.

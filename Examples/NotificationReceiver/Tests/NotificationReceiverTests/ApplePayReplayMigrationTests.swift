@@ -88,7 +88,7 @@ final class ApplePayLateCommitTests: XCTestCase {
             (key: directory.appendingPathComponent("payu-sandbox/merchant_key.pem").path, certificate: nil, identifier: identifier)
         ]
         let configuration = try XCTUnwrap(try options.configuration(receiverStore: store, timeout: .milliseconds(100)))
-        let service = VerificationService(applePay: configuration)
+        let service = VerificationService(applePay: configuration, requestTrust: .refused)
         let body = ApplePayServiceTests.request(payu.token, at: payu.signingTime)
 
         let first = await service.verifyRecordingReplays(json: body)
