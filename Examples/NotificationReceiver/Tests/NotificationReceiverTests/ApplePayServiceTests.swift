@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NotificationReceiverKit
+import SigilHTTP
 import SigilService
 import XCTest
 
@@ -260,13 +261,22 @@ extension Scenarios {
         XCTAssertEqual((refused.json["error"] as? [String: Any])?["code"] as? String, "service.notConfigured")
         unconfigured.stop()
 
-        let receiver = try await start(extraArguments: try ApplePayServiceTests.merchantArguments(directory))
-        let first = try await sender.post(url: receiver.baseURL + "/v1/verify", request)
+        // Issue 46: /v1/verify is an operator route on the receiver: the merchant's key decrypts
+        // only for the holder of the API key.
+        let key = "applepay-operator-" + UUID().uuidString
+        let keyFile = self.directory.appendingPathComponent("api-key").path  // the test's folder, not the vectors'
+        try Data(key.utf8).write(to: URL(fileURLWithPath: keyFile))
+        let receiver = try await start(extraArguments: try ApplePayServiceTests.merchantArguments(directory) + ["--api-key-file", keyFile])
+        let stranger = try await sender.post(url: receiver.baseURL + "/v1/verify", request)
+        XCTAssertEqual(stranger.status, 401, "without the key nothing is decrypted nor recorded")
+        XCTAssertFalse(String(decoding: stranger.body, as: UTF8.self).contains(gala.pan))
+        let bearer = [HTTPHeader("Authorization", "Bearer " + key)]
+        let first = try await sender.post(url: receiver.baseURL + "/v1/verify", request, headers: bearer)
         XCTAssertEqual(first.status, 200, String(decoding: first.body, as: UTF8.self))
         let answer = first.json["applepay"] as? [String: Any]
         XCTAssertEqual(answer?["transactionId"] as? String, gala.transactionId)
         XCTAssertEqual((answer?["payment"] as? [String: Any])?["applicationPrimaryAccountNumber"] as? String, gala.pan)
-        let second = try await sender.post(url: receiver.baseURL + "/v1/verify", request)
+        let second = try await sender.post(url: receiver.baseURL + "/v1/verify", request, headers: bearer)
         XCTAssertEqual(second.status, 422)
         XCTAssertEqual((second.json["error"] as? [String: Any])?["code"] as? String, "applepay.replayedTransaction")
         let rows = try await openStore().applePayTransactions()
