@@ -42,7 +42,7 @@ import SigilX509
 /// | `--applepay-merchant KEY=CERT`, `--applepay-merchant-id KEY=ID` (repeatable) | none | none (`POST /v1/verify` kind `applepay` answers 501): the merchant keys kind `applepay` decrypts with, a `transactionId` accepted once (this receiver's store is the replay store) |
 /// | `--applepay-root PATH` (repeatable) | none | Apple Root CA - G3: a test PKI's root for kind `applepay` |
 /// | `--applepay-tolerance SECONDS` | none | `300`: how far a token's signing time may be from now |
-/// | `--idle-timeout SECONDS` | `RECEIVER_IDLE_TIMEOUT` | `30`: a connection that sends nothing (or stalls within a request's head) for this long is closed |
+/// | `--idle-timeout SECONDS` | `RECEIVER_IDLE_TIMEOUT` | `30`: a connection that sends nothing (or stalls within a request's head) for this long is closed; keep it above the body timeout (it also runs while a body stalls, and would cut the connection before the 408) |
 /// | `--body-timeout SECONDS` | `RECEIVER_BODY_TIMEOUT` | `10`: how long every POST body may take to arrive; past it, 408 and the connection closed |
 /// | `--help` (no value) | none | prints these options (`ReceiverConfiguration.usage`) and exits 0 |
 ///
