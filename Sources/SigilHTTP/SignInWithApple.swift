@@ -71,7 +71,8 @@ public struct SignInWithAppleError: Error, Sendable, CustomStringConvertible {
 /// Apple's signing keys, cached by kid. A token whose kid is not in the cached set makes the
 /// cache fetch the set again (Apple rotates keys) — at most once per `minimumRefetchInterval`,
 /// so tokens with made-up kids cannot turn into a flood of requests to Apple. The set is also
-/// refetched when older than `maximumAge`.
+/// refetched when older than `maximumAge`. Single flight: while one fetch is under way, every
+/// other caller that needs the set awaits it instead of fetching again.
 public actor AppleJWKSCache {
     let fetch: @Sendable () async throws -> JWKS
     let clock: @Sendable () -> Double
@@ -81,6 +82,8 @@ public actor AppleJWKSCache {
     public let minimumRefetchInterval: Double
     private var cached: JWKS?
     private var fetchedAt = -Double.infinity
+    /// The fetch under way, awaited by every caller that needs the set meanwhile.
+    private var inFlight: Task<JWKS, any Error>?
     /// How many times the set was fetched (for tests and monitoring).
     public private(set) var fetchCount = 0
 
@@ -109,8 +112,14 @@ public actor AppleJWKSCache {
         return try await refresh(now)
     }
 
+    /// One fetch at a time: a caller that finds a fetch under way awaits that one (single flight),
+    /// so concurrent tokens with unknown kids cost Apple one request, not one each.
     private func refresh(_ now: Double) async throws -> JWKS {
-        let keys = try await fetch()
+        if let inFlight { return try await inFlight.value }
+        let task = Task { [fetch] in try await fetch() }
+        inFlight = task
+        defer { inFlight = nil }
+        let keys = try await task.value
         fetchCount += 1
         cached = keys
         fetchedAt = now

@@ -69,6 +69,36 @@ public enum JSONValue: Hashable, Sendable {
     /// Deepest nesting accepted.
     public static let maximumDepth = 64
 
+    /// The longest member name an error message quotes, in characters (Unicode scalars); a longer
+    /// name is cut there and ends with "…".
+    public static let maximumQuotedNameLength = 64
+
+    /// `text` as an error message quotes input it was given: in double quotes, a quote and a
+    /// backslash escaped, every control character and every character outside printable ASCII as
+    /// `\uXXXX` (UTF-16, so a character beyond the BMP is a surrogate pair), cut after
+    /// `maximumQuotedNameLength` characters with "…" after the closing quote. The result is one
+    /// line of printable ASCII whatever `text` holds, so a message carrying a client's member name
+    /// can neither forge a log line nor grow with the input.
+    public static func quotedForMessage(_ text: String) -> String {
+        var out = "\""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard count < maximumQuotedNameLength else { return out + "\"…" }
+            count += 1
+            switch scalar.value {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x20...0x7E: out.unicodeScalars.append(scalar)
+            default:
+                for unit in String(scalar).utf16 {
+                    let hex = String(unit, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+            }
+        }
+        return out + "\""
+    }
+
     /// Parses exactly one JSON text (surrounding whitespace allowed, nothing else).
     public init<Bytes: Collection>(parsing bytes: Bytes) throws(JOSEError) where Bytes.Element == UInt8 {
         var parser = JSONParser(Array(bytes))
@@ -270,7 +300,7 @@ struct JSONParser {
                     if names.isEmpty { names = Set(members.map(\.0)) }
                     duplicate = !names.insert(name).inserted
                 }
-                guard !duplicate else { throw fail("duplicate member name \"\(name)\"") }
+                guard !duplicate else { throw fail("duplicate member name \(JSONValue.quotedForMessage(name))") }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected :") }
                 index += 1

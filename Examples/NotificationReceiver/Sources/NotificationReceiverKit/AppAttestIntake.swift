@@ -178,6 +178,7 @@ public struct AppAttestIntake: Sendable {
 
     /// Verifies an attestation and stores its key (counter 0, receipt) while consuming the challenge.
     public func acceptAttestation(body: [UInt8]) async -> Answer {
+        if let reason = ReceiverRoutes.strictObjectRefusal(body) { return malformed(reason) }
         guard let request = try? JSONDecoder().decode(AttestationRequest.self, from: Data(body)) else {
             return malformed("the body is not JSON {\"keyId\", \"attestationObject\", \"challenge\"}")
         }
@@ -241,6 +242,7 @@ public struct AppAttestIntake: Sendable {
     /// Verifies an assertion against the stored key and counter, then stores the new counter by
     /// compare-and-set while consuming the challenge in clientData.
     public func acceptAssertion(body: [UInt8]) async -> Answer {
+        if let reason = ReceiverRoutes.strictObjectRefusal(body) { return malformed(reason) }
         guard let request = try? JSONDecoder().decode(AssertionRequest.self, from: Data(body)) else {
             return malformed("the body is not JSON {\"keyId\", \"assertion\", \"clientData\"}")
         }
@@ -308,9 +310,24 @@ public struct AppAttestIntake: Sendable {
 extension ReceiverRoutes {
     /// `POST /appattest/challenge`, `/appattest/attestation`, `/appattest/assertion` over `intake`.
     static func addAppAttest(
-        _ intake: AppAttestIntake, to router: Router<ReceiverRequestContext>, maxBodyBytes: Int, metrics: ReceiverMetrics
+        _ intake: AppAttestIntake, to router: Router<ReceiverRequestContext>, maxBodyBytes: Int, bodyTimeout: Duration,
+        metrics: ReceiverMetrics
     ) {
-        router.post("/appattest/challenge") { _, context -> Response in
+        /// The body, or the refusal (413, 408) in App Attest's shape.
+        @Sendable func read(_ request: Request) async -> Result<[UInt8], AppAttestRefusal> {
+            switch await VerificationRoutes.readBody(request, maxBodyBytes: maxBodyBytes, timeout: bodyTimeout) {
+            case .body(let bytes): return .success(bytes)
+            case .tooLarge: return .failure(AppAttestRefusal(response: tooLarge(intake, maxBodyBytes)))
+            case .timedOut:
+                intake.logger.warning("App Attest: refused a request: the body did not arrive within \(bodyTimeout)")
+                var refusal = response(.refused(408, "receiver.requestTimeout", "the body did not arrive within \(bodyTimeout)"))
+                refusal.headers[.connection] = "close"
+                return .failure(AppAttestRefusal(response: refusal))
+            }
+        }
+        router.post("/appattest/challenge") { request, context -> Response in
+            // The challenge takes no body; one that is sent is still read within the limits.
+            if case .failure(let refusal) = await read(request) { return refusal.response }
             let answer = await intake.issueChallenge(client: context.clientAddress)
             if answer.status == 429 {
                 metrics.count(
@@ -321,18 +338,29 @@ extension ReceiverRoutes {
             return response(answer)
         }
         router.post("/appattest/attestation") { request, _ -> Response in
-            guard let body = try? await request.body.collect(upTo: maxBodyBytes) else { return tooLarge(intake, maxBodyBytes) }
-            return response(await intake.acceptAttestation(body: Array(body.readableBytesView)))
+            switch await read(request) {
+            case .success(let body): return response(await intake.acceptAttestation(body: body))
+            case .failure(let refusal): return refusal.response
+            }
         }
         router.post("/appattest/assertion") { request, _ -> Response in
-            guard let body = try? await request.body.collect(upTo: maxBodyBytes) else { return tooLarge(intake, maxBodyBytes) }
-            return response(await intake.acceptAssertion(body: Array(body.readableBytesView)))
+            switch await read(request) {
+            case .success(let body): return response(await intake.acceptAssertion(body: body))
+            case .failure(let refusal): return refusal.response
+            }
         }
+    }
+
+    /// A refused App Attest body, as the error of a `Result`.
+    struct AppAttestRefusal: Error {
+        let response: Response
     }
 
     static func tooLarge(_ intake: AppAttestIntake, _ maxBodyBytes: Int) -> Response {
         intake.logger.warning("App Attest: refused a request: the body is over \(maxBodyBytes) bytes")
-        return response(.refused(413, "receiver.bodyTooLarge", "the body is over \(maxBodyBytes) bytes"))
+        var refusal = response(.refused(413, "receiver.bodyTooLarge", "the body is over \(maxBodyBytes) bytes"))
+        refusal.headers[.connection] = "close"
+        return refusal
     }
 
     static func response(_ answer: AppAttestIntake.Answer) -> Response {

@@ -127,7 +127,10 @@ public enum ReceiverBackfill {
         defer { client?.cancel() }
         try await store.prepare()
         let storeTimeout = Duration.milliseconds(Int64(configuration.storeTimeoutSeconds * 1000))
-        let intake = NotificationIntake(verifier: verifier, store: store, logger: logger, storeTimeout: storeTimeout)
+        // Forwarded like live deliveries: each newly stored notification enters the outbox with its rules'
+        // targets, and the running receiver's forwarder (which polls the outbox) delivers it.
+        let intake = NotificationIntake(
+            verifier: verifier, store: store, logger: logger, storeTimeout: storeTimeout, forwarding: configuration.forwarding)
         guard let keyBytes = FileManager.default.contents(atPath: options.privateKeyPath) else {
             throw ReceiverConfiguration.Error("cannot read the App Store Connect key \(options.privateKeyPath)")
         }

@@ -32,7 +32,7 @@ import SigilX509
 /// | `--appattest-allow-bundle-version V,…` | `RECEIVER_APPATTEST_ALLOW_BUNDLE_VERSION` | any (reported) |
 /// | `--appattest-when-absent accept\|refuse` | `RECEIVER_APPATTEST_WHEN_ABSENT` | required with either allow list: what a device before iOS 27 (no extensions) gets |
 /// | `--store-timeout SECONDS` | `RECEIVER_STORE_TIMEOUT` | `5` (every database call: past it, a notification answers 500, an App Attest route 503, `/health` 503) |
-/// | `--api-key-file PATH` | `RECEIVER_API_KEY` (the key itself) | none: the read and operator routes (`/appstore/transactions/…`, `/metrics`) are open, which is allowed only on a loopback host |
+/// | `--api-key-file PATH` | `RECEIVER_API_KEY` (the key itself) | none: the operator routes (`/appstore/transactions/…`, `/metrics`, `POST /v1/verify`) are open, which is allowed only on a loopback host |
 /// | `--appattest-challenge-rate N` | `RECEIVER_APPATTEST_CHALLENGE_RATE` | `60`: challenges per minute per client address |
 /// | `--appattest-max-challenges N` | `RECEIVER_APPATTEST_MAX_CHALLENGES` | `100000`: challenge rows stored at most |
 /// | `--siwa-client-id ID` (repeatable) | `RECEIVER_SIWA_CLIENT_IDS` (comma-separated) | none (`/siwa/notifications` is off): the audiences Sign in with Apple notifications may name |
@@ -43,6 +43,12 @@ import SigilX509
 /// | `--applepay-root PATH` (repeatable) | none | Apple Root CA - G3: a test PKI's root for kind `applepay` |
 /// | `--applepay-tolerance SECONDS` | none | `300`: how far a token's signing time may be from now |
 /// | `--accept-request-trust` (no value) | none | off: `POST /v1/verify` answers a request carrying trust configuration (`roots` not Apple's, `environments: ["Xcode"]`, `unpinnedTestRoot`) `request.trustRefused` (403); with it, such a request is verified and its answer names the anchor (`trust`) and lists `appleRoot` in `notEnforced` |
+/// | `--idle-timeout SECONDS` | `RECEIVER_IDLE_TIMEOUT` | `30`: a connection that sends nothing (or stalls within a request's head) for this long is closed; keep it above the body timeout (it also runs while a body stalls, and would cut the connection before the 408) |
+/// | `--body-timeout SECONDS` | `RECEIVER_BODY_TIMEOUT` | `10`: how long every POST body may take to arrive; past it, 408 and the connection closed |
+/// | `--help` (no value) | none | prints these options (`ReceiverConfiguration.usage`) and exits 0 |
+///
+/// `--host` is loopback (no API key needed) only as a literal loopback address or `localhost`:
+/// see `isLoopback(_:)`.
 public struct ReceiverConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
@@ -107,6 +113,11 @@ public struct ReceiverConfiguration: Sendable {
     public var forwarding: [ForwardingRule] = []
     /// The longest wait between two attempts of one forward, seconds.
     public var forwardMaximumBackoff = 300.0
+    /// How long a connection may stay idle (no request, or a request's head not finished) before
+    /// the receiver closes it, seconds.
+    public var idleTimeoutSeconds = 30.0
+    /// How long a POST body may take to arrive, seconds: past it, 408 and the connection closed.
+    public var bodyTimeoutSeconds = 10.0
 
     public init() {}
 
@@ -212,6 +223,16 @@ public struct ReceiverConfiguration: Sendable {
                     throw Error("forward max backoff \(value) is not 0.1…86400 seconds")
                 }
                 configuration.forwardMaximumBackoff = seconds
+            case "idle-timeout":
+                guard let seconds = Double(value), seconds >= 0.1, seconds <= 3600 else {
+                    throw Error("idle timeout \(value) is not 0.1…3600 seconds")
+                }
+                configuration.idleTimeoutSeconds = seconds
+            case "body-timeout":
+                guard let seconds = Double(value), seconds >= 0.1, seconds <= 3600 else {
+                    throw Error("body timeout \(value) is not 0.1…3600 seconds")
+                }
+                configuration.bodyTimeoutSeconds = seconds
             case "applepay-merchant", "applepay-merchant-id", "applepay-root", "applepay-tolerance":
                 do {
                     _ = try configuration.applePay.take("--" + name, value)
@@ -235,7 +256,8 @@ public struct ReceiverConfiguration: Sendable {
             ("RECEIVER_APPATTEST_CHALLENGE_RATE", "appattest-challenge-rate"),
             ("RECEIVER_APPATTEST_MAX_CHALLENGES", "appattest-max-challenges"), ("RECEIVER_SIWA_CLIENT_IDS", "siwa-client-id"),
             ("RECEIVER_SIWA_JWKS_URL", "siwa-jwks-url"), ("RECEIVER_FORWARD", "forward"),
-            ("RECEIVER_FORWARD_MAX_BACKOFF", "forward-max-backoff"),
+            ("RECEIVER_FORWARD_MAX_BACKOFF", "forward-max-backoff"), ("RECEIVER_IDLE_TIMEOUT", "idle-timeout"),
+            ("RECEIVER_BODY_TIMEOUT", "body-timeout"),
         ]
         for (variable, name) in variables {
             if let value = environment[variable] { try apply(name, value) }
@@ -295,10 +317,85 @@ public struct ReceiverConfiguration: Sendable {
         return configuration
     }
 
-    /// A host name or address that only this machine reaches.
+    /// The options `--help` prints: flag, environment variable, meaning (the table above, one line
+    /// each; a test checks that every flag here is in that table and that `load` takes it).
+    public static let options: [(flag: String, variable: String?, meaning: String)] = [
+        ("--host HOST", "RECEIVER_HOST", "address to listen on (127.0.0.1); off loopback an API key is required"),
+        ("--port N", "RECEIVER_PORT", "port (8080; 0: any free port, printed at start)"),
+        ("--sqlite PATH", "RECEIVER_SQLITE_PATH", "SQLite file (notifications.sqlite)"),
+        ("--postgres-url URL", "RECEIVER_POSTGRES_URL", "PostgreSQL instead of SQLite"),
+        ("--bundle-id ID", "RECEIVER_BUNDLE_ID", "the app's bundle id (required)"),
+        ("--app-apple-id N", "RECEIVER_APP_APPLE_ID", "the app's Apple id (required for Production)"),
+        ("--environment E[,E]", "RECEIVER_ENVIRONMENT", "Sandbox, Production, Xcode or LocalTesting (Sandbox)"),
+        ("--insecure-accept-unsigned", nil, "accept unsigned LocalTesting notifications (tests only; takes no value)"),
+        ("--root-certificate PATH", "RECEIVER_ROOT_CERTIFICATES", "trusted root, DER or PEM (required; repeatable)"),
+        ("--receipt-root-certificate PATH", "RECEIVER_RECEIPT_ROOT_CERTIFICATES", "roots for POST /verifyReceipt (the roots above)"),
+        ("--max-body-bytes N", "RECEIVER_MAX_BODY_BYTES", "largest request body (1048576); larger: 413"),
+        ("--idle-timeout SECONDS", "RECEIVER_IDLE_TIMEOUT", "close a connection idle this long (30)"),
+        ("--body-timeout SECONDS", "RECEIVER_BODY_TIMEOUT", "how long a POST body may take to arrive (10); slower: 408"),
+        (
+            "--api-key-file PATH", "RECEIVER_API_KEY",
+            "the operator key (16+ characters) for /appstore/transactions, /metrics, POST /v1/verify"
+        ),
+        ("--store-timeout SECONDS", "RECEIVER_STORE_TIMEOUT", "longest wait for the database (5)"),
+        ("--appattest-team-id T", "RECEIVER_APPATTEST_TEAM_ID", "turns on the /appattest routes"),
+        ("--appattest-bundle-id ID", "RECEIVER_APPATTEST_BUNDLE_ID", "App Attest bundle id (the bundle id)"),
+        ("--appattest-environment E", "RECEIVER_APPATTEST_ENVIRONMENT", "production or development (production)"),
+        ("--appattest-root PATH", "RECEIVER_APPATTEST_ROOT", "Apple App Attestation Root CA (pinned)"),
+        ("--appattest-test-root PATH", "RECEIVER_APPATTEST_TEST_ROOT", "a test root, not pinned (tests only)"),
+        ("--appattest-challenge-seconds N", "RECEIVER_APPATTEST_CHALLENGE_SECONDS", "challenge lifetime (300)"),
+        (
+            "--appattest-challenge-rate N", "RECEIVER_APPATTEST_CHALLENGE_RATE",
+            "challenges a minute per client (IPv4 address, IPv6 /64) (60)"
+        ),
+        ("--appattest-max-challenges N", "RECEIVER_APPATTEST_MAX_CHALLENGES", "challenge rows stored at most (100000)"),
+        ("--appattest-allow-category C,…", "RECEIVER_APPATTEST_ALLOW_CATEGORY", "validation categories accepted (any)"),
+        ("--appattest-allow-bundle-version V,…", "RECEIVER_APPATTEST_ALLOW_BUNDLE_VERSION", "bundle versions accepted (any)"),
+        ("--appattest-when-absent accept|refuse", "RECEIVER_APPATTEST_WHEN_ABSENT", "required with an allow list"),
+        ("--siwa-client-id ID", "RECEIVER_SIWA_CLIENT_IDS", "turns on POST /siwa/notifications (repeatable)"),
+        ("--siwa-jwks-url URL", "RECEIVER_SIWA_JWKS_URL", "Apple's keys (https://appleid.apple.com/auth/keys)"),
+        ("--forward [ENVIRONMENT=]URL", "RECEIVER_FORWARD", "forward each stored notification (repeatable)"),
+        ("--forward-max-backoff SECONDS", "RECEIVER_FORWARD_MAX_BACKOFF", "longest wait between two attempts (300)"),
+        ("--applepay-merchant KEY=CERT", nil, "merchant key and certificate for POST /v1/verify kind applepay (repeatable)"),
+        ("--applepay-merchant-id KEY=ID", nil, "merchant key and merchant identifier (repeatable)"),
+        ("--applepay-root PATH", nil, "a test PKI's root instead of Apple Root CA - G3"),
+        ("--applepay-tolerance SECONDS", nil, "signing-time window (300)"),
+        (
+            "--accept-request-trust", nil,
+            "POST /v1/verify: verify requests that bring their own trust anchors (roots not Apple's, Xcode, unpinnedTestRoot) and "
+                + "name the anchor in the answer, instead of refusing them request.trustRefused (takes no value)"
+        ),
+        ("--help", nil, "print these options and exit"),
+    ]
+
+    /// `notification-receiver --help`: the usage line and `options`.
+    public static var usage: String {
+        var lines = [
+            "usage: notification-receiver [options]", "       notification-receiver backfill --since T [--until T] --asc-… [options]", "",
+            "options (a flag wins over its environment variable):",
+        ]
+        for option in options {
+            lines.append("  \(option.flag)\(option.variable.map { "  [$" + $0 + "]" } ?? "")")
+            lines.append("      \(option.meaning)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether `host` is a loopback address, which only this machine reaches: a literal address
+    /// parsed numerically — IPv4 127.0.0.0/8, IPv6 `::1`, an IPv4-mapped `::ffff:127.x.y.z` (in
+    /// brackets or not) — or the name `localhost` itself. A name is otherwise never loopback,
+    /// whatever it starts with (`127.evil.example` is a DNS name anyone can point anywhere).
+    /// `localhost` is taken as loopback because RFC 6761 §6.3 reserves it for the loopback
+    /// interface and every resolver this service runs on answers it from the hosts file; other
+    /// names under it (`x.localhost`) are not, as a resolver may send them to DNS.
     public static func isLoopback(_ host: String) -> Bool {
-        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name == "localhost" { return true }
+        if let bytes = IPAddressText.v4(name) { return bytes[0] == 127 }
+        guard let bytes = IPAddressText.v6(name) else { return false }
+        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
+        return bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
     }
 
     /// An API key, trimmed, at least 16 characters.

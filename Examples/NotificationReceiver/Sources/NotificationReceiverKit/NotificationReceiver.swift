@@ -45,6 +45,12 @@ public struct NotificationIntake: Sendable {
 
     /// Verifies and stores `body`; the outcome is 200 only once the row is committed.
     public func accept(body: [UInt8]) async -> Outcome {
+        // Strict first (Sigil's parser: no duplicate member names, nesting bounded, UTF-8 checked),
+        // so that no two readers of the body can see two different notifications.
+        if let reason = ReceiverRoutes.strictObjectRefusal(body) {
+            logger.warning("refused a notification: \(reason)")
+            return Outcome(status: 400, body: ["status": "MALFORMED_BODY", "reason": reason])
+        }
         guard let request = try? JSONDecoder().decode(ResponseBodyV2.self, from: Data(body)) else {
             logger.warning("refused a notification: the body is not JSON of the form {\"signedPayload\": …}")
             return Outcome(status: 400, body: ["status": "MALFORMED_BODY", "reason": "the body is not JSON with a signedPayload string"])
@@ -185,20 +191,30 @@ public struct NotificationIntake: Sendable {
 ///   name): `receipt.bundle_id` is the caller's to compare.
 /// - `GET /health`: 200 `{"status":"ok", …}` once the schema is in place and the database answers.
 /// - `POST /appattest/challenge|attestation|assertion` when App Attest is configured (`AppAttestIntake`).
+///
+/// Every POST body is read within `bodyTimeout` (408 and the connection closed when it stalls)
+/// and up to `maxBodyBytes` (413).
 public enum ReceiverRoutes {
     public static func router(
-        intake: NotificationIntake, receipts: ReceiptIntake, maxBodyBytes: Int, appAttest: AppAttestIntake? = nil,
-        appleID: AppleIDEventIntake? = nil, access: OperatorAccess, metrics: ReceiverMetrics
+        intake: NotificationIntake, receipts: ReceiptIntake, maxBodyBytes: Int,
+        bodyTimeout: Duration = VerificationRoutes.defaultBodyTimeout,
+        appAttest: AppAttestIntake? = nil, appleID: AppleIDEventIntake? = nil, access: OperatorAccess, metrics: ReceiverMetrics
     ) -> Router<ReceiverRequestContext> {
         let router = Router(context: ReceiverRequestContext.self)
-        if let appAttest { addAppAttest(appAttest, to: router, maxBodyBytes: maxBodyBytes, metrics: metrics) }
+        if let appAttest { addAppAttest(appAttest, to: router, maxBodyBytes: maxBodyBytes, bodyTimeout: bodyTimeout, metrics: metrics) }
         if let appleID {
             router.post("/siwa/notifications") { request, _ -> Response in
-                guard let buffer = try? await request.body.collect(upTo: maxBodyBytes) else {
+                let body: [UInt8]
+                switch await VerificationRoutes.readBody(request, maxBodyBytes: maxBodyBytes, timeout: bodyTimeout) {
+                case .body(let bytes): body = bytes
+                case .tooLarge:
                     metrics.count("sigil_receiver_siwa_notifications_total", "BODY_TOO_LARGE")
-                    return json(413, ["status": "BODY_TOO_LARGE", "reason": "the body is over \(maxBodyBytes) bytes"])
+                    return json(413, ["status": "BODY_TOO_LARGE", "reason": "the body is over \(maxBodyBytes) bytes"], close: true)
+                case .timedOut:
+                    metrics.count("sigil_receiver_siwa_notifications_total", "REQUEST_TIMEOUT")
+                    return timedOut(bodyTimeout)
                 }
-                let outcome = await appleID.accept(body: Array(buffer.readableBytesView))
+                let outcome = await appleID.accept(body: body)
                 metrics.count("sigil_receiver_siwa_notifications_total", outcome.body["status"] ?? "\(outcome.status)")
                 if outcome.status == 500 { metrics.count("sigil_receiver_store_errors_total", "siwa") }
                 return json(outcome.status, outcome.body)
@@ -218,22 +234,33 @@ public enum ReceiverRoutes {
                 body: .init(byteBuffer: ByteBuffer(string: metrics.render(gauges: gauges))))
         }
         router.post("/verifyReceipt") { request, _ -> Response in
-            guard let buffer = try? await request.body.collect(upTo: maxBodyBytes) else {
-                return receipts.response(VerifyReceiptResponse(status: 21002))
+            switch await VerificationRoutes.readBody(request, maxBodyBytes: maxBodyBytes, timeout: bodyTimeout) {
+            case .body(let body): return receipts.response(receipts.answer(body: body))
+            case .tooLarge:
+                // Apple's shape (status 21002) on HTTP 413, as every other route refuses a large body.
+                var response = receipts.response(VerifyReceiptResponse(status: 21002))
+                response.status = .contentTooLarge
+                response.headers[.connection] = "close"
+                return response
+            case .timedOut: return timedOut(bodyTimeout)
             }
-            return receipts.response(receipts.answer(body: Array(buffer.readableBytesView)))
         }
         router.post("/appstore/notifications") { request, _ -> Response in
-            let buffer: ByteBuffer
-            do {
-                buffer = try await request.body.collect(upTo: maxBodyBytes)
-            } catch {
+            let body: [UInt8]
+            switch await VerificationRoutes.readBody(request, maxBodyBytes: maxBodyBytes, timeout: bodyTimeout) {
+            case .body(let bytes): body = bytes
+            case .tooLarge:
                 intake.logger.warning("refused a notification: the body is over \(maxBodyBytes) bytes")
                 metrics.count("sigil_receiver_notifications_total", "refused")
                 metrics.count("sigil_receiver_notifications_refused_total", "BODY_TOO_LARGE")
-                return json(413, ["status": "BODY_TOO_LARGE", "reason": "the body is over \(maxBodyBytes) bytes"])
+                return json(413, ["status": "BODY_TOO_LARGE", "reason": "the body is over \(maxBodyBytes) bytes"], close: true)
+            case .timedOut:
+                intake.logger.warning("refused a notification: the body did not arrive within \(bodyTimeout)")
+                metrics.count("sigil_receiver_notifications_total", "refused")
+                metrics.count("sigil_receiver_notifications_refused_total", "REQUEST_TIMEOUT")
+                return timedOut(bodyTimeout)
             }
-            let outcome = await intake.accept(body: Array(buffer.readableBytesView))
+            let outcome = await intake.accept(body: body)
             if outcome.verifySeconds > 0 { metrics.observeVerification(seconds: outcome.verifySeconds) }
             if outcome.status == 200 {
                 metrics.count("sigil_receiver_notifications_total", outcome.body["status"] ?? "stored")
@@ -286,13 +313,33 @@ public enum ReceiverRoutes {
         return router
     }
 
-    static func json(_ status: Int, _ body: [String: String]) -> Response {
+    static func json(_ status: Int, _ body: [String: String], close: Bool = false) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let bytes = (try? encoder.encode(body)) ?? Data("{}".utf8)
-        return Response(
+        var response = Response(
             status: .init(code: status), headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        if close { response.headers[.connection] = "close" }
+        return response
+    }
+
+    /// Nil when `body` is one JSON object by Sigil's strict parser (RFC 8259, no duplicate member
+    /// names, nesting bounded, UTF-8 checked), else why not — a reason that quotes the client's
+    /// text only escaped and bounded (`JSONValue.quotedForMessage`).
+    static func strictObjectRefusal(_ body: [UInt8]) -> String? {
+        do {
+            guard case .object = try JSONValue(parsing: body) else { return "the body is not a JSON object" }
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    /// 408 for a body that did not arrive within `timeout`; the connection is closed (what is
+    /// left of the body would otherwise be read as the next request).
+    static func timedOut(_ timeout: Duration) -> Response {
+        json(408, ["status": "REQUEST_TIMEOUT", "reason": "the body did not arrive within \(timeout)"], close: true)
     }
 }
 

@@ -25,42 +25,12 @@ public enum ReceiverService {
             ? nil
             : OutboxForwarder(
                 store: store, transport: AsyncHTTPClientTransport(), logger: logger, maximumBackoff: configuration.forwardMaximumBackoff)
-        var receiptRoots: [Certificate] = []
-        for der in try configuration.loadReceiptRootCertificates() { receiptRoots.append(try Certificate(derEncoded: der)) }
-        // The verifyReceipt drop-in keeps Apple's response body: Apple's endpoint checks no bundle
-        // id (the body carries bundle_id for the caller to compare), so its verifier is report-only
-        // by name; the endpoint (this receiver's environment) decides 21007/21008.
-        let receipts = ReceiptIntake(
-            verifier: try AppReceiptVerifier(trustedRoots: receiptRoots, identity: .reportOnly, environments: [.production, .sandbox]),
-            endpoints: configuration.receiptEndpoints)
-        let appAttest = try configuration.appAttestVerifiers().map { verifiers in
-            AppAttestIntake(
-                attestationVerifier: verifiers.attestation, assertionVerifier: verifiers.assertion, store: store, logger: logger,
-                challengeSeconds: configuration.challengeSeconds,
-                storeTimeout: storeTimeout, maximumChallenges: configuration.maximumChallenges,
-                challengeLimiter: RateLimiter(perMinute: configuration.challengeRatePerMinute))
-        }
-        let appleID =
-            configuration.siwaClientIds.isEmpty
-            ? nil
-            : AppleIDEventIntake(
-                verifier: AppleIDServerNotificationVerifier(clientIDs: configuration.siwaClientIds),
-                keys: AppleIDEventIntake.keyCache(url: configuration.siwaJWKSURL, transport: AsyncHTTPClientTransport()), store: store,
-                logger: logger, storeTimeout: storeTimeout, hook: hooks.appleIDEvent)
         let metrics = ReceiverMetrics()
-        let router = ReceiverRoutes.router(
-            intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes, appAttest: appAttest, appleID: appleID,
-            access: OperatorAccess(apiKey: configuration.apiKey), metrics: metrics)
-        // Issue 37: the same process serves POST /v1/verify and /v1/openapi.json; kind applepay
-        // (issue 38) when merchant keys are configured, with this receiver's store as its replay store.
-        let applePay = try configuration.applePay.configuration(receiverStore: store, timeout: storeTimeout)
-        // Issue 46: a request's own trust anchors are refused unless --accept-request-trust.
-        let requestTrust: RequestTrust = configuration.acceptRequestTrust ? .acceptedAndReported : .refused
-        VerificationRoutes.add(
-            to: router, service: VerificationService(applePay: applePay, requestTrust: requestTrust),
-            maxBodyBytes: configuration.maxBodyBytes, health: false)
+        let (router, appAttest, appleID, applePay) = try routes(
+            configuration: configuration, intake: intake, logger: logger, hooks: hooks, metrics: metrics)
+        let idleTimeout = Duration.milliseconds(Int64(configuration.idleTimeoutSeconds * 1000))
         var app = Application(
-            router: router,
+            router: router, server: .http1(configuration: .init(idleTimeout: VerificationRoutes.timeAmount(idleTimeout))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "sigil-notification-receiver"),
             onServerRunning: { channel in
@@ -88,7 +58,9 @@ public enum ReceiverService {
                 logger.info("Sign in with Apple notifications for \(appleID.verifier.clientIDs) on /siwa/notifications")
             }
             if configuration.apiKey == nil {
-                logger.warning("no API key: the read and operator routes are open to every caller of \(configuration.host)")
+                logger.warning(
+                    "no API key: the operator routes (transactions, metrics, POST /v1/verify) are open to every caller of \(configuration.host)"
+                )
             }
             if let applePay {
                 logger.info(
@@ -101,6 +73,63 @@ public enum ReceiverService {
             }
         }
         try await app.runService()
+    }
+}
+
+extension ReceiverService {
+    /// Every route the configuration serves, over `intake`: Apple's and the app's public routes,
+    /// the operator routes (the API key's), the verification routes. `run` serves these; the
+    /// adversarial tests list them (`Router.routes`) so that no route goes untested.
+    public static func routes(
+        configuration: ReceiverConfiguration, intake: NotificationIntake, logger: Logger, hooks: ReceiverHooks = ReceiverHooks(),
+        metrics: ReceiverMetrics
+    ) throws -> (
+        router: Router<ReceiverRequestContext>, appAttest: AppAttestIntake?, appleID: AppleIDEventIntake?,
+        applePay: ApplePayServiceConfiguration?
+    ) {
+        var receiptRoots: [Certificate] = []
+        for der in try configuration.loadReceiptRootCertificates() { receiptRoots.append(try Certificate(derEncoded: der)) }
+        // The verifyReceipt drop-in keeps Apple's response body: Apple's endpoint checks no bundle
+        // id (the body carries bundle_id for the caller to compare), so its verifier is report-only
+        // by name; the endpoint (this receiver's environment) decides 21007/21008.
+        let receipts = ReceiptIntake(
+            verifier: try AppReceiptVerifier(trustedRoots: receiptRoots, identity: .reportOnly, environments: [.production, .sandbox]),
+            endpoints: configuration.receiptEndpoints)
+        let appAttest = try configuration.appAttestVerifiers().map { verifiers in
+            AppAttestIntake(
+                attestationVerifier: verifiers.attestation, assertionVerifier: verifiers.assertion, store: intake.store, logger: logger,
+                challengeSeconds: configuration.challengeSeconds,
+                storeTimeout: intake.storeTimeout, maximumChallenges: configuration.maximumChallenges,
+                challengeLimiter: RateLimiter(perMinute: configuration.challengeRatePerMinute))
+        }
+        let appleID =
+            configuration.siwaClientIds.isEmpty
+            ? nil
+            : AppleIDEventIntake(
+                verifier: AppleIDServerNotificationVerifier(clientIDs: configuration.siwaClientIds),
+                keys: AppleIDEventIntake.keyCache(url: configuration.siwaJWKSURL, transport: AsyncHTTPClientTransport()),
+                store: intake.store,
+                logger: logger, storeTimeout: intake.storeTimeout, hook: hooks.appleIDEvent)
+        let bodyTimeout = Duration.milliseconds(Int64(configuration.bodyTimeoutSeconds * 1000))
+        let access = OperatorAccess(apiKey: configuration.apiKey)
+        let router = ReceiverRoutes.router(
+            intake: intake, receipts: receipts, maxBodyBytes: configuration.maxBodyBytes, bodyTimeout: bodyTimeout, appAttest: appAttest,
+            appleID: appleID, access: access, metrics: metrics)
+        // Issue 37: the same process serves POST /v1/verify and /v1/openapi.json; kind applepay
+        // (issue 38) when merchant keys are configured, with this receiver's store as its replay store.
+        // Issue 46: /v1/verify is an operator route here (the receiver faces the internet for
+        // Apple's notifications; every kind of /v1/verify returns verified customer data or
+        // decrypts, and Apple never calls it): 401 without the API key.
+        let applePay = try configuration.applePay.configuration(receiverStore: intake.store, timeout: intake.storeTimeout)
+        // A request's own trust anchors are refused unless --accept-request-trust (the receiver
+        // knows its own roots).
+        let requestTrust: RequestTrust = configuration.acceptRequestTrust ? .acceptedAndReported : .refused
+        VerificationRoutes.add(
+            to: router, service: VerificationService(applePay: applePay, requestTrust: requestTrust),
+            maxBodyBytes: configuration.maxBodyBytes,
+            bodyTimeout: bodyTimeout, access: access,
+            onUnauthorized: { metrics.count("sigil_receiver_http_unauthorized_total", "verify") }, health: false)
+        return (router, appAttest, appleID, applePay)
     }
 }
 

@@ -16,6 +16,12 @@ enum VerificationOpenAPI {
           "/v1/verify": {
            "post": {
             "operationId": "verify",
+            "security": [
+             {
+              "apiKey": []
+             },
+             {}
+            ],
             "requestBody": {
              "required": true,
              "content": {
@@ -39,6 +45,16 @@ enum VerificationOpenAPI {
              },
              "400": {
               "description": "The request was malformed (request.*)",
+              "content": {
+               "application/json": {
+                "schema": {
+                 "$ref": "#/components/schemas/FailureAnswer"
+                }
+               }
+              }
+             },
+             "401": {
+              "description": "The service has an API key and the request did not carry it as Authorization: Bearer <key> (http.unauthorized); nothing was read or verified",
               "content": {
                "application/json": {
                 "schema": {
@@ -152,6 +168,13 @@ enum VerificationOpenAPI {
           }
          },
          "components": {
+          "securitySchemes": {
+           "apiKey": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The service's API key (verification-service --api-key-file or VERIFICATION_API_KEY; the receiver's RECEIVER_API_KEY). Required on POST /v1/verify when one is configured."
+           }
+          },
           "schemas": {
            "VerificationRequest": {
             "title": "Sigil verification request",
@@ -905,7 +928,7 @@ enum VerificationOpenAPI {
               "properties": {
                "code": {
                 "type": "string",
-                "description": "domain.code: request.* (the request was wrong: 400, 413; request.trustRefused: 403; service.notConfigured: 501), http.* (the HTTP exchange: 408, 415), service.replayStoreUnavailable (503), or the verifier's (appstore.*, pkcs7.*, appattest.*, applepay.*: 422)"
+                "description": "domain.code: request.* (the request was wrong: 400, 413; service.notConfigured: 501), http.* (the HTTP exchange: 401, 408, 415), service.replayStoreUnavailable (503), or the verifier's (appstore.*, pkcs7.*, appattest.*, applepay.*: 422)"
                },
                "message": {
                 "type": "string"

@@ -13,12 +13,17 @@ LoggingSystem.bootstrap { label in
         handler.logLevel = level
         return handler
     }
-    var handler = StreamLogHandler.standardError(label: label)
+    // Text lines: a client's text in a message (a refused member name, a key id) stays on its line.
+    var handler = SingleLineLogHandler(StreamLogHandler.standardError(label: label))
     handler.logLevel = level
     return handler
 }
 let logger = Logger(label: "notification-receiver")
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    FileHandle.standardOutput.write(Data(ReceiverConfiguration.usage.utf8))
+    exit(0)
+}
 if arguments.first == "backfill" {
     // notification-receiver backfill --since T [--until T] --asc-… [receiver options]: see BackfillOptions.
     let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))

@@ -348,17 +348,26 @@ extension Scenarios {
         XCTAssertEqual((refused.json["error"] as? [String: Any])?["code"] as? String, "service.notConfigured")
         unconfigured.stop()
 
-        let receiver = try await start(extraArguments: try ApplePayServiceTests.merchantArguments(directory))
-        let first = try await sender.post(url: receiver.baseURL + "/v1/verify", request)
+        // Issue 46: /v1/verify is an operator route on the receiver: the merchant's key decrypts
+        // only for the holder of the API key.
+        let key = "applepay-operator-" + UUID().uuidString
+        let keyFile = self.directory.appendingPathComponent("api-key").path  // the test's folder, not the vectors'
+        try Data(key.utf8).write(to: URL(fileURLWithPath: keyFile))
+        let receiver = try await start(extraArguments: try ApplePayServiceTests.merchantArguments(directory) + ["--api-key-file", keyFile])
+        let stranger = try await sender.post(url: receiver.baseURL + "/v1/verify", request)
+        XCTAssertEqual(stranger.status, 401, "without the key nothing is decrypted nor recorded")
+        XCTAssertFalse(String(decoding: stranger.body, as: UTF8.self).contains(gala.pan))
+        let bearer = [HTTPHeader("Authorization", "Bearer " + key)]
+        let first = try await sender.post(url: receiver.baseURL + "/v1/verify", request, headers: bearer)
         XCTAssertEqual(first.status, 200, String(decoding: first.body, as: UTF8.self))
         let answer = first.json["applepay"] as? [String: Any]
         XCTAssertEqual(answer?["transactionId"] as? String, gala.transactionId)
         XCTAssertEqual((answer?["payment"] as? [String: Any])?["applicationPrimaryAccountNumber"] as? String, gala.pan)
-        let retry = try await sender.post(url: receiver.baseURL + "/v1/verify", request)
+        let retry = try await sender.post(url: receiver.baseURL + "/v1/verify", request, headers: bearer)
         XCTAssertEqual(retry.status, 200, String(decoding: retry.body, as: UTF8.self))
         XCTAssertEqual((retry.json["applepay"] as? [String: Any])?["retry"] as? Bool, true)
         let second = try await sender.post(
-            url: receiver.baseURL + "/v1/verify", ApplePayServiceTests.request(gala.token, at: gala.signingTime + 1))
+            url: receiver.baseURL + "/v1/verify", ApplePayServiceTests.request(gala.token, at: gala.signingTime + 1), headers: bearer)
         XCTAssertEqual(second.status, 422)
         XCTAssertEqual((second.json["error"] as? [String: Any])?["code"] as? String, "applepay.replayedTransaction")
         let shortened = try ApplePayServiceTests.reframed(gala.token) { _, id, app in
@@ -366,7 +375,7 @@ extension Scenarios {
             id.removeLast(4)
         }
         let reframed = try await sender.post(
-            url: receiver.baseURL + "/v1/verify", ApplePayServiceTests.request(shortened, at: gala.signingTime))
+            url: receiver.baseURL + "/v1/verify", ApplePayServiceTests.request(shortened, at: gala.signingTime), headers: bearer)
         XCTAssertEqual(reframed.status, 422)
         XCTAssertEqual((reframed.json["error"] as? [String: Any])?["code"] as? String, "applepay.invalidTransactionId")
         let rows = try await openStore().applePayTransactions()

@@ -243,9 +243,9 @@ final class Sender: @unchecked Sendable {
     }
 
     /// POSTs `body` to `url` itself (any route).
-    func post(url: String, _ body: [UInt8]) async throws -> HTTPResponse {
+    func post(url: String, _ body: [UInt8], headers: [HTTPHeader] = []) async throws -> HTTPResponse {
         try await transport.send(
-            HTTPRequest(method: "POST", url: url, headers: [HTTPHeader("Content-Type", "application/json")], body: body),
+            HTTPRequest(method: "POST", url: url, headers: [HTTPHeader("Content-Type", "application/json")] + headers, body: body),
             timeout: 60, maximumResponseSize: 1 << 20)
     }
 

@@ -116,6 +116,6 @@ final class OperationsConfigurationTests: XCTestCase {
         XCTAssertTrue(limiter.allow("a", now: 20_000), "one token back after a third of a minute")
         XCTAssertFalse(limiter.allow("a", now: 20_001))
         for n in 0..<100 { _ = limiter.allow("flood-\(n)", now: 30_000) }
-        XCTAssertLessThanOrEqual(limiter.trackedClients, 4, "a flood of addresses does not grow it")
+        XCTAssertLessThanOrEqual(limiter.trackedClients, 5, "a flood of addresses does not grow it (four and the overflow bucket)")
     }
 }
