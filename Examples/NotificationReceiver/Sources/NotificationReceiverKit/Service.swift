@@ -49,6 +49,11 @@ public enum ReceiverService {
                 logger.warning(
                     "INSECURE: accepting unsigned LocalTesting notifications (--insecure-accept-unsigned): nothing is verified")
             }
+            if configuration.acceptRequestTrust {
+                logger.warning(
+                    "POST /v1/verify takes trust anchors from requests (--accept-request-trust): answers name them in trust and notEnforced"
+                )
+            }
             if let forwarder {
                 // Delivers the outbox beside the server, from the rows left by any earlier run too.
                 Task { await forwarder.run() }

@@ -282,6 +282,27 @@ final class VerificationServiceTests: XCTestCase {
         XCTAssertEqual(openAPI?.json["openapi"] as? String, "3.1.0")
     }
 
+    /// Issue 46: verification-service accepts and reports a request's own roots by default (trust
+    /// request-roots, appleRoot not enforced: the request then fails on its chain here), and
+    /// refuses them with --refuse-request-trust (403, request.trustRefused).
+    func testVerificationServiceRefusesRequestTrustWhenAsked() async throws {
+        let signer = try Signer.shared.get()
+        let root = try Data(contentsOf: signer.rootFile).base64EncodedString()
+        let request = Array(try JSONSerialization.data(withJSONObject: ["kind": "transaction", "data": "x.y.z", "roots": [root]]))
+        for (arguments, status, code) in [
+            (["--port", "0"], 422, "appstore.INVALID_JWT_FORMAT"),
+            (["--port", "0", "--refuse-request-trust"], 403, "request.trustRefused"),
+        ] {
+            let service = try ServiceProcess(arguments, testCase: Self.self)
+            defer { service.stop() }
+            let sender = Sender()
+            let response = try? await sender.post(url: service.base + "/v1/verify", request)
+            await sender.shutdown()
+            XCTAssertEqual(response?.status, status, "\(arguments)")
+            XCTAssertEqual((response?.json["error"] as? [String: Any])?["code"] as? String, code, "\(arguments)")
+        }
+    }
+
     /// Issue 46: the notification receiver refuses a request's own trust anchors by default (403,
     /// request.trustRefused): its test root given in `roots`, and Xcode's carried certificate.
     func testTheNotificationReceiverRefusesRequestTrust() async throws {
