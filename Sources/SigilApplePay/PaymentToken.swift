@@ -138,9 +138,10 @@ public struct PaymentToken: Sendable, Hashable {
         (ephemeralPublicKey ?? wrappedKey ?? []) + data + transactionId + (applicationData ?? [])
     }
 
-    /// The token's replay key: SHA-256 of ``signedContent``, lowercase hex (64 digits). It names what Apple signed rather than how the JSON frames it, so moving bytes
-    /// between `data`, `transactionId` and `applicationData` — which keeps Apple's signature
-    /// valid — never yields a new key, while `transactionId` would. A replay store keys on it.
+    /// The token's replay key: SHA-256 of ``signedContent``, lowercase hex (64 digits). It names
+    /// what Apple signed rather than how the JSON frames it, so moving bytes between `data`,
+    /// `transactionId` and `applicationData` — which keeps Apple's signature valid — never yields
+    /// a new key, where it would yield a new `transactionId`. A replay store keys on it.
     public var replayKey: String {
         Base16.encode(SHA256.hash(signedContent))
     }

@@ -74,9 +74,11 @@ final class ApplePayServiceTests: XCTestCase {
             })
     }
 
+    /// The request document, its members sorted: the same token gives the same bytes (a retry is
+    /// recognised by the body's SHA-256).
     func request(_ token: [UInt8]) -> [UInt8] {
         let document: [String: Any] = ["kind": "applepay", "data": String(decoding: token, as: UTF8.self)]
-        return Array(try! JSONSerialization.data(withJSONObject: document))
+        return Array(try! JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]))
     }
 
     func document(_ answer: VerificationAnswer) throws -> [String: Any] {
@@ -135,7 +137,8 @@ final class ApplePayServiceTests: XCTestCase {
         // Another request with the same token (it names the time): a replay.
         var other = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(request(f.token))) as? [String: Any])
         other["at"] = Self.signingTime + 10
-        let second = await service.verifyRecordingReplays(json: Array(try JSONSerialization.data(withJSONObject: other)))
+        let second = await service.verifyRecordingReplays(
+            json: Array(try JSONSerialization.data(withJSONObject: other, options: [.sortedKeys])))
         XCTAssertEqual(second.status, .refused)
         XCTAssertEqual(try code(second), "applepay.replayedTransaction")
         XCTAssertFalse(second.json.contains(Self.pan))
