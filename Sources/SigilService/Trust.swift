@@ -59,6 +59,18 @@ extension VerificationService {
         !roots.isEmpty && roots.allSatisfy { AppleRootCertificates.identify($0.derBytes) == apple }
     }
 
+    /// The roots a verification trusts and their anchor: the request's `given` roots (``TrustAnchor/apple``
+    /// when they are exactly `apple`, else ``TrustAnchor/requestRoots``, admitted under
+    /// ``requestTrust``), or Apple's root as `appleRoot` reads it when the request gives none.
+    func anchoredRoots(
+        _ given: [Certificate]?, apple: AppleRootCertificate, appleRoot: () throws -> Certificate
+    ) throws -> (roots: [Certificate], anchor: TrustAnchor) {
+        guard let given else { return ([try appleRoot()], .apple) }
+        let anchor: TrustAnchor = Self.areExactly(given, apple) ? .apple : .requestRoots
+        try admit(anchor, because: "roots")
+        return (given, anchor)
+    }
+
     /// Refuses `anchor` under ``RequestTrust/refused`` when it is trust the request brought.
     func admit(_ anchor: TrustAnchor, because member: String) throws(ServiceError) {
         guard requestTrust == .refused, anchor.relaxesAppleRoot else { return }

@@ -197,14 +197,7 @@ public final class VerificationService: Sendable {
                 environments = .productionAndSandbox
             }
             let roots: [Certificate]
-            if let given = request.roots {
-                anchor = Self.areExactly(given, .appleRootCAG3) ? .apple : .requestRoots
-                try admit(anchor, because: "roots")
-                roots = given
-            } else {
-                anchor = .apple
-                roots = [try Self.appleRootCAG3.get()]
-            }
+            (roots, anchor) = try anchoredRoots(request.roots, apple: .appleRootCAG3) { try Self.appleRootCAG3.get() }
             verifier = try SignedDataVerifier(
                 trustedRoots: roots, identity: identity, environments: environments, cache: cache, clock: clock)
         }
@@ -308,13 +301,8 @@ public final class VerificationService: Sendable {
                 environments.insert(environment)
             }
             let roots: [Certificate]
-            if let given = request.roots {
-                anchor = Self.areExactly(given, .appleIncRoot) ? .apple : .requestRoots
-                try admit(anchor, because: "roots")
-                roots = given
-            } else {
-                anchor = .apple
-                roots = [try installedAppleRoot(.appleIncRoot, member: "roots")]
+            (roots, anchor) = try anchoredRoots(request.roots, apple: .appleIncRoot) {
+                try installedAppleRoot(.appleIncRoot, member: "roots")
             }
             verifier = try AppReceiptVerifier(trustedRoots: roots, identity: identity, environments: environments)
         }
