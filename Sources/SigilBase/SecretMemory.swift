@@ -42,11 +42,6 @@ package enum SecretMemory {
         wipe(buffer, inPlace: true)
     }
 
-    /// Overwrites `count` values at `pointer` with zeros in a way the optimizer keeps.
-    package static func wipe<T>(_ pointer: UnsafeMutablePointer<T>, count: Int) {
-        wipe(UnsafeMutableRawBufferPointer(start: pointer, count: count * MemoryLayout<T>.stride), inPlace: true)
-    }
-
     /// Overwrites the bytes of `bytes` with zeros in a way the optimizer keeps. Returns true when
     /// they were wiped in the storage `bytes` held; false when that storage was shared with
     /// another array (copy-on-write then copied it first: the shared storage is untouched, and it

@@ -29,10 +29,12 @@ public enum ECKey: Sendable {
         if let first = data.first, first != 0x30 {
             // The decoded DER of each block is the secret key itself: the blocks are taken apart
             // into arrays owned here (SecretPEM.Block keeps its DER in a `let`), wiped once read.
-            var blocks = try SecretPEM.decode(data).filter { $0.label != "EC PARAMETERS" }
-            let labels = blocks.map(\.label)
-            var ders = blocks.map(\.der)
-            blocks = []
+            var labels: [String] = []
+            var ders: [[UInt8]] = []
+            for block in try SecretPEM.decode(data) where block.label != "EC PARAMETERS" {
+                labels.append(block.label)
+                ders.append(block.der)
+            }
             defer { for i in ders.indices { SecretMemory.wipe(&ders[i]) } }
             guard ders.count == 1 else {
                 throw SigilKeysError(.malformed, "expected one key in the PEM text, found \(ders.count)")
