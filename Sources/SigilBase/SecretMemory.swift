@@ -21,17 +21,19 @@ import Darwin
 /// reach; the owners in this package therefore keep secrets in storage of their own (a class
 /// whose `deinit` wipes) and hand out fresh copies.
 package enum SecretMemory {
-    /// One wipe, as a test observing wipes (``observingWipes(_:)``) sees it.
-    package struct Wipe: Sendable {
+    /// One wipe, as a test observing wipes (``observingWipes(_:)``) sees it. Internal, with the
+    /// hook: tests reach both through `@testable import SigilBase`, and no build that links the
+    /// library exports them.
+    struct Wipe: Sendable {
         /// The first byte's address.
-        package let address: UInt
+        let address: UInt
         /// How many bytes were overwritten.
-        package let count: Int
+        let count: Int
         /// Whether every byte read back as zero right after the wipe (before the memory is released).
-        package let zeroed: Bool
+        let zeroed: Bool
         /// False when the array given was sharing its storage: copy-on-write then made a copy, and
         /// that copy, not the shared storage, was wiped.
-        package let inPlace: Bool
+        let inPlace: Bool
     }
 
     /// The observers' log: the number of active observers and the wipes seen while any is active.
@@ -69,7 +71,7 @@ package enum SecretMemory {
     /// Runs `body` and returns what it returned with every wipe made (on any thread) while it ran
     /// — for tests that show a secret's storage is zeroed before it is released. Wipes are logged
     /// only while some observer runs.
-    package static func observingWipes<R>(_ body: () throws -> R) rethrows -> (result: R, wipes: [Wipe]) {
+    static func observingWipes<R>(_ body: () throws -> R) rethrows -> (result: R, wipes: [Wipe]) {
         let start = log.withValue { log -> Int in
             log.observers += 1
             return log.wipes.count

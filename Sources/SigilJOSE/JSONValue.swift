@@ -69,30 +69,29 @@ public enum JSONValue: Hashable, Sendable {
     /// Deepest nesting accepted.
     public static let maximumDepth = 64
 
-    /// The longest member name an error message quotes, in characters (Unicode scalars); a longer
-    /// name is cut there and ends with "…".
+    /// The longest member name an error message quotes, in UTF-8 bytes; a longer name is cut
+    /// there and ends with "…".
     public static let maximumQuotedNameLength = 64
 
     /// `text` as an error message quotes input it was given: in double quotes, a quote and a
-    /// backslash escaped, every control character and every character outside printable ASCII as
-    /// `\uXXXX` (UTF-16, so a character beyond the BMP is a surrogate pair), cut after
-    /// `maximumQuotedNameLength` characters with "…" after the closing quote. The result is one
-    /// line of printable ASCII whatever `text` holds, so a message carrying a client's member name
-    /// can neither forge a log line nor grow with the input.
+    /// backslash escaped, every byte outside printable ASCII — control characters, and each byte
+    /// of a character beyond ASCII — as `\xHH`, cut after ``maximumQuotedNameLength`` bytes with
+    /// "…" after the closing quote. The result is one line of printable ASCII whatever `text`
+    /// holds, so a message carrying a client's member name can neither forge a log line nor grow
+    /// with the input; the bytes stay readable (`é` is `\xC3\xA9`).
     public static func quotedForMessage(_ text: String) -> String {
         var out = "\""
         var count = 0
-        for scalar in text.unicodeScalars {
-            guard count < maximumQuotedNameLength else { return out + "\"…" }
+        for byte in text.utf8 {
+            if count == maximumQuotedNameLength { return out + "\"…" }
             count += 1
-            switch scalar.value {
-            case 0x22: out += "\\\""
-            case 0x5C: out += "\\\\"
-            case 0x20...0x7E: out.unicodeScalars.append(scalar)
-            default:
-                for unit in String(scalar).utf16 {
-                    let hex = String(unit, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            if byte == 0x22 || byte == 0x5C { out += "\\" }
+            if byte >= 0x20 && byte < 0x7F {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "\\x"
+                for nibble in [byte >> 4, byte & 15] {
+                    out.unicodeScalars.append(Unicode.Scalar(nibble < 10 ? 0x30 + nibble : 0x37 + nibble))
                 }
             }
         }

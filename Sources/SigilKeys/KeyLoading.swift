@@ -27,23 +27,22 @@ public enum ECKey: Sendable {
         // constant-time decoder, since the base64 body of a private key is the secret itself.
         // (Only the first byte is looked at here: it is public structure either way.)
         if let first = data.first, first != 0x30 {
-            // The decoded DER of each block is the secret key itself: the blocks are taken apart
-            // into arrays owned here (SecretPEM.Block keeps its DER in a `let`), wiped once read.
-            var labels: [String] = []
-            var ders: [[UInt8]] = []
-            for block in try SecretPEM.decode(data) where block.label != "EC PARAMETERS" {
-                labels.append(block.label)
-                ders.append(block.der)
+            // The decoded DER of each block is the secret key itself: read in place from the
+            // decoder's one array of blocks (no second array shares their storage) and wiped there.
+            var blocks = try SecretPEM.decode(data)
+            defer { for i in blocks.indices { SecretMemory.wipe(&blocks[i].der) } }
+            var keyBlock = -1
+            var found = 0
+            for i in blocks.indices where blocks[i].label != "EC PARAMETERS" {
+                found += 1
+                keyBlock = i
             }
-            defer { for i in ders.indices { SecretMemory.wipe(&ders[i]) } }
-            guard ders.count == 1 else {
-                throw SigilKeysError(.malformed, "expected one key in the PEM text, found \(ders.count)")
-            }
-            switch labels[0] {
-            case "PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(pkcs8DER: ders[0]))
-            case "EC PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(sec1DER: ders[0]))
-            case "PUBLIC KEY": self = .publicKey(try ECDSAPublicKey(spkiDER: ders[0]))
-            default: throw SigilKeysError(.unexpectedLabel, "PEM label \"\(labels[0])\" is not an EC key")
+            guard found == 1 else { throw SigilKeysError(.malformed, "expected one key in the PEM text, found \(found)") }
+            switch blocks[keyBlock].label {
+            case "PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(pkcs8DER: blocks[keyBlock].der))
+            case "EC PRIVATE KEY": self = .privateKey(try ECDSAPrivateKey(sec1DER: blocks[keyBlock].der))
+            case "PUBLIC KEY": self = .publicKey(try ECDSAPublicKey(spkiDER: blocks[keyBlock].der))
+            default: throw SigilKeysError(.unexpectedLabel, "PEM label \"\(blocks[keyBlock].label)\" is not an EC key")
             }
             return
         }

@@ -24,8 +24,8 @@ public enum SecretPEM {
     public struct Block: Sendable {
         /// The PEM label ("PRIVATE KEY", "EC PRIVATE KEY", …).
         public let label: String
-        /// The decoded bytes.
-        public let der: [UInt8]
+        /// The decoded bytes (settable within SigilKeys only, so that a reader can wipe them in place).
+        public internal(set) var der: [UInt8]
     }
 
     @inline(__always) static func rangeMask(_ x: Int32, _ lo: Int32, _ hi: Int32) -> Int32 {

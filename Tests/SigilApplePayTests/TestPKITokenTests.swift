@@ -1,6 +1,5 @@
 import Foundation
 import SigilApplePay
-import SigilBase
 import SigilCipher
 import SigilCore
 import SigilKeys
@@ -8,6 +7,8 @@ import SigilTestPKI
 import SigilTestSupport
 import SigilX509
 import XCTest
+
+@testable import SigilBase
 
 /// Tokens minted by SigilTestPKI's `AppleShapedPaymentPKI` (EC_v1 and RSA_v1, with applicationData,
 /// which no public real token has): pyca/cryptography decrypts them independently (so the

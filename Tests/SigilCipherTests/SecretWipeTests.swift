@@ -1,9 +1,10 @@
 import Foundation
-import SigilBase
 import SigilCipher
 import SigilCore
 import SigilTestSupport
 import XCTest
+
+@testable import SigilBase
 
 /// Issue 46: the AES key schedule, the RSA private exponent's limbs, the copies RSA key loading
 /// makes of the secret numbers and DER, and the one-step KDF's copies of Z are wiped (watched

@@ -1,6 +1,7 @@
-import SigilBase
 import SigilCore
 import XCTest
+
+@testable import SigilBase
 
 /// Issue 46: `SecretMemory` (the one wipe) and the ECDSA private key's scalar storage, watched
 /// through the wipe log: each test shows the wipe happened, in place, to the storage that held the

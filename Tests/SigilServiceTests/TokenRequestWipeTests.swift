@@ -1,9 +1,10 @@
 import Foundation
-import SigilBase
 import SigilCore
 import SigilKeys
 import SigilService
 import XCTest
+
+@testable import SigilBase
 
 /// Issue 46: a token request wipes its copy of the `.p8` text once the key is loaded, key loading
 /// wipes the DER decoded from the PEM and the scalar's octets, and the request keeps no member

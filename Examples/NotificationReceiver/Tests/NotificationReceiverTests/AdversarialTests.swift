@@ -539,7 +539,7 @@ final class DoorsLowItemTests: XCTestCase {
         XCTAssertThrowsError(try JSONValue(parsing: body)) { error in
             let reason = (error as? JOSEError)?.reason ?? "\(error)"
             XCTAssertFalse(reason.contains("\n"), reason)
-            XCTAssertTrue(reason.contains(#"duplicate member name "a\u000A\u0000\"\u00E9\uD83D\uDE00zz"#), reason)
+            XCTAssertTrue(reason.contains(#"duplicate member name "a\x0A\x00\"\xC3\xA9\xF0\x9F\x98\x80zz"#), reason)
             XCTAssertTrue(reason.hasSuffix("\"…"), reason)
             XCTAssertLessThan(reason.count, 200, reason)
             XCTAssertTrue(reason.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F || $0 == "…" }, reason)
