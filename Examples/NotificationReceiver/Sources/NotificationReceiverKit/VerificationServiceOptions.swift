@@ -13,8 +13,8 @@ import SigilService
 /// | `--idle-timeout SECONDS` | none | a connection idle this long is closed; `30` |
 /// | `--api-key-file PATH` | `VERIFICATION_API_KEY` (the key itself) | the key `POST /v1/verify` requires (`Authorization: Bearer <key>`), 16…4096 characters; never on the command line (ps shows it). Without one, `/v1/verify` is open: allowed on any address without merchant keys, on a loopback address only with them |
 /// | Apple Pay options | none | see `ApplePayOptions` |
-/// | `--help` | none | prints the options and exits 0 |
 /// | `--refuse-request-trust` (no value) | none | answer a request carrying its own trust anchors (`roots` not Apple's, `environments: ["Xcode"]`, `unpinnedTestRoot`) `request.trustRefused` (403); by default such a request is verified and its answer names the anchor (`trust`) and lists `appleRoot` in `notEnforced` |
+/// | `--help` | none | prints the options and exits 0 |
 public struct VerificationServiceOptions: Sendable {
     /// The address to listen on.
     public var host = "127.0.0.1"
