@@ -44,6 +44,9 @@ public struct PaymentToken: Sendable, Hashable {
     public let ephemeralPublicKey: [UInt8]?
     /// RSA_v1: the symmetric key wrapped with RSA-OAEP.
     public let wrappedKey: [UInt8]?
+    /// EC_v1: ``ephemeralPublicKey`` as the point it holds, parsed once while decoding (the
+    /// decryptor's ECDH reads it from here rather than parsing the DER again).
+    let ephemeralKey: ECDSAPublicKey?
     /// SHA-256 of the merchant certificate's SubjectPublicKeyInfo: which merchant key the token is for.
     public let publicKeyHash: [UInt8]
     /// The transaction identifier (from its hex text): exactly ``transactionIdLength`` bytes.
@@ -97,7 +100,7 @@ public struct PaymentToken: Sendable, Hashable {
             wrappedKey = try base64(header["wrappedKey"], "header.wrappedKey")
             ephemeralPublicKey = nil
         }
-        if let ephemeralPublicKey { _ = try Self.ephemeralKey(ephemeralPublicKey) }
+        ephemeralKey = try ephemeralPublicKey.map { der throws(ApplePayError) in try Self.ephemeralKey(der) }
         publicKeyHash = try base64(header["publicKeyHash"], "header.publicKeyHash")
         guard publicKeyHash.count == 32 else { throw fail("header.publicKeyHash has \(publicKeyHash.count) bytes, not 32") }
         transactionId = try hex(header["transactionId"], "header.transactionId")

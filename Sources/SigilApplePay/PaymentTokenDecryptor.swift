@@ -81,8 +81,13 @@ public struct PaymentTokenDecryptor: Sendable {
         }
         switch (token.version, key.privateKey) {
         case (.ecV1, .ec(let merchant)):
-            // Checked when the token was decoded (PaymentToken.ephemeralKey): one DER SPKI of a P-256 point.
-            let ephemeral = try PaymentToken.ephemeralKey(token.ephemeralPublicKey ?? [])
+            // Parsed and checked when the token was decoded (PaymentToken.ephemeralKey): one DER
+            // SPKI of a P-256 point; an EC_v1 token always has one.
+            guard let ephemeral = token.ephemeralKey else {
+                throw ApplePayError(
+                    .invalidEphemeralPublicKey, "an EC_v1 token without header.ephemeralPublicKey", step: "decode",
+                    clause: "Payment Token Format Reference, header keys, ephemeralPublicKey")
+            }
             do {
                 var z = try merchant.sharedSecret(with: ephemeral)
                 defer { SecretMemory.wipe(&z) }

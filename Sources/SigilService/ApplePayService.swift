@@ -132,7 +132,7 @@ extension VerificationService {
                     status: .verified, json: applePayAnswer(accepted, replay: nil, at: request.at).serialized)
             case .store(let store):
                 let record = ApplePayTransactionRecord(
-                    replayKey: accepted.token.replayKey, transactionId: Base16.encode(accepted.token.transactionId),
+                    replayKey: accepted.replayKey, transactionId: Base16.encode(accepted.token.transactionId),
                     publicKeyHash: Base64.encode(accepted.token.publicKeyHash), signingTime: accepted.verified.signingTime,
                     acceptedAt: accepted.configuration.clock(), requestFingerprint: Base16.encode(SHA256.hash(json)))
                 let outcome: ApplePayRecordOutcome
@@ -178,6 +178,8 @@ extension VerificationService {
         let token: PaymentToken
         let verified: PaymentTokenVerifier.Verified
         let payment: DecryptedPayment
+        /// The token's replay key, hashed once for the record and the answer.
+        let replayKey: String
     }
 
     /// The token verified (signature, chain, signing time) and decrypted, or the first refusal.
@@ -186,7 +188,8 @@ extension VerificationService {
         let token = try PaymentToken(json: Array(request.data.utf8))
         let verified = try configuration.verifier.verify(token, at: request.at ?? configuration.clock())
         let payment = try configuration.decryptor.decrypt(token)
-        return ApplePayAccepted(configuration: configuration, token: token, verified: verified, payment: payment)
+        return ApplePayAccepted(
+            configuration: configuration, token: token, verified: verified, payment: payment, replayKey: token.replayKey)
     }
 
     /// `{"valid": true, "kind": "applepay", "trust", "applepay": {version, transactionId (hex),
@@ -201,7 +204,7 @@ extension VerificationService {
         var members: [(String, JSONValue)] = [
             ("version", .string(accepted.token.version.rawValue)),
             ("transactionId", .string(Base16.encode(accepted.token.transactionId))),
-            ("replayKey", .string(accepted.token.replayKey)),
+            ("replayKey", .string(accepted.replayKey)),
             ("publicKeyHash", .string(Base64.encode(accepted.token.publicKeyHash))),
             ("signingTime", .int(accepted.verified.signingTime)),
         ]

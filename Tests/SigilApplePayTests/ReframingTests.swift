@@ -99,6 +99,21 @@ final class ReframingTests: XCTestCase {
     }
 
     func testEveryRealTokenHasA32ByteTransactionIdAndNoApplicationData() throws {
+        // The list above is every real token the vectors hold: a token added there without a
+        // row here fails, so no real token escapes the re-framing tests.
+        let root = try directory()
+        var onDisk: Set<String> = []
+        for entry in try FileManager.default.contentsOfDirectory(atPath: root.path) {
+            if entry == "signature-only" {
+                for file in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(entry).path)
+                where file.hasSuffix(".json") {
+                    onDisk.insert(entry + "/" + file)
+                }
+            } else if FileManager.default.fileExists(atPath: root.appendingPathComponent(entry + "/token.json").path) {
+                onDisk.insert(entry + "/token.json")
+            }
+        }
+        XCTAssertEqual(onDisk, Set(Self.tokens.map(\.path)), "every real token of the Apple Pay vectors has a row")
         for (path, _) in Self.tokens {
             let token = try PaymentToken(json: json(path))
             XCTAssertEqual(token.transactionId.count, 32, path)
