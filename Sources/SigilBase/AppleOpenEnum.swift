@@ -4,6 +4,18 @@
 
 /// What every open enum shares: the raw value Apple sent, kept whatever it is; the values Apple
 /// documents; and whether this one is among them.
+///
+/// In the regular build an open enum is also `Codable`; Embedded Swift has no `Codable`, and its
+/// models read and write their values directly.
+#if hasFeature(Embedded)
+public protocol AppleOpenEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible
+where RawValue: Hashable & Sendable & CustomStringConvertible {
+    /// Wraps a raw value as received, documented or not.
+    init(rawValue: RawValue)
+    /// The values Apple documents.
+    static var documented: [Self] { get }
+}
+#else
 public protocol AppleOpenEnum: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible
 where RawValue: Codable & Hashable & Sendable & CustomStringConvertible {
     /// Wraps a raw value as received, documented or not.
@@ -11,6 +23,7 @@ where RawValue: Codable & Hashable & Sendable & CustomStringConvertible {
     /// The values Apple documents.
     static var documented: [Self] { get }
 }
+#endif
 
 extension AppleOpenEnum {
     /// Whether the value is one Apple documents (false for a value added after this release).

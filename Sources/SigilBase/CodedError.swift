@@ -45,9 +45,23 @@ extension ModuleError {
     /// Hashes the code, as == compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// Another module's error as this one's, with `code`: the reason is `context: ` followed by the
+    /// lower error's `domain.code` and reason, so nothing the lower layer said is lost. Typed: no
+    /// cast, no existential (what Embedded Swift and typed `throws` need).
+    public init<Lower: CodedError>(wrapping error: Lower, as code: Code, context: String) {
+        self.init(code, "\(context): \(error.qualifiedCode): \(error.reason)")
+    }
+
+    /// An error of this very type passes through unchanged.
+    public init(wrapping error: Self, as code: Code, context: String) {
+        self = error
+    }
+
+    #if !hasFeature(Embedded)
     /// `error` itself when it is already of this type; otherwise an error with `code` whose reason
     /// is `context: ` followed by what `error` says (its `domain.code` and reason when it is a
-    /// Sigil error), so nothing the lower layer said is lost.
+    /// Sigil error), so nothing the lower layer said is lost. For errors whose type is not known
+    /// statically (a caller's closure); the typed overloads above serve everything else.
     public init(wrapping error: any Error, as code: Code, context: String) {
         if let same = error as? Self {
             self = same
@@ -57,4 +71,5 @@ extension ModuleError {
             self.init(code, "\(context): \(error)")
         }
     }
+    #endif
 }

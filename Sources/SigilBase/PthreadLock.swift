@@ -1,4 +1,6 @@
-#if canImport(Glibc)
+#if hasFeature(Embedded)
+import Synchronization
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -9,6 +11,29 @@ import Darwin
 /// The one lock of the library modules: a pthread mutex and the value it guards, in one object
 /// (the library modules import no Foundation lock; `NSLock` lives outside FoundationEssentials).
 /// Two allocations per lock — the object and its mutex — whatever the value.
+///
+/// Embedded Swift has no pthreads (wasm32 has no C library at all): there the lock is a spin lock on
+/// one atomic flag, which is what a single-threaded WebAssembly instance or a small native verifier
+/// needs.
+#if hasFeature(Embedded)
+package final class Locked<Value>: @unchecked Sendable {
+    private let held = Atomic<Bool>(false)
+    private var value: Value
+
+    /// A lock guarding `value`.
+    package init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` on the guarded value, holding the lock.
+    @inline(__always)
+    package func withValue<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+        while !held.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {}
+        defer { held.store(false, ordering: .releasing) }
+        return try body(&value)
+    }
+}
+#else
 package final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
@@ -29,12 +54,13 @@ package final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` on the guarded value, holding the lock.
     @inline(__always)
-    package func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func withValue<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
 }
+#endif
 
 /// A lock guarding no value: for state kept beside it.
 package typealias PthreadLock = Locked<Void>
@@ -45,7 +71,7 @@ extension Locked where Value == Void {
 
     /// Runs `body` holding the lock.
     @inline(__always)
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        try withValue { _ in try body() }
+    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try withValue { (_: inout Void) throws(E) -> T in try body() }
     }
 }

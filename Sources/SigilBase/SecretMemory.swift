@@ -1,4 +1,6 @@
-#if canImport(Glibc)
+#if hasFeature(Embedded)
+import _Volatile
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -89,7 +91,13 @@ package enum SecretMemory {
 
     private static func wipe(_ buffer: UnsafeMutableRawBufferPointer, inPlace: Bool) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        #if canImport(Darwin)
+        #if hasFeature(Embedded)
+        // No C library to call (wasm32 has none): one volatile store per byte, which the compiler
+        // must emit.
+        for offset in 0..<buffer.count {
+            VolatileMappedRegister<UInt8>(unsafeBitPattern: UInt(bitPattern: base + offset)).store(0)
+        }
+        #elseif canImport(Darwin)
         _ = memset_s(base, buffer.count, 0, buffer.count)
         #else
         explicit_bzero(base, buffer.count)
