@@ -77,12 +77,13 @@ extension RSAPublicKey {
     public init<Bytes: Collection>(pkcs1DER bytes: Bytes, minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits)
         throws(SigilKeysError) where Bytes.Element == UInt8
     {
-        let structure: RSAPublicKeyStructure
+        let node: ASN1Node
         do {
-            structure = try RSAPublicKeyStructure(node: DER.parse(bytes))
+            node = try DER.parse(bytes)
         } catch {
             throw SigilKeysError(wrapping: error, as: .malformed, context: "RSAPublicKey")
         }
+        let structure = try RSAPublicKeyStructure(node: node)
         do {
             try self.init(modulus: structure.modulus, exponent: structure.publicExponent, minimumModulusBits: minimumModulusBits)
         } catch {
@@ -145,7 +146,7 @@ extension RSAPublicKey {
         throws(SigilKeysError) where Bytes.Element == UInt8
     {
         let data = Array(bytes)
-        if let text = String(validating: data, as: UTF8.self), text.contains("-----BEGIN ") {
+        if PEMDocument.containsBeginLine(data), let text = String(validating: data, as: UTF8.self) {
             let blocks: [PEMDocument]
             do {
                 blocks = try PEMDocument.parseAll(text)
