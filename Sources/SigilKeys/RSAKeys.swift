@@ -48,6 +48,21 @@ public struct RSAPublicKeyInfo: Hashable, Sendable {
         self.init(key: key, pssRestriction: restriction, isPSSOnly: pssOnly)
     }
 
+    /// Whether `spki` holds an RSA key that SigilCore's `RSAPublicKey` refuses only for its size: a
+    /// well-formed RSAPublicKey whose modulus has fewer than `RSAPublicKey.smallestAllowedModulusBits`
+    /// bits (its other rules are checked after the size, in that order). Such a key can verify nothing;
+    /// a certificate keeps it as an unknown key rather than refusing the certificate.
+    package static func isBelowSmallestAllowedSize(_ spki: SubjectPublicKeyInfo) -> Bool {
+        guard spki.subjectPublicKey.unusedBits == 0, let node = try? DER.parse(spki.subjectPublicKey.bytes),
+            let structure = try? RSAPublicKeyStructure(node: node)
+        else { return false }
+        let modulus = structure.modulus.drop { $0 == 0 }
+        let exponent = structure.publicExponent.drop { $0 == 0 }
+        guard let first = modulus.first, exponent.count <= modulus.count else { return false }
+        let bits = (modulus.count - 1) * 8 + (8 - first.leadingZeroBitCount)
+        return bits < RSAPublicKey.smallestAllowedModulusBits
+    }
+
     /// Reads a DER SubjectPublicKeyInfo of an RSA key (rsaEncryption or id-RSASSA-PSS), refusing moduli
     /// under `minimumModulusBits`.
     public init<Bytes: Collection>(spkiDER bytes: Bytes, minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits)
