@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilKeys
 import SigilX509

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// ECPrivateKey (SEC 1 v2 §C.4; RFC 5915 §3):

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// RSA public keys in every encoding Sigil meets: SubjectPublicKeyInfo (rsaEncryption, RFC 3279

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// PKCS#1 RSAPublicKey (RFC 8017 §A.1.1):

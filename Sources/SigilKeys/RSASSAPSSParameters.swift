@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// RSASSA-PSS-params (RFC 4055 §3.1, RFC 8017 §A.2.3):

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// SubjectPublicKeyInfo (RFC 5280 §4.1.2.7; EC keys per RFC 5480 §2):

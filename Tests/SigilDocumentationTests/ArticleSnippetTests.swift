@@ -190,6 +190,17 @@ final class ArticleSnippetTests: XCTestCase {
         try await checkWithCRLs(leaf: pki.leaf, intermediate: pki.intermediate, root: pki.root, crls: [rootCRL, intermediateCRL])
     }
 
+    /// The offline block: the same CRLs, checked synchronously.
+    func testCheckOffline() async throws {
+        let pki = try makePKI()
+        let rootCRL = try CRLBuilder(issuer: pki.root, thisUpdate: now - 3600, nextUpdate: now + 86_400).sign(with: pki.rootKey)
+        let intermediateCRL = try CRLBuilder(
+            issuer: pki.intermediate, thisUpdate: now - 3600, nextUpdate: now + 86_400,
+            entries: [.init(serialNumber: pki.leaf.serialNumber, revocationDate: now - 1800)]
+        ).sign(with: pki.intermediateKey)
+        try await checkOffline(leaf: pki.leaf, intermediate: pki.intermediate, root: pki.root, crls: [rootCRL, intermediateCRL])
+    }
+
     /// The OCSP block runs up to the network: the test PKI's leaf names no responder, so the checker
     /// refuses before sending anything (tests never reach the internet).
     func testCheckWithOCSPNeedsAResponder() async throws {

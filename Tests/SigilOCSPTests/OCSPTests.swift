@@ -48,7 +48,8 @@ final class OCSPTests: XCTestCase {
         // The leaves name a responder (never reached: the tests' transports answer with openssl).
         try write(
             "leaf.cnf",
-            "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nauthorityInfoAccess=OCSP;URI:http://ocsp.invalid/\n")
+            "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nauthorityInfoAccess=OCSP;URI:http://ocsp.invalid/\n"
+        )
         try write(
             "resp.cnf", "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=OCSPSigning\n")
         for name in ["ca", "good", "revoked", "unknown", "resp", "noeku", "rogue"] {
@@ -354,7 +355,7 @@ final class OCSPTests: XCTestCase {
             XCTAssertEqual(responses.count, 1, name)
             fetched[name] = responses
             let offline = OfflineOCSPRevocationChecker(responses: responses)
-            let sync = verifier.verify(leaf: leaf, at: now, checkingRevocationWith: offline)
+            let sync = Self.offline(verifier, leaf, now, offline)
             let async = await verifier.verify(leaf: leaf, at: now, checkingRevocationWith: offline as any RevocationChecker)
             XCTAssertEqual(sync.chain, online.chain, name)
             XCTAssertEqual(sync.failures, online.failures, name)
@@ -366,32 +367,38 @@ final class OCSPTests: XCTestCase {
                 XCTAssertTrue(sync.failures.allSatisfy { if case .revoked = $0 { true } else { false } }, "\(sync.failures)")
             default:
                 XCTAssertEqual(sync.failures.count, 1)
-                XCTAssertTrue(sync.failures.allSatisfy { if case .revocationStatusUnknown = $0 { true } else { false } }, "\(sync.failures)")
+                XCTAssertTrue(
+                    sync.failures.allSatisfy { if case .revocationStatusUnknown = $0 { true } else { false } }, "\(sync.failures)")
             }
         }
         // The good leaf with only the revoked leaf's response: nothing about it.
         let good = try load("good.pem")
         let other = try XCTUnwrap(fetched["revoked"])
         for (mode, passes) in [(OCSPRevocationChecker.Mode.hardFail, false), (.softFail, true)] {
-            let result = verifier.verify(
-                leaf: good, at: now, checkingRevocationWith: OfflineOCSPRevocationChecker(responses: other, mode: mode))
+            let result = Self.offline(verifier, good, now, OfflineOCSPRevocationChecker(responses: other, mode: mode))
             XCTAssertEqual(result.chain != nil, passes, "\(mode): \(result.failures)")
-            let none = verifier.verify(leaf: good, at: now, checkingRevocationWith: OfflineOCSPRevocationChecker(responses: [], mode: mode))
+            let none = Self.offline(verifier, good, now, OfflineOCSPRevocationChecker(responses: [], mode: mode))
             XCTAssertEqual(none.failures, result.failures, "\(mode)")
         }
         // Both responses: the one about the leaf decides.
         let both = OfflineOCSPRevocationChecker(responses: other + (fetched["good"] ?? []))
-        XCTAssertNotNil(verifier.verify(leaf: good, at: now, checkingRevocationWith: both).chain)
+        XCTAssertNotNil(Self.offline(verifier, good, now, both).chain)
         // Two days later the response has expired (nextUpdate one day on): not retryable, even soft.
-        let stale = verifier.verify(
-            leaf: good, at: now, checkingRevocationWith: OfflineOCSPRevocationChecker(responses: fetched["good"] ?? [], mode: .softFail),
-            asOf: now + 2 * 86_400)
+        let stale = Self.offline(
+            verifier, good, now, OfflineOCSPRevocationChecker(responses: fetched["good"] ?? [], mode: .softFail), asOf: now + 2 * 86_400)
         XCTAssertEqual(stale.failures.count, 1)
         guard case .revocationCheckFailed(_, let reason, let retryable)? = stale.failures.first else {
             return XCTFail("\(stale.failures)")
         }
         XCTAssertFalse(retryable)
         XCTAssertTrue(reason.hasPrefix("stale"), reason)
+    }
+
+    /// The synchronous entry point (in asynchronous code the asynchronous overload is chosen).
+    static func offline(
+        _ verifier: CertificateVerifier, _ leaf: Certificate, _ time: Int64, _ checker: OfflineOCSPRevocationChecker, asOf: Int64? = nil
+    ) -> CertificateVerifier.Result {
+        verifier.verify(leaf: leaf, at: time, checkingRevocationWith: checker, asOf: asOf ?? time)
     }
 
     private func findLast(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

@@ -31,8 +31,7 @@ final class OfflineRevocationTests: XCTestCase {
             for name in tests {
                 guard let leaf = data.endEntities[name + "EE"] else { continue }
                 let label = "\(section) \(name)"
-                let sync = verifier.verify(
-                    leaf: leaf, intermediates: data.intermediates, at: PKITSCRLTests.validationTime, checkingRevocationWith: crlPolicy)
+                let sync = Self.offline(verifier, leaf, data.intermediates, PKITSCRLTests.validationTime, crlPolicy)
                 let async = await verifier.verify(
                     leaf: leaf, intermediates: data.intermediates, at: PKITSCRLTests.validationTime,
                     checkingRevocationWith: crlPolicy as any RevocationChecker)
@@ -51,6 +50,13 @@ final class OfflineRevocationTests: XCTestCase {
         }
         XCTAssertEqual(decided, 74)
         XCTAssertEqual(disagreements, [], disagreements.joined(separator: "\n"))
+    }
+
+    /// The synchronous entry point (in asynchronous code the asynchronous overload is chosen).
+    static func offline<Checker: OfflineRevocationChecker>(
+        _ verifier: CertificateVerifier, _ leaf: Certificate, _ intermediates: [Certificate], _ time: Int64, _ checker: Checker
+    ) -> CertificateVerifier.Result {
+        verifier.verify(leaf: leaf, intermediates: intermediates, at: time, checkingRevocationWith: checker)
     }
 
     /// The revocation verdict lands in the trace, named by the checker.
@@ -79,11 +85,12 @@ final class OfflineRevocationTests: XCTestCase {
         let time: Int64 = 1_800_000_000
         let pki = try AppleShapedTestPKI.generate(notBefore: time - 86_400, notAfter: time + 86_400)
         let verifier = CertificateVerifier(trustedRoots: [pki.root], policies: [])
-        func named(_ chain: [Certificate]) -> PathCertificate { PathCertificate(chain[0], position: 0) }
         let clean = AnyOfflineRevocationChecker(name: "clean") { _, _ in [] }
-        let unknown = AnyOfflineRevocationChecker(name: "unknown") { chain, _ in [.revocationStatusUnknown(certificate: named(chain))] }
+        let unknown = AnyOfflineRevocationChecker(name: "unknown") { chain, _ in
+            [.revocationStatusUnknown(certificate: PathCertificate(chain[0], position: 0))]
+        }
         let revoked = AnyOfflineRevocationChecker(name: "revoked") { chain, time in
-            [.revoked(certificate: named(chain), time: time, reason: 1)]
+            [.revoked(certificate: PathCertificate(chain[0], position: 0), time: time, reason: 1)]
         }
         let cases: [(AnyOfflineRevocationChecker, any RevocationChecker, Bool, String)] = [
             (.anyOf([clean, unknown]), RevocationPolicy.anyOf([clean, unknown]), true, "anyOf clean unknown"),
@@ -94,14 +101,14 @@ final class OfflineRevocationTests: XCTestCase {
             (.allOf([clean, clean]), RevocationPolicy.allOf([clean, clean]), true, "allOf clean"),
         ]
         for (offline, online, valid, label) in cases {
-            let sync = verifier.verify(leaf: pki.leaf, intermediates: [pki.intermediate], at: time, checkingRevocationWith: offline)
+            let sync = Self.offline(verifier, pki.leaf, [pki.intermediate], time, offline)
             let async = await verifier.verify(
                 leaf: pki.leaf, intermediates: [pki.intermediate], at: time, checkingRevocationWith: online)
             XCTAssertEqual(sync.chain != nil, valid, label)
             XCTAssertEqual(sync.failures, async.failures, label)
         }
         let both = AnyOfflineRevocationChecker.anyOf([unknown, revoked, clean])
-        let failures = verifier.verify(leaf: pki.leaf, intermediates: [pki.intermediate], at: time, checkingRevocationWith: both).failures
+        let failures = Self.offline(verifier, pki.leaf, [pki.intermediate], time, both).failures
         XCTAssertEqual(failures.count, 1)
         XCTAssertTrue(failures.allSatisfy { if case .revoked = $0 { true } else { false } }, "\(failures)")
     }

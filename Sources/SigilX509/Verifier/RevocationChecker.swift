@@ -102,7 +102,8 @@ enum RevocationVerdicts {
 extension CertificateVerifier {
     /// Path validation followed by the offline revocation check `revocation` on the chain found
     /// (RFC 5280 §6.1.3 (a)(3)), synchronously; `trace` receives the path steps and the
-    /// revocation verdict.
+    /// revocation verdict. (In asynchronous code the regular build chooses the asynchronous
+    /// overload, which runs the same check: every offline checker is a `RevocationChecker`.)
     public func verify<Checker: OfflineRevocationChecker>(
         leaf: Certificate, intermediates: [Certificate] = [], at time: Int64, checkingRevocationWith revocation: Checker,
         trace: VerificationTrace? = nil
@@ -205,8 +206,9 @@ extension CertificateVerifier {
         let result = verify(leaf: leaf, intermediates: intermediates, at: time, trace: trace)
         guard case .valid(let chain) = result else { return result }
         let failures = await revocation.failures(of: chain, at: revocationTime)
-        return Self.revocationVerdict(
-            result, failures: failures, checker: "\(type(of: revocation))", at: time, asOf: revocationTime, trace: trace)
+        // An offline checker is named as the synchronous path names it.
+        let name = (revocation as? any OfflineRevocationChecker)?.name ?? "\(type(of: revocation))"
+        return Self.revocationVerdict(result, failures: failures, checker: name, at: time, asOf: revocationTime, trace: trace)
     }
 }
 #endif
