@@ -12,50 +12,32 @@ import Foundation
 #endif
 
 extension SignedDataVerifier {
-    /// Every step for signed data of `kind`, or — when `kind` is nil — of the one kind whose
-    /// distinctive members the payload carries (``SignedDataKind/classify(payload:)``: members no
-    /// model names are reported in the result's `unknownMembers`, never refused); a payload that
-    /// no kind, or several, is recognised in is refused (`ambiguousPayloadKind`, naming the kinds
-    /// it could be), never guessed. The JWS and its payload are parsed once.
-    public func verify(_ compact: String, kind: SignedDataKind?, at time: Int64? = nil, trace: VerificationTrace? = nil)
-        async throws(AppStoreError) -> VerifiedAnySignedData
+    /// The kind to verify the payload as: `kind` when given, else the one kind whose distinctive
+    /// members the payload carries (``SignedDataKind/classify(payload:)``: members no model names
+    /// are reported, never refused); a payload that no kind, or several, is recognised in is
+    /// refused (`ambiguousPayloadKind`, naming the kinds it could be), never guessed.
+    func payloadKind(of json: JSONValue, given kind: SignedDataKind?, trace: VerificationTrace?) throws(AppStoreError)
+        -> SignedDataKind
     {
-        let (jws, json) = try parse(compact, trace: trace)
-        let chosen: SignedDataKind
-        if let kind {
-            chosen = kind
-        } else {
-            switch SignedDataKind.classify(payload: json) {
-            case .kind(let found, let unknown):
-                trace?.note(
-                    "Apple: payload kind",
-                    "\(found.rawValue): the only kind "
-                        + (found.distinctiveMembers.matches(Set(json.objectKeys))
-                            ? "whose distinctive members the payload carries" : "whose model names every member of the payload")
-                        + (unknown.isEmpty ? "" : "; members the model does not name, reported: \(unknown.joined(separator: ", "))"))
-                chosen = found
-            case .ambiguous(let fitting, let unknown):
-                let reason =
-                    fitting.isEmpty
-                    ? "the payload carries no kind's distinctive members and no kind's model names all of its members"
-                        + (unknown.isEmpty ? "" : " (unknown: \(unknown.joined(separator: ", ")))")
-                    : "the payload could be \(fitting.map(\.rawValue).joined(separator: ", ")): name the kind (--type "
-                        + fitting.map(\.rawValue).joined(separator: " or --type ") + ")"
-                trace?.fail("Apple: payload kind", "classify the payload by its members", reason)
-                throw AppStoreError(.ambiguousPayloadKind, reason)
-            }
-        }
-        switch chosen {
-        case .transaction:
-            return .transaction(try await verify(jws, payloadJSON: json, as: JWSTransactionDecodedPayload.self, at: time, trace: trace))
-        case .renewalInfo:
-            return .renewalInfo(try await verify(jws, payloadJSON: json, as: JWSRenewalInfoDecodedPayload.self, at: time, trace: trace))
-        case .notification:
-            return .notification(try await verify(jws, payloadJSON: json, as: ResponseBodyV2DecodedPayload.self, at: time, trace: trace))
-        case .appTransaction:
-            return .appTransaction(try await verify(jws, payloadJSON: json, as: AppTransaction.self, at: time, trace: trace))
-        case .realtimeRequest:
-            return .realtimeRequest(try await verify(jws, payloadJSON: json, as: DecodedRealtimeRequestBody.self, at: time, trace: trace))
+        if let kind { return kind }
+        switch SignedDataKind.classify(payload: json) {
+        case .kind(let found, let unknown):
+            trace?.note(
+                "Apple: payload kind",
+                "\(found.rawValue): the only kind "
+                    + (found.distinctiveMembers.matches(Set(json.objectKeys))
+                        ? "whose distinctive members the payload carries" : "whose model names every member of the payload")
+                    + (unknown.isEmpty ? "" : "; members the model does not name, reported: \(unknown.joined(separator: ", "))"))
+            return found
+        case .ambiguous(let fitting, let unknown):
+            let reason =
+                fitting.isEmpty
+                ? "the payload carries no kind's distinctive members and no kind's model names all of its members"
+                    + (unknown.isEmpty ? "" : " (unknown: \(unknown.joined(separator: ", ")))")
+                : "the payload could be \(fitting.map(\.rawValue).joined(separator: ", ")): name the kind (--type "
+                    + fitting.map(\.rawValue).joined(separator: " or --type ") + ")"
+            trace?.fail("Apple: payload kind", "classify the payload by its members", reason)
+            throw AppStoreError(.ambiguousPayloadKind, reason)
         }
     }
 
