@@ -15,30 +15,7 @@ extension SignedDataVerifier {
         async throws(AppStoreError) -> VerifiedAnySignedData
     {
         let (jws, json) = try parse(compact, trace: trace)
-        let chosen: SignedDataKind
-        if let kind {
-            chosen = kind
-        } else {
-            switch SignedDataKind.classify(payload: json) {
-            case .kind(let found, let unknown):
-                trace?.note(
-                    "Apple: payload kind",
-                    "\(found.rawValue): the only kind "
-                        + (found.distinctiveMembers.matches(Set(json.objectKeys))
-                            ? "whose distinctive members the payload carries" : "whose model names every member of the payload")
-                        + (unknown.isEmpty ? "" : "; members the model does not name, reported: \(unknown.joined(separator: ", "))"))
-                chosen = found
-            case .ambiguous(let fitting, let unknown):
-                let reason =
-                    fitting.isEmpty
-                    ? "the payload carries no kind's distinctive members and no kind's model names all of its members"
-                        + (unknown.isEmpty ? "" : " (unknown: \(unknown.joined(separator: ", ")))")
-                    : "the payload could be \(fitting.map { $0.rawValue }.joined(separator: ", ")): name the kind (--type "
-                        + fitting.map { $0.rawValue }.joined(separator: " or --type ") + ")"
-                trace?.fail("Apple: payload kind", "classify the payload by its members", reason)
-                throw AppStoreError(.ambiguousPayloadKind, reason)
-            }
-        }
+        let chosen = try payloadKind(kind, of: json, trace: trace)
         switch chosen {
         case .transaction:
             return .transaction(try await verify(jws, payloadJSON: json, as: JWSTransactionDecodedPayload.self, at: time, trace: trace))
@@ -50,6 +27,33 @@ extension SignedDataVerifier {
             return .appTransaction(try await verify(jws, payloadJSON: json, as: AppTransaction.self, at: time, trace: trace))
         case .realtimeRequest:
             return .realtimeRequest(try await verify(jws, payloadJSON: json, as: DecodedRealtimeRequestBody.self, at: time, trace: trace))
+        }
+    }
+
+    /// The kind the payload is read as: `kind` when given, else the one kind whose distinctive
+    /// members it carries (``SignedDataKind/classify(payload:)``), else `ambiguousPayloadKind`
+    /// naming the kinds it could be. Synchronous: every entry point that takes an optional kind
+    /// chooses it here.
+    func payloadKind(_ kind: SignedDataKind?, of json: JSONValue, trace: VerificationTrace?) throws(AppStoreError) -> SignedDataKind {
+        if let kind { return kind }
+        switch SignedDataKind.classify(payload: json) {
+        case .kind(let found, let unknown):
+            trace?.note(
+                "Apple: payload kind",
+                "\(found.rawValue): the only kind "
+                    + (found.distinctiveMembers.matches(Set(json.objectKeys))
+                        ? "whose distinctive members the payload carries" : "whose model names every member of the payload")
+                    + (unknown.isEmpty ? "" : "; members the model does not name, reported: \(unknown.joined(separator: ", "))"))
+            return found
+        case .ambiguous(let fitting, let unknown):
+            let reason =
+                fitting.isEmpty
+                ? "the payload carries no kind's distinctive members and no kind's model names all of its members"
+                    + (unknown.isEmpty ? "" : " (unknown: \(unknown.joined(separator: ", ")))")
+                : "the payload could be \(fitting.map { $0.rawValue }.joined(separator: ", ")): name the kind (--type "
+                    + fitting.map { $0.rawValue }.joined(separator: " or --type ") + ")"
+            trace?.fail("Apple: payload kind", "classify the payload by its members", reason)
+            throw AppStoreError(.ambiguousPayloadKind, reason)
         }
     }
 
@@ -82,7 +86,7 @@ extension SignedDataVerifier {
     ) throws(AppStoreError) -> Payload {
         let payload: Payload
         do {
-            #if Benchmarks
+            #if Benchmarks && !hasFeature(Embedded)
             if !DirectMemberDecoding.isEnabled {
                 do { payload = try JSONValueDecoder().decode(Payload.self, from: payloadJSON) } catch {
                     throw AppStoreError(.invalidJWTFormat, Self.describe(error))
