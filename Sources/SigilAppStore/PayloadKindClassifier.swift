@@ -154,7 +154,7 @@ extension JWSRenewalInfoDecodedPayload: DeviceVerifiablePayload {}
 extension AppTransaction: DeviceVerifiablePayload {}
 
 /// The top-level member names of each kind's model: the names its direct reader reads (the
-/// members its `Decodable` conformance reads; PayloadKindTests compares the two).
+/// members its `Decodable` conformance reads; DirectReaderDifferentialTests compares the two).
 private enum MemberNames {
     static let transaction = JWSTransactionDecodedPayload.members.names
     static let renewalInfo = JWSRenewalInfoDecodedPayload.members.names
