@@ -27,10 +27,15 @@ extension JSONValue {
     /// decimal exponent beyond ±400 saturates (the value is then 0 or infinite whatever the
     /// digits), and the big integers stay under 1,400 bits for the parser's 64-character numbers.
     package static func nearestDouble(toNumber text: String) -> Double? {
+        if let value = text.utf8.withContiguousStorageIfAvailable({ nearestDouble(toNumber: $0) }) { return value }
+        return Array(text.utf8).withUnsafeBufferPointer { nearestDouble(toNumber: $0) }
+    }
+
+    private static func nearestDouble(toNumber bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var scan = DecimalScan()
-        guard scan.read(text.utf8) else { return nil }
+        guard scan.read(bytes) else { return nil }
         if let fast = scan.fastPathValue { return scan.negative ? -fast : fast }
-        return DecimalScan.exactValue(Array(text.utf8), negative: scan.negative)
+        return DecimalScan.exactValue(bytes, negative: scan.negative)
     }
 }
 
@@ -47,13 +52,13 @@ private struct DecimalScan {
     var exponent = 0
 
     /// Whether `bytes` is a JSON number; fills the fields.
-    mutating func read(_ bytes: String.UTF8View) -> Bool {
-        var i = bytes.startIndex
-        let end = bytes.endIndex
+    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let end = bytes.count
         func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
         if i < end, bytes[i] == UInt8(ascii: "-") {
             negative = true
-            i = bytes.index(after: i)
+            i += 1
         }
         guard i < end, isDigit(bytes[i]) else { return false }
         let leadingZero = bytes[i] == 0x30
@@ -61,29 +66,29 @@ private struct DecimalScan {
         while i < end, isDigit(bytes[i]) {
             add(bytes[i])
             integerDigits += 1
-            i = bytes.index(after: i)
+            i += 1
         }
         if leadingZero && integerDigits > 1 { return false }
         if i < end, bytes[i] == UInt8(ascii: ".") {
-            i = bytes.index(after: i)
+            i += 1
             guard i < end, isDigit(bytes[i]) else { return false }
             while i < end, isDigit(bytes[i]) {
                 add(bytes[i])
                 fractionDigits += 1
-                i = bytes.index(after: i)
+                i += 1
             }
         }
         if i < end, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
-            i = bytes.index(after: i)
+            i += 1
             var exponentNegative = false
             if i < end, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
                 exponentNegative = bytes[i] == UInt8(ascii: "-")
-                i = bytes.index(after: i)
+                i += 1
             }
             guard i < end, isDigit(bytes[i]) else { return false }
             while i < end, isDigit(bytes[i]) {
                 exponent = min(exponent * 10 + Int(bytes[i] - 0x30), 100_000)
-                i = bytes.index(after: i)
+                i += 1
             }
             if exponentNegative { exponent = -exponent }
         }
@@ -114,7 +119,7 @@ private struct DecimalScan {
     }
 
     /// The slow path: `bytes` (a valid JSON number) as digits × 10^e, converted exactly.
-    static func exactValue(_ bytes: [UInt8], negative: Bool) -> Double {
+    static func exactValue(_ bytes: UnsafeBufferPointer<UInt8>, negative: Bool) -> Double {
         var digits: [UInt8] = []
         var fraction = 0
         var exponent = 0

@@ -79,6 +79,7 @@ extension AppTransaction: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .receiptType: receiptType = try AppStoreEnvironment(member: value)
@@ -135,6 +136,7 @@ extension DecodedRealtimeRequestBody: ModelValue {
 
         static func isRequired(_ member: Member) -> Bool { true }
 
+        @inline(__always)
         mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
             switch member {
             case .originalTransactionId: originalTransactionId = try String(member: value)

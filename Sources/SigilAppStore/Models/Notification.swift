@@ -161,6 +161,7 @@ extension ResponseBodyV2: DirectModel {
     /// Every member absent.
     init() { self.init(signedPayload: nil) }
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .signedPayload: signedPayload = try String(member: value)
@@ -181,6 +182,7 @@ extension ResponseBodyV2DecodedPayload: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .notificationType: notificationType = try NotificationTypeV2(member: value)
@@ -218,6 +220,7 @@ extension NotificationData: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .environment: environment = try AppStoreEnvironment(member: value)
@@ -252,6 +255,7 @@ extension NotificationSummary: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .environment: environment = try AppStoreEnvironment(member: value)
@@ -286,6 +290,7 @@ extension ExternalPurchaseTokenPayload: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .externalPurchaseId: externalPurchaseId = try String(member: value)
@@ -316,6 +321,7 @@ extension NotificationAppData: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .appAppleId: appAppleId = try Int64(member: value)

@@ -195,6 +195,7 @@ extension RealtimeRequestBody: DirectModel {
     /// Every member absent.
     init() { self.init(signedPayload: nil) }
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .signedPayload: signedPayload = try String(member: value)
@@ -218,6 +219,7 @@ extension RealtimeResponseBody: DirectModel {
     /// Every member absent.
     init() { self.init(message: nil) }
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .message: message = try RealtimeMessage(member: value)
@@ -247,6 +249,7 @@ extension RealtimeMessage: DirectModel {
     /// Every member absent.
     init() { self.init(messageIdentifier: nil) }
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .messageIdentifier: messageIdentifier = try String(member: value)
@@ -270,6 +273,7 @@ extension AlternateProduct: DirectModel {
     /// Every member absent.
     init() { self.init(messageIdentifier: nil) }
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .messageIdentifier: messageIdentifier = try String(member: value)
@@ -297,6 +301,7 @@ extension RealtimePromotionalOffer: DirectModel {
     /// Every member absent.
     init() { self.init(messageIdentifier: nil) }
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .messageIdentifier: messageIdentifier = try String(member: value)
@@ -324,6 +329,7 @@ extension AdvancedCommerceInfo: DirectModel {
     /// Every member absent.
     init() { self.init(messageIdentifier: nil) }
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .messageIdentifier: messageIdentifier = try String(member: value)
@@ -358,6 +364,7 @@ extension PromotionalOfferSignatureV1: ModelValue {
 
         static func isRequired(_ member: Member) -> Bool { member != .appAccountToken }
 
+        @inline(__always)
         mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
             switch member {
             case .encodedSignature: encodedSignature = try String(member: value)

@@ -163,6 +163,7 @@ extension JWSRenewalInfoDecodedPayload: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .expirationIntent: expirationIntent = try ExpirationIntent(member: value)
@@ -233,6 +234,7 @@ extension AdvancedCommerceRenewalInfo: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .consistencyToken: consistencyToken = try String(member: value)
@@ -264,6 +266,7 @@ extension AdvancedCommerceRenewalItem: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .sku: sku = try String(member: value)
@@ -294,6 +297,7 @@ extension AdvancedCommercePriceIncreaseInfo: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .dependentSKUs: dependentSKUs = try [String](member: value)
@@ -319,6 +323,7 @@ extension RenewalCommitmentInfo: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .commitmentAutoRenewProductId: commitmentAutoRenewProductId = try String(member: value)

@@ -221,6 +221,7 @@ extension JWSTransactionDecodedPayload: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .originalTransactionId: originalTransactionId = try String(member: value)
@@ -309,6 +310,7 @@ extension AdvancedCommerceTransactionInfo: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .descriptors: descriptors = try AdvancedCommerceDescriptors(member: value)
@@ -346,6 +348,7 @@ extension AdvancedCommerceDescriptors: DirectModel {
     /// Every member absent.
     init() { self.init(description: nil, displayName: nil) }
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .description: description = try String(member: value)
@@ -369,6 +372,7 @@ extension AdvancedCommerceTransactionItem: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .sku: sku = try String(member: value)
@@ -401,6 +405,7 @@ extension AdvancedCommerceOffer: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .period: period = try AdvancedCommerceOfferPeriod(member: value)
@@ -427,6 +432,7 @@ extension AdvancedCommerceRefund: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .refundAmount: refundAmount = try Int64(member: value)
@@ -453,6 +459,7 @@ extension TransactionCommitmentInfo: DirectModel {
     }
     static let members = ModelMembers<Member>()
 
+    @inline(__always)
     mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .billingPeriodNumber: billingPeriodNumber = try Int32(member: value)
