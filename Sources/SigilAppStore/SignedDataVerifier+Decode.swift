@@ -85,7 +85,7 @@ extension SignedDataVerifier {
         _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, trace: VerificationTrace?
     ) throws(AppStoreError) -> Payload {
         let payload: Payload
-        do {
+        do throws(AppStoreError) {
             #if Benchmarks && !hasFeature(Embedded)
             if !DirectMemberDecoding.isEnabled {
                 do { payload = try JSONValueDecoder().decode(Payload.self, from: payloadJSON) } catch {
