@@ -6,11 +6,13 @@ import SigilKeys
 import SigilX509
 
 extension SignedDataVerifier {
+    #if !hasFeature(Embedded)
     /// Every step for signed data of `kind`, or — when `kind` is nil — of the one kind whose
     /// distinctive members the payload carries (``SignedDataKind/classify(payload:)``: members no
     /// model names are reported in the result's `unknownMembers`, never refused); a payload that
     /// no kind, or several, is recognised in is refused (`ambiguousPayloadKind`, naming the kinds
-    /// it could be), never guessed. The JWS and its payload are parsed once.
+    /// it could be), never guessed. The JWS and its payload are parsed once. Regular build only
+    /// (Embedded Swift has no `async`).
     public func verify(_ compact: String, kind: SignedDataKind?, at time: Int64? = nil, trace: VerificationTrace? = nil)
         async throws(AppStoreError) -> VerifiedAnySignedData
     {
@@ -29,6 +31,7 @@ extension SignedDataVerifier {
             return .realtimeRequest(try await verify(jws, payloadJSON: json, as: DecodedRealtimeRequestBody.self, at: time, trace: trace))
         }
     }
+    #endif
 
     /// The kind the payload is read as: `kind` when given, else the one kind whose distinctive
     /// members it carries (``SignedDataKind/classify(payload:)``), else `ambiguousPayloadKind`
