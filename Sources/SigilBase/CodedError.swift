@@ -62,6 +62,7 @@ extension ModuleError {
     /// is `context: ` followed by what `error` says (its `domain.code` and reason when it is a
     /// Sigil error), so nothing the lower layer said is lost. For errors whose type is not known
     /// statically (a caller's closure); the typed overloads above serve everything else.
+    @_disfavoredOverload
     public init(wrapping error: any Error, as code: Code, context: String) {
         if let same = error as? Self {
             self = same
