@@ -342,7 +342,7 @@ let package = Package(
             name: "SigilServiceTests",
             dependencies: [
                 "SigilService", "SigilAppStore", "SigilJOSE", "SigilASN1", "SigilKeys", "SigilCore", "SigilTestPKI", "SigilTestSupport",
-                "SigilApplePay", "SigilBase",
+                "SigilApplePay", "SigilBase", "SigilX509",
             ]
         ),
         // The DocC articles' code: ArticleSnippets.swift is generated from their ```swift blocks by

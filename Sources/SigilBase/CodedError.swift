@@ -61,7 +61,8 @@ extension ModuleError {
     /// `error` itself when it is already of this type; otherwise an error with `code` whose reason
     /// is `context: ` followed by what `error` says (its `domain.code` and reason when it is a
     /// Sigil error), so nothing the lower layer said is lost. For errors whose type is not known
-    /// statically (a caller's closure); the typed overloads above serve everything else.
+    /// statically (a caller's closure); the typed overloads above serve everything else (and win
+    /// overload resolution whenever the error's type is known).
     @_disfavoredOverload
     public init(wrapping error: any Error, as code: Code, context: String) {
         if let same = error as? Self {

@@ -1,3 +1,5 @@
+// GMP: the regular build only (Embedded Swift links no C).
+#if !hasFeature(Embedded)
 import CGMP
 
 /// An arbitrary-precision signed integer backed by GNU MP's `mpz_t`.
@@ -315,3 +317,4 @@ final class MPZStorage: @unchecked Sendable {
         pointer.deallocate()
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// GMP: the regular build only (Embedded Swift links no C).
+#if !hasFeature(Embedded)
 import CGMP
 
 /// One GMP limb: `mp_limb_t`, 64 bits on the platforms Sigil supports.
@@ -219,3 +221,4 @@ extension BigNum {
         self.init(magnitude: bytes)
     }
 }
+#endif

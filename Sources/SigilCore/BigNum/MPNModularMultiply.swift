@@ -1,3 +1,5 @@
+// GMP: the regular build only (Embedded Swift links no C).
+#if !hasFeature(Embedded)
 import CGMP
 
 // Compiled only with the `Benchmarks` package trait (Benchmarks/ enables it), so no user binary
@@ -40,4 +42,5 @@ enum MPNModularMultiply {
         result.update(from: product, count: count)
     }
 }
+#endif
 #endif

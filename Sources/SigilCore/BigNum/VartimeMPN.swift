@@ -1,3 +1,5 @@
+// GMP: the regular build only (Embedded Swift links no C).
+#if !hasFeature(Embedded)
 import CGMP
 
 /// Variable-time `mpn` helpers for **public** values, on buffers the caller owns: no heap
@@ -51,3 +53,4 @@ enum VartimeMPN {
         }
     }
 }
+#endif

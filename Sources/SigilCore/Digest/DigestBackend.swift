@@ -1,10 +1,14 @@
+#if hasFeature(Embedded)
+// Embedded Swift imports no C module: no CPU kernel, no environment, portable Swift only.
+#elseif canImport(Glibc)
 import CSigilIntrinsics
-
-#if canImport(Glibc)
+import Glibc
 import Glibc
 #elseif canImport(Musl)
+import CSigilIntrinsics
 import Musl
 #elseif canImport(Darwin)
+import CSigilIntrinsics
 import Darwin
 #endif
 
@@ -171,7 +175,9 @@ struct DigestSelection: @unchecked Sendable {
 
     init() {
         var cpu: UInt8 = 0
-        #if arch(x86_64)
+        #if hasFeature(Embedded)
+        // No CPU probe in Embedded Swift.
+        #elseif arch(x86_64)
         if sigil_cpu_has_sha256_extensions() != 0 { cpu |= DigestSelection.sha256Extensions }
         if sigil_cpu_has_avx2_bmi2() != 0 { cpu |= DigestSelection.sha256AVX2 | DigestSelection.sha512AVX2 }
         #elseif arch(arm64)
@@ -182,6 +188,7 @@ struct DigestSelection: @unchecked Sendable {
         flags = UnsafeMutablePointer<UInt8>.allocate(capacity: 2)
         flags.initialize(repeating: 0, count: 2)
         var initial: DigestBackend? = nil
+        #if !hasFeature(Embedded)
         if let value = getenv(DigestBackend.selectionEnvironmentVariable) {
             let text = String(cString: value)
             initial = DigestBackend.allCases.first { $0.environmentName == text }
@@ -190,6 +197,7 @@ struct DigestSelection: @unchecked Sendable {
             let text = String(cString: value)
             if !text.isEmpty && text != "0" { initial = .portable }
         }
+        #endif
         force(initial)
     }
 

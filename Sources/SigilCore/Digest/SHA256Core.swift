@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import CSigilIntrinsics
+#endif
 
 /// SHA-256 compression (FIPS 180-4 §6.2.2): the 64-word schedule, then 64 rounds.
 struct SHA256Core: MDCompressor {
@@ -34,7 +36,9 @@ struct SHA256Core: MDCompressor {
     /// SHA-extension kernel, else the AVX2 one, on arm64 the ARMv8 SHA-256 kernel, when the CPU has
     /// it and no other path is forced, else the Swift rounds below.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
-        #if arch(x86_64)
+        #if hasFeature(Embedded)
+        // No CPU kernels in Embedded Swift (they are C): the Swift rounds.
+        #elseif arch(x86_64)
         let inUse = digestSelection.flags.pointee & (DigestSelection.sha256Extensions | DigestSelection.sha256AVX2)
         if inUse != 0, let base = blocks.baseAddress {
             var state = (h0, h1, h2, h3, h4, h5, h6, h7)

@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import CSigilIntrinsics
+#endif
 
 /// What distinguishes SHA-384 from SHA-512: the initial hash value and the digest length.
 protocol SHA512Variant: Sendable {
@@ -72,7 +74,9 @@ struct SHA512Core<Variant: SHA512Variant>: MDCompressor {
     /// kernel on x86-64, the ARMv8.2 SHA-512 kernel on arm64, when the CPU has it and no other path
     /// is forced, else the Swift rounds below.
     mutating func compress(_ blocks: UnsafeRawBufferPointer) {
-        #if arch(x86_64)
+        #if hasFeature(Embedded)
+        // No CPU kernels in Embedded Swift (they are C): the Swift rounds.
+        #elseif arch(x86_64)
         if digestSelection.uses(DigestSelection.sha512AVX2), let base = blocks.baseAddress {
             var state = (h0, h1, h2, h3, h4, h5, h6, h7)
             withUnsafeMutablePointer(to: &state) {

@@ -193,7 +193,7 @@ public struct ECDSAPrivateKey: Sendable {
     /// From the big-endian scalar d, exactly `curve.byteCount` bytes, 1 ≤ d ≤ n − 1.
     public init<Bytes: Collection>(rawRepresentation: Bytes, curve: ECCurve) throws(SigilCoreError)
     where Bytes.Element == UInt8 {
-        let secret = SecretBytes(rawRepresentation)
+        let secret = SecretBytes.copying(rawRepresentation)
         guard secret.bytes.count == curve.byteCount else {
             throw SigilCoreError(.invalidLength, "a \(curve.rawValue) private key is \(curve.byteCount) bytes, not \(secret.bytes.count)")
         }
@@ -235,7 +235,7 @@ public struct ECDSAPrivateKey: Sendable {
     package var secretStorageAddress: UInt { secret.storageAddress }
 
     /// Runs `body` over the scalar's own storage, without a copy (ECDH).
-    func withSecretBytes<R>(_ body: ([UInt8]) throws -> R) rethrows -> R { try body(secret.bytes) }
+    func withSecretBytes<R, E: Error>(_ body: ([UInt8]) throws(E) -> R) throws(E) -> R { try body(secret.bytes) }
 
     /// Signs a digest (RFC 6979 deterministic nonce from `hash`, which should be the hash that
     /// produced the digest; hedged with `extraEntropy` when given, RFC 6979 §3.6). Constant time.
@@ -317,7 +317,14 @@ extension ECDSASignature {
 final class SecretBytes: @unchecked Sendable {
     private(set) var bytes: [UInt8]
 
-    init<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 { self.bytes = SecretMemory.ownedCopy(of: bytes) }
+    /// Takes the fresh copy made by ``copying(_:)`` (Embedded Swift allows no generic initializer
+    /// in a class).
+    private init(owned bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Secret bytes holding a fresh copy of `bytes`.
+    static func copying<Bytes: Collection>(_ bytes: Bytes) -> SecretBytes where Bytes.Element == UInt8 {
+        SecretBytes(owned: SecretMemory.ownedCopy(of: bytes))
+    }
 
     /// The first byte's address, for tests that watch this storage being wiped.
     var storageAddress: UInt { bytes.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) } }

@@ -128,6 +128,10 @@ extension MontgomeryFieldElement {
     /// than the variable-time safegcd of SafeGCDInversion.swift). Only for values that are
     /// public, such as a signature's s in verification. The inverse of zero is zero.
     var invertedVartime: Self {
+        #if hasFeature(Embedded)
+        // No GMP in Embedded Swift: the variable-time safegcd (SafeGCDInversion.swift).
+        return invertedSafeGCDVartime
+        #else
         // The stored limbs are x·R; GMP inverts them as a plain number, giving (x·R)⁻¹, and
         // montgomeryMultiply((x·R)⁻¹, R³) = x⁻¹·R is the Montgomery form of x⁻¹.
         let n = Self.limbCount
@@ -142,6 +146,7 @@ extension MontgomeryFieldElement {
         }
         guard let raw else { return .zero }  // only zero has no inverse modulo a prime
         return Self.montgomeryMultiply(raw, Self.montgomeryMultiply(Self.rSquared, Self.rSquared))
+        #endif
     }
 }
 
