@@ -1,3 +1,4 @@
+import SigilASN1
 import SigilApplePKI
 import SigilBase
 import SigilCore

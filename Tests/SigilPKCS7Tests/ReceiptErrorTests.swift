@@ -1,5 +1,4 @@
 import Foundation
-import SigilBase
 import SigilPKCS7
 import SigilReceipts
 import SigilTestSupport

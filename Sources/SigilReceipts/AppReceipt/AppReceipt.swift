@@ -1,7 +1,7 @@
 import SigilASN1
 import SigilApplePKI
+import SigilBase
 import SigilCore
-import SigilPKCS7
 
 /// An app receipt's payload, every field (Apple, "Validating receipts on the device": Receipt
 /// Fields and In-App Purchase Receipt Fields). Known fields are typed; every attribute, known or

@@ -1,5 +1,6 @@
 import SigilASN1
 import SigilApplePKI
+import SigilBase
 import SigilCore
 import SigilKeys
 import SigilPKCS7

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilX509
 
 /// An iOS 6-era transaction receipt (SKPaymentTransaction.transactionReceipt): base64 of an

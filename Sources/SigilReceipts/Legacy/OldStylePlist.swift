@@ -1,3 +1,5 @@
+import SigilX509
+
 /// A reader for the old-style (OpenStep) property-list dictionaries of iOS 6-era transaction
 /// receipts: `{ "key" = "value"; … }` with quoted or bare strings, `\"`, `\\`, `\n`, `\t` and
 /// `\uXXXX` escapes. Only a flat dictionary of strings is accepted (that is all the format uses);
