@@ -7,6 +7,7 @@ import SigilJOSE
 import SigilKeys
 import SigilOCSP
 import SigilPKCS7
+import SigilReceipts
 import SigilTestPKI
 import SigilTokens
 import SigilX509
@@ -149,7 +150,7 @@ final class ArticleSnippetTests: XCTestCase {
         do {
             try await verifyAppReceipt(appleIncRoot: pki.root, receiptBytes: bytes, deviceGUID: [7, 7, 7])
             XCTFail("a receipt verified for another device")
-        } catch let error as PKCS7Error {
+        } catch let error as ReceiptError {
             XCTAssertEqual(error.code, .deviceMismatch)
         }
     }
@@ -173,7 +174,7 @@ final class ArticleSnippetTests: XCTestCase {
         do {
             try await verifyXcodeReceipt(storeKitCertificate: xcode.certificate, receiptBytes: try receipt(type: "Production"))
             XCTFail("an App Store receipt type verified with Xcode's certificate")
-        } catch let error as PKCS7Error {
+        } catch let error as ReceiptError {
             XCTAssertEqual(error.code, .invalidEnvironment)
         }
     }
