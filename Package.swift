@@ -127,7 +127,7 @@ let package = Package(
         // verifyReceipt body, and the legacy (iOS 6) transaction receipts.
         .target(
             name: "SigilReceipts",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilApplePKI"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilApplePKI"]
         ),
         .target(
             name: "SigilJOSE",

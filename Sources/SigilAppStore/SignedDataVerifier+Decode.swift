@@ -5,12 +5,6 @@ import SigilJOSE
 import SigilKeys
 import SigilX509
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension SignedDataVerifier {
     /// The kind to verify the payload as: `kind` when given, else the one kind whose distinctive
     /// members the payload carries (``SignedDataKind/classify(payload:)``: members no model names
@@ -34,8 +28,8 @@ extension SignedDataVerifier {
                 fitting.isEmpty
                 ? "the payload carries no kind's distinctive members and no kind's model names all of its members"
                     + (unknown.isEmpty ? "" : " (unknown: \(unknown.joined(separator: ", ")))")
-                : "the payload could be \(fitting.map(\.rawValue).joined(separator: ", ")): name the kind (--type "
-                    + fitting.map(\.rawValue).joined(separator: " or --type ") + ")"
+                : "the payload could be \(fitting.map { $0.rawValue }.joined(separator: ", ")): name the kind (--type "
+                    + fitting.map { $0.rawValue }.joined(separator: " or --type ") + ")"
             trace?.fail("Apple: payload kind", "classify the payload by its members", reason)
             throw AppStoreError(.ambiguousPayloadKind, reason)
         }
@@ -64,40 +58,44 @@ extension SignedDataVerifier {
     }
 
     /// Step 3, run before the header checks of step 2 so that test environments can decode: the
-    /// payload as its model.
+    /// payload as its model, read straight from the parsed JSON (``AppStoreSignedPayload/init(json:)``).
     func decode<Payload: AppStoreSignedPayload>(
         _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, trace: VerificationTrace?
     ) throws(AppStoreError) -> Payload {
         let payload: Payload
-        do {
-            // A transaction whose members are all scalars the model names is read directly;
-            // anything else goes through the generic decoder (same value, same errors).
-            var direct = Payload.self == JWSTransactionDecodedPayload.self
-            #if Benchmarks
-            direct = direct && DirectMemberDecoding.isEnabled
-            #endif
-            if direct, let read = JWSTransactionDecodedPayload(members: payloadJSON) as? Payload {
-                payload = read
+        do throws(AppStoreError) {
+            #if Benchmarks && !hasFeature(Embedded)
+            if !DirectMemberDecoding.isEnabled {
+                do { payload = try JSONValueDecoder().decode(Payload.self, from: payloadJSON) } catch {
+                    throw AppStoreError(.invalidJWTFormat, Self.describe(error))
+                }
             } else {
-                payload = try JSONValueDecoder().decode(Payload.self, from: payloadJSON)
+                payload = try Payload(json: payloadJSON)
             }
+            #else
+            payload = try Payload(json: payloadJSON)
+            #endif
         } catch {
-            trace?.fail("Apple: \(Payload.kind.rawValue) payload", "decode the payload", "\(error)")
-            throw AppStoreError(.invalidJWTFormat, "the payload is not a valid \(Payload.kind.rawValue): \(Self.describe(error))")
+            trace?.fail("Apple: \(Payload.kind.rawValue) payload", "decode the payload", error.reason)
+            throw AppStoreError(.invalidJWTFormat, "the payload is not a valid \(Payload.kind.rawValue): \(error.reason)")
         }
         trace?.pass("Apple: \(Payload.kind.rawValue) payload", "decode the payload", "\(jws.payload.count) bytes of JSON")
         return payload
     }
 
+    #if !hasFeature(Embedded)
+    /// A `DecodingError` as the verifier words it: "path: what", or "missing path.member" (the
+    /// direct readers word their refusals the same way).
     static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
             DecodingError.keyNotFound(_, let context), DecodingError.dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            let path = context.codingPath.map { $0.stringValue }.joined(separator: ".")
             if case DecodingError.keyNotFound(let key, _) = error { return "missing \(path.isEmpty ? "" : path + ".")\(key.stringValue)" }
             return (path.isEmpty ? "" : "\(path): ") + context.debugDescription
         case let error as JOSEError: return error.reason
         default: return "\(error)"
         }
     }
+    #endif
 }

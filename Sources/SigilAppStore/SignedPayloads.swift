@@ -1,17 +1,57 @@
+import SigilJOSE
+
+#if hasFeature(Embedded)
 /// A payload type Apple signs as App Store signed data.
 ///
 /// Every conformance states its identity rule (``checkIdentity(_:)``): there is no default, so a
-/// new payload type cannot be verified without one, and every verify entry point runs it.
+/// new payload type cannot be verified without one, and every verify entry point runs it. The
+/// verifier reads the payload with ``init(json:)``; in the regular build the type is also
+/// `Codable` (Embedded Swift has no `Codable`).
+public protocol AppStoreSignedPayload: Hashable, Sendable {
+    /// The kind, for messages and the CLI.
+    static var kind: SignedDataKind { get }
+    /// The time Apple's libraries validate the chain at when online checks are off: signedDate,
+    /// or receiptCreationDate for an app transaction.
+    var validationDate: AppStoreDate? { get }
+    /// Reads the payload from its parsed JSON; a payload the model cannot hold is
+    /// `INVALID_JWT_FORMAT`, its reason naming the member.
+    init(json: JSONValue) throws(AppStoreError)
+    /// Checks the app identity this kind carries against `expected` (Apple's rule for the kind:
+    /// which of bundle id, app Apple id and environment it must match) and reports it.
+    func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport
+}
+#else
+/// A payload type Apple signs as App Store signed data.
+///
+/// Every conformance states its identity rule (``checkIdentity(_:)``): there is no default, so a
+/// new payload type cannot be verified without one, and every verify entry point runs it. The
+/// verifier reads the payload with ``init(json:)``: Sigil's models read their members directly; a
+/// conformance of another `Decodable` type that does not implement it is read by
+/// `JSONValueDecoder`.
 public protocol AppStoreSignedPayload: Codable, Hashable, Sendable {
     /// The kind, for messages and the CLI.
     static var kind: SignedDataKind { get }
     /// The time Apple's libraries validate the chain at when online checks are off: signedDate,
     /// or receiptCreationDate for an app transaction.
     var validationDate: AppStoreDate? { get }
+    /// Reads the payload from its parsed JSON; a payload the model cannot hold is
+    /// `INVALID_JWT_FORMAT`, its reason naming the member.
+    init(json: JSONValue) throws(AppStoreError)
     /// Checks the app identity this kind carries against `expected` (Apple's rule for the kind:
     /// which of bundle id, app Apple id and environment it must match) and reports it.
     func checkIdentity(_ expected: AppIdentityExpectation) throws(AppStoreError) -> AppIdentityReport
 }
+
+extension AppStoreSignedPayload {
+    /// Reads the payload through its `Decodable` conformance (`JSONValueDecoder`): what a
+    /// conformance of another type gets unless it reads its members itself.
+    public init(json: JSONValue) throws(AppStoreError) {
+        do { self = try JSONValueDecoder().decode(Self.self, from: json) } catch {
+            throw AppStoreError(.invalidJWTFormat, SignedDataVerifier.describe(error))
+        }
+    }
+}
+#endif
 
 /// The kinds of signed data Apple sends, each with its payload model.
 public enum SignedDataKind: String, Sendable, CaseIterable {

@@ -113,19 +113,6 @@ private struct ValueDecoder: Decoder {
     }
 }
 
-extension JSONValue {
-    var kindName: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-}
-
 /// Scalar conversions shared by the three container kinds. `parent` and `key` locate the value;
 /// the path is built only for an error or a nested decoder.
 private enum Scalars {

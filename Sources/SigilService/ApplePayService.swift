@@ -1,3 +1,6 @@
+// Apple Pay (verification, decryption, the replay store): the regular build only. Embedded Swift
+// builds of the service answer kind applepay `service.notConfigured`.
+#if !hasFeature(Embedded)
 import SigilASN1
 import SigilAppStore
 import SigilApplePay
@@ -228,3 +231,4 @@ extension VerificationService {
             notEnforced: relaxations(replay == nil ? ["replayKey"] : [], anchor: anchor, at: at, now: accepted.configuration.clock()))
     }
 }
+#endif

@@ -101,8 +101,8 @@ struct RequestReader {
         var out: [Certificate] = []
         for (index, text) in texts.enumerated() {
             var ders: [[UInt8]] = []
-            if text.contains("-----BEGIN") {
-                do { ders = try PEMDocument.parseAll(text).map(\.derBytes) } catch {
+            if Self.holdsPEMBoundary(text) {
+                do { ders = try PEMDocument.parseAll(text).map { $0.derBytes } } catch {
                     throw ServiceError(.invalidMember, "\(name)[\(index)] is not PEM: \(error.reason)")
                 }
             } else {
@@ -117,5 +117,17 @@ struct RequestReader {
             }
         }
         return out
+    }
+
+    /// Whether `text` holds "-----BEGIN" anywhere (PEM rather than base64 of DER): a byte search,
+    /// as Embedded Swift has no substring search on `String`.
+    static func holdsPEMBoundary(_ text: String) -> Bool {
+        let marker = Array("-----BEGIN".utf8)
+        let bytes = Array(text.utf8)
+        guard bytes.count >= marker.count else { return false }
+        for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] {
+            if bytes[start..<(start + marker.count)].elementsEqual(marker) { return true }
+        }
+        return false
     }
 }

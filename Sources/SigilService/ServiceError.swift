@@ -1,4 +1,5 @@
 import SigilBase
+import SigilX509
 
 /// The one error type of SigilService: what was wrong with a request, before any verifier ran.
 ///
@@ -79,5 +80,63 @@ public struct ServiceConfigurationError: ModuleError {
     public init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
+    }
+}
+
+/// What a verification refused, typed all the way to the answer: the service's own errors and each
+/// verifier's, carried with the qualified code, the reason, the chain's typed failures and the
+/// HTTP status. Made from a concrete error type by overload (no cast, no existential), so Embedded
+/// Swift builds the same answers.
+struct Refusal: Error {
+    /// The answer's status.
+    let status: VerificationAnswer.Status
+    /// `domain.code`.
+    let code: String
+    /// What was wrong, for people.
+    let reason: String
+    /// The chain's failures, for a verifier's error that carries them.
+    let failures: [ValidationFailure]
+
+    /// A request refused before any verifier ran (400, or 403 / 413 as its code says).
+    init(_ error: ServiceError) {
+        status =
+            switch error.code {
+            case .tooLarge: .tooLarge
+            case .trustRefused: .trustRefused
+            default: .invalidRequest
+            }
+        code = error.qualifiedCode
+        reason = error.reason
+        failures = []
+    }
+
+    /// The service's configuration lacks what the kind needs (501), or its replay store did not
+    /// answer (503).
+    init(_ error: ServiceConfigurationError) {
+        status = error.code == .notConfigured ? .notConfigured : .unavailable
+        code = error.qualifiedCode
+        reason = error.reason
+        failures = []
+    }
+
+    /// A verifier refused the data, with the failures of the chain it validated (422).
+    init<Failure: ChainFailureError>(_ error: Failure) {
+        status = .refused
+        code = error.qualifiedCode
+        reason = error.reason
+        failures = error.failures
+    }
+
+    /// Any other module's error (422).
+    init<Failure: CodedError>(_ error: Failure) {
+        status = .refused
+        code = error.qualifiedCode
+        reason = error.reason
+        failures = []
+    }
+
+    /// The answer document.
+    var answer: VerificationAnswer {
+        VerificationAnswer(status: status, json: AnswerEncoding.failure(code: code, message: reason, failures: failures).serialized)
     }
 }

@@ -45,7 +45,7 @@ public struct TokenRequest: Sendable {
         guard let token = Token(rawValue: name) else {
             throw ServiceError(
                 .invalidMember,
-                "token \"\(RequestReader.shown(name))\" is not one of \(Token.allCases.map(\.rawValue).joined(separator: ", "))")
+                "token \"\(RequestReader.shown(name))\" is not one of \(Token.allCases.map { $0.rawValue }.joined(separator: ", "))")
         }
         self.token = token
         var p8 = Array(try reader.requiredString("key", maximumLength: 8192, for: "(the .p8 key's PEM text)").utf8)
@@ -59,29 +59,47 @@ public struct TokenRequest: Sendable {
     }
 
     /// The names of the members this request still holds (tests check the key text is not one).
-    package var heldMemberNames: [String] { reader.members.map(\.0) }
+    package var heldMemberNames: [String] { reader.members.map { $0.0 } }
 
-    /// Mints the token; throws `TokenError` when SigilTokens refuses the claims.
-    func mint() throws -> String {
-        let issuedAt = try reader.integer("issuedAt", in: 0...253_402_300_799) ?? SignedDataVerifier.systemClock()
-        let lifetime = try reader.integer("lifetime", in: 1...15_777_000)
+    /// Mints the token at `now` unless the request gives `issuedAt`; refuses with the request's
+    /// error or SigilTokens' `TokenError`.
+    func mint(now: Int64) throws(Refusal) -> String {
+        let issuedAt: Int64
+        let lifetime: Int64?
+        do {
+            issuedAt = try reader.integer("issuedAt", in: 0...253_402_300_799) ?? now
+            lifetime = try reader.integer("lifetime", in: 1...15_777_000)
+        } catch { throw Refusal(error) }
         switch token {
         case .appStoreServerAPI, .externalPurchaseServerAPI:
-            let issuer = try reader.requiredString("issuerId", maximumLength: 64, for: "for \(token.rawValue)")
-            let bundle = try reader.requiredString("bundleId", maximumLength: 255, for: "for \(token.rawValue)")
-            return token == .appStoreServerAPI
-                ? try AppleTokens.appStoreServerAPI(
-                    key: key, issuerID: issuer, bundleID: bundle, issuedAt: issuedAt, lifetime: lifetime ?? 300)
-                : try AppleTokens.externalPurchaseServerAPI(
-                    key: key, issuerID: issuer, bundleID: bundle, issuedAt: issuedAt, lifetime: lifetime ?? 300)
+            let issuer: String
+            let bundle: String
+            do {
+                issuer = try reader.requiredString("issuerId", maximumLength: 64, for: "for \(token.rawValue)")
+                bundle = try reader.requiredString("bundleId", maximumLength: 255, for: "for \(token.rawValue)")
+            } catch { throw Refusal(error) }
+            do {
+                return token == .appStoreServerAPI
+                    ? try AppleTokens.appStoreServerAPI(
+                        key: key, issuerID: issuer, bundleID: bundle, issuedAt: issuedAt, lifetime: lifetime ?? 300)
+                    : try AppleTokens.externalPurchaseServerAPI(
+                        key: key, issuerID: issuer, bundleID: bundle, issuedAt: issuedAt, lifetime: lifetime ?? 300)
+            } catch { throw Refusal(error) }
         case .deviceCheck:
-            return try AppleTokens.deviceCheck(
-                key: key, teamID: try reader.requiredString("teamId", maximumLength: 64, for: "for device-check"), issuedAt: issuedAt)
+            let team: String
+            do { team = try reader.requiredString("teamId", maximumLength: 64, for: "for device-check") } catch { throw Refusal(error) }
+            do { return try AppleTokens.deviceCheck(key: key, teamID: team, issuedAt: issuedAt) } catch { throw Refusal(error) }
         case .signInWithAppleClientSecret:
-            return try AppleTokens.signInWithAppleClientSecret(
-                key: key, teamID: try reader.requiredString("teamId", maximumLength: 64, for: "for sign-in-with-apple"),
-                clientID: try reader.requiredString("clientId", maximumLength: 255, for: "for sign-in-with-apple"), issuedAt: issuedAt,
-                lifetime: lifetime ?? 3600)
+            let team: String
+            let client: String
+            do {
+                team = try reader.requiredString("teamId", maximumLength: 64, for: "for sign-in-with-apple")
+                client = try reader.requiredString("clientId", maximumLength: 255, for: "for sign-in-with-apple")
+            } catch { throw Refusal(error) }
+            do {
+                return try AppleTokens.signInWithAppleClientSecret(
+                    key: key, teamID: team, clientID: client, issuedAt: issuedAt, lifetime: lifetime ?? 3600)
+            } catch { throw Refusal(error) }
         }
     }
 }
@@ -90,21 +108,13 @@ extension VerificationService {
     /// The answer to the token request document `json`: `{"valid": true, "token": …}`, or the
     /// failure document (`request.*`, or SigilTokens' `tokens.*` with status refused).
     public func mintToken(json: [UInt8]) -> VerificationAnswer {
-        do {
-            let request = try TokenRequest(json: json)
-            let token = try request.mint()
-            return VerificationAnswer(
-                status: .verified,
-                json: JSONValue.object([("valid", .bool(true)), ("kind", .string(request.token.rawValue)), ("token", .string(token))])
-                    .serialized)
-        } catch let error as ServiceError {
-            return VerificationAnswer(error)
-        } catch let error as TokenError {
-            return VerificationAnswer(
-                status: .refused, json: AnswerEncoding.failure(code: error.qualifiedCode, message: error.reason, failures: []).serialized)
-        } catch {
-            return VerificationAnswer(
-                status: .refused, json: AnswerEncoding.failure(code: "service.unexpected", message: "\(error)", failures: []).serialized)
-        }
+        let request: TokenRequest
+        do { request = try TokenRequest(json: json) } catch { return VerificationAnswer(error) }
+        let token: String
+        do { token = try request.mint(now: clock()) } catch { return error.answer }
+        return VerificationAnswer(
+            status: .verified,
+            json: JSONValue.object([("valid", .bool(true)), ("kind", .string(request.token.rawValue)), ("token", .string(token))])
+                .serialized)
     }
 }

@@ -59,15 +59,13 @@ extension VerificationService {
         !roots.isEmpty && roots.allSatisfy { AppleRootCertificates.identify($0.derBytes) == apple }
     }
 
-    /// The roots a verification trusts and their anchor: the request's `given` roots (``TrustAnchor/apple``
-    /// when they are exactly `apple`, else ``TrustAnchor/requestRoots``, admitted under
-    /// ``requestTrust``), or Apple's root as `appleRoot` reads it when the request gives none.
-    func anchoredRoots(
-        _ given: [Certificate]?, apple: AppleRootCertificate, appleRoot: () throws -> Certificate
-    ) throws -> (roots: [Certificate], anchor: TrustAnchor) {
-        guard let given else { return ([try appleRoot()], .apple) }
+    /// The roots a verification trusts and their anchor when the request gives roots (`given`):
+    /// ``TrustAnchor/apple`` when they are exactly `apple`, else ``TrustAnchor/requestRoots``,
+    /// admitted under ``requestTrust``. A request without roots is verified under Apple's root
+    /// (the caller's, read only then).
+    func anchoredRoots(_ given: [Certificate], apple: AppleRootCertificate) throws(Refusal) -> (roots: [Certificate], anchor: TrustAnchor) {
         let anchor: TrustAnchor = Self.areExactly(given, apple) ? .apple : .requestRoots
-        try admit(anchor, because: "roots")
+        do { try admit(anchor, because: "roots") } catch { throw Refusal(error) }
         return (given, anchor)
     }
 

@@ -89,7 +89,7 @@ public struct VerificationRequest: Sendable {
         guard let kind = Kind(rawValue: kindName) else {
             throw ServiceError(
                 .invalidMember,
-                "kind \"\(RequestReader.shown(kindName))\" is not one of \(Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                "kind \"\(RequestReader.shown(kindName))\" is not one of \(Kind.allCases.map { $0.rawValue }.joined(separator: ", "))")
         }
         self.kind = kind
         data = try reader.requiredString("data", maximumLength: Self.maximumBytes, for: "(the JWS, or base64 of the object)")

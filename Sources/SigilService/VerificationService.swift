@@ -8,7 +8,9 @@ import SigilJOSE
 import SigilReceipts
 import SigilX509
 
-#if canImport(FoundationEssentials)
+#if hasFeature(Embedded)
+// Embedded Swift: no Foundation, no file system; Apple's roots are given as certificates.
+#elseif canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
@@ -79,8 +81,10 @@ public struct VerificationAnswer: Sendable, Hashable {
 public final class VerificationService: Sendable {
     /// Validated App Store chains, shared by every request this service answers.
     public let cache: ChainCache
+    #if !hasFeature(Embedded)
     /// What kind `applepay` needs (nil: it is answered `service.notConfigured`).
     public let applePay: ApplePayServiceConfiguration?
+    #endif
     /// Whether a request's trust configuration (`roots` not Apple's, Xcode, `unpinnedTestRoot`) is
     /// used and reported, or refused.
     public let requestTrust: RequestTrust
@@ -103,6 +107,7 @@ public final class VerificationService: Sendable {
     /// Receipts and attestations without request `roots` are verified under Apple's root read
     /// from `appleRootsDirectory` (`SIGIL_ROOTS`, else the per-user data directory, by default;
     /// see SigilAppleRoots' `AppleRootCertificates`); `clock` is the service's now.
+    #if !hasFeature(Embedded)
     public init(
         cache: ChainCache = ChainCache(), applePay: ApplePayServiceConfiguration? = nil, requestTrust: RequestTrust,
         appleRootsDirectory: String? = AppleRootCertificates.directory(environment: ProcessInfo.processInfo.environment),
@@ -116,7 +121,7 @@ public final class VerificationService: Sendable {
         self.clock = clock
     }
 
-    /// A service like ``init(cache:applePay:requestTrust:appleRootsDirectory:clock:)`` that takes
+    /// A service like `init(cache:applePay:requestTrust:appleRootsDirectory:clock:)` that takes
     /// Apple's roots that are not built in as certificates instead of a directory: what a build
     /// without a file system (Embedded Swift, WebAssembly) or a caller holding the roots already
     /// passes. A root is used only when its SHA-256 fingerprint is the one pinned for its job;
@@ -132,6 +137,21 @@ public final class VerificationService: Sendable {
         self.appleRoots = appleRoots
         self.clock = clock
     }
+    #else
+    /// A service that takes Apple's roots that are not built in as certificates, each used only
+    /// when its SHA-256 fingerprint is the one pinned for its job, with `clock` as its now (Embedded
+    /// Swift has no file system and no clock). Kind `applepay` is answered `service.notConfigured`:
+    /// Apple Pay decryption is not part of an Embedded build.
+    public init(
+        cache: ChainCache = ChainCache(), requestTrust: RequestTrust, appleRoots: [Certificate], clock: @escaping @Sendable () -> Int64
+    ) {
+        self.cache = cache
+        self.requestTrust = requestTrust
+        self.appleRootsDirectory = nil
+        self.appleRoots = appleRoots
+        self.clock = clock
+    }
+    #endif
 
     /// The answer to the request document `json` (UTF-8 bytes).
     public func verify(json: [UInt8]) -> VerificationAnswer {
@@ -142,30 +162,35 @@ public final class VerificationService: Sendable {
 
     /// The answer to `request`.
     public func verify(_ request: VerificationRequest) -> VerificationAnswer {
+        let answer: JSONValue
         do {
-            let answer: JSONValue
             switch request.kind {
             case .receipt: answer = try verifyReceipt(request)
             case .attestation: answer = try verifyAttestation(request)
             case .assertion: answer = try verifyAssertion(request)
-            case .applepay: answer = try verifyApplePayWithoutStore(request)
+            case .applepay:
+                #if hasFeature(Embedded)
+                throw Refusal(
+                    ServiceConfigurationError(.notConfigured, "kind applepay: Apple Pay decryption is not part of an Embedded Swift build"))
+                #else
+                do { answer = try verifyApplePayWithoutStore(request) } catch { return Self.answer(refusal: error) }
+                #endif
             default: answer = try verifySignedData(request)
             }
-            return VerificationAnswer(status: .verified, json: answer.serialized)
         } catch {
-            return Self.answer(refusal: error)
+            return error.answer
         }
+        return VerificationAnswer(status: .verified, json: answer.serialized)
     }
 
-    /// The answer for what a verification threw.
+    #if !hasFeature(Embedded)
+    /// The answer for what Apple Pay's asynchronous path threw (its replay store is the caller's
+    /// and may throw anything); every other path answers a typed ``Refusal``.
     static func answer(refusal error: any Error) -> VerificationAnswer {
         switch error {
-        case let error as ServiceError:
-            return VerificationAnswer(error)
-        case let error as ServiceConfigurationError:
-            return VerificationAnswer(
-                status: error.code == .notConfigured ? .notConfigured : .unavailable,
-                json: AnswerEncoding.failure(code: error.qualifiedCode, message: error.reason, failures: []).serialized)
+        case let error as Refusal: return error.answer
+        case let error as ServiceError: return Refusal(error).answer
+        case let error as ServiceConfigurationError: return Refusal(error).answer
         case let error as any CodedError:
             let failures = (error as? any ChainFailureError)?.failures ?? []
             return VerificationAnswer(
@@ -176,6 +201,7 @@ public final class VerificationService: Sendable {
                 status: .refused, json: AnswerEncoding.failure(code: "service.unexpected", message: "\(error)", failures: []).serialized)
         }
     }
+    #endif
 
     // MARK: - App Store signed data
 
@@ -183,7 +209,7 @@ public final class VerificationService: Sendable {
         () throws(AppleRootError) -> Certificate in try AppleRootCertificates.certificate(.appleRootCAG3, directory: nil)
     }
 
-    private func verifySignedData(_ request: VerificationRequest) throws -> JSONValue {
+    private func verifySignedData(_ request: VerificationRequest) throws(Refusal) -> JSONValue {
         let identity: AppIdentityCheck
         if let bundleId = request.bundleId, !request.reportOnly {
             identity = .enforce(bundleId: bundleId, appAppleId: request.appAppleId)
@@ -195,8 +221,12 @@ public final class VerificationService: Sendable {
         let names = request.environments
         if names == [AppStoreEnvironment.xcode.rawValue] {
             anchor = .xcode
-            try admit(anchor, because: "environments [\"Xcode\"]")
-            verifier = try SignedDataVerifier(xcode: try Self.xcodeCertificate(request), identity: identity, clock: clock)
+            let certificate: XcodeCertificate
+            do {
+                try admit(anchor, because: "environments [\"Xcode\"]")
+                certificate = try Self.xcodeCertificate(request)
+            } catch { throw Refusal(error) }
+            do { verifier = try SignedDataVerifier(xcode: certificate, identity: identity, clock: clock) } catch { throw Refusal(error) }
         } else {
             let environments: AcceptedEnvironments
             if let names {
@@ -204,14 +234,15 @@ public final class VerificationService: Sendable {
                 for name in names {
                     let environment = AppStoreEnvironment(rawValue: name)
                     guard environment == .production || environment == .sandbox else {
-                        throw ServiceError(
-                            .invalidMember,
-                            "environments: \"\(name)\" is not Production or Sandbox (Xcode alone, or LocalTesting never: its data is unsigned)"
-                        )
+                        throw Refusal(
+                            ServiceError(
+                                .invalidMember,
+                                "environments: \"\(name)\" is not Production or Sandbox (Xcode alone, or LocalTesting never: its data is unsigned)"
+                            ))
                     }
                     set.insert(environment)
                 }
-                environments = try AcceptedEnvironments(set)
+                do { environments = try AcceptedEnvironments(set) } catch { throw Refusal(error) }
             } else if case .enforce(_, nil) = identity {
                 // An enforced bundle id without the app Apple id: Production cannot be checked.
                 environments = .sandbox
@@ -219,25 +250,37 @@ public final class VerificationService: Sendable {
                 environments = .productionAndSandbox
             }
             let roots: [Certificate]
-            (roots, anchor) = try anchoredRoots(request.roots, apple: .appleRootCAG3) { try Self.appleRootCAG3.get() }
-            verifier = try SignedDataVerifier(
-                trustedRoots: roots, identity: identity, environments: environments, cache: cache, clock: clock)
+            if let given = request.roots {
+                (roots, anchor) = try anchoredRoots(given, apple: .appleRootCAG3)
+            } else {
+                switch Self.appleRootCAG3 {
+                case .success(let root): roots = [root]
+                case .failure(let error): throw Refusal(error)
+                }
+                anchor = .apple
+            }
+            do {
+                verifier = try SignedDataVerifier(
+                    trustedRoots: roots, identity: identity, environments: environments, cache: cache, clock: clock)
+            } catch { throw Refusal(error) }
         }
         // A JWS holds no white space: the line break a file ends with is not part of it.
         let text = Self.trimmed(request.data)
-        let kind = try signedDataKind(request, text: text)
         let result: (payload: JSONValue, environment: AppStoreEnvironment, kind: SignedDataKind)
-        switch kind {
-        case .transaction:
-            result = try Self.fields(verifier.verifyOffline(text, as: JWSTransactionDecodedPayload.self, at: request.at))
-        case .renewalInfo:
-            result = try Self.fields(verifier.verifyOffline(text, as: JWSRenewalInfoDecodedPayload.self, at: request.at))
-        case .notification:
-            result = try Self.fields(verifier.verifyOffline(text, as: ResponseBodyV2DecodedPayload.self, at: request.at))
-        case .appTransaction: result = try Self.fields(verifier.verifyOffline(text, as: AppTransaction.self, at: request.at))
-        case .realtimeRequest:
-            result = try Self.fields(verifier.verifyOffline(text, as: DecodedRealtimeRequestBody.self, at: request.at))
-        }
+        do {
+            let kind = try signedDataKind(request, text: text)
+            switch kind {
+            case .transaction:
+                result = try Self.fields(verifier.verifyOffline(text, as: JWSTransactionDecodedPayload.self, at: request.at))
+            case .renewalInfo:
+                result = try Self.fields(verifier.verifyOffline(text, as: JWSRenewalInfoDecodedPayload.self, at: request.at))
+            case .notification:
+                result = try Self.fields(verifier.verifyOffline(text, as: ResponseBodyV2DecodedPayload.self, at: request.at))
+            case .appTransaction: result = try Self.fields(verifier.verifyOffline(text, as: AppTransaction.self, at: request.at))
+            case .realtimeRequest:
+                result = try Self.fields(verifier.verifyOffline(text, as: DecodedRealtimeRequestBody.self, at: request.at))
+            }
+        } catch { throw Refusal(error) }
         let notEnforced = identity == .reportOnly ? ["bundleId", "appAppleId"] : []
         return AnswerEncoding.valid(
             kind: AnswerEncoding.kindName(result.kind), environment: result.environment.rawValue, trust: anchor, field: "payload",
@@ -288,7 +331,7 @@ public final class VerificationService: Sendable {
     /// The kind named by the request, or for `auto` the one SigilAppStore's classifier finds by the
     /// payload's members; a JWS that does not parse goes to the verifier, which refuses it with
     /// its own error.
-    private func signedDataKind(_ request: VerificationRequest, text: String) throws -> SignedDataKind {
+    private func signedDataKind(_ request: VerificationRequest, text: String) throws(AppStoreError) -> SignedDataKind {
         switch request.kind {
         case .transaction: return .transaction
         case .renewalInfo: return .renewalInfo
@@ -311,7 +354,7 @@ public final class VerificationService: Sendable {
 
     // MARK: - Receipts
 
-    private func verifyReceipt(_ request: VerificationRequest) throws -> JSONValue {
+    private func verifyReceipt(_ request: VerificationRequest) throws(Refusal) -> JSONValue {
         let identity: ReceiptIdentityCheck =
             if let bundleId = request.bundleId, !request.reportOnly { .enforce(bundleId: bundleId) } else { .reportOnly }
         let verifier: AppReceiptVerifier
@@ -319,23 +362,31 @@ public final class VerificationService: Sendable {
         let names = request.environments ?? [ReceiptEnvironment.production.rawValue, ReceiptEnvironment.sandbox.rawValue]
         if names == [ReceiptEnvironment.xcode.rawValue] {
             anchor = .xcode
-            try admit(anchor, because: "environments [\"Xcode\"]")
-            verifier = AppReceiptVerifier(xcode: try Self.xcodeCertificate(request), identity: identity)
+            do {
+                try admit(anchor, because: "environments [\"Xcode\"]")
+                verifier = AppReceiptVerifier(xcode: try Self.xcodeCertificate(request), identity: identity)
+            } catch { throw Refusal(error) }
         } else {
             var environments: Set<ReceiptEnvironment> = []
             for name in names {
                 guard let environment = ReceiptEnvironment(rawValue: name), environment != .xcode else {
-                    throw ServiceError(.invalidMember, "environments: \"\(name)\" is not Production or Sandbox (or Xcode alone)")
+                    throw Refusal(ServiceError(.invalidMember, "environments: \"\(name)\" is not Production or Sandbox (or Xcode alone)"))
                 }
                 environments.insert(environment)
             }
             let roots: [Certificate]
-            (roots, anchor) = try anchoredRoots(request.roots, apple: .appleIncRoot) {
-                try installedAppleRoot(.appleIncRoot, member: "roots")
+            if let given = request.roots {
+                (roots, anchor) = try anchoredRoots(given, apple: .appleIncRoot)
+            } else {
+                do { roots = [try installedAppleRoot(.appleIncRoot, member: "roots")] } catch { throw Refusal(error) }
+                anchor = .apple
             }
-            verifier = try AppReceiptVerifier(trustedRoots: roots, identity: identity, environments: environments)
+            do { verifier = try AppReceiptVerifier(trustedRoots: roots, identity: identity, environments: environments) } catch {
+                throw Refusal(error)
+            }
         }
-        let verified = try verifier.verify(Array(request.data.utf8), at: request.at)
+        let verified: VerifiedAppReceipt
+        do { verified = try verifier.verify(Array(request.data.utf8), at: request.at) } catch { throw Refusal(error) }
         return AnswerEncoding.valid(
             kind: request.kind.rawValue, environment: verified.identity.environment.rawValue, trust: anchor, field: "receipt",
             value: AnswerEncoding.receipt(verified.receipt),
@@ -362,39 +413,50 @@ public final class VerificationService: Sendable {
         }
     }
 
-    private func verifyAttestation(_ request: VerificationRequest) throws -> JSONValue {
-        let appID = try appID(request)
+    private func verifyAttestation(_ request: VerificationRequest) throws(Refusal) -> JSONValue {
+        let appID: AppAttestAppID
+        let hash: [UInt8]
+        do {
+            appID = try self.appID(request)
+            hash = try clientDataHash(request)
+        } catch { throw Refusal(error) }
         let names = request.environments ?? [AppAttestEnvironment.production.rawValue]
         guard names.count == 1, let environment = AppAttestEnvironment(rawValue: names[0]) else {
-            throw ServiceError(.invalidMember, "environments: one of production or development for an attestation")
+            throw Refusal(ServiceError(.invalidMember, "environments: one of production or development for an attestation"))
         }
         let verifier: AttestationVerifier
         let anchor: TrustAnchor
         switch (request.roots, request.unpinnedTestRoot) {
         case (nil, false):
             anchor = .apple
-            verifier = try AttestationVerifier(
-                appAttestationRoot: try installedAppleRoot(.appAttestationRoot, member: "roots"), appID: appID,
-                environment: environment)
+            let root: Certificate
+            do { root = try installedAppleRoot(.appAttestationRoot, member: "roots") } catch { throw Refusal(error) }
+            do { verifier = try AttestationVerifier(appAttestationRoot: root, appID: appID, environment: environment) } catch {
+                throw Refusal(error)
+            }
         case (nil, true):
-            throw ServiceError(.missingMember, "unpinnedTestRoot needs roots: the test PKI's root, alone")
+            throw Refusal(ServiceError(.missingMember, "unpinnedTestRoot needs roots: the test PKI's root, alone"))
         case (let roots?, let unpinned):
             guard roots.count == 1 else {
-                throw ServiceError(.invalidMember, "roots: one root for an attestation, not \(roots.count)")
+                throw Refusal(ServiceError(.invalidMember, "roots: one root for an attestation, not \(roots.count)"))
             }
             if unpinned && !Self.areExactly(roots, .appAttestationRoot) {
                 anchor = .unpinnedTestRoot
-                try admit(anchor, because: "unpinnedTestRoot")
+                do { try admit(anchor, because: "unpinnedTestRoot") } catch { throw Refusal(error) }
                 verifier = AttestationVerifier(testRoot: roots[0], appID: appID, environment: environment)
             } else {
                 // Pinned: anything but the Apple App Attestation Root CA is refused by the verifier.
                 anchor = .apple
-                verifier = try AttestationVerifier(appAttestationRoot: roots[0], appID: appID, environment: environment)
+                do { verifier = try AttestationVerifier(appAttestationRoot: roots[0], appID: appID, environment: environment) } catch {
+                    throw Refusal(error)
+                }
             }
         }
-        let verified = try verifier.verify(
-            Array(request.data.utf8), clientDataHash: try clientDataHash(request), expectedKeyID: request.keyId,
-            at: request.at ?? clock())
+        let verified: VerifiedAttestation
+        do {
+            verified = try verifier.verify(
+                Array(request.data.utf8), clientDataHash: hash, expectedKeyID: request.keyId, at: request.at ?? clock())
+        } catch { throw Refusal(error) }
         return AnswerEncoding.valid(
             kind: request.kind.rawValue, environment: verified.environment.rawValue, trust: anchor, field: "attestation",
             value: AnswerEncoding.attestation(verified, appID: appID),
@@ -402,18 +464,26 @@ public final class VerificationService: Sendable {
                 verified.policyReport.enforced ? [] : ["validationCategory", "bundleVersion"], anchor: anchor, at: request.at))
     }
 
-    private func verifyAssertion(_ request: VerificationRequest) throws -> JSONValue {
-        let appID = try appID(request)
+    private func verifyAssertion(_ request: VerificationRequest) throws(Refusal) -> JSONValue {
+        let appID: AppAttestAppID
+        let hash: [UInt8]
+        do {
+            appID = try self.appID(request)
+            hash = try clientDataHash(request)
+        } catch { throw Refusal(error) }
         guard let keyBytes = request.publicKey else {
-            throw ServiceError(.missingMember, "publicKey is required for an assertion (the attested key, X9.62 uncompressed, base64)")
+            throw Refusal(
+                ServiceError(.missingMember, "publicKey is required for an assertion (the attested key, X9.62 uncompressed, base64)"))
         }
         let key: ECDSAPublicKey
         do { key = try ECDSAPublicKey(sec1Representation: keyBytes, curve: .p256) } catch {
-            throw ServiceError(.invalidMember, "publicKey is not a P-256 point: \(error.reason)")
+            throw Refusal(ServiceError(.invalidMember, "publicKey is not a P-256 point: \(error.reason)"))
         }
-        let verified = try AssertionVerifier(appID: appID).verify(
-            Array(request.data.utf8), clientDataHash: try clientDataHash(request), publicKey: key,
-            previousCounter: request.counter ?? 0)
+        let verified: VerifiedAssertion
+        do {
+            verified = try AssertionVerifier(appID: appID).verify(
+                Array(request.data.utf8), clientDataHash: hash, publicKey: key, previousCounter: request.counter ?? 0)
+        } catch { throw Refusal(error) }
         return AnswerEncoding.valid(
             kind: request.kind.rawValue, environment: nil, trust: .attestedKey, field: "assertion",
             value: AnswerEncoding.assertion(verified),

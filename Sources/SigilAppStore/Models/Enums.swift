@@ -503,3 +503,29 @@ public struct SubscriptionStatus: AppleOpenEnum {
     /// The values Apple documents.
     public static let documented: [SubscriptionStatus] = [.active, .expired, .billingRetry, .billingGracePeriod, .revoked]
 }
+
+// Read and written by the direct model readers as their raw values.
+extension AppStoreEnvironment: ModelValue {}
+extension ProductType: ModelValue {}
+extension InAppOwnershipType: ModelValue {}
+extension TransactionReason: ModelValue {}
+extension OfferDiscountType: ModelValue {}
+extension RevocationType: ModelValue {}
+extension BillingPlanType: ModelValue {}
+extension NotificationTypeV2: ModelValue {}
+extension NotificationSubtype: ModelValue {}
+extension ConsumptionRequestReason: ModelValue {}
+extension PurchasePlatform: ModelValue {}
+extension AdvancedCommercePeriod: ModelValue {}
+extension AdvancedCommerceOfferPeriod: ModelValue {}
+extension AdvancedCommerceOfferReason: ModelValue {}
+extension AdvancedCommerceRefundReason: ModelValue {}
+extension AdvancedCommerceRefundType: ModelValue {}
+extension AdvancedCommercePriceIncreaseInfoStatus: ModelValue {}
+extension ExternalPurchaseTokenType: ModelValue {}
+extension OfferType: ModelValue {}
+extension RevocationReason: ModelValue {}
+extension ExpirationIntent: ModelValue {}
+extension AutoRenewStatus: ModelValue {}
+extension PriceIncreaseStatus: ModelValue {}
+extension SubscriptionStatus: ModelValue {}

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import SigilJOSE
 
 // Retention Messaging realtime exchange (https://developer.apple.com/documentation/retentionmessaging):
 // Apple POSTs a RealtimeRequestBody (a signed DecodedRealtimeRequestBody, verified by
@@ -12,7 +8,7 @@ import Foundation
 
 /// The body Apple sends to the realtime URL
 /// (https://developer.apple.com/documentation/retentionmessaging/realtimerequestbody).
-public struct RealtimeRequestBody: Codable, Hashable, Sendable {
+public struct RealtimeRequestBody: Hashable, Sendable {
     /// A JWS whose payload is a `DecodedRealtimeRequestBody`.
     public var signedPayload: String?
     /// Creates the value; members left nil are not encoded.
@@ -22,7 +18,7 @@ public struct RealtimeRequestBody: Codable, Hashable, Sendable {
 /// The developer's answer to a realtime request
 /// (https://developer.apple.com/documentation/retentionmessaging/realtimeresponsebody). Apple
 /// expects exactly one of the four members; `validate()` checks that before it is sent.
-public struct RealtimeResponseBody: Codable, Hashable, Sendable {
+public struct RealtimeResponseBody: Hashable, Sendable {
     /// A Retention Messaging message to show.
     public var message: RealtimeMessage?
     /// A product to offer instead.
@@ -62,7 +58,7 @@ public struct RealtimeResponseBody: Codable, Hashable, Sendable {
 }
 
 /// https://developer.apple.com/documentation/retentionmessaging/message
-public struct RealtimeMessage: Codable, Hashable, Sendable {
+public struct RealtimeMessage: Hashable, Sendable {
     /// The identifier of the message to show.
     public var messageIdentifier: String?
     /// Creates the value; members left nil are not encoded.
@@ -70,7 +66,7 @@ public struct RealtimeMessage: Codable, Hashable, Sendable {
 }
 
 /// https://developer.apple.com/documentation/retentionmessaging/alternateproduct
-public struct AlternateProduct: Codable, Hashable, Sendable {
+public struct AlternateProduct: Hashable, Sendable {
     /// The identifier of the message to show.
     public var messageIdentifier: String?
     /// The in-app purchase's product identifier.
@@ -86,7 +82,7 @@ public struct AlternateProduct: Codable, Hashable, Sendable {
 }
 
 /// https://developer.apple.com/documentation/retentionmessaging/promotionaloffer
-public struct RealtimePromotionalOffer: Codable, Hashable, Sendable {
+public struct RealtimePromotionalOffer: Hashable, Sendable {
     /// The identifier of the message to show.
     public var messageIdentifier: String?
     /// A JWS from `AppleTokens.promotionalOfferV2`.
@@ -108,7 +104,7 @@ public struct RealtimePromotionalOffer: Codable, Hashable, Sendable {
 /// (https://developer.apple.com/documentation/retentionmessaging/promotionaloffersignaturev1).
 /// `encodedSignature` is the base64 DER signature `AppleTokens.promotionalOfferV1` returns for the
 /// same fields.
-public struct PromotionalOfferSignatureV1: Codable, Hashable, Sendable {
+public struct PromotionalOfferSignatureV1: Hashable, Sendable {
     /// The signature, base64.
     public var encodedSignature: String
     /// The in-app purchase's product identifier.
@@ -139,7 +135,7 @@ public struct PromotionalOfferSignatureV1: Codable, Hashable, Sendable {
 }
 
 /// https://developer.apple.com/documentation/retentionmessaging/advancedcommerceinfo
-public struct AdvancedCommerceInfo: Codable, Hashable, Sendable {
+public struct AdvancedCommerceInfo: Hashable, Sendable {
     /// The identifier of the message to show.
     public var messageIdentifier: String?
     /// A JWS from `AppleTokens.advancedCommerceInAppRequest`.
@@ -148,5 +144,272 @@ public struct AdvancedCommerceInfo: Codable, Hashable, Sendable {
     public init(messageIdentifier: String? = nil, advancedCommerceData: String? = nil) {
         self.messageIdentifier = messageIdentifier
         self.advancedCommerceData = advancedCommerceData
+    }
+}
+
+#if !hasFeature(Embedded)
+extension RealtimeRequestBody: Codable {}
+extension RealtimeResponseBody: Codable {}
+extension RealtimeMessage: Codable {}
+extension AlternateProduct: Codable {}
+extension RealtimePromotionalOffer: Codable {}
+extension PromotionalOfferSignatureV1: Codable {}
+extension AdvancedCommerceInfo: Codable {}
+#endif
+
+extension RealtimeRequestBody {
+    /// Reads a realtime request body from its parsed JSON, member by member (no `Decoder`): unknown members are
+    /// ignored, null is an absent member, an open enum keeps any value. Throws
+    /// `INVALID_JWT_FORMAT` naming the member first in declaration order that the model cannot
+    /// hold, as the `Decodable` conformance reports it.
+    public init(json: JSONValue) throws(AppStoreError) {
+        do { try self.init(member: json) } catch { throw error.appStoreError }
+    }
+
+    /// The request body as JSON: the members present, in declaration order, as its `Encodable` conformance
+    /// writes them (members the model does not name are not kept).
+    public var json: JSONValue { memberJSON }
+}
+
+extension RealtimeResponseBody {
+    /// Reads a realtime response body from its parsed JSON, member by member (no `Decoder`): unknown members are
+    /// ignored, null is an absent member, an open enum keeps any value. Throws
+    /// `INVALID_JWT_FORMAT` naming the member first in declaration order that the model cannot
+    /// hold, as the `Decodable` conformance reports it.
+    public init(json: JSONValue) throws(AppStoreError) {
+        do { try self.init(member: json) } catch { throw error.appStoreError }
+    }
+
+    /// The response body as JSON: the members present, in declaration order, as its `Encodable` conformance
+    /// writes them (members the model does not name are not kept).
+    public var json: JSONValue { memberJSON }
+}
+
+extension RealtimeRequestBody: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case signedPayload
+    }
+    static let members = ModelMembers<Member>()
+
+    /// Every member absent.
+    init() { self.init(signedPayload: nil) }
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .signedPayload: signedPayload = try String(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .signedPayload: signedPayload?.memberJSON
+        }
+    }
+}
+
+extension RealtimeResponseBody: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case message, alternateProduct, promotionalOffer, advancedCommerceInfo
+    }
+    static let members = ModelMembers<Member>()
+
+    /// Every member absent.
+    init() { self.init(message: nil) }
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .message: message = try RealtimeMessage(member: value)
+        case .alternateProduct: alternateProduct = try AlternateProduct(member: value)
+        case .promotionalOffer: promotionalOffer = try RealtimePromotionalOffer(member: value)
+        case .advancedCommerceInfo: advancedCommerceInfo = try AdvancedCommerceInfo(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .message: message?.memberJSON
+        case .alternateProduct: alternateProduct?.memberJSON
+        case .promotionalOffer: promotionalOffer?.memberJSON
+        case .advancedCommerceInfo: advancedCommerceInfo?.memberJSON
+        }
+    }
+}
+
+extension RealtimeMessage: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case messageIdentifier
+    }
+    static let members = ModelMembers<Member>()
+
+    /// Every member absent.
+    init() { self.init(messageIdentifier: nil) }
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .messageIdentifier: messageIdentifier = try String(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .messageIdentifier: messageIdentifier?.memberJSON
+        }
+    }
+}
+
+extension AlternateProduct: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case messageIdentifier, productId, billingPlanType
+    }
+    static let members = ModelMembers<Member>()
+
+    /// Every member absent.
+    init() { self.init(messageIdentifier: nil) }
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .messageIdentifier: messageIdentifier = try String(member: value)
+        case .productId: productId = try String(member: value)
+        case .billingPlanType: billingPlanType = try BillingPlanType(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .messageIdentifier: messageIdentifier?.memberJSON
+        case .productId: productId?.memberJSON
+        case .billingPlanType: billingPlanType?.memberJSON
+        }
+    }
+}
+
+extension RealtimePromotionalOffer: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case messageIdentifier, promotionalOfferSignatureV2, promotionalOfferSignatureV1
+    }
+    static let members = ModelMembers<Member>()
+
+    /// Every member absent.
+    init() { self.init(messageIdentifier: nil) }
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .messageIdentifier: messageIdentifier = try String(member: value)
+        case .promotionalOfferSignatureV2: promotionalOfferSignatureV2 = try String(member: value)
+        case .promotionalOfferSignatureV1: promotionalOfferSignatureV1 = try PromotionalOfferSignatureV1(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .messageIdentifier: messageIdentifier?.memberJSON
+        case .promotionalOfferSignatureV2: promotionalOfferSignatureV2?.memberJSON
+        case .promotionalOfferSignatureV1: promotionalOfferSignatureV1?.memberJSON
+        }
+    }
+}
+
+extension AdvancedCommerceInfo: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case messageIdentifier, advancedCommerceData
+    }
+    static let members = ModelMembers<Member>()
+
+    /// Every member absent.
+    init() { self.init(messageIdentifier: nil) }
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .messageIdentifier: messageIdentifier = try String(member: value)
+        case .advancedCommerceData: advancedCommerceData = try String(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .messageIdentifier: messageIdentifier?.memberJSON
+        case .advancedCommerceData: advancedCommerceData?.memberJSON
+        }
+    }
+}
+
+extension PromotionalOfferSignatureV1: ModelValue {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case encodedSignature, productId, nonce, timestamp, keyId, offerIdentifier, appAccountToken
+    }
+
+    /// The members as read, each nil until read: all but appAccountToken are required.
+    struct Partial: DirectModel {
+        static let members = ModelMembers<Member>()
+        var encodedSignature: String?
+        var productId: String?
+        var nonce: String?
+        var timestamp: Int64?
+        var keyId: String?
+        var offerIdentifier: String?
+        var appAccountToken: String?
+
+        static func isRequired(_ member: Member) -> Bool { member != .appAccountToken }
+
+        @inline(__always)
+        mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+            switch member {
+            case .encodedSignature: encodedSignature = try String(member: value)
+            case .productId: productId = try String(member: value)
+            case .nonce: nonce = try String(member: value)
+            case .timestamp: timestamp = try Int64(member: value)
+            case .keyId: keyId = try String(member: value)
+            case .offerIdentifier: offerIdentifier = try String(member: value)
+            case .appAccountToken: appAccountToken = try String(member: value)
+            }
+        }
+
+        func json(of member: Member) -> JSONValue? {
+            switch member {
+            case .encodedSignature: encodedSignature?.memberJSON
+            case .productId: productId?.memberJSON
+            case .nonce: nonce?.memberJSON
+            case .timestamp: timestamp?.memberJSON
+            case .keyId: keyId?.memberJSON
+            case .offerIdentifier: offerIdentifier?.memberJSON
+            case .appAccountToken: appAccountToken?.memberJSON
+            }
+        }
+    }
+
+    /// The required members unwrapped in declaration order (the first absent or refused is
+    /// reported), then appAccountToken's refusal, if any.
+    init(member json: JSONValue) throws(ModelReadFailure) {
+        var partial = Partial()
+        let refusal = try partial.readMembers(of: json)
+        self.init(
+            encodedSignature: try partial.required(partial.encodedSignature, .encodedSignature, refusal),
+            productId: try partial.required(partial.productId, .productId, refusal),
+            nonce: try partial.required(partial.nonce, .nonce, refusal),
+            timestamp: try partial.required(partial.timestamp, .timestamp, refusal),
+            keyId: try partial.required(partial.keyId, .keyId, refusal),
+            offerIdentifier: try partial.required(partial.offerIdentifier, .offerIdentifier, refusal),
+            appAccountToken: partial.appAccountToken)
+        if let refusal { throw refusal.failure }
+    }
+
+    var memberJSON: JSONValue {
+        Partial(
+            encodedSignature: encodedSignature, productId: productId, nonce: nonce, timestamp: timestamp, keyId: keyId,
+            offerIdentifier: offerIdentifier, appAccountToken: appAccountToken
+        ).memberJSON
     }
 }

@@ -1,5 +1,7 @@
+import SigilJOSE
+
 /// The decoded payload of signed renewal information (JWSRenewalInfoDecodedPayload).
-public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
+public struct JWSRenewalInfoDecodedPayload: Hashable, Sendable {
     /// Why the subscription expired, when it did.
     public var expirationIntent: ExpirationIntent?
     /// The transaction id of the original purchase, the same for every renewal and restore.
@@ -59,7 +61,7 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
 }
 
 /// Advanced Commerce details of a renewal (`advancedCommerceInfo` of JWSRenewalInfoDecodedPayload).
-public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable {
+public struct AdvancedCommerceRenewalInfo: Hashable, Sendable {
     /// The Advanced Commerce consistency token (consistencyToken).
     public var consistencyToken: String?
     /// The display name and description shown to the customer.
@@ -77,7 +79,7 @@ public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable {
 }
 
 /// One item of an Advanced Commerce renewal.
-public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable {
+public struct AdvancedCommerceRenewalItem: Hashable, Sendable {
     /// The item's SKU.
     public var sku: String?
     /// The description shown to the customer.
@@ -90,16 +92,18 @@ public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable {
     public var price: Int64?
     /// A price increase of the item, when one is scheduled or pending.
     public var priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo?
+    #if !hasFeature(Embedded)
     enum CodingKeys: String, CodingKey {
         case sku = "SKU"
         case description, displayName, offer, price, priceIncreaseInfo
     }
+    #endif
     /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
 /// A pending Advanced Commerce price increase and its status.
-public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable {
+public struct AdvancedCommercePriceIncreaseInfo: Hashable, Sendable {
     /// The dependent SKUs, as Apple's dependentSKUs lists them.
     public var dependentSKUs: [String]?
     /// The price in milliunits of the currency (the price × 1000).
@@ -111,7 +115,7 @@ public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable {
 }
 
 /// The commitment (billing plan) details of a renewal.
-public struct RenewalCommitmentInfo: Codable, Hashable, Sendable {
+public struct RenewalCommitmentInfo: Hashable, Sendable {
     /// The product the commitment renews to.
     public var commitmentAutoRenewProductId: String?
     /// Whether the commitment renews automatically.
@@ -124,4 +128,219 @@ public struct RenewalCommitmentInfo: Codable, Hashable, Sendable {
     public var commitmentRenewalPrice: Int64?
     /// An empty value (every member nil), to fill in member by member.
     public init() {}
+}
+
+#if !hasFeature(Embedded)
+extension JWSRenewalInfoDecodedPayload: Codable {}
+extension AdvancedCommerceRenewalInfo: Codable {}
+extension AdvancedCommerceRenewalItem: Codable {}
+extension AdvancedCommercePriceIncreaseInfo: Codable {}
+extension RenewalCommitmentInfo: Codable {}
+#endif
+
+extension JWSRenewalInfoDecodedPayload {
+    /// Reads renewal info from its parsed JSON, member by member (no `Decoder`): unknown members are
+    /// ignored, null is an absent member, an open enum keeps any value. Throws
+    /// `INVALID_JWT_FORMAT` naming the member first in declaration order that the model cannot
+    /// hold, as the `Decodable` conformance reports it.
+    public init(json: JSONValue) throws(AppStoreError) {
+        do { try self.init(member: json) } catch { throw error.appStoreError }
+    }
+
+    /// The renewal info as JSON: the members present, in declaration order, as its `Encodable` conformance
+    /// writes them (members the model does not name are not kept).
+    public var json: JSONValue { memberJSON }
+}
+
+extension JWSRenewalInfoDecodedPayload: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case expirationIntent, originalTransactionId, autoRenewProductId, productId, autoRenewStatus, isInBillingRetryPeriod
+        case priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier, signedDate, environment
+        case recentSubscriptionStartDate, renewalDate, currency, renewalPrice, offerDiscountType, eligibleWinBackOfferIds
+        case appAccountToken, appTransactionId, offerPeriod, advancedCommerceInfo, commitmentInfo, renewalBillingPlanType
+        case deviceVerification, deviceVerificationNonce
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .expirationIntent: expirationIntent = try ExpirationIntent(member: value)
+        case .originalTransactionId: originalTransactionId = try String(member: value)
+        case .autoRenewProductId: autoRenewProductId = try String(member: value)
+        case .productId: productId = try String(member: value)
+        case .autoRenewStatus: autoRenewStatus = try AutoRenewStatus(member: value)
+        case .isInBillingRetryPeriod: isInBillingRetryPeriod = try Bool(member: value)
+        case .priceIncreaseStatus: priceIncreaseStatus = try PriceIncreaseStatus(member: value)
+        case .gracePeriodExpiresDate: gracePeriodExpiresDate = try AppStoreDate(member: value)
+        case .offerType: offerType = try OfferType(member: value)
+        case .offerIdentifier: offerIdentifier = try String(member: value)
+        case .signedDate: signedDate = try AppStoreDate(member: value)
+        case .environment: environment = try AppStoreEnvironment(member: value)
+        case .recentSubscriptionStartDate: recentSubscriptionStartDate = try AppStoreDate(member: value)
+        case .renewalDate: renewalDate = try AppStoreDate(member: value)
+        case .currency: currency = try String(member: value)
+        case .renewalPrice: renewalPrice = try Int64(member: value)
+        case .offerDiscountType: offerDiscountType = try OfferDiscountType(member: value)
+        case .eligibleWinBackOfferIds: eligibleWinBackOfferIds = try [String](member: value)
+        case .appAccountToken: appAccountToken = try String(member: value)
+        case .appTransactionId: appTransactionId = try String(member: value)
+        case .offerPeriod: offerPeriod = try String(member: value)
+        case .advancedCommerceInfo: advancedCommerceInfo = try AdvancedCommerceRenewalInfo(member: value)
+        case .commitmentInfo: commitmentInfo = try RenewalCommitmentInfo(member: value)
+        case .renewalBillingPlanType: renewalBillingPlanType = try BillingPlanType(member: value)
+        case .deviceVerification: deviceVerification = try String(member: value)
+        case .deviceVerificationNonce: deviceVerificationNonce = try String(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .expirationIntent: expirationIntent?.memberJSON
+        case .originalTransactionId: originalTransactionId?.memberJSON
+        case .autoRenewProductId: autoRenewProductId?.memberJSON
+        case .productId: productId?.memberJSON
+        case .autoRenewStatus: autoRenewStatus?.memberJSON
+        case .isInBillingRetryPeriod: isInBillingRetryPeriod?.memberJSON
+        case .priceIncreaseStatus: priceIncreaseStatus?.memberJSON
+        case .gracePeriodExpiresDate: gracePeriodExpiresDate?.memberJSON
+        case .offerType: offerType?.memberJSON
+        case .offerIdentifier: offerIdentifier?.memberJSON
+        case .signedDate: signedDate?.memberJSON
+        case .environment: environment?.memberJSON
+        case .recentSubscriptionStartDate: recentSubscriptionStartDate?.memberJSON
+        case .renewalDate: renewalDate?.memberJSON
+        case .currency: currency?.memberJSON
+        case .renewalPrice: renewalPrice?.memberJSON
+        case .offerDiscountType: offerDiscountType?.memberJSON
+        case .eligibleWinBackOfferIds: eligibleWinBackOfferIds?.memberJSON
+        case .appAccountToken: appAccountToken?.memberJSON
+        case .appTransactionId: appTransactionId?.memberJSON
+        case .offerPeriod: offerPeriod?.memberJSON
+        case .advancedCommerceInfo: advancedCommerceInfo?.memberJSON
+        case .commitmentInfo: commitmentInfo?.memberJSON
+        case .renewalBillingPlanType: renewalBillingPlanType?.memberJSON
+        case .deviceVerification: deviceVerification?.memberJSON
+        case .deviceVerificationNonce: deviceVerificationNonce?.memberJSON
+        }
+    }
+}
+
+extension AdvancedCommerceRenewalInfo: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case consistencyToken, descriptors, items, period, requestReferenceId, taxCode
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .consistencyToken: consistencyToken = try String(member: value)
+        case .descriptors: descriptors = try AdvancedCommerceDescriptors(member: value)
+        case .items: items = try [AdvancedCommerceRenewalItem](member: value)
+        case .period: period = try AdvancedCommercePeriod(member: value)
+        case .requestReferenceId: requestReferenceId = try String(member: value)
+        case .taxCode: taxCode = try String(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .consistencyToken: consistencyToken?.memberJSON
+        case .descriptors: descriptors?.memberJSON
+        case .items: items?.memberJSON
+        case .period: period?.memberJSON
+        case .requestReferenceId: requestReferenceId?.memberJSON
+        case .taxCode: taxCode?.memberJSON
+        }
+    }
+}
+
+extension AdvancedCommerceRenewalItem: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case sku = "SKU"
+        case description, displayName, offer, price, priceIncreaseInfo
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .sku: sku = try String(member: value)
+        case .description: description = try String(member: value)
+        case .displayName: displayName = try String(member: value)
+        case .offer: offer = try AdvancedCommerceOffer(member: value)
+        case .price: price = try Int64(member: value)
+        case .priceIncreaseInfo: priceIncreaseInfo = try AdvancedCommercePriceIncreaseInfo(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .sku: sku?.memberJSON
+        case .description: description?.memberJSON
+        case .displayName: displayName?.memberJSON
+        case .offer: offer?.memberJSON
+        case .price: price?.memberJSON
+        case .priceIncreaseInfo: priceIncreaseInfo?.memberJSON
+        }
+    }
+}
+
+extension AdvancedCommercePriceIncreaseInfo: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case dependentSKUs, price, status
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .dependentSKUs: dependentSKUs = try [String](member: value)
+        case .price: price = try Int64(member: value)
+        case .status: status = try AdvancedCommercePriceIncreaseInfoStatus(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .dependentSKUs: dependentSKUs?.memberJSON
+        case .price: price?.memberJSON
+        case .status: status?.memberJSON
+        }
+    }
+}
+
+extension RenewalCommitmentInfo: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case commitmentAutoRenewProductId, commitmentAutoRenewStatus, commitmentRenewalBillingPlanType, commitmentRenewalDate
+        case commitmentRenewalPrice
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .commitmentAutoRenewProductId: commitmentAutoRenewProductId = try String(member: value)
+        case .commitmentAutoRenewStatus: commitmentAutoRenewStatus = try AutoRenewStatus(member: value)
+        case .commitmentRenewalBillingPlanType: commitmentRenewalBillingPlanType = try BillingPlanType(member: value)
+        case .commitmentRenewalDate: commitmentRenewalDate = try AppStoreDate(member: value)
+        case .commitmentRenewalPrice: commitmentRenewalPrice = try Int64(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .commitmentAutoRenewProductId: commitmentAutoRenewProductId?.memberJSON
+        case .commitmentAutoRenewStatus: commitmentAutoRenewStatus?.memberJSON
+        case .commitmentRenewalBillingPlanType: commitmentRenewalBillingPlanType?.memberJSON
+        case .commitmentRenewalDate: commitmentRenewalDate?.memberJSON
+        case .commitmentRenewalPrice: commitmentRenewalPrice?.memberJSON
+        }
+    }
 }

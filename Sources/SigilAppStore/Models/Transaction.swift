@@ -1,7 +1,9 @@
+import SigilJOSE
+
 /// The decoded payload of a signed transaction (JWSTransactionDecodedPayload in Apple's App Store
 /// Server API documentation). Every field is optional, as Apple documents; UUID-valued fields
 /// stay strings so their case and form are kept exactly as signed.
-public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
+public struct JWSTransactionDecodedPayload: Hashable, Sendable {
     /// The transaction id of the original purchase, the same for every renewal and restore.
     public var originalTransactionId: String?
     /// The transaction's unique identifier.
@@ -81,7 +83,7 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
 }
 
 /// Advanced Commerce details of a transaction.
-public struct AdvancedCommerceTransactionInfo: Codable, Hashable, Sendable {
+public struct AdvancedCommerceTransactionInfo: Hashable, Sendable {
     /// The display name and description shown to the customer.
     public var descriptors: AdvancedCommerceDescriptors?
     /// The estimated tax, in milliunits of the currency.
@@ -103,7 +105,7 @@ public struct AdvancedCommerceTransactionInfo: Codable, Hashable, Sendable {
 }
 
 /// Description and display name of an Advanced Commerce item.
-public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable {
+public struct AdvancedCommerceDescriptors: Hashable, Sendable {
     /// The description shown to the customer.
     public var description: String?
     /// The name shown to the customer.
@@ -116,7 +118,7 @@ public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable {
 }
 
 /// One item of an Advanced Commerce transaction.
-public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable {
+public struct AdvancedCommerceTransactionItem: Hashable, Sendable {
     /// The item's SKU.
     public var sku: String?
     /// The description shown to the customer.
@@ -131,16 +133,18 @@ public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable {
     public var refunds: [AdvancedCommerceRefund]?
     /// When the App Store refunded or revoked the transaction.
     public var revocationDate: AppStoreDate?
+    #if !hasFeature(Embedded)
     enum CodingKeys: String, CodingKey {
         case sku = "SKU"
         case description, displayName, offer, price, refunds, revocationDate
     }
+    #endif
     /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
 
 /// An offer applied to an Advanced Commerce item.
-public struct AdvancedCommerceOffer: Codable, Hashable, Sendable {
+public struct AdvancedCommerceOffer: Hashable, Sendable {
     /// The length of one offer period.
     public var period: AdvancedCommerceOfferPeriod?
     /// How many periods the offer lasts.
@@ -154,7 +158,7 @@ public struct AdvancedCommerceOffer: Codable, Hashable, Sendable {
 }
 
 /// A refund of an Advanced Commerce item.
-public struct AdvancedCommerceRefund: Codable, Hashable, Sendable {
+public struct AdvancedCommerceRefund: Hashable, Sendable {
     /// The amount refunded, in milliunits of the currency.
     public var refundAmount: Int64?
     /// When the refund was made.
@@ -168,7 +172,7 @@ public struct AdvancedCommerceRefund: Codable, Hashable, Sendable {
 }
 
 /// The commitment (billing plan) details of a transaction.
-public struct TransactionCommitmentInfo: Codable, Hashable, Sendable {
+public struct TransactionCommitmentInfo: Hashable, Sendable {
     /// The number of the current billing period within the commitment.
     public var billingPeriodNumber: Int32?
     /// When the commitment ends.
@@ -179,4 +183,298 @@ public struct TransactionCommitmentInfo: Codable, Hashable, Sendable {
     public var totalBillingPeriods: Int32?
     /// An empty value (every member nil), to fill in member by member.
     public init() {}
+}
+
+#if !hasFeature(Embedded)
+extension JWSTransactionDecodedPayload: Codable {}
+extension AdvancedCommerceTransactionInfo: Codable {}
+extension AdvancedCommerceDescriptors: Codable {}
+extension AdvancedCommerceTransactionItem: Codable {}
+extension AdvancedCommerceOffer: Codable {}
+extension AdvancedCommerceRefund: Codable {}
+extension TransactionCommitmentInfo: Codable {}
+#endif
+
+extension JWSTransactionDecodedPayload {
+    /// Reads a transaction from its parsed JSON, member by member (no `Decoder`): unknown members are
+    /// ignored, null is an absent member, an open enum keeps any value. Throws
+    /// `INVALID_JWT_FORMAT` naming the member first in declaration order that the model cannot
+    /// hold, as the `Decodable` conformance reports it.
+    public init(json: JSONValue) throws(AppStoreError) {
+        do { try self.init(member: json) } catch { throw error.appStoreError }
+    }
+
+    /// The transaction as JSON: the members present, in declaration order, as its `Encodable` conformance
+    /// writes them (members the model does not name are not kept).
+    public var json: JSONValue { memberJSON }
+}
+
+extension JWSTransactionDecodedPayload: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier
+        case purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType, signedDate
+        case revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment, storefront, storefrontId
+        case transactionReason, currency, price, offerDiscountType, appTransactionId, offerPeriod, revocationType
+        case revocationPercentage, advancedCommerceInfo, billingPlanType, commitmentInfo, deviceVerification
+        case deviceVerificationNonce
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .originalTransactionId: originalTransactionId = try String(member: value)
+        case .transactionId: transactionId = try String(member: value)
+        case .webOrderLineItemId: webOrderLineItemId = try String(member: value)
+        case .bundleId: bundleId = try String(member: value)
+        case .productId: productId = try String(member: value)
+        case .subscriptionGroupIdentifier: subscriptionGroupIdentifier = try String(member: value)
+        case .purchaseDate: purchaseDate = try AppStoreDate(member: value)
+        case .originalPurchaseDate: originalPurchaseDate = try AppStoreDate(member: value)
+        case .expiresDate: expiresDate = try AppStoreDate(member: value)
+        case .quantity: quantity = try Int32(member: value)
+        case .type: type = try ProductType(member: value)
+        case .appAccountToken: appAccountToken = try String(member: value)
+        case .inAppOwnershipType: inAppOwnershipType = try InAppOwnershipType(member: value)
+        case .signedDate: signedDate = try AppStoreDate(member: value)
+        case .revocationReason: revocationReason = try RevocationReason(member: value)
+        case .revocationDate: revocationDate = try AppStoreDate(member: value)
+        case .isUpgraded: isUpgraded = try Bool(member: value)
+        case .offerType: offerType = try OfferType(member: value)
+        case .offerIdentifier: offerIdentifier = try String(member: value)
+        case .environment: environment = try AppStoreEnvironment(member: value)
+        case .storefront: storefront = try String(member: value)
+        case .storefrontId: storefrontId = try String(member: value)
+        case .transactionReason: transactionReason = try TransactionReason(member: value)
+        case .currency: currency = try String(member: value)
+        case .price: price = try Int64(member: value)
+        case .offerDiscountType: offerDiscountType = try OfferDiscountType(member: value)
+        case .appTransactionId: appTransactionId = try String(member: value)
+        case .offerPeriod: offerPeriod = try String(member: value)
+        case .revocationType: revocationType = try RevocationType(member: value)
+        case .revocationPercentage: revocationPercentage = try Int32(member: value)
+        case .advancedCommerceInfo: advancedCommerceInfo = try AdvancedCommerceTransactionInfo(member: value)
+        case .billingPlanType: billingPlanType = try BillingPlanType(member: value)
+        case .commitmentInfo: commitmentInfo = try TransactionCommitmentInfo(member: value)
+        case .deviceVerification: deviceVerification = try String(member: value)
+        case .deviceVerificationNonce: deviceVerificationNonce = try String(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .originalTransactionId: originalTransactionId?.memberJSON
+        case .transactionId: transactionId?.memberJSON
+        case .webOrderLineItemId: webOrderLineItemId?.memberJSON
+        case .bundleId: bundleId?.memberJSON
+        case .productId: productId?.memberJSON
+        case .subscriptionGroupIdentifier: subscriptionGroupIdentifier?.memberJSON
+        case .purchaseDate: purchaseDate?.memberJSON
+        case .originalPurchaseDate: originalPurchaseDate?.memberJSON
+        case .expiresDate: expiresDate?.memberJSON
+        case .quantity: quantity?.memberJSON
+        case .type: type?.memberJSON
+        case .appAccountToken: appAccountToken?.memberJSON
+        case .inAppOwnershipType: inAppOwnershipType?.memberJSON
+        case .signedDate: signedDate?.memberJSON
+        case .revocationReason: revocationReason?.memberJSON
+        case .revocationDate: revocationDate?.memberJSON
+        case .isUpgraded: isUpgraded?.memberJSON
+        case .offerType: offerType?.memberJSON
+        case .offerIdentifier: offerIdentifier?.memberJSON
+        case .environment: environment?.memberJSON
+        case .storefront: storefront?.memberJSON
+        case .storefrontId: storefrontId?.memberJSON
+        case .transactionReason: transactionReason?.memberJSON
+        case .currency: currency?.memberJSON
+        case .price: price?.memberJSON
+        case .offerDiscountType: offerDiscountType?.memberJSON
+        case .appTransactionId: appTransactionId?.memberJSON
+        case .offerPeriod: offerPeriod?.memberJSON
+        case .revocationType: revocationType?.memberJSON
+        case .revocationPercentage: revocationPercentage?.memberJSON
+        case .advancedCommerceInfo: advancedCommerceInfo?.memberJSON
+        case .billingPlanType: billingPlanType?.memberJSON
+        case .commitmentInfo: commitmentInfo?.memberJSON
+        case .deviceVerification: deviceVerification?.memberJSON
+        case .deviceVerificationNonce: deviceVerificationNonce?.memberJSON
+        }
+    }
+}
+
+extension AdvancedCommerceTransactionInfo: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case descriptors, estimatedTax, items, period, requestReferenceId, taxCode, taxExclusivePrice, taxRate
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .descriptors: descriptors = try AdvancedCommerceDescriptors(member: value)
+        case .estimatedTax: estimatedTax = try Int64(member: value)
+        case .items: items = try [AdvancedCommerceTransactionItem](member: value)
+        case .period: period = try AdvancedCommercePeriod(member: value)
+        case .requestReferenceId: requestReferenceId = try String(member: value)
+        case .taxCode: taxCode = try String(member: value)
+        case .taxExclusivePrice: taxExclusivePrice = try Int64(member: value)
+        case .taxRate: taxRate = try String(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .descriptors: descriptors?.memberJSON
+        case .estimatedTax: estimatedTax?.memberJSON
+        case .items: items?.memberJSON
+        case .period: period?.memberJSON
+        case .requestReferenceId: requestReferenceId?.memberJSON
+        case .taxCode: taxCode?.memberJSON
+        case .taxExclusivePrice: taxExclusivePrice?.memberJSON
+        case .taxRate: taxRate?.memberJSON
+        }
+    }
+}
+
+extension AdvancedCommerceDescriptors: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case description, displayName
+    }
+    static let members = ModelMembers<Member>()
+
+    /// Every member absent.
+    init() { self.init(description: nil, displayName: nil) }
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .description: description = try String(member: value)
+        case .displayName: displayName = try String(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .description: description?.memberJSON
+        case .displayName: displayName?.memberJSON
+        }
+    }
+}
+
+extension AdvancedCommerceTransactionItem: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case sku = "SKU"
+        case description, displayName, offer, price, refunds, revocationDate
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .sku: sku = try String(member: value)
+        case .description: description = try String(member: value)
+        case .displayName: displayName = try String(member: value)
+        case .offer: offer = try AdvancedCommerceOffer(member: value)
+        case .price: price = try Int64(member: value)
+        case .refunds: refunds = try [AdvancedCommerceRefund](member: value)
+        case .revocationDate: revocationDate = try AppStoreDate(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .sku: sku?.memberJSON
+        case .description: description?.memberJSON
+        case .displayName: displayName?.memberJSON
+        case .offer: offer?.memberJSON
+        case .price: price?.memberJSON
+        case .refunds: refunds?.memberJSON
+        case .revocationDate: revocationDate?.memberJSON
+        }
+    }
+}
+
+extension AdvancedCommerceOffer: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case period, periodCount, price, reason
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .period: period = try AdvancedCommerceOfferPeriod(member: value)
+        case .periodCount: periodCount = try Int32(member: value)
+        case .price: price = try Int64(member: value)
+        case .reason: reason = try AdvancedCommerceOfferReason(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .period: period?.memberJSON
+        case .periodCount: periodCount?.memberJSON
+        case .price: price?.memberJSON
+        case .reason: reason?.memberJSON
+        }
+    }
+}
+
+extension AdvancedCommerceRefund: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case refundAmount, refundDate, refundReason, refundType
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .refundAmount: refundAmount = try Int64(member: value)
+        case .refundDate: refundDate = try AppStoreDate(member: value)
+        case .refundReason: refundReason = try AdvancedCommerceRefundReason(member: value)
+        case .refundType: refundType = try AdvancedCommerceRefundType(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .refundAmount: refundAmount?.memberJSON
+        case .refundDate: refundDate?.memberJSON
+        case .refundReason: refundReason?.memberJSON
+        case .refundType: refundType?.memberJSON
+        }
+    }
+}
+
+extension TransactionCommitmentInfo: DirectModel {
+    /// The members, JSON names as raw values, in declaration order.
+    enum Member: String, CaseIterable, Sendable {
+        case billingPeriodNumber, commitmentExpiresDate, commitmentPrice, totalBillingPeriods
+    }
+    static let members = ModelMembers<Member>()
+
+    @inline(__always)
+    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        switch member {
+        case .billingPeriodNumber: billingPeriodNumber = try Int32(member: value)
+        case .commitmentExpiresDate: commitmentExpiresDate = try AppStoreDate(member: value)
+        case .commitmentPrice: commitmentPrice = try Int64(member: value)
+        case .totalBillingPeriods: totalBillingPeriods = try Int32(member: value)
+        }
+    }
+
+    func json(of member: Member) -> JSONValue? {
+        switch member {
+        case .billingPeriodNumber: billingPeriodNumber?.memberJSON
+        case .commitmentExpiresDate: commitmentExpiresDate?.memberJSON
+        case .commitmentPrice: commitmentPrice?.memberJSON
+        case .totalBillingPeriods: totalBillingPeriods?.memberJSON
+        }
+    }
 }
