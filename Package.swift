@@ -127,7 +127,7 @@ let package = Package(
         // verifyReceipt body, and the legacy (iOS 6) transaction receipts.
         .target(
             name: "SigilReceipts",
-            dependencies: ["SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilApplePKI"]
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilPKCS7", "SigilApplePKI"]
         ),
         .target(
             name: "SigilJOSE",
@@ -342,7 +342,7 @@ let package = Package(
             name: "SigilServiceTests",
             dependencies: [
                 "SigilService", "SigilAppStore", "SigilJOSE", "SigilASN1", "SigilKeys", "SigilCore", "SigilTestPKI", "SigilTestSupport",
-                "SigilApplePay", "SigilBase",
+                "SigilApplePay", "SigilBase", "SigilX509",
             ]
         ),
         // The DocC articles' code: ArticleSnippets.swift is generated from their ```swift blocks by

@@ -56,7 +56,7 @@ public struct AppAttestPolicy: Sendable, Hashable, CustomStringConvertible {
             case .only(let values): values.map(name).sorted().joined(separator: " | ")
             }
         }
-        return "validation categories \(text(validationCategories, \.description)), bundle versions \(text(bundleVersions, { $0 })), "
+        return "validation categories \(text(validationCategories, { $0.description })), bundle versions \(text(bundleVersions, { $0 })), "
             + "absent: \(whenAbsent.rawValue)"
     }
 
@@ -88,7 +88,7 @@ public struct AppAttestPolicy: Sendable, Hashable, CustomStringConvertible {
                 ).recorded(in: trace, clause, check)
             }
         }
-        try judge(validationCategories, report.validationCategory, "validation category", \.description)
+        try judge(validationCategories, report.validationCategory, "validation category", { $0.description })
         try judge(bundleVersions, report.bundleVersion, "bundle version", { "\"\($0)\"" })
         trace?.pass(
             clause, check,

@@ -1,3 +1,4 @@
+import SigilASN1
 import SigilApplePKI
 import SigilBase
 import SigilCore
@@ -108,13 +109,13 @@ public struct AttestationVerifier: Sendable {
         case .valid(let valid):
             chain = valid
             trace?.pass(
-                step1, "x5c chains to the App Attestation root at \(time)", valid.map(\.subject.rfc4514String).joined(separator: " → "))
+                step1, "x5c chains to the App Attestation root at \(time)", valid.map { $0.subject.rfc4514String }.joined(separator: " → "))
         case .invalid(let failures):
             throw fail(
                 step1, "x5c chains to the App Attestation root at \(time)",
                 AppAttestError(
                     failures.failsOnlyOnValidityPeriod ? .certificateNotValidAtTime : .untrustedChain,
-                    "step 1: " + failures.map(\.description).joined(separator: "; "), failures: failures))
+                    "step 1: " + failures.map { $0.description }.joined(separator: "; "), failures: failures))
         }
         let credentialCertificate = object.credentialCertificate
         guard case .ec(let certificateKey) = credentialCertificate.publicKey, certificateKey.curve == .p256 else {

@@ -1,5 +1,6 @@
 import SigilCBOR
 import SigilCore
+import SigilX509
 
 /// WebAuthn authenticator data as App Attest writes it (W3C Web Authentication §6.1, §6.5.1), read
 /// in one of two forms, because real devices write the two differently:

@@ -63,36 +63,41 @@ public struct CredentialCertificateInfo: Sendable, Hashable {
 
     /// The nonce extension's value, strict DER: `SEQUENCE { [1] EXPLICIT OCTET STRING (SIZE(32)) }`.
     static func nonce(_ value: [UInt8]) throws(AppAttestError) -> [UInt8] {
-        do {
-            let nonce = try ASN1.sequence(DER.parse(value)) { reader in
-                try ASN1.explicit(reader.next(.contextSpecific(1)), tag: .contextSpecific(1)) { try ASN1OctetString(node: $0).bytes }
-            }
-            guard nonce.count == 32 else {
-                throw AppAttestError(.malformedCertificate, "step 4: the nonce extension holds \(nonce.count) bytes, not 32")
-            }
-            return nonce
-        } catch let error as AppAttestError {
-            throw error
+        let nonce: [UInt8]
+        do throws(ASN1Error) {
+            var reader = try ASN1SequenceReader(checking: DER.parse(value), identifier: .sequence)
+            let inner = try ASN1.explicitInner(reader.next(.contextSpecific(1)), tag: .contextSpecific(1))
+            nonce = try ASN1OctetString(node: inner).bytes
+            try reader.finish()
         } catch {
             throw AppAttestError(
                 .malformedCertificate, "step 4: the nonce extension is not SEQUENCE { [1] EXPLICIT OCTET STRING }: \(error)")
         }
+        guard nonce.count == 32 else {
+            throw AppAttestError(.malformedCertificate, "step 4: the nonce extension holds \(nonce.count) bytes, not 32")
+        }
+        return nonce
     }
 
     /// A SEQUENCE of `[tag] EXPLICIT (INTEGER | OCTET STRING | other)` (Apple's information
     /// extensions), strict DER.
-    static func taggedFields(_ value: [UInt8]) throws -> [TaggedField] {
-        try ASN1.sequenceOf(DER.parse(value)) { node in
-            guard node.identifier.tagClass == .contextSpecific else {
-                throw node.error(.unexpectedTag, "expected a context-specific tag, found \(node.identifier)")
+    static func taggedFields(_ value: [UInt8]) throws(ASN1Error) -> [TaggedField] {
+        let node = try DER.parse(value)
+        try ASN1.expect(node, .sequence, constructed: true)
+        var fields: [TaggedField] = []
+        for child in node.children {
+            guard child.identifier.tagClass == .contextSpecific else {
+                throw child.error(.unexpectedTag, "expected a context-specific tag, found \(child.identifier)")
             }
-            let inner = try ASN1.explicitInner(node, tag: node.identifier)
+            let inner = try ASN1.explicitInner(child, tag: child.identifier)
             switch inner.identifier {
-            case .integer: return TaggedField(tag: node.identifier.tagNumber, integer: try ASN1Integer(node: inner).int64Value, bytes: nil)
+            case .integer:
+                fields.append(TaggedField(tag: child.identifier.tagNumber, integer: try ASN1Integer(node: inner).int64Value, bytes: nil))
             case .octetString:
-                return TaggedField(tag: node.identifier.tagNumber, integer: nil, bytes: try ASN1OctetString(node: inner).bytes)
-            default: return TaggedField(tag: node.identifier.tagNumber, integer: nil, bytes: nil)
+                fields.append(TaggedField(tag: child.identifier.tagNumber, integer: nil, bytes: try ASN1OctetString(node: inner).bytes))
+            default: fields.append(TaggedField(tag: child.identifier.tagNumber, integer: nil, bytes: nil))
             }
         }
+        return fields
     }
 }

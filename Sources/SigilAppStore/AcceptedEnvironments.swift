@@ -83,7 +83,7 @@ public struct AcceptedEnvironments: Sendable, Hashable, CustomStringConvertible 
     public var description: String { Self.names(environments) }
 
     static func names(_ environments: Set<AppStoreEnvironment>) -> String {
-        let names = environments.map(\.rawValue).sorted()
+        let names = environments.map { $0.rawValue }.sorted()
         return names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 }

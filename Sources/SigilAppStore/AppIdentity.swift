@@ -52,7 +52,7 @@ public struct AppIdentityExpectation: Sendable, Hashable {
         guard case .enforce(_, let expected) = check, environment == .production, found != expected else { return }
         throw AppStoreError(
             .invalidAppIdentifier,
-            "the payload's app Apple id \(found.map(String.init) ?? "absent") (expected \(expected.map(String.init) ?? "none"))")
+            "the payload's app Apple id \(found.map { String($0) } ?? "absent") (expected \(expected.map { String($0) } ?? "none"))")
     }
 
     /// The payload's `field` (environment, or receiptType for an app transaction) must be the

@@ -74,6 +74,6 @@ public struct AppStoreError: ChainFailureError {
 
     /// The code and reason, and the chain's failures when there are any.
     public var description: String {
-        failures.isEmpty ? "\(code): \(reason)" : "\(code): \(reason) [\(failures.map(\.description).joined(separator: "; "))]"
+        failures.isEmpty ? "\(code): \(reason)" : "\(code): \(reason) [\(failures.map { $0.description }.joined(separator: "; "))]"
     }
 }

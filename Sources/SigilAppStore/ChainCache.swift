@@ -3,12 +3,6 @@ import SigilCore
 import SigilJOSE
 import SigilX509
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Verified certificate chains, so that repeated signed data from the same Apple leaf costs one
 /// P-256 verification instead of two P-384 chain checks and an OCSP round trip.
 ///
@@ -160,7 +154,7 @@ public final class ChainCache: @unchecked Sendable {
         lock.withLock {
             if entries[key] == nil {
                 if entries.count >= capacity {
-                    let expired = entries.filter { $0.value.expires <= now }.map(\.key)
+                    let expired = entries.filter { $0.value.expires <= now }.map { $0.key }
                     for k in expired { entries[k] = nil }
                     order.removeAll { entries[$0] == nil }
                     while entries.count >= capacity, !order.isEmpty { entries[order.removeFirst()] = nil }

@@ -29,7 +29,7 @@ final class IntermediateParseMemo: @unchecked Sendable {
 
     /// The certificate `text` (an x5c entry, standard base64 DER) parses to: remembered, or
     /// parsed now by `parse` and remembered when it parses.
-    func certificate(for text: String, parse: (String) throws -> Certificate) rethrows -> Certificate {
+    func certificate<Failure: Error>(for text: String, parse: (String) throws(Failure) -> Certificate) throws(Failure) -> Certificate {
         let known: Certificate? = lock.withLock {
             for entry in entries where entry.text.utf8.count == text.utf8.count && entry.text == text {
                 return entry.certificate

@@ -6,35 +6,9 @@ import SigilJOSE
 import SigilKeys
 import SigilX509
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension SignedDataVerifier {
-    func verify<Payload: AppStoreSignedPayload>(
-        _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, at time: Int64?, trace: VerificationTrace?
-    ) async throws(AppStoreError) -> VerifiedSignedData<Payload> {
-        // Without online checks nothing suspends: take the synchronous path.
-        guard let revocation else { return try verifyOffline(jws, payloadJSON: payloadJSON, as: type, at: time, trace: trace) }
-        let payload = try decode(jws, payloadJSON: payloadJSON, as: type, trace: trace)
-        let envelope: Envelope
-        switch try prepare(
-            jws, payloadJSON: payloadJSON, kind: Payload.kind, validationDate: payload.validationDate, at: time, trace: trace)
-        {
-        case .done(let done): envelope = done
-        case .needsChain(let pending):
-            // The chain at its validation time, revocation as of now (or the caller's time): what
-            // the checker knows today, whatever the time the chain was validated at.
-            let result = await certificateVerifier.verify(
-                leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime,
-                checkingRevocationWith: revocation, asOf: pending.revocationTime, trace: trace)
-            envelope = try finish(pending, chainResult: result, trace: trace)
-        }
-        return try checkIdentity(payload, envelope, trace: trace)
-    }
-
+    /// Every step without suspension, the synchronous entry points' one path: the chain checked
+    /// for revocation only by an offline checker (data the caller supplied).
     func verifyOffline<Payload: AppStoreSignedPayload>(
         _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, at time: Int64?, trace: VerificationTrace?
     ) throws(AppStoreError) -> VerifiedSignedData<Payload> {
@@ -47,9 +21,57 @@ extension SignedDataVerifier {
         case .needsChain(let pending):
             let result = certificateVerifier.verify(
                 leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime, trace: trace)
-            envelope = try finish(pending, chainResult: result, trace: trace)
+            envelope = try finish(pending, chainResult: checkOfflineRevocation(of: result, pending, trace: trace), trace: trace)
         }
         return try checkIdentity(payload, envelope, trace: trace)
+    }
+
+    #if !hasFeature(Embedded)
+    /// The asynchronous path: the synchronous one when no online check is configured; otherwise
+    /// the same steps with the chain's revocation checked online (and offline, when configured)
+    /// between validation and the signature.
+    func verify<Payload: AppStoreSignedPayload>(
+        _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, at time: Int64?, trace: VerificationTrace?
+    ) async throws(AppStoreError) -> VerifiedSignedData<Payload> {
+        // Without online checks nothing suspends: take the synchronous path.
+        guard let online = configuration.revocation.online else {
+            return try verifyOffline(jws, payloadJSON: payloadJSON, as: type, at: time, trace: trace)
+        }
+        let payload = try decode(jws, payloadJSON: payloadJSON, as: type, trace: trace)
+        let envelope: Envelope
+        switch try prepare(
+            jws, payloadJSON: payloadJSON, kind: Payload.kind, validationDate: payload.validationDate, at: time, trace: trace)
+        {
+        case .done(let done): envelope = done
+        case .needsChain(let pending):
+            // The chain at its validation time, revocation as of now (or the caller's time): what
+            // the checker knows today, whatever the time the chain was validated at.
+            let result = await certificateVerifier.verify(
+                leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime,
+                checkingRevocationWith: online, asOf: pending.revocationTime, trace: trace)
+            envelope = try finish(pending, chainResult: checkOfflineRevocation(of: result, pending, trace: trace), trace: trace)
+        }
+        return try checkIdentity(payload, envelope, trace: trace)
+    }
+    #endif
+
+    /// `result`, or — when it is valid and the verifier has an offline revocation check — that
+    /// check's verdict on the chain as of the pending verification's revocation time (RFC 5280
+    /// §6.1.3 (a)(3)), recorded in the trace as the certificate verifier records its own.
+    func checkOfflineRevocation(
+        of result: CertificateVerifier.Result, _ pending: Pending, trace: VerificationTrace?
+    ) -> CertificateVerifier.Result {
+        guard let offline = configuration.revocation.offline, case .valid(let chain) = result else { return result }
+        let failures = offline.failures(chain, pending.revocationTime)
+        let check =
+            pending.revocationTime == pending.validationTime
+            ? "revocation status" : "revocation status at \(pending.revocationTime)"
+        if failures.isEmpty {
+            trace?.pass("RFC 5280 §6.1.3 (a)(3)", check, "no certificate of the path is revoked (\(offline.name))")
+            return result
+        }
+        trace?.fail("RFC 5280 §6.1.3 (a)(3)", check, failures.map { "\($0) [\($0.rule)]" }.joined(separator: "; "))
+        return .invalid(failures)
     }
 
     /// Steps 1–6 done (for any payload type; the decoded payload travels beside it): what the
@@ -154,11 +176,11 @@ extension SignedDataVerifier {
                     ? "given by the caller"
                     : validationDate != nil
                         ? "the payload's \(kind == .appTransaction ? "receiptCreationDate" : "signedDate")"
-                            + (revocation != nil ? "; revocation is checked now (\(now))" : "")
+                            + (checksRevocation ? "; revocation is checked now (\(now))" : "")
                         : "now (the payload carries no date)"))
 
         let key = ChainCache.Key(leaf: x5cStrings[0], intermediate: x5cStrings[1], context: trustContext)
-        if let entry = cache.lookup(key, validationTime: validationTime, now: now, online: revocation != nil) {
+        if let entry = cache.lookup(key, validationTime: validationTime, now: now, online: checksRevocation) {
             trace?.pass(
                 "cache", "chain validated earlier",
                 "leaf \(entry.chain[0].subject.rfc4514String) valid \(entry.validFrom)…\(entry.validUntil)")
@@ -169,30 +191,42 @@ extension SignedDataVerifier {
                     validationTime: validationTime, trust: .appleChain, chainFromCache: true))
         }
         // Step 4: decode leaf and intermediate.
-        var certificates: [Certificate] = []
-        for (index, text) in x5cStrings.prefix(2).enumerated() {
-            let name = index == 0 ? "leaf" : "intermediate"
-            do {
-                let parse = { (text: String) throws in try Certificate(derEncoded: try JWS.certificateDER(text)) }
-                certificates.append(
-                    index == 0 ? try parse(text) : try configuration.intermediateParses.certificate(for: text, parse: parse))
-            } catch {
-                trace?.fail("RFC 5280 §4.1", "decode the \(name) certificate", "\(error)")
-                throw AppStoreError(.invalidCertificate, "x5c[\(index)] (\(name)) is not a valid certificate: \(error)")
-            }
+        let leaf = try Self.certificate(x5cStrings[0], index: 0, trace: trace)
+        let intermediate = try configuration.intermediateParses.certificate(for: x5cStrings[1]) { (text) throws(AppStoreError) in
+            try Self.certificate(text, index: 1, trace: trace)
         }
-        for (index, certificate) in certificates.enumerated() {
+        for (index, certificate) in (trace == nil ? [Certificate]() : [leaf, intermediate]).enumerated() {
             trace?.note(
                 "RFC 5280 §4.1",
                 "x5c[\(index)]: subject \(certificate.subject.rfc4514String); issuer \(certificate.issuer.rfc4514String); "
                     + "valid \(certificate.validity.notBefore)…\(certificate.validity.notAfter); key \(certificate.publicKey); "
-                    + "extensions \(certificate.extensions.map(\.oid.dotted).joined(separator: ", "))")
+                    + "extensions \(certificate.extensions.map { $0.oid.dotted }.joined(separator: ", "))")
         }
         return .needsChain(
             Pending(
-                jws: jws, payloadJSON: payloadJSON, leaf: certificates[0], intermediate: certificates[1],
+                jws: jws, payloadJSON: payloadJSON, leaf: leaf, intermediate: intermediate,
                 cacheKey: key, validationTime: validationTime, revocationTime: time ?? now))
     }
+
+    /// An x5c entry (standard base64 DER) as a certificate (step 4); `index` 0 is the leaf, 1 the
+    /// intermediate.
+    static func certificate(_ text: String, index: Int, trace: VerificationTrace?) throws(AppStoreError) -> Certificate {
+        let name = index == 0 ? "leaf" : "intermediate"
+        let context = "x5c[\(index)] (\(name)) is not a valid certificate"
+        let der: [UInt8]
+        do { der = try JWS.certificateDER(text) } catch {
+            trace?.fail("RFC 5280 §4.1", "decode the \(name) certificate", "\(error)")
+            throw AppStoreError(wrapping: error, as: .invalidCertificate, context: context)
+        }
+        do { return try Certificate(derEncoded: der) } catch {
+            trace?.fail("RFC 5280 §4.1", "decode the \(name) certificate", "\(error)")
+            throw AppStoreError(wrapping: error, as: .invalidCertificate, context: context)
+        }
+    }
+
+    /// Whether the chain is checked for revocation (online or offline): cached chains are kept
+    /// apart, and the trace says revocation is checked now.
+    var checksRevocation: Bool { configuration.revocation.checksRevocation }
 
     func finish(
         _ pending: Pending, chainResult: CertificateVerifier.Result,
@@ -206,15 +240,15 @@ extension SignedDataVerifier {
                 return false
             }
             trace?.fail(
-                "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + revocation (§6.1.3 (a)(3))" : ""),
+                "RFC 5280 §6.1 + Apple signed-data policy" + (checksRevocation ? " + revocation (§6.1.3 (a)(3))" : ""),
                 "validate the chain",
-                failures.map(\.description).joined(separator: "; "))
+                failures.map { $0.description }.joined(separator: "; "))
             throw AppStoreError(
                 retryable ? .retryableVerificationFailure : .verificationFailure, "the certificate chain does not validate",
                 failures: failures)
         }
         trace?.pass(
-            "RFC 5280 §6.1 + Apple signed-data policy" + (revocation != nil ? " + revocation (§6.1.3 (a)(3))" : ""), "validate the chain",
+            "RFC 5280 §6.1 + Apple signed-data policy" + (checksRevocation ? " + revocation (§6.1.3 (a)(3))" : ""), "validate the chain",
             "root matched: \(chain[chain.count - 1].subject.rfc4514String); leaf OID \(AppleOIDs.appStoreReceiptSigning.dotted) and intermediate OID "
                 + "\(AppleOIDs.wwdrIntermediate.dotted) present"
         )
@@ -235,7 +269,7 @@ extension SignedDataVerifier {
             pending.cacheKey,
             ChainCache.Entry(
                 chain: chain, leafKey: leafKey, validFrom: validity.0, validUntil: validity.1,
-                expires: now + cache.timeToLive, online: revocation != nil), now: now)
+                expires: now + cache.timeToLive, online: checksRevocation), now: now)
         cache.storeHeader(of: pending.jws)
         return Envelope(
             payloadBytes: pending.jws.payload, payloadJSON: pending.payloadJSON, header: pending.jws.header,
@@ -264,10 +298,7 @@ extension SignedDataVerifier {
         trace: VerificationTrace?
     ) throws(AppStoreError) -> Envelope {
         guard let first = x5c.first else { throw AppStoreError(.invalidChainLength, "x5c is empty") }
-        let certificate: Certificate
-        do { certificate = try Certificate(derEncoded: try JWS.certificateDER(first)) } catch {
-            throw AppStoreError(.invalidCertificate, "x5c[0] is not a valid certificate: \(error)")
-        }
+        let certificate = try Self.certificate(first, index: 0, trace: trace)
         if case .given(let expected) = xcodeCertificate, certificate != expected {
             trace?.fail(
                 "Apple: Xcode", "x5c[0] is the Xcode certificate given", "\(certificate.subject.rfc4514String) is another certificate")

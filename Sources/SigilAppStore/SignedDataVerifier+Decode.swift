@@ -6,38 +6,13 @@ import SigilKeys
 import SigilX509
 
 extension SignedDataVerifier {
-    #if !hasFeature(Embedded)
-    /// Every step for signed data of `kind`, or — when `kind` is nil — of the one kind whose
-    /// distinctive members the payload carries (``SignedDataKind/classify(payload:)``: members no
-    /// model names are reported in the result's `unknownMembers`, never refused); a payload that
-    /// no kind, or several, is recognised in is refused (`ambiguousPayloadKind`, naming the kinds
-    /// it could be), never guessed. The JWS and its payload are parsed once. Regular build only
-    /// (Embedded Swift has no `async`).
-    public func verify(_ compact: String, kind: SignedDataKind?, at time: Int64? = nil, trace: VerificationTrace? = nil)
-        async throws(AppStoreError) -> VerifiedAnySignedData
+    /// The kind to verify the payload as: `kind` when given, else the one kind whose distinctive
+    /// members the payload carries (``SignedDataKind/classify(payload:)``: members no model names
+    /// are reported, never refused); a payload that no kind, or several, is recognised in is
+    /// refused (`ambiguousPayloadKind`, naming the kinds it could be), never guessed.
+    func payloadKind(of json: JSONValue, given kind: SignedDataKind?, trace: VerificationTrace?) throws(AppStoreError)
+        -> SignedDataKind
     {
-        let (jws, json) = try parse(compact, trace: trace)
-        let chosen = try payloadKind(kind, of: json, trace: trace)
-        switch chosen {
-        case .transaction:
-            return .transaction(try await verify(jws, payloadJSON: json, as: JWSTransactionDecodedPayload.self, at: time, trace: trace))
-        case .renewalInfo:
-            return .renewalInfo(try await verify(jws, payloadJSON: json, as: JWSRenewalInfoDecodedPayload.self, at: time, trace: trace))
-        case .notification:
-            return .notification(try await verify(jws, payloadJSON: json, as: ResponseBodyV2DecodedPayload.self, at: time, trace: trace))
-        case .appTransaction:
-            return .appTransaction(try await verify(jws, payloadJSON: json, as: AppTransaction.self, at: time, trace: trace))
-        case .realtimeRequest:
-            return .realtimeRequest(try await verify(jws, payloadJSON: json, as: DecodedRealtimeRequestBody.self, at: time, trace: trace))
-        }
-    }
-    #endif
-
-    /// The kind the payload is read as: `kind` when given, else the one kind whose distinctive
-    /// members it carries (``SignedDataKind/classify(payload:)``), else `ambiguousPayloadKind`
-    /// naming the kinds it could be. Synchronous: every entry point that takes an optional kind
-    /// chooses it here.
-    func payloadKind(_ kind: SignedDataKind?, of json: JSONValue, trace: VerificationTrace?) throws(AppStoreError) -> SignedDataKind {
         if let kind { return kind }
         switch SignedDataKind.classify(payload: json) {
         case .kind(let found, let unknown):

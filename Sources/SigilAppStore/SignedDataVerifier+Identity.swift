@@ -5,12 +5,6 @@ import SigilJOSE
 import SigilKeys
 import SigilX509
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension SignedDataVerifier {
     /// Step 7: the payload type's identity rule against this verifier's expectation — with several
     /// accepted environments, first the one the payload names (the kind's own environment rule
@@ -58,7 +52,7 @@ extension SignedDataVerifier {
     ) -> SignedDataDetails {
         trace?.pass(
             "Apple: \(kind.rawValue) identity", "bundle id / app Apple id / environment",
-            "bundle id \(report.bundleId ?? "(none carried)"), app Apple id \(report.appAppleId.map(String.init) ?? "(none carried)"), "
+            "bundle id \(report.bundleId ?? "(none carried)"), app Apple id \(report.appAppleId.map { String($0) } ?? "(none carried)"), "
                 + "environment \(report.environment?.rawValue ?? "absent")"
                 + (environments.environments.count > 1 ? " (one of \(environments))" : "")
                 + (report.enforced ? "" : " — bundle id and app Apple id reported, not enforced (report-only verifier)"))
@@ -69,7 +63,7 @@ extension SignedDataVerifier {
             trace?.note(
                 "Apple: leaf expired since signing",
                 "the leaf's notAfter \(leaf.validity.notAfter) is before now (\(now)); the chain was valid at \(verified.validationTime)"
-                    + (revocation != nil ? " and revocation was checked now" : "")
+                    + (checksRevocation ? " and revocation was checked now" : "")
                     + ": fetch the data again through Get Transaction Info for a signature by the current leaf")
         }
         return .init(

@@ -6,10 +6,12 @@ import SigilJOSE
 import SigilKeys
 import SigilX509
 
+#if !hasFeature(Embedded)
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
+#endif
 #endif
 
 /// Verifies and decodes App Store signed data: transactions, renewal info, notifications (V2),
@@ -46,7 +48,7 @@ public struct SignedDataVerifier: Sendable {
         let trustedRoots: [Certificate]
         let identityCheck: AppIdentityCheck
         let environments: AcceptedEnvironments
-        let revocation: (any RevocationChecker)?
+        let revocation: Revocation
         let cache: ChainCache
         let clock: @Sendable () -> Int64
         let xcodeCertificate: XcodeCertificate?
@@ -57,7 +59,7 @@ public struct SignedDataVerifier: Sendable {
 
         init(
             trustedRoots: [Certificate], identityCheck: AppIdentityCheck, environments: AcceptedEnvironments,
-            revocation: (any RevocationChecker)?, cache: ChainCache, clock: @escaping @Sendable () -> Int64,
+            revocation: Revocation, cache: ChainCache, clock: @escaping @Sendable () -> Int64,
             xcodeCertificate: XcodeCertificate?, certificateVerifier: CertificateVerifier, trustContext: [UInt8]
         ) {
             self.trustedRoots = trustedRoots
@@ -80,6 +82,45 @@ public struct SignedDataVerifier: Sendable {
         }
     }
 
+    /// The revocation checks a verifier makes: online ones (OCSP, CRLs fetched; the regular
+    /// build's asynchronous API only) and offline ones, over CRLs or OCSP responses the caller
+    /// supplied, which the synchronous entry points run (``OfflineRevocation``).
+    struct Revocation: Sendable {
+        #if !hasFeature(Embedded)
+        /// The caller's online checker, run by the asynchronous entry points only.
+        let online: (any RevocationChecker)?
+        #endif
+        /// A check over data the caller supplied, run by every entry point.
+        let offline: OfflineRevocation?
+
+        #if hasFeature(Embedded)
+        /// No revocation checking.
+        static let unchecked = Revocation(offline: nil)
+        /// Whether an online check is configured: never, in Embedded Swift.
+        var isOnline: Bool { false }
+        #else
+        /// No revocation checking.
+        static let unchecked = Revocation(online: nil, offline: nil)
+        /// Whether an online check is configured (the synchronous entry points refuse to run
+        /// without it, rather than skip it).
+        var isOnline: Bool { online != nil }
+        #endif
+
+        /// Whether any revocation check runs.
+        var checksRevocation: Bool { isOnline || offline != nil }
+    }
+
+    /// A revocation check over data the caller supplied (CRLs, OCSP responses), made without
+    /// the network and without suspension: the seam for SigilX509's synchronous offline checkers.
+    /// `failures` is given the validated chain (leaf first, trust anchor last) and the time
+    /// revocation is checked at, and returns the revocation failures (empty: nothing revoked).
+    struct OfflineRevocation: Sendable {
+        /// The checker's name, for the trace.
+        let name: String
+        /// The revocation failures of a validated chain at a time.
+        let failures: @Sendable (_ chain: [Certificate], _ time: Int64) -> [ValidationFailure]
+    }
+
     var configuration: Configuration
 
     /// The roots a chain must validate to (Apple Root CA - G3 for Apple's data).
@@ -89,10 +130,13 @@ public struct SignedDataVerifier: Sendable {
     /// The environments a payload may be from (one, or Production and Sandbox together), and with
     /// them how far data is checked.
     public var environments: AcceptedEnvironments { configuration.environments }
-    /// Revocation checking of leaf and intermediate (OCSP, CRLs, or a composition through
+    #if !hasFeature(Embedded)
+    /// Online revocation checking of leaf and intermediate (OCSP, CRLs, or a composition through
     /// `RevocationPolicy.anyOf/allOf`), or nil for none. With one, the chain is still validated at
-    /// the payload's signedDate and revocation is checked now.
-    public var revocation: (any RevocationChecker)? { configuration.revocation }
+    /// the payload's signedDate and revocation is checked now. The asynchronous entry points run
+    /// it; the synchronous ones refuse a verifier that has one (`invalidConfiguration`).
+    public var revocation: (any RevocationChecker)? { configuration.revocation.online }
+    #endif
     /// Where validated chains are kept.
     public var cache: ChainCache { configuration.cache }
     /// Seconds since the epoch: the verifier's notion of now (passed in, never a hidden global).
@@ -106,14 +150,18 @@ public struct SignedDataVerifier: Sendable {
     /// configured differently never share a cached chain.
     var trustContext: [UInt8] { configuration.trustContext }
 
-    /// The system clock, in seconds since the epoch: the default `clock`.
+    #if !hasFeature(Embedded)
+    /// The system clock, in seconds since the epoch: the default `clock` (regular build only: in
+    /// Embedded Swift there is no clock, and every initializer takes the caller's).
     public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    #endif
 
     /// The bundle id enforced, nil for a report-only verifier.
     public var bundleId: String? { if case .enforce(let id, _) = identityCheck { id } else { nil } }
     /// The app Apple id enforced in Production, nil when none (or report-only).
     public var appAppleId: Int64? { if case .enforce(_, let id) = identityCheck { id } else { nil } }
 
+    #if !hasFeature(Embedded)
     /// A verifier trusting `trustedRoots` that enforces `bundleId` and, in Production,
     /// `appAppleId` (required there, as in Apple's App Store Server Library) in `environment`
     /// (LocalTesting is refused here: its data is unsigned, see
@@ -130,8 +178,8 @@ public struct SignedDataVerifier: Sendable {
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
-            environments: try AcceptedEnvironments(environment),
-            revocation: revocation, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+            environments: try AcceptedEnvironments(environment), revocation: Revocation(online: revocation, offline: nil),
+            cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
     /// A verifier trusting `trustedRoots` that enforces `bundleId` and, for Production data,
@@ -146,7 +194,8 @@ public struct SignedDataVerifier: Sendable {
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId), environments: environments,
-            revocation: revocation, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+            revocation: Revocation(online: revocation, offline: nil), cache: cache, clock: clock,
+            rfc5280Relaxations: rfc5280Relaxations)
     }
 
     /// A verifier trusting `trustedRoots` with the identity check `identity` — enforced, or by
@@ -161,7 +210,8 @@ public struct SignedDataVerifier: Sendable {
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: trustedRoots, identity: identity, environments: try AcceptedEnvironments(environment),
-            revocation: revocation, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+            revocation: Revocation(online: revocation, offline: nil), cache: cache, clock: clock,
+            rfc5280Relaxations: rfc5280Relaxations)
     }
 
     /// A verifier trusting `trustedRoots` with the identity check `identity` — enforced, or by
@@ -174,6 +224,135 @@ public struct SignedDataVerifier: Sendable {
         revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
         clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
         rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        try self.init(
+            trustedRoots: trustedRoots, identity: identity, environments: environments,
+            revocation: Revocation(online: revocation, offline: nil), cache: cache, clock: clock,
+            rfc5280Relaxations: rfc5280Relaxations)
+    }
+
+    /// A verifier of Xcode's StoreKit-testing signed data (the Xcode environment, always
+    /// enforced) with the identity check `identity`: the ES256 signature must verify with Xcode's
+    /// certificate as `xcode` names it — the one the caller gives, or by name the one x5c
+    /// carries. Nothing ties such data to Apple; never use it for App Store data.
+    public init(
+        xcode: XcodeCertificate, identity: AppIdentityCheck, clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
+    ) throws(AppStoreError) {
+        try self.init(xcodeCertificate: xcode, identity: identity, clock: clock)
+    }
+
+    /// Convenience: roots given as DER; the bundle id and (Production) app Apple id enforced;
+    /// `rfc5280Relaxations` as in the other initializers (none by default).
+    public init(
+        rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
+        revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        try self.init(
+            trustedRoots: try Self.roots(rootCertificates), identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
+            environments: try AcceptedEnvironments(environment), revocation: Revocation(online: revocation, offline: nil),
+            cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+    }
+
+    /// Convenience: roots given as DER; the bundle id and (for Production data) app Apple id
+    /// enforced; data accepted from `environments` (``AcceptedEnvironments/productionAndSandbox``
+    /// for one deployment serving both); the rest as in the other initializers.
+    public init(
+        rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environments: AcceptedEnvironments,
+        revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
+        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        try self.init(
+            trustedRoots: try Self.roots(rootCertificates), identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
+            environments: environments, revocation: Revocation(online: revocation, offline: nil), cache: cache, clock: clock,
+            rfc5280Relaxations: rfc5280Relaxations)
+    }
+    #else
+    // Embedded Swift: no online revocation, and no clock but the caller's (`clock` has no
+    // default). Otherwise the regular build's initializers, parameter for parameter.
+
+    /// A verifier trusting `trustedRoots` that enforces `bundleId` and, in Production,
+    /// `appAppleId` in `environment`; `clock` gives now, in seconds since the epoch.
+    public init(
+        trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
+        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        try self.init(
+            trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
+            environments: try AcceptedEnvironments(environment), revocation: .unchecked, cache: cache, clock: clock,
+            rfc5280Relaxations: rfc5280Relaxations)
+    }
+
+    /// A verifier trusting `trustedRoots` that enforces `bundleId` and, for Production data,
+    /// `appAppleId`, accepting data from `environments`; `clock` gives now.
+    public init(
+        trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environments: AcceptedEnvironments,
+        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        try self.init(
+            trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId), environments: environments,
+            revocation: .unchecked, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+    }
+
+    /// A verifier trusting `trustedRoots` with the identity check `identity` in `environment`;
+    /// `clock` gives now.
+    public init(
+        trustedRoots: [Certificate], identity: AppIdentityCheck, environment: AppStoreEnvironment,
+        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        try self.init(
+            trustedRoots: trustedRoots, identity: identity, environments: try AcceptedEnvironments(environment), revocation: .unchecked,
+            cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+    }
+
+    /// A verifier trusting `trustedRoots` with the identity check `identity`, accepting data from
+    /// `environments`; `clock` gives now.
+    public init(
+        trustedRoots: [Certificate], identity: AppIdentityCheck, environments: AcceptedEnvironments,
+        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        try self.init(
+            trustedRoots: trustedRoots, identity: identity, environments: environments, revocation: .unchecked, cache: cache, clock: clock,
+            rfc5280Relaxations: rfc5280Relaxations)
+    }
+
+    /// A verifier of Xcode's StoreKit-testing signed data with the identity check `identity`;
+    /// `clock` gives now. Nothing ties such data to Apple; never use it for App Store data.
+    public init(xcode: XcodeCertificate, identity: AppIdentityCheck, clock: @escaping @Sendable () -> Int64) throws(AppStoreError) {
+        try self.init(xcodeCertificate: xcode, identity: identity, clock: clock)
+    }
+
+    /// Convenience: roots given as DER; the bundle id and (Production) app Apple id enforced in
+    /// `environment`; `clock` gives now.
+    public init(
+        rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
+        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        try self.init(
+            trustedRoots: try Self.roots(rootCertificates), identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
+            environments: try AcceptedEnvironments(environment), revocation: .unchecked, cache: cache, clock: clock,
+            rfc5280Relaxations: rfc5280Relaxations)
+    }
+
+    /// Convenience: roots given as DER; the bundle id and (for Production data) app Apple id
+    /// enforced; data accepted from `environments`; `clock` gives now.
+    public init(
+        rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environments: AcceptedEnvironments,
+        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+    ) throws(AppStoreError) {
+        try self.init(
+            trustedRoots: try Self.roots(rootCertificates), identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
+            environments: environments, revocation: .unchecked, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+    }
+    #endif
+
+    /// Every initializer ends here: the configuration checked (Production needs the app Apple id
+    /// when the identity is enforced; Apple's chain needs roots) and held once.
+    init(
+        trustedRoots: [Certificate], identity: AppIdentityCheck, environments: AcceptedEnvironments, revocation: Revocation,
+        cache: ChainCache, clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation>
     ) throws(AppStoreError) {
         if environments.contains(.production), case .enforce(_, nil) = identity {
             throw AppStoreError(
@@ -193,62 +372,126 @@ public struct SignedDataVerifier: Sendable {
             trustContext: Self.trustContext(roots: trustedRoots, relaxations: rfc5280Relaxations))
     }
 
-    /// A verifier of Xcode's StoreKit-testing signed data (the Xcode environment, always
-    /// enforced) with the identity check `identity`: the ES256 signature must verify with Xcode's
-    /// certificate as `xcode` names it — the one the caller gives, or by name the one x5c
-    /// carries. Nothing ties such data to Apple; never use it for App Store data.
-    public init(
-        xcode: XcodeCertificate, identity: AppIdentityCheck, clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
-    ) throws(AppStoreError) {
-        try self.init(trustedRoots: [], identity: identity, environment: .xcode, clock: clock)
+    /// The Xcode verifier: the Xcode environment, the certificate `xcode` names.
+    init(xcodeCertificate xcode: XcodeCertificate, identity: AppIdentityCheck, clock: @escaping @Sendable () -> Int64)
+        throws(AppStoreError)
+    {
+        try self.init(
+            trustedRoots: [], identity: identity, environments: .xcode, revocation: .unchecked, cache: ChainCache(), clock: clock,
+            rfc5280Relaxations: [])
         configuration = configuration.with(environments: configuration.environments, xcodeCertificate: xcode)
+    }
+
+    /// Roots given as DER, parsed (strict DER); the first that is not a certificate is a
+    /// configuration error naming its index.
+    static func roots(_ rootCertificates: [[UInt8]]) throws(AppStoreError) -> [Certificate] {
+        var roots: [Certificate] = []
+        roots.reserveCapacity(rootCertificates.count)
+        for (index, der) in rootCertificates.enumerated() {
+            do { roots.append(try Certificate(derEncoded: der)) } catch {
+                throw AppStoreError(wrapping: error, as: .invalidConfiguration, context: "trusted root \(index) is not a certificate")
+            }
+        }
+        return roots
     }
 
     static func trustContext(roots: [Certificate], relaxations: Set<RFC5280Policy.Relaxation>) -> [UInt8] {
         var hash = SHA256()
-        for fingerprint in roots.map(\.sha256Fingerprint).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        for fingerprint in roots.map({ $0.sha256Fingerprint }).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             hash.update(fingerprint)
         }
         hash.update([0])  // roots end; relaxations follow
-        for name in relaxations.map(\.rawValue).sorted() { hash.update(Array(name.utf8) + [0]) }
+        for name in relaxations.map({ $0.rawValue }).sorted() { hash.update(Array(name.utf8) + [0]) }
         return hash.finalize()
     }
 
-    /// Convenience: roots given as DER; the bundle id and (Production) app Apple id enforced;
-    /// `rfc5280Relaxations` as in the other initializers (none by default).
-    public init(
-        rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
-        revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
-        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
-        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
-    ) throws(AppStoreError) {
-        try self.init(
-            rootCertificates: rootCertificates, bundleId: bundleId, appAppleId: appAppleId,
-            environments: try AcceptedEnvironments(environment), revocation: revocation, cache: cache, clock: clock,
-            rfc5280Relaxations: rfc5280Relaxations)
+    // MARK: - Synchronous entry points: every check but online revocation
+
+    /// Every step, 1–7, for any payload type, without suspension: everything but online
+    /// revocation (a verifier configured with an online checker is refused with
+    /// `invalidConfiguration`: use the asynchronous `verify`). The identity check of step 7 is the
+    /// payload type's own (``AppStoreSignedPayload/checkIdentity(_:)``); `time` overrides the
+    /// validation time.
+    public func verifyOffline<Payload: AppStoreSignedPayload>(
+        _ compact: String, as type: Payload.Type, at time: Int64? = nil,
+        trace: VerificationTrace? = nil
+    ) throws(AppStoreError)
+        -> VerifiedSignedData<Payload>
+    {
+        try refuseOnlineChecks()
+        let (jws, json) = try parse(compact, trace: trace)
+        return try verifyOffline(jws, payloadJSON: json, as: type, at: time, trace: trace)
     }
 
-    /// Convenience: roots given as DER; the bundle id and (for Production data) app Apple id
-    /// enforced; data accepted from `environments` (``AcceptedEnvironments/productionAndSandbox``
-    /// for one deployment serving both); the rest as in the other initializers.
-    public init(
-        rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environments: AcceptedEnvironments,
-        revocation: (any RevocationChecker)? = nil, cache: ChainCache = ChainCache(),
-        clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock,
-        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
-    ) throws(AppStoreError) {
-        var roots: [Certificate] = []
-        for (index, der) in rootCertificates.enumerated() {
-            do { roots.append(try Certificate(derEncoded: der)) } catch {
-                throw AppStoreError(.invalidConfiguration, "trusted root \(index) is not a certificate: \(error)")
-            }
+    /// Verifies a signed transaction (JWSTransactionDecodedPayload) without suspension, then its bundle id and environment.
+    public func verifyTransactionOffline(_ signedTransaction: String, at time: Int64? = nil) throws(AppStoreError)
+        -> VerifiedSignedData<JWSTransactionDecodedPayload>
+    {
+        try verifyOffline(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
+    }
+
+    /// Verifies signed renewal info (JWSRenewalInfoDecodedPayload) without suspension, then its environment.
+    public func verifyRenewalInfoOffline(_ signedRenewalInfo: String, at time: Int64? = nil) throws(AppStoreError)
+        -> VerifiedSignedData<JWSRenewalInfoDecodedPayload>
+    {
+        try verifyOffline(signedRenewalInfo, as: JWSRenewalInfoDecodedPayload.self, at: time)
+    }
+
+    /// Verifies a signed notification (ResponseBodyV2DecodedPayload) without suspension, then the bundle id, app Apple id and environment of its data, summary, external purchase token or app data.
+    public func verifyNotificationOffline(_ signedPayload: String, at time: Int64? = nil) throws(AppStoreError)
+        -> VerifiedSignedData<ResponseBodyV2DecodedPayload>
+    {
+        try verifyOffline(signedPayload, as: ResponseBodyV2DecodedPayload.self, at: time)
+    }
+
+    /// Verifies a signed app transaction (AppTransaction) without suspension at its receiptCreationDate, then bundle id, app Apple id (Production) and receipt type.
+    public func verifyAppTransactionOffline(_ signedAppTransaction: String, at time: Int64? = nil) throws(AppStoreError)
+        -> VerifiedSignedData<AppTransaction>
+    {
+        try verifyOffline(signedAppTransaction, as: AppTransaction.self, at: time)
+    }
+
+    /// Verifies a Retention Messaging realtime request (DecodedRealtimeRequestBody) without suspension, then app Apple id (Production) and environment.
+    public func verifyRealtimeRequestOffline(_ signedPayload: String, at time: Int64? = nil) throws(AppStoreError)
+        -> VerifiedSignedData<DecodedRealtimeRequestBody>
+    {
+        try verifyOffline(signedPayload, as: DecodedRealtimeRequestBody.self, at: time)
+    }
+
+    /// Every step for signed data of `kind`, or — when `kind` is nil — of the one kind whose
+    /// distinctive members the payload carries (as ``verify(_:kind:at:trace:)`` classifies it),
+    /// without suspension: everything but online revocation.
+    public func verifyOffline(_ compact: String, kind: SignedDataKind?, at time: Int64? = nil, trace: VerificationTrace? = nil)
+        throws(AppStoreError) -> VerifiedAnySignedData
+    {
+        try refuseOnlineChecks()
+        let (jws, json) = try parse(compact, trace: trace)
+        switch try payloadKind(of: json, given: kind, trace: trace) {
+        case .transaction:
+            return .transaction(try verifyOffline(jws, payloadJSON: json, as: JWSTransactionDecodedPayload.self, at: time, trace: trace))
+        case .renewalInfo:
+            return .renewalInfo(try verifyOffline(jws, payloadJSON: json, as: JWSRenewalInfoDecodedPayload.self, at: time, trace: trace))
+        case .notification:
+            return .notification(
+                try verifyOffline(jws, payloadJSON: json, as: ResponseBodyV2DecodedPayload.self, at: time, trace: trace))
+        case .appTransaction:
+            return .appTransaction(try verifyOffline(jws, payloadJSON: json, as: AppTransaction.self, at: time, trace: trace))
+        case .realtimeRequest:
+            return .realtimeRequest(
+                try verifyOffline(jws, payloadJSON: json, as: DecodedRealtimeRequestBody.self, at: time, trace: trace))
         }
-        try self.init(
-            trustedRoots: roots, bundleId: bundleId, appAppleId: appAppleId, environments: environments,
-            revocation: revocation, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
-    // MARK: - Public entry points
+    /// The synchronous entry points make no online check: a verifier configured with one is
+    /// refused rather than run without it.
+    func refuseOnlineChecks() throws(AppStoreError) {
+        guard !configuration.revocation.isOnline else {
+            throw AppStoreError(.invalidConfiguration, "this verifier makes online checks: use verify")
+        }
+    }
+
+    #if !hasFeature(Embedded)
+    // MARK: - Asynchronous entry points (regular build): the synchronous ones, and online revocation
 
     /// Verifies a signed transaction (JWSTransactionDecodedPayload), then its bundle id and environment. `time` overrides the validation time.
     public func verifyTransaction(_ signedTransaction: String, at time: Int64? = nil) async throws(AppStoreError)
@@ -285,11 +528,9 @@ public struct SignedDataVerifier: Sendable {
         try await verify(signedPayload, as: DecodedRealtimeRequestBody.self, at: time)
     }
 
-    // MARK: - Any payload type
-
     /// Every step, 1–7, for any payload type; the identity check of step 7 is the payload
     /// type's own (``AppStoreSignedPayload/checkIdentity(_:)``). `time` overrides the validation
-    /// time.
+    /// time. Without an online revocation checker this is ``verifyOffline(_:as:at:trace:)``.
     public func verify<Payload: AppStoreSignedPayload>(
         _ compact: String, as type: Payload.Type, at time: Int64? = nil,
         trace: VerificationTrace? = nil
@@ -300,23 +541,29 @@ public struct SignedDataVerifier: Sendable {
         return try await verify(jws, payloadJSON: json, as: type, at: time, trace: trace)
     }
 
-    /// The same steps without suspension, for callers that do not use online checks (throws
-    /// `invalidConfiguration` when the verifier has them).
-    public func verifyOffline<Payload: AppStoreSignedPayload>(
-        _ compact: String, as type: Payload.Type, at time: Int64? = nil,
-        trace: VerificationTrace? = nil
-    ) throws(AppStoreError)
-        -> VerifiedSignedData<Payload>
+    /// Every step for signed data of `kind`, or — when `kind` is nil — of the one kind whose
+    /// distinctive members the payload carries (``SignedDataKind/classify(payload:)``: members no
+    /// model names are reported in the result's `unknownMembers`, never refused); a payload that
+    /// no kind, or several, is recognised in is refused (`ambiguousPayloadKind`, naming the kinds
+    /// it could be), never guessed. The JWS and its payload are parsed once. Without an online
+    /// revocation checker this is ``verifyOffline(_:kind:at:trace:)``.
+    public func verify(_ compact: String, kind: SignedDataKind?, at time: Int64? = nil, trace: VerificationTrace? = nil)
+        async throws(AppStoreError) -> VerifiedAnySignedData
     {
-        guard revocation == nil else { throw AppStoreError(.invalidConfiguration, "this verifier makes online checks: use verify") }
+        guard configuration.revocation.isOnline else { return try verifyOffline(compact, kind: kind, at: time, trace: trace) }
         let (jws, json) = try parse(compact, trace: trace)
-        return try verifyOffline(jws, payloadJSON: json, as: type, at: time, trace: trace)
+        switch try payloadKind(of: json, given: kind, trace: trace) {
+        case .transaction:
+            return .transaction(try await verify(jws, payloadJSON: json, as: JWSTransactionDecodedPayload.self, at: time, trace: trace))
+        case .renewalInfo:
+            return .renewalInfo(try await verify(jws, payloadJSON: json, as: JWSRenewalInfoDecodedPayload.self, at: time, trace: trace))
+        case .notification:
+            return .notification(try await verify(jws, payloadJSON: json, as: ResponseBodyV2DecodedPayload.self, at: time, trace: trace))
+        case .appTransaction:
+            return .appTransaction(try await verify(jws, payloadJSON: json, as: AppTransaction.self, at: time, trace: trace))
+        case .realtimeRequest:
+            return .realtimeRequest(try await verify(jws, payloadJSON: json, as: DecodedRealtimeRequestBody.self, at: time, trace: trace))
+        }
     }
-
-    /// Synchronous transaction verification with the identity checks (no online checks).
-    public func verifyTransactionOffline(_ signedTransaction: String, at time: Int64? = nil) throws(AppStoreError)
-        -> VerifiedSignedData<JWSTransactionDecodedPayload>
-    {
-        try verifyOffline(signedTransaction, as: JWSTransactionDecodedPayload.self, at: time)
-    }
+    #endif
 }

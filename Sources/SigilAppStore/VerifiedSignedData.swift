@@ -5,12 +5,6 @@ import SigilJOSE
 import SigilKeys
 import SigilX509
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// How far a verified payload is trusted.
 public enum SignedDataTrust: String, Sendable {
     /// ES256 signature by a leaf whose chain validated to a trusted root under Apple's

@@ -37,18 +37,14 @@ public struct MerchantKey: Sendable, CustomStringConvertible {
         guard let ext = certificate.extension(AppleOIDs.applePayMerchantIdentifier) else {
             throw Self.fail("the merchant certificate has no merchant identifier extension (\(AppleOIDs.applePayMerchantIdentifier))")
         }
-        let hash: [UInt8]
-        do {
-            let node = try DER.parse(ext.rawValue)
-            let text = String(decoding: try ASN1UTF8String(node: node).bytes, as: UTF8.self)
-            guard text.utf8.count == 64, let bytes = Base16.decode(text) else {
-                throw Self.fail("the merchant identifier extension is not 64 hexadecimal characters")
-            }
-            hash = bytes
-        } catch let error as ApplePayError {
-            throw error
+        let text: String
+        do throws(ASN1Error) {
+            text = String(decoding: try ASN1UTF8String(node: DER.parse(ext.rawValue)).bytes, as: UTF8.self)
         } catch {
             throw Self.fail("the merchant identifier extension is not a UTF8String: \(error)")
+        }
+        guard text.utf8.count == 64, let hash = Base16.decode(text) else {
+            throw Self.fail("the merchant identifier extension is not 64 hexadecimal characters")
         }
         let spkiHash = SHA256.hash(certificate.subjectPublicKeyInfoBytes)
         guard spkiHash == Self.publicKeyHash(of: key) else {
@@ -99,21 +95,16 @@ public struct MerchantKey: Sendable, CustomStringConvertible {
 
     /// An EC key (SEC 1 or PKCS#8) or, failing that, an RSA key (PKCS#1 or PKCS#8).
     static func load(_ bytes: [UInt8]) throws(ApplePayError) -> PrivateKey {
-        let ecError: String
-        do {
-            switch try ECKey(loading: bytes) {
-            case .privateKey(let key): return .ec(key)
-            case .publicKey: throw fail("a public key was given where the merchant's private key is needed")
+        let ecKey: ECKey
+        do { ecKey = try ECKey(loading: bytes) } catch {
+            let ecError = "\(error)"
+            do { return .rsa(try RSAPrivateKey(loading: bytes)) } catch let rsaError {
+                throw fail("neither an EC private key (\(ecError)) nor an RSA private key (\(rsaError.reason))")
             }
-        } catch let error as ApplePayError {
-            throw error
-        } catch {
-            ecError = "\(error)"
         }
-        do {
-            return .rsa(try RSAPrivateKey(loading: bytes))
-        } catch {
-            throw fail("neither an EC private key (\(ecError)) nor an RSA private key (\(error.reason))")
+        guard case .privateKey(let key) = ecKey else {
+            throw fail("a public key was given where the merchant's private key is needed")
         }
+        return .ec(key)
     }
 }

@@ -88,27 +88,26 @@ public struct PaymentTokenDecryptor: Sendable {
                     .invalidEphemeralPublicKey, "an EC_v1 token without header.ephemeralPublicKey", step: "decode",
                     clause: "Payment Token Format Reference, header keys, ephemeralPublicKey")
             }
+            var z: [UInt8]
+            do { z = try merchant.sharedSecret(with: ephemeral) } catch {
+                throw fail("ECDH with the ephemeral key failed: \(error)", "NIST SP 800-56A §5.7.1.2")
+            }
+            defer { SecretMemory.wipe(&z) }
             do {
-                var z = try merchant.sharedSecret(with: ephemeral)
-                defer { SecretMemory.wipe(&z) }
-                return try ConcatKDF.deriveKey(
-                    sharedSecret: z, fixedInfo: Self.otherInfoPrefix + key.merchantIdentifierHash, length: 32)
+                return try ConcatKDF.deriveKey(sharedSecret: z, fixedInfo: Self.otherInfoPrefix + key.merchantIdentifierHash, length: 32)
             } catch {
                 throw fail("ECDH with the ephemeral key failed: \(error)", "NIST SP 800-56A §5.7.1.2")
             }
         case (.rsaV1, .rsa(let merchant)):
-            do {
-                var unwrapped = try merchant.decryptOAEP(token.wrappedKey ?? [], hash: .sha256)
-                guard unwrapped.count == 32 else {
-                    SecretMemory.wipe(&unwrapped)
-                    throw fail("the unwrapped key has \(unwrapped.count) bytes, not 32", "Payment Token Format Reference, RSA_v1")
-                }
-                return unwrapped
-            } catch let error as ApplePayError {
-                throw error
-            } catch {
+            var unwrapped: [UInt8]
+            do { unwrapped = try merchant.decryptOAEP(token.wrappedKey ?? [], hash: .sha256) } catch {
                 throw fail("RSA-OAEP unwrapping of wrappedKey: \(error)", "Payment Token Format Reference, RSA_v1; RFC 8017 §7.1.2")
             }
+            guard unwrapped.count == 32 else {
+                SecretMemory.wipe(&unwrapped)
+                throw fail("the unwrapped key has \(unwrapped.count) bytes, not 32", "Payment Token Format Reference, RSA_v1")
+            }
+            return unwrapped
         default:
             throw ApplePayError(
                 .invalidMerchantKey, "a \(token.version.rawValue) token needs a \(token.version == .ecV1 ? "P-256" : "RSA") merchant key",

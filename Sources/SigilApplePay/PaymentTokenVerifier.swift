@@ -33,7 +33,7 @@ public struct PaymentTokenVerifier: Sendable {
             self.trustedRoots = trustedRoots
         } else {
             do {
-                self.trustedRoots = [try AppleRootCertificates.certificate(.appleRootCAG3, directory: nil)]
+                self.trustedRoots = [try AppleRootCertificates.certificate(.appleRootCAG3)]
             } catch {
                 throw ApplePayError(
                     .untrustedSigner, "the built-in Apple Root CA - G3: \(error.reason)", step: "chain", clause: "trust anchor")

@@ -4,20 +4,6 @@ import SigilBase
 import SigilCore
 import SigilX509
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// An error of SigilAppleRoots: a stable code and a reason that says what to do next.
 public struct AppleRootError: ModuleError {
     /// "roots": `roots.code` names this module's errors across Sigil.
@@ -72,7 +58,13 @@ public struct AppleRootCertificate: Sendable, Hashable, CustomStringConvertible 
 
     /// The fingerprint as colon-separated uppercase hex, as Apple prints it.
     public var fingerprintText: String {
-        sha256Fingerprint.map { Base16.encode([$0]).uppercased() }.joined(separator: ":")
+        let digits = Array("0123456789ABCDEF".utf8)
+        var text: [UInt8] = []
+        for (i, byte) in sha256Fingerprint.enumerated() {
+            if i > 0 { text.append(UInt8(ascii: ":")) }
+            text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// `name (fileName)`.
@@ -104,9 +96,11 @@ public struct AppleRootCertificate: Sendable, Hashable, CustomStringConvertible 
 /// Apple's roots Sigil knows, where they are found, and how one is installed.
 ///
 /// A verification takes its root from here when the caller names none: built in when Sigil
-/// carries the bytes, else from the roots directory (``directory(environment:)``), which
-/// ``install(_:named:into:)`` fills after checking the file against the pinned fingerprint. Nothing is
-/// fetched from the network.
+/// carries the bytes (``certificate(_:)``), else from the bytes the caller supplies
+/// (``certificate(_:bytes:)``) or, in the regular build, from the roots directory
+/// (`directory(environment:)`), which `install(_:named:into:)` fills after checking the file
+/// against the pinned fingerprint. Whatever the source, only bytes with the pinned fingerprint
+/// are trusted. Nothing is fetched from the network.
 public enum AppleRootCertificates {
     /// Every root Sigil knows, in the order `sigil roots` lists them.
     public static let all: [AppleRootCertificate] = [.appleRootCAG3, .appleIncRoot, .appAttestationRoot]
@@ -121,46 +115,35 @@ public enum AppleRootCertificates {
     /// Where Apple offers its root certificates.
     public static let downloadPage = "https://www.apple.com/certificateauthority/"
 
-    /// The roots directory: `SIGIL_ROOTS` when set, else `$XDG_DATA_HOME/sigil/roots`, else
-    /// `$HOME/.local/share/sigil/roots`; nil when none of these variables is set.
-    public static func directory(environment: [String: String]) -> String? {
-        if let explicit = environment["SIGIL_ROOTS"], !explicit.isEmpty { return explicit }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/sigil/roots" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/share/sigil/roots" }
-        return nil
-    }
-
     /// The root whose fingerprint is the SHA-256 of `der`, if any.
     public static func identify(_ der: [UInt8]) -> AppleRootCertificate? {
         let digest = SHA256.hash(der)
         return all.first { $0.sha256Fingerprint == digest }
     }
 
-    /// `root` as a certificate: the built-in bytes, or `fileName` in `directory`; either way the
-    /// bytes must have the pinned fingerprint. A missing root's error says which file to get from
-    /// Apple and the command that installs it.
-    public static func certificate(_ root: AppleRootCertificate, directory: String?) throws(AppleRootError) -> Certificate {
-        let der: [UInt8]
-        let origin: String
-        if let builtIn = root.builtInDER {
-            der = builtIn
-            origin = "the built-in copy"
-        } else {
-            if let directory, FileManager.default.fileExists(atPath: directory + "/" + root.fileName),
-                FileManager.default.contents(atPath: directory + "/" + root.fileName) == nil
-            {
-                throw AppleRootError(.unreadable, "\(directory)/\(root.fileName) exists but cannot be read")
-            }
-            guard let directory, let stored = FileManager.default.contents(atPath: directory + "/" + root.fileName) else {
-                throw AppleRootError(
-                    .missingRoot,
-                    "\(root.name) (trusted for \(root.job)) is not installed: download \(root.fileName) from \(downloadPage) "
-                        + "and run `sigil roots install \(root.fileName)`"
-                        + (directory.map { " (roots directory \($0))" } ?? " (set SIGIL_ROOTS to a roots directory)"))
-            }
-            der = try derBytes(Array(stored), named: directory + "/" + root.fileName)
-            origin = directory + "/" + root.fileName
+    /// `root` as a certificate from the built-in bytes, checked against the pinned fingerprint. A
+    /// root Sigil does not carry is `missingRoot`: its bytes are the caller's to supply
+    /// (``certificate(_:bytes:)``).
+    public static func certificate(_ root: AppleRootCertificate) throws(AppleRootError) -> Certificate {
+        guard let builtIn = root.builtInDER else {
+            throw AppleRootError(
+                .missingRoot,
+                "\(root.name) (trusted for \(root.job)) is not built in: download \(root.fileName) from \(downloadPage) "
+                    + "and supply its bytes")
         }
+        return try pinned(root, der: builtIn, origin: "the built-in copy")
+    }
+
+    /// `root` as a certificate from `bytes` the caller supplies — DER, or PEM with one
+    /// certificate — which must have the pinned fingerprint (`fingerprintMismatch` otherwise): how a
+    /// program without a file system, or with its own store, hands Apple's roots to a verifier.
+    public static func certificate(_ root: AppleRootCertificate, bytes: [UInt8]) throws(AppleRootError) -> Certificate {
+        try pinned(root, der: derBytes(bytes, named: "the bytes given"), origin: "the bytes given")
+    }
+
+    /// `der` as `root`'s certificate once its SHA-256 is the pinned fingerprint; `origin` names
+    /// where the bytes came from in the errors.
+    static func pinned(_ root: AppleRootCertificate, der: [UInt8], origin: String) throws(AppleRootError) -> Certificate {
         guard SHA256.hash(der) == root.sha256Fingerprint else {
             throw AppleRootError(
                 .fingerprintMismatch, "\(origin) is not \(root.name): its SHA-256 is not the pinned \(root.fingerprintText)")
@@ -170,60 +153,29 @@ public enum AppleRootCertificates {
         }
     }
 
-    /// Checks that `bytes` (DER, or PEM with one certificate) are one of Apple's roots by their
-    /// fingerprint, and writes the DER as that root's file name in `directory` (created when
-    /// absent). Returns the root installed; a file that matches no pinned fingerprint is refused.
-    @discardableResult
-    public static func install(_ bytes: [UInt8], named source: String, into directory: String) throws(AppleRootError)
-        -> AppleRootCertificate
-    {
-        let der = try derBytes(bytes, named: source)
-        guard let root = identify(der) else {
-            throw AppleRootError(
-                .unknownRoot,
-                "\(source) is none of the roots Sigil trusts (its SHA-256 is \(Base16.encode(SHA256.hash(der)))); "
-                    + "expected one of: " + all.map { "\($0.name) \($0.fingerprintText)" }.joined(separator: "; "))
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let target = directory + "/" + root.fileName
-            // A staging file of its own, then one rename over the target (rename(2) replaces it
-            // atomically): a reader sees the old root or the new one, never none.
-            let staging = target + ".partial-\(UUID().uuidString)"
-            guard FileManager.default.createFile(atPath: staging, contents: Data(der)) else {
-                throw AppleRootError(.unreadable, "cannot write \(staging)")
-            }
-            guard rename(staging, target) == 0 else {
-                try? FileManager.default.removeItem(atPath: staging)
-                throw AppleRootError(.unreadable, "cannot move \(staging) to \(target)")
-            }
-        } catch let error as AppleRootError {
-            throw error
-        } catch {
-            throw AppleRootError(.unreadable, "installing \(root.name) into \(directory): \(error)")
-        }
-        return root
-    }
-
     /// DER from DER or a PEM "CERTIFICATE" block.
     static func derBytes(_ bytes: [UInt8], named source: String) throws(AppleRootError) -> [UInt8] {
         guard bytes.first != 0x30 else { return bytes }
-        guard let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN CERTIFICATE-----") else {
+        guard let text = String(validating: bytes, as: UTF8.self), isPEM(bytes) else {
             throw AppleRootError(.unreadable, "\(source) is neither DER nor a PEM certificate")
         }
-        do {
-            let blocks = try PEMDocument.parseAll(text)
-            guard blocks.count == 1 else {
-                throw AppleRootError(.unreadable, "\(source) must hold exactly one PEM certificate, found \(blocks.count) blocks")
-            }
-            guard blocks[0].label == "CERTIFICATE" else {
-                throw AppleRootError(.unreadable, "\(source) holds a \"\(blocks[0].label)\" PEM block, not a CERTIFICATE")
-            }
-            return blocks[0].derBytes
-        } catch let error as AppleRootError {
-            throw error
-        } catch {
+        let blocks: [PEMDocument]
+        do { blocks = try PEMDocument.parseAll(text) } catch {
             throw AppleRootError(.unreadable, "\(source): \(error)")
         }
+        guard blocks.count == 1 else {
+            throw AppleRootError(.unreadable, "\(source) must hold exactly one PEM certificate, found \(blocks.count) blocks")
+        }
+        guard blocks[0].label == "CERTIFICATE" else {
+            throw AppleRootError(.unreadable, "\(source) holds a \"\(blocks[0].label)\" PEM block, not a CERTIFICATE")
+        }
+        return blocks[0].derBytes
+    }
+
+    /// Whether `bytes` hold a PEM certificate's opening boundary line.
+    static func isPEM(_ bytes: [UInt8]) -> Bool {
+        let boundary = Array("-----BEGIN CERTIFICATE-----".utf8)
+        guard bytes.count >= boundary.count else { return false }
+        return (0...(bytes.count - boundary.count)).contains { bytes[$0..<($0 + boundary.count)].elementsEqual(boundary) }
     }
 }

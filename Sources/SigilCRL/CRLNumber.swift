@@ -21,7 +21,7 @@ public struct CRLNumber: Hashable, Sendable, Comparable, CustomStringConvertible
         magnitude = Array(bytes.drop { $0 == 0 })
     }
 
-    init(node: ASN1Node) throws {
+    init(node: ASN1Node) throws(ASN1Error) {
         let value = try ASN1Integer(node: node)
         guard let magnitude = value.unsignedMagnitude else {
             throw node.error(.integerOutOfRange, "CRLNumber is negative (RFC 5280 §5.2.3: INTEGER (0..MAX))")

@@ -42,7 +42,7 @@ public enum CRLReason: Int, Hashable, Sendable, CaseIterable, CustomStringConver
     /// 10: the attribute authority's key was compromised.
     case aACompromise = 10
 
-    init(node: ASN1Node) throws {
+    init(node: ASN1Node) throws(ASN1Error) {
         let value = try ASN1Integer(node: node, identifier: .enumerated)
         guard let number = value.int64Value, let reason = CRLReason(rawValue: Int(number)) else {
             throw node.error(.integerOutOfRange, "CRLReason \(value) is not defined (RFC 5280 §5.3.1)")
@@ -115,7 +115,7 @@ public struct ReasonFlags: OptionSet, Hashable, Sendable, CustomStringConvertibl
 
     /// Decodes the BIT STRING (implicitly tagged `identifier`), strictly: DER has no trailing
     /// zero bits, and no bit past aACompromise may be set.
-    init(node: ASN1Node, identifier: ASN1Identifier) throws {
+    init(node: ASN1Node, identifier: ASN1Identifier) throws(ASN1Error) {
         let string = try ASN1BitString(node: node, identifier: identifier)
         guard string.bytes.count <= 2 else {
             throw node.error(.invalidBitString, "ReasonFlags longer than nine bits")

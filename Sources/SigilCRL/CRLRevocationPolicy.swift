@@ -354,4 +354,6 @@ public struct CRLRevocationPolicy: CertificatePolicy {
     }
 }
 
-extension CRLRevocationPolicy: RevocationChecker {}
+/// A fixed set of CRLs is an offline revocation checker: the synchronous `CertificateVerifier.verify(…,
+/// checkingRevocationWith:)` takes it, and (regular build) the asynchronous one too.
+extension CRLRevocationPolicy: OfflineRevocationChecker {}

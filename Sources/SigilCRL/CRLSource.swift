@@ -18,8 +18,8 @@ public struct OfflineCRLSource: CRLSource {
     public init(_ crls: [CRL]) { self.crls = crls }
 
     /// The CRLs issued by the certificate's issuer or named by its distribution points' cRLIssuer
-    /// (indirect CRLs), complete and delta.
-    public func crls(for certificate: Certificate, issuer: Certificate, at time: Int64) async throws -> [CRL] {
+    /// (indirect CRLs), complete and delta. Synchronous and never failing: the set is at hand.
+    public func crls(for certificate: Certificate, issuer: Certificate, at time: Int64) -> [CRL] {
         let issuers = certificate.crlDistributionPoints.flatMap { $0.cRLIssuer ?? [] }
             .compactMap { if case .directoryName(let name) = $0 { name } else { nil } }
         return crls.filter { crl in crl.issuer.matches(certificate.issuer) || issuers.contains { $0.matches(crl.issuer) } }

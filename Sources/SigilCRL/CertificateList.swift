@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilKeys
 import SigilX509
@@ -116,69 +117,83 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
         guard data.count <= maximumBytes else {
             throw X509Error(.limitExceeded, "CRL of \(data.count) bytes exceeds \(maximumBytes)")
         }
-        do {
-            var parser = Parser(data: data, limits: limits)
-            try parser.parse()
-            derBytes = data
-            tbsRange = parser.tbsRange
-            version = parser.version
-            signatureAlgorithmIdentifier = parser.algorithm
-            signatureAlgorithm = try SignatureAlgorithm(parser.algorithm)
-            guard let issuer = parser.issuer, let thisUpdate = parser.thisUpdate else { throw X509Error(.malformed, "TBSCertList") }
-            self.issuer = issuer
-            thisUpdateComponents = thisUpdate
-            self.thisUpdate = thisUpdate.secondsSinceEpoch
-            nextUpdateComponents = parser.nextUpdate
-            nextUpdate = parser.nextUpdate?.secondsSinceEpoch
-            extensions = parser.extensions
-            signature = parser.signature
-            signatureUnusedBits = parser.signatureUnusedBits
-            records = parser.records
-            entryIssuers = parser.entryIssuers
-            var crlNumber: CRLNumber?
-            var delta: CRLNumber?
-            var idp: IssuingDistributionPoint?
-            var freshest: [DistributionPoint]?
-            var akid: AuthorityKeyIdentifier?
-            var unhandled: [ASN1ObjectIdentifier] = []
-            for e in parser.extensions {
-                do {
-                    switch e.oid {
-                    case X509OIDs.cRLNumber: crlNumber = try CRLNumber(node: DER.parse(e.rawValue))
-                    case X509OIDs.deltaCRLIndicator:
-                        guard e.critical else { throw X509Error(.invalidExtension, "deltaCRLIndicator must be critical (RFC 5280 §5.2.4)") }
-                        delta = try CRLNumber(node: DER.parse(e.rawValue))
-                    case X509OIDs.issuingDistributionPoint: idp = try IssuingDistributionPoint(node: DER.parse(e.rawValue))
-                    case X509OIDs.freshestCRL:
-                        let points = try ASN1.sequenceOf(DER.parse(e.rawValue)) { try DistributionPoint(node: $0) }
-                        guard !points.isEmpty else { throw X509Error(.invalidExtension, "freshestCRL must not be empty") }
-                        freshest = points
-                    case X509OIDs.authorityKeyIdentifier:
-                        if case .authorityKeyIdentifier(let v) = e.value { akid = v }
-                    case X509OIDs.issuerAltName, X509OIDs.authorityInfoAccess: break
-                    default: if e.critical { unhandled.append(e.oid) }
-                    }
-                } catch {
-                    throw X509Error(wrapping: error, as: .invalidExtension, context: "CRL extension \(e.name)")
-                }
+        var parser = Parser(data: data, limits: limits)
+        try parser.parse()
+        derBytes = data
+        tbsRange = parser.tbsRange
+        version = parser.version
+        signatureAlgorithmIdentifier = parser.algorithm
+        signatureAlgorithm = try SignatureAlgorithm(parser.algorithm)
+        guard let issuer = parser.issuer, let thisUpdate = parser.thisUpdate else { throw X509Error(.malformed, "TBSCertList") }
+        self.issuer = issuer
+        thisUpdateComponents = thisUpdate
+        self.thisUpdate = thisUpdate.secondsSinceEpoch
+        nextUpdateComponents = parser.nextUpdate
+        nextUpdate = parser.nextUpdate?.secondsSinceEpoch
+        extensions = parser.extensions
+        signature = parser.signature
+        signatureUnusedBits = parser.signatureUnusedBits
+        records = parser.records
+        entryIssuers = parser.entryIssuers
+        var crlNumber: CRLNumber?
+        var delta: CRLNumber?
+        var idp: IssuingDistributionPoint?
+        var freshest: [DistributionPoint]?
+        var akid: AuthorityKeyIdentifier?
+        var unhandled: [ASN1ObjectIdentifier] = []
+        for e in parser.extensions {
+            switch e.oid {
+            case X509OIDs.cRLNumber: crlNumber = try CRL.value(of: e, CRLNumber.init(node:))
+            case X509OIDs.deltaCRLIndicator:
+                guard e.critical else { throw X509Error(.invalidExtension, "deltaCRLIndicator must be critical (RFC 5280 §5.2.4)") }
+                delta = try CRL.value(of: e, CRLNumber.init(node:))
+            case X509OIDs.issuingDistributionPoint: idp = try CRL.value(of: e, IssuingDistributionPoint.init(node:))
+            case X509OIDs.freshestCRL:
+                let points = try CRL.value(of: e, CRL.distributionPoints)
+                guard !points.isEmpty else { throw X509Error(.invalidExtension, "freshestCRL must not be empty") }
+                freshest = points
+            case X509OIDs.authorityKeyIdentifier:
+                if case .authorityKeyIdentifier(let v) = e.value { akid = v }
+            case X509OIDs.issuerAltName, X509OIDs.authorityInfoAccess: break
+            default: if e.critical { unhandled.append(e.oid) }
             }
-            self.crlNumber = crlNumber
-            deltaCRLIndicator = delta
-            issuingDistributionPoint = idp
-            freshestCRL = freshest
-            authorityKeyIdentifier = akid
-            unhandledCriticalExtensions = unhandled + parser.unhandledEntryExtensions.sorted { $0.dotted < $1.dotted }
-            // The index: record numbers by serial (length first, then bytes), then issuer.
-            let records = parser.records
-            var order = [UInt32](unsafeUninitializedCapacity: records.count) { buffer, count in
-                for i in 0..<records.count { buffer[i] = UInt32(truncatingIfNeeded: i) }
-                count = records.count
-            }
-            order.sort { CRL.compare(records[Int($0)], records[Int($1)], in: data) < 0 }
-            sortedRecords = order
-        } catch {
-            throw X509Error(wrapping: error, as: .malformed, context: "CRL")
         }
+        self.crlNumber = crlNumber
+        deltaCRLIndicator = delta
+        issuingDistributionPoint = idp
+        freshestCRL = freshest
+        authorityKeyIdentifier = akid
+        unhandledCriticalExtensions = unhandled + parser.unhandledEntryExtensions.sorted { $0.dotted < $1.dotted }
+        // The index: record numbers by serial (length first, then bytes), then issuer.
+        let records = parser.records
+        var order = [UInt32](unsafeUninitializedCapacity: records.count) { buffer, count in
+            for i in 0..<records.count { buffer[i] = UInt32(truncatingIfNeeded: i) }
+            count = records.count
+        }
+        order.sort { CRL.compare(records[Int($0)], records[Int($1)], in: data) < 0 }
+        sortedRecords = order
+    }
+
+    /// An ASN.1 error met while reading a CRL, as the CRL's error.
+    static func malformed(_ error: ASN1Error) -> X509Error {
+        X509Error(wrapping: error, as: .malformed, context: "CRL")
+    }
+
+    /// The value of CRL extension `e`, decoded by `decode`; an error is `.invalidExtension`.
+    static func value<Value>(of e: Extension, _ decode: (ASN1Node) throws(ASN1Error) -> Value) throws(X509Error) -> Value {
+        do {
+            return try decode(DER.parse(e.rawValue))
+        } catch {
+            throw X509Error(wrapping: error, as: .invalidExtension, context: "CRL extension \(e.name)")
+        }
+    }
+
+    /// A SEQUENCE OF DistributionPoint (freshestCRL's value).
+    static func distributionPoints(_ node: ASN1Node) throws(ASN1Error) -> [DistributionPoint] {
+        try ASN1.expect(node, .sequence, constructed: true)
+        var points: [DistributionPoint] = []
+        for child in node.children { points.append(try DistributionPoint(node: child)) }
+        return points
     }
 
     /// Orders two records: serial length, serial bytes, then issuer number. -1, 0 or 1.
@@ -219,7 +234,7 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
             self.limits = limits
         }
 
-        func header(at position: Int, limit: Int, _ expected: ASN1Identifier? = nil, what: String) throws -> DERHeader {
+        func header(at position: Int, limit: Int, _ expected: ASN1Identifier? = nil, what: String) throws(ASN1Error) -> DERHeader {
             guard position < limit else {
                 throw ASN1Error(.unexpectedElementCount, "CRL ends before its \(what)", offset: position)
             }
@@ -231,75 +246,110 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
         }
 
         /// One small element parsed on its own.
-        func node(_ h: DERHeader) throws -> ASN1Node { try DER.parse(data[h.start..<h.end]) }
+        func node(_ h: DERHeader) throws(ASN1Error) -> ASN1Node { try DER.parse(data[h.start..<h.end]) }
 
-        mutating func parse() throws {
-            guard !data.isEmpty else { throw ASN1Error(.truncated, "input is empty", offset: 0) }
-            let outer = try header(at: 0, limit: data.count, .sequence, what: "CertificateList")
-            guard outer.end == data.count else {
-                throw ASN1Error(.trailingBytes, "\(data.count - outer.end) bytes follow the CRL", offset: outer.end)
+        mutating func parse() throws(X509Error) {
+            let tbs: DERHeader
+            let outerAlgorithm: DERHeader
+            do throws(ASN1Error) {
+                guard !data.isEmpty else { throw ASN1Error(.truncated, "input is empty", offset: 0) }
+                let outer = try header(at: 0, limit: data.count, .sequence, what: "CertificateList")
+                guard outer.end == data.count else {
+                    throw ASN1Error(.trailingBytes, "\(data.count - outer.end) bytes follow the CRL", offset: outer.end)
+                }
+                tbs = try header(at: outer.contentStart, limit: outer.end, .sequence, what: "tbsCertList")
+                outerAlgorithm = try header(at: tbs.end, limit: outer.end, .sequence, what: "signatureAlgorithm")
+                let signatureValue = try header(at: outerAlgorithm.end, limit: outer.end, .bitString, what: "signatureValue")
+                guard signatureValue.end == outer.end else {
+                    throw ASN1Error(
+                        .unexpectedElementCount, "CertificateList has an element after signatureValue", offset: signatureValue.end)
+                }
+                let bits = try ASN1BitString(node: node(signatureValue))
+                signature = bits.bytes
+                signatureUnusedBits = bits.unusedBits
+            } catch {
+                throw CRL.malformed(error)
             }
-            let tbs = try header(at: outer.contentStart, limit: outer.end, .sequence, what: "tbsCertList")
-            let outerAlgorithm = try header(at: tbs.end, limit: outer.end, .sequence, what: "signatureAlgorithm")
-            let signatureValue = try header(at: outerAlgorithm.end, limit: outer.end, .bitString, what: "signatureValue")
-            guard signatureValue.end == outer.end else {
-                throw ASN1Error(.unexpectedElementCount, "CertificateList has an element after signatureValue", offset: signatureValue.end)
-            }
-            let bits = try ASN1BitString(node: node(signatureValue))
-            signature = bits.bytes
-            signatureUnusedBits = bits.unusedBits
             tbsRange = tbs.start..<tbs.end
             try parseTBS(tbs, outerAlgorithm: Array(data[outerAlgorithm.start..<outerAlgorithm.end]))
         }
 
-        mutating func parseTBS(_ tbs: DERHeader, outerAlgorithm: [UInt8]) throws {
+        mutating func parseTBS(_ tbs: DERHeader, outerAlgorithm: [UInt8]) throws(X509Error) {
             var position = tbs.contentStart
             let end = tbs.end
-            var h = try header(at: position, limit: end, what: "version or signature")
-            if h.identifier == .integer {
-                let value = try ASN1Integer(node: node(h))
-                guard value.int64Value == 1 else {
-                    throw ASN1Error(.integerOutOfRange, "CRL version \(value) present but not v2 (1) (RFC 5280 §5.1.2.1)", offset: h.start)
+            var h: DERHeader
+            do throws(ASN1Error) {
+                h = try header(at: position, limit: end, what: "version or signature")
+                if h.identifier == .integer {
+                    let value = try ASN1Integer(node: node(h))
+                    guard value.int64Value == 1 else {
+                        throw ASN1Error(
+                            .integerOutOfRange, "CRL version \(value) present but not v2 (1) (RFC 5280 §5.1.2.1)", offset: h.start)
+                    }
+                    version = 2
+                    position = h.end
+                    h = try header(at: position, limit: end, .sequence, what: "signature")
                 }
-                version = 2
-                position = h.end
-                h = try header(at: position, limit: end, .sequence, what: "signature")
-            }
-            guard h.identifier == .sequence else {
-                throw ASN1Error(.unexpectedTag, "signature: expected SEQUENCE, found \(h.identifier)", offset: h.start)
+                guard h.identifier == .sequence else {
+                    throw ASN1Error(.unexpectedTag, "signature: expected SEQUENCE, found \(h.identifier)", offset: h.start)
+                }
+            } catch {
+                throw CRL.malformed(error)
             }
             guard Array(data[h.start..<h.end]) == outerAlgorithm else {
                 throw X509Error(.algorithmMismatch, "signatureAlgorithm differs from the TBSCertList signature field (RFC 5280 §5.1.1.2)")
             }
-            algorithm = try AlgorithmIdentifier(node: node(h))
-            h = try header(at: h.end, limit: end, .sequence, what: "issuer")
-            let name = try DistinguishedName(node: node(h))
+            let name: DistinguishedName
+            do throws(ASN1Error) {
+                algorithm = try AlgorithmIdentifier(node: node(h))
+                h = try header(at: h.end, limit: end, .sequence, what: "issuer")
+                name = try DistinguishedName(node: node(h))
+            } catch {
+                throw CRL.malformed(error)
+            }
             guard !name.rdns.isEmpty else { throw X509Error(.malformed, "CRL issuer is an empty name (RFC 5280 §5.1.2.3)") }
             issuer = name
-            h = try header(at: h.end, limit: end, what: "thisUpdate")
-            thisUpdate = try crlTime(node(h))
-            position = h.end
-            if position < end {
-                h = try header(at: position, limit: end, what: "nextUpdate")
-                if h.identifier == .utcTime || h.identifier == .generalizedTime {
-                    nextUpdate = try crlTime(node(h))
-                    position = h.end
+            do throws(ASN1Error) {
+                h = try header(at: h.end, limit: end, what: "thisUpdate")
+                thisUpdate = try crlTime(node(h))
+                position = h.end
+                if position < end {
+                    h = try header(at: position, limit: end, what: "nextUpdate")
+                    if h.identifier == .utcTime || h.identifier == .generalizedTime {
+                        nextUpdate = try crlTime(node(h))
+                        position = h.end
+                    }
                 }
+            } catch {
+                throw CRL.malformed(error)
             }
             if position < end {
-                h = try header(at: position, limit: end, what: "revokedCertificates")
+                do {
+                    h = try header(at: position, limit: end, what: "revokedCertificates")
+                } catch {
+                    throw CRL.malformed(error)
+                }
                 if h.identifier == .sequence {
                     try parseEntries(h)
                     position = h.end
                 }
             }
             if position < end {
-                h = try header(at: position, limit: end, .contextSpecific(0), what: "crlExtensions")
-                guard h.isConstructed else {
-                    throw ASN1Error(.invalidConstruction, "crlExtensions [0] must be constructed", offset: h.start)
+                let list: ASN1Node
+                do throws(ASN1Error) {
+                    h = try header(at: position, limit: end, .contextSpecific(0), what: "crlExtensions")
+                    guard h.isConstructed else {
+                        throw ASN1Error(.invalidConstruction, "crlExtensions [0] must be constructed", offset: h.start)
+                    }
+                    list = try ASN1.explicitInner(node(h), tag: .contextSpecific(0))
+                    try ASN1.expect(list, .sequence, constructed: true)
+                } catch {
+                    throw CRL.malformed(error)
                 }
-                extensions = try ASN1.explicit(node(h), tag: .contextSpecific(0)) { list in
-                    try ASN1.sequenceOf(list) { try Extension(node: $0) }
+                for child in list.children {
+                    let fields: Extension.Fields
+                    do { fields = try Extension.fields(of: child) } catch { throw CRL.malformed(error) }
+                    extensions.append(try Extension(fields))
                 }
                 guard !extensions.isEmpty else { throw X509Error(.malformed, "crlExtensions must not be empty (RFC 5280 §5.1)") }
                 guard version == 2 else { throw X509Error(.unsupportedVersion, "crlExtensions need version v2 (RFC 5280 §5.1.2.1)") }
@@ -310,11 +360,11 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
                 position = h.end
             }
             guard position == end else {
-                throw ASN1Error(.unexpectedElementCount, "TBSCertList has an unexpected element", offset: position)
+                throw CRL.malformed(ASN1Error(.unexpectedElementCount, "TBSCertList has an unexpected element", offset: position))
             }
         }
 
-        mutating func parseEntries(_ list: DERHeader) throws {
+        mutating func parseEntries(_ list: DERHeader) throws(X509Error) {
             var position = list.contentStart
             guard position < list.end else {
                 throw X509Error(.malformed, "revokedCertificates is empty: RFC 5280 §5.1.2.6 requires it absent when nothing is revoked")
@@ -327,9 +377,21 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
                 guard records.count < limits.maximumEntries else {
                     throw X509Error(.limitExceeded, "CRL lists more than \(limits.maximumEntries) certificates")
                 }
-                let h = try header(at: position, limit: list.end, .sequence, what: "revokedCertificates entry")
-                let entry = try RevokedCertificate(node: node(h), version: version)
-                let serial = try header(at: h.contentStart, limit: h.end, .integer, what: "userCertificate")
+                let h: DERHeader
+                let entryNode: ASN1Node
+                do throws(ASN1Error) {
+                    h = try header(at: position, limit: list.end, .sequence, what: "revokedCertificates entry")
+                    entryNode = try node(h)
+                } catch {
+                    throw CRL.malformed(error)
+                }
+                let entry = try RevokedCertificate(node: entryNode, version: version)
+                let serial: DERHeader
+                do {
+                    serial = try header(at: h.contentStart, limit: h.end, .integer, what: "userCertificate")
+                } catch {
+                    throw CRL.malformed(error)
+                }
                 if let names = entry.certificateIssuer {
                     let key = entry.extensions.first { $0.oid == X509OIDs.certificateIssuer }?.rawValue ?? []
                     if let known = entryIssuerNumbers[key] {
@@ -441,7 +503,7 @@ public struct CRL: Hashable, Sendable, CustomStringConvertible {
         guard data.count / 2 <= limits.maximumBytes else {
             throw X509Error(.limitExceeded, "CRL file of \(data.count) bytes exceeds the limit")
         }
-        guard let text = String(validating: data, as: UTF8.self), text.contains("-----BEGIN ") else {
+        guard PEMDocument.containsBeginLine(data), let text = String(validating: data, as: UTF8.self) else {
             return [try CRL(derEncoded: data, limits: limits)]
         }
         let blocks: [PEMDocument]

@@ -37,28 +37,28 @@ public struct IssuingDistributionPoint: Hashable, Sendable {
     /// The extension's DER (delta and complete CRLs must carry the same one, §5.2.4).
     public let derBytes: [UInt8]
 
-    init(node: ASN1Node) throws {
+    init(node: ASN1Node) throws(ASN1Error) {
         derBytes = Array(node.encodedBytes)
         var full: [GeneralName]?
         var relative: [UInt8]?
         var flags = [false, false, false, false, false, false]
         var reasons: ReasonFlags?
-        try ASN1.sequence(node) { reader in
-            if let point = reader.nextIfPresent(.contextSpecific(0)) {
-                (full, relative) = try IssuingDistributionPoint.distributionPointName(point)
-            }
-            for tag: UInt32 in [1, 2, 3, 4, 5] {
-                guard let field = reader.nextIfPresent(.contextSpecific(tag)) else { continue }
-                if tag == 3 {
-                    reasons = try ReasonFlags(node: field, identifier: .contextSpecific(3))
-                    continue
-                }
-                guard try Bool(node: field, identifier: .contextSpecific(tag)) else {
-                    throw field.error(.invalidBoolean, "issuingDistributionPoint [\(tag)] encodes FALSE, its DEFAULT (X.690 11.5)")
-                }
-                flags[Int(tag)] = true
-            }
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        if let point = reader.nextIfPresent(.contextSpecific(0)) {
+            (full, relative) = try IssuingDistributionPoint.distributionPointName(point)
         }
+        for tag: UInt32 in [1, 2, 3, 4, 5] {
+            guard let field = reader.nextIfPresent(.contextSpecific(tag)) else { continue }
+            if tag == 3 {
+                reasons = try ReasonFlags(node: field, identifier: .contextSpecific(3))
+                continue
+            }
+            guard try Bool(node: field, identifier: .contextSpecific(tag)) else {
+                throw field.error(.invalidBoolean, "issuingDistributionPoint [\(tag)] encodes FALSE, its DEFAULT (X.690 11.5)")
+            }
+            flags[Int(tag)] = true
+        }
+        try reader.finish()
         guard full != nil || relative != nil || flags.contains(true) || reasons != nil else {
             throw node.error(.unexpectedElementCount, "issuingDistributionPoint is empty (RFC 5280 §5.2.5)")
         }
@@ -78,18 +78,18 @@ public struct IssuingDistributionPoint: Hashable, Sendable {
 
     /// `[0] DistributionPointName` (explicit, as DistributionPointName is a CHOICE): the full
     /// name, or the relative name kept as its encoding.
-    static func distributionPointName(_ node: ASN1Node) throws -> ([GeneralName]?, [UInt8]?) {
-        try ASN1.explicit(node, tag: .contextSpecific(0)) { choice in
-            switch choice.identifier {
-            case .contextSpecific(0): return (try GeneralName.names(choice, identifier: .contextSpecific(0)), nil)
-            case .contextSpecific(1):
-                _ = try ASN1.setOf(choice, identifier: .contextSpecific(1)) { try AttributeTypeAndValue(node: $0) }
-                guard choice.children.count > 0 else {
-                    throw choice.error(.unexpectedElementCount, "nameRelativeToCRLIssuer must not be empty")
-                }
-                return (nil, Array(choice.encodedBytes))
-            default: throw choice.error(.unexpectedTag, "DistributionPointName must be [0] or [1]")
+    static func distributionPointName(_ node: ASN1Node) throws(ASN1Error) -> ([GeneralName]?, [UInt8]?) {
+        let choice = try ASN1.explicitInner(node, tag: .contextSpecific(0))
+        switch choice.identifier {
+        case .contextSpecific(0): return (try GeneralName.names(choice, identifier: .contextSpecific(0)), nil)
+        case .contextSpecific(1):
+            try ASN1.checkSetOf(choice, identifier: .contextSpecific(1))
+            for attribute in choice.children { _ = try AttributeTypeAndValue(node: attribute) }
+            guard choice.children.count > 0 else {
+                throw choice.error(.unexpectedElementCount, "nameRelativeToCRLIssuer must not be empty")
             }
+            return (nil, Array(choice.encodedBytes))
+        default: throw choice.error(.unexpectedTag, "DistributionPointName must be [0] or [1]")
         }
     }
 }

@@ -38,27 +38,42 @@ public struct RevokedCertificate: Hashable, Sendable {
 
     /// Critical entry extensions Sigil does not process.
     public var unhandledCriticalExtensions: [ASN1ObjectIdentifier] {
-        extensions.filter { $0.critical && !RevokedCertificate.known.contains($0.oid) }.map(\.oid)
+        extensions.filter { $0.critical && !RevokedCertificate.known.contains($0.oid) }.map { $0.oid }
     }
 
     static let known: Set<ASN1ObjectIdentifier> = [X509OIDs.reasonCode, X509OIDs.invalidityDate, X509OIDs.certificateIssuer]
 
     /// Parses one entry strictly; `version` is the CRL's (extensions need v2).
-    init(node: ASN1Node, version: Int) throws {
-        var serial: [UInt8] = []
-        var extensions: [Extension] = []
-        var date: ASN1TimeComponents?
-        try ASN1.sequence(node) { reader in
+    init(node: ASN1Node, version: Int) throws(X509Error) {
+        var reader: ASN1SequenceReader
+        let serial: [UInt8]
+        let date: ASN1TimeComponents
+        let list: ASN1Node?
+        do throws(ASN1Error) {
+            reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
             serial = try ASN1Integer(node: reader.next(.integer)).twosComplementBytes
             date = try crlTime(reader.next())
-            if let list = reader.nextIfPresent(.sequence) {
-                extensions = try ASN1.sequenceOf(list) { try Extension(node: $0) }
-                guard !extensions.isEmpty else {
-                    throw list.error(.unexpectedElementCount, "crlEntryExtensions must not be empty (RFC 5280 §5.1)")
-                }
+            list = reader.nextIfPresent(.sequence)
+            if let list { try ASN1.expect(list, .sequence, constructed: true) }
+        } catch {
+            throw CRL.malformed(error)
+        }
+        var extensions: [Extension] = []
+        if let list {
+            for child in list.children {
+                let fields: Extension.Fields
+                do { fields = try Extension.fields(of: child) } catch { throw CRL.malformed(error) }
+                extensions.append(try Extension(fields))
+            }
+            guard !extensions.isEmpty else {
+                throw CRL.malformed(list.error(.unexpectedElementCount, "crlEntryExtensions must not be empty (RFC 5280 §5.1)"))
             }
         }
-        guard let date else { throw X509Error(.malformed, "CRL entry") }
+        do {
+            try reader.finish()
+        } catch {
+            throw CRL.malformed(error)
+        }
         guard extensions.isEmpty || version == 2 else {
             throw X509Error(.unsupportedVersion, "CRL entry extensions need version v2 (RFC 5280 §5.1.2.1)")
         }
@@ -70,7 +85,7 @@ public struct RevokedCertificate: Hashable, Sendable {
         var invalidity: ASN1TimeComponents?
         var issuer: [GeneralName]?
         for e in extensions {
-            do {
+            do throws(ASN1Error) {
                 switch e.oid {
                 case X509OIDs.reasonCode: reason = try CRLReason(node: DER.parse(e.rawValue))
                 case X509OIDs.invalidityDate: invalidity = try ASN1GeneralizedTime(node: DER.parse(e.rawValue)).components
@@ -94,7 +109,7 @@ public struct RevokedCertificate: Hashable, Sendable {
 
 /// Time (RFC 5280 §5.1.2.4–§5.1.2.6, the rules of §4.1.2.5): UTCTime or GeneralizedTime in DER
 /// form, without fractional seconds. (A GeneralizedTime before 2050 is accepted, as in Validity.)
-func crlTime(_ node: ASN1Node) throws -> ASN1TimeComponents {
+func crlTime(_ node: ASN1Node) throws(ASN1Error) -> ASN1TimeComponents {
     switch node.identifier {
     case .utcTime:
         return try ASN1UTCTime(node: node).components

@@ -76,36 +76,51 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
 
     /// From DER PKCS#1 `RSAPrivateKey` (two primes; a multi-prime key is refused).
     public init(pkcs1DER bytes: [UInt8], minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits) throws(CipherError) {
-        var numbers: (n: [UInt8], e: [UInt8], d: [UInt8])
-        do {
-            numbers = try ASN1.sequence(DER.parse(bytes)) { reader in
-                let version = try ASN1Integer(node: reader.next(.integer))
-                guard version.int64Value == 0 else {
-                    throw CipherError(.invalidPrivateKey, "only two-prime RSAPrivateKey (version 0) is supported")
-                }
-                // n, e, then the six secret numbers (d, p, q, dP, dQ, qInv), each read into
-                // storage of its own; only d is kept, the others are wiped here.
-                var values: [[UInt8]] = []
-                defer {
-                    for i in values.indices.dropFirst(3) { SecretMemory.wipe(&values[i]) }
-                }
-                for _ in 0..<8 { values.append(try Self.magnitude(reader.next(.integer))) }
-                return (values[0], values[1], values[2])
-            }
-        } catch let error as CipherError {
-            throw error
-        } catch {
-            throw CipherError(wrapping: error, as: .invalidPrivateKey, context: "RSAPrivateKey (PKCS#1)")
-        }
+        var numbers = try Self.numbers(pkcs1DER: bytes)
         defer { SecretMemory.wipe(&numbers.d) }
         try self.init(modulus: numbers.n, publicExponent: numbers.e, privateExponent: numbers.d, minimumModulusBits: minimumModulusBits)
+    }
+
+    /// n, e and d of a DER PKCS#1 `RSAPrivateKey`: n, e, then the six secret numbers (d, p, q, dP,
+    /// dQ, qInv), each read into storage of its own; only d is returned, the others are wiped here
+    /// (and d too when the key is refused).
+    private static func numbers(pkcs1DER bytes: [UInt8]) throws(CipherError) -> (n: [UInt8], e: [UInt8], d: [UInt8]) {
+        func refuse(_ error: ASN1Error) -> CipherError {
+            CipherError(wrapping: error, as: .invalidPrivateKey, context: "RSAPrivateKey (PKCS#1)")
+        }
+        var reader: ASN1SequenceReader
+        let version: ASN1Integer
+        do throws(ASN1Error) {
+            reader = try ASN1SequenceReader(checking: DER.parse(bytes), identifier: .sequence)
+            version = try ASN1Integer(node: reader.next(.integer))
+        } catch {
+            throw refuse(error)
+        }
+        guard version.int64Value == 0 else {
+            throw CipherError(.invalidPrivateKey, "only two-prime RSAPrivateKey (version 0) is supported")
+        }
+        var values: [[UInt8]] = []
+        var complete = false
+        defer {
+            for i in values.indices where i >= 3 || !complete { SecretMemory.wipe(&values[i]) }
+        }
+        for _ in 0..<8 {
+            let node: ASN1Node
+            do { node = try reader.next(.integer) } catch { throw refuse(error) }
+            values.append(try magnitude(node))
+        }
+        do { try reader.finish() } catch { throw refuse(error) }
+        complete = true
+        return (values[0], values[1], values[2])
     }
 
     /// The magnitude of a non-negative DER INTEGER in storage of its own, leading zeros dropped:
     /// read from the content octets directly, so no `ASN1Integer` copy of a secret number is left
     /// in memory unwiped. The checks are `ASN1Integer`'s (primitive, not empty, fewest octets).
-    private static func magnitude(_ node: ASN1Node) throws -> [UInt8] {
-        try ASN1.expect(node, .integer, constructed: false)
+    private static func magnitude(_ node: ASN1Node) throws(CipherError) -> [UInt8] {
+        do { try ASN1.expect(node, .integer, constructed: false) } catch {
+            throw CipherError(wrapping: error, as: .invalidPrivateKey, context: "RSAPrivateKey (PKCS#1)")
+        }
         let content = node.contentBytes
         guard let first = content.first else {
             throw CipherError(.invalidPrivateKey, "an RSAPrivateKey number has no content octets")
@@ -119,30 +134,34 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
 
     /// From DER PKCS#8 `PrivateKeyInfo` whose algorithm is rsaEncryption.
     public init(pkcs8DER bytes: [UInt8], minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits) throws(CipherError) {
-        var inner: [UInt8]
-        do {
-            inner = try ASN1.sequence(DER.parse(bytes)) { reader in
-                let version = try ASN1Integer(node: reader.next(.integer))
-                guard version.int64Value == 0 || version.int64Value == 1 else {
-                    throw CipherError(.invalidPrivateKey, "PKCS#8 version must be 0 or 1")
-                }
-                let algorithm = try AlgorithmIdentifier(node: reader.next(.sequence))
-                guard algorithm.algorithm == KeyOIDs.rsaEncryption else {
-                    throw CipherError(.invalidPrivateKey, "the PKCS#8 key's algorithm \(algorithm.algorithm) is not rsaEncryption")
-                }
-                // The PKCS#1 bytes in storage of their own (an ASN1OctetString would keep a copy).
-                let node = try reader.next(.octetString)
-                try ASN1.expect(node, .octetString, constructed: false)
-                let key = SecretMemory.ownedCopy(of: node.contentBytes)
-                _ = reader.nextIfPresent(.contextSpecific(0))
-                _ = reader.nextIfPresent(.contextSpecific(1))
-                return key
-            }
-        } catch let error as CipherError {
-            throw error
+        let context = "PrivateKeyInfo (PKCS#8)"
+        let version: ASN1Integer
+        let algorithmNode: ASN1Node
+        let keyNode: ASN1Node
+        do throws(ASN1Error) {
+            var reader = try ASN1SequenceReader(checking: DER.parse(bytes), identifier: .sequence)
+            version = try ASN1Integer(node: reader.next(.integer))
+            algorithmNode = try reader.next(.sequence)
+            keyNode = try reader.next(.octetString)
+            try ASN1.expect(keyNode, .octetString, constructed: false)
+            _ = reader.nextIfPresent(.contextSpecific(0))
+            _ = reader.nextIfPresent(.contextSpecific(1))
+            try reader.finish()
         } catch {
-            throw CipherError(wrapping: error, as: .invalidPrivateKey, context: "PrivateKeyInfo (PKCS#8)")
+            throw CipherError(wrapping: error, as: .invalidPrivateKey, context: context)
         }
+        guard version.int64Value == 0 || version.int64Value == 1 else {
+            throw CipherError(.invalidPrivateKey, "PKCS#8 version must be 0 or 1")
+        }
+        let algorithm: AlgorithmIdentifier
+        do { algorithm = try AlgorithmIdentifier(node: algorithmNode) } catch {
+            throw CipherError(wrapping: error, as: .invalidPrivateKey, context: context)
+        }
+        guard algorithm.algorithm == KeyOIDs.rsaEncryption else {
+            throw CipherError(.invalidPrivateKey, "the PKCS#8 key's algorithm \(algorithm.algorithm) is not rsaEncryption")
+        }
+        // The PKCS#1 bytes in storage of their own (an ASN1OctetString would keep a copy).
+        var inner = SecretMemory.ownedCopy(of: keyNode.contentBytes)
         defer { SecretMemory.wipe(&inner) }
         try self.init(pkcs1DER: inner, minimumModulusBits: minimumModulusBits)
     }
@@ -165,8 +184,8 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
         }
         // Every decoded block's DER wiped once read (SecretPEM.Block keeps it in a `let`: the
         // blocks are taken apart into arrays this initializer owns).
-        var ders = blocks.map(\.der)
-        let labels = blocks.map(\.label)
+        var ders = blocks.map { $0.der }
+        let labels = blocks.map { $0.label }
         blocks = []
         defer { for i in ders.indices { SecretMemory.wipe(&ders[i]) } }
         let keys = labels.indices.filter { labels[$0] == "RSA PRIVATE KEY" || labels[$0] == "PRIVATE KEY" }

@@ -107,24 +107,32 @@ public struct DeviceCheckBits: Sendable, Hashable, Codable {
     }
 }
 
+/// Where a DeviceCheck or App Attest data request goes: Apple's production or development host
+/// of the service, or any base URL (a test server). One type for both clients; each client maps
+/// production and development to its own service's host (``DeviceCheckClient/baseURL(for:)``,
+/// ``AppAttestReceiptClient/baseURL(for:)``).
+public enum DeviceCheckEnvironment: Sendable, Hashable {
+    /// The service's production host.
+    case production
+    /// The service's development host.
+    case development
+    /// Any base URL; no trailing slash.
+    case custom(baseURL: String)
+}
+
 /// The DeviceCheck API: query, update and validate a device's two bits.
 public struct DeviceCheckClient: Sendable {
-    /// Apple's production and development hosts, or any base URL (a test server).
-    public enum Environment: Sendable, Hashable {
-        /// `https://api.devicecheck.apple.com`.
-        case production
-        /// `https://api.development.devicecheck.apple.com`.
-        case development
-        /// Any base URL; no trailing slash.
-        case custom(baseURL: String)
+    /// The environment type both DeviceCheck clients share.
+    @available(*, deprecated, renamed: "DeviceCheckEnvironment")
+    public typealias Environment = DeviceCheckEnvironment
 
-        /// The scheme and host every path is appended to.
-        public var baseURL: String {
-            switch self {
-            case .production: "https://api.devicecheck.apple.com"
-            case .development: "https://api.development.devicecheck.apple.com"
-            case .custom(let url): url
-            }
+    /// The scheme and host every path is appended to: `https://api.devicecheck.apple.com` in
+    /// production, `https://api.development.devicecheck.apple.com` in development.
+    public static func baseURL(for environment: DeviceCheckEnvironment) -> String {
+        switch environment {
+        case .production: "https://api.devicecheck.apple.com"
+        case .development: "https://api.development.devicecheck.apple.com"
+        case .custom(let url): url
         }
     }
 
@@ -133,14 +141,15 @@ public struct DeviceCheckClient: Sendable {
     /// The team id, the tokens' iss claim.
     public let teamID: String
     /// Where requests go.
-    public let environment: Environment
+    public let environment: DeviceCheckEnvironment
     let transport: any HTTPTransport
     let timeout: Double
     let clock: @Sendable () -> Int64
 
     /// A client signing with `signingKey` (a DeviceCheck key) for `teamID`.
     public init(
-        signingKey: AppleSigningKey, teamID: String, environment: Environment, transport: any HTTPTransport = URLSessionHTTPTransport(),
+        signingKey: AppleSigningKey, teamID: String, environment: DeviceCheckEnvironment,
+        transport: any HTTPTransport = URLSessionHTTPTransport(),
         timeout: Double = 30, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.signingKey = signingKey
@@ -197,8 +206,8 @@ public struct DeviceCheckClient: Sendable {
             throw DeviceCheckError(.invalidRequest, "the request body: \(error)")
         }
         let response = try await DeviceCheckError.post(
-            environment.baseURL + path, body: bytes, contentType: "application/json", key: signingKey, teamID: teamID, issuedAt: now,
-            transport: transport, timeout: timeout, maximumResponseSize: 64 << 10)
+            Self.baseURL(for: environment) + path, body: bytes, contentType: "application/json", key: signingKey, teamID: teamID,
+            issuedAt: now, transport: transport, timeout: timeout, maximumResponseSize: 64 << 10)
         guard response.status == 200 else { throw DeviceCheckError.from(response) }
         return response
     }
@@ -207,22 +216,17 @@ public struct DeviceCheckClient: Sendable {
 /// App Attest's fraud-metric receipt refresh: the last receipt in, a newer one (with the risk
 /// metric) out. Verify what comes back as any receipt (SigilAppAttest's receipt verifier).
 public struct AppAttestReceiptClient: Sendable {
-    /// Apple's production and development hosts, or any base URL (a test server).
-    public enum Environment: Sendable, Hashable {
-        /// `https://data.appattest.apple.com`.
-        case production
-        /// `https://data-development.appattest.apple.com`.
-        case development
-        /// Any base URL; no trailing slash.
-        case custom(baseURL: String)
+    /// The environment type both DeviceCheck clients share.
+    @available(*, deprecated, renamed: "DeviceCheckEnvironment")
+    public typealias Environment = DeviceCheckEnvironment
 
-        /// The scheme and host every path is appended to.
-        public var baseURL: String {
-            switch self {
-            case .production: "https://data.appattest.apple.com"
-            case .development: "https://data-development.appattest.apple.com"
-            case .custom(let url): url
-            }
+    /// The scheme and host every path is appended to: `https://data.appattest.apple.com` in
+    /// production, `https://data-development.appattest.apple.com` in development.
+    public static func baseURL(for environment: DeviceCheckEnvironment) -> String {
+        switch environment {
+        case .production: "https://data.appattest.apple.com"
+        case .development: "https://data-development.appattest.apple.com"
+        case .custom(let url): url
         }
     }
 
@@ -241,14 +245,15 @@ public struct AppAttestReceiptClient: Sendable {
     /// The team id, the tokens' iss claim.
     public let teamID: String
     /// Where requests go.
-    public let environment: Environment
+    public let environment: DeviceCheckEnvironment
     let transport: any HTTPTransport
     let timeout: Double
     let clock: @Sendable () -> Int64
 
     /// A client signing with `signingKey` for `teamID`.
     public init(
-        signingKey: AppleSigningKey, teamID: String, environment: Environment, transport: any HTTPTransport = URLSessionHTTPTransport(),
+        signingKey: AppleSigningKey, teamID: String, environment: DeviceCheckEnvironment,
+        transport: any HTTPTransport = URLSessionHTTPTransport(),
         timeout: Double = 30, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.signingKey = signingKey
@@ -263,7 +268,7 @@ public struct AppAttestReceiptClient: Sendable {
     public func refresh(receipt: [UInt8]) async throws(DeviceCheckError) -> Refresh {
         guard !receipt.isEmpty else { throw DeviceCheckError(.invalidRequest, "no receipt to refresh") }
         let response = try await DeviceCheckError.post(
-            environment.baseURL + "/v1/attestationData", body: Array(Data(receipt).base64EncodedString().utf8), contentType: nil,
+            Self.baseURL(for: environment) + "/v1/attestationData", body: Array(Data(receipt).base64EncodedString().utf8), contentType: nil,
             key: signingKey, teamID: teamID, issuedAt: clock(), transport: transport, timeout: timeout, maximumResponseSize: 1 << 20)
         switch response.status {
         case 200:

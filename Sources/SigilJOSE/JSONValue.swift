@@ -54,7 +54,7 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// An object's member names in order (empty for other kinds).
-    public var objectKeys: [String] { if case .object(let o) = self { o.map(\.0) } else { [] } }
+    public var objectKeys: [String] { if case .object(let o) = self { o.map { $0.0 } } else { [] } }
     /// The string, or nil for any other kind of value.
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
     /// The boolean, or nil for any other kind of value.
@@ -296,7 +296,7 @@ struct JSONParser {
                     duplicate = found
                     hashes[count] = hash
                 } else {
-                    if names.isEmpty { names = Set(members.map(\.0)) }
+                    if names.isEmpty { names = Set(members.map { $0.0 }) }
                     duplicate = !names.insert(name).inserted
                 }
                 guard !duplicate else { throw fail("duplicate member name \(JSONValue.quotedForMessage(name))") }

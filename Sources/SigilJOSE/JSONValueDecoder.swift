@@ -1,3 +1,4 @@
+#if !hasFeature(Embedded)
 /// `Decodable` types read from a parsed `JSONValue`, so JOSE payloads are decoded from the same
 /// strict parse that checked them (duplicate member names refused, depth bounded, numbers kept as
 /// their exact text) instead of a second, more lenient parse by Foundation's JSONDecoder.
@@ -7,6 +8,9 @@
 /// `valueNotFound` otherwise; integers must be written as integers that fit the type (no
 /// fraction, no exponent); `Double`/`Float` accept any JSON number. Errors are `DecodingError`
 /// with the coding path.
+///
+/// Regular build only (`Decodable` is not in Embedded Swift): the verifiers read their models
+/// with direct readers; this decoder stays for callers' own `Decodable` types.
 public struct JSONValueDecoder: Sendable {
     /// A decoder (stateless; share one freely).
     public init() {}
@@ -388,3 +392,4 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try Scalars.decode(type, value, parent: node, key: nil) }
 }
+#endif

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilKeys
 
@@ -109,7 +110,7 @@ public struct JWK: Sendable, Hashable {
                 throw JOSEError(.invalidKey, "EC x and y must be \(curve.byteCount) bytes each, found \(x.count) and \(y.count)")
             }
             do { return .ecdsa(try ECDSAPublicKey(x: x, y: y, curve: curve)) } catch {
-                throw JOSEError(.invalidKey, "EC key: \(error)")
+                throw JOSEError(wrapping: error, as: .invalidKey, context: "EC key")
             }
         case "RSA":
             let bound: JWSAlgorithm
@@ -128,7 +129,7 @@ public struct JWK: Sendable, Hashable {
             do {
                 return .rsa(try RSAPublicKey(jwkModulus: n, exponent: e, minimumModulusBits: minimumRSABits), bound)
             } catch {
-                throw JOSEError(.invalidKey, "RSA key: \(error)")
+                throw JOSEError(wrapping: error, as: .invalidKey, context: "RSA key")
             }
         default:
             throw JOSEError(.invalidKey, "unsupported kty \(keyType)")

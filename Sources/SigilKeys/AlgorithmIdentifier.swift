@@ -21,12 +21,11 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
     }
 
     /// Decodes an AlgorithmIdentifier SEQUENCE.
-    public init(node: ASN1Node) throws {
-        (algorithm, parameters) = try ASN1.sequence(node) { reader in
-            let oid = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
-            let parameters = reader.isAtEnd ? nil : Array(try reader.next().encodedBytes)
-            return (oid, parameters)
-        }
+    public init(node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        algorithm = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
+        parameters = reader.isAtEnd ? nil : Array(try reader.next().encodedBytes)
+        try reader.finish()
     }
 
     /// Writes the AlgorithmIdentifier's DER.
@@ -43,7 +42,7 @@ public struct AlgorithmIdentifier: Hashable, Sendable {
 
     /// The named-curve OID in EC parameters (RFC 5480 §2.1.1: `ECParameters ::= CHOICE { namedCurve … }`;
     /// implicitCurve and specifiedCurve are refused, as RFC 5480 requires of conforming CAs).
-    func namedCurveParameter() throws -> ASN1ObjectIdentifier {
+    func namedCurveParameter() throws(SigilKeysError) -> ASN1ObjectIdentifier {
         guard let parameters else {
             throw SigilKeysError(.malformed, "id-ecPublicKey without curve parameters")
         }

@@ -13,25 +13,26 @@ import SigilCore
 extension ECDSASignature {
     /// Reads a DER ECDSA-Sig-Value for `curve`, strictly (see above).
     public init<Bytes: Collection>(derEncoded bytes: Bytes, curve: ECCurve) throws(SigilKeysError) where Bytes.Element == UInt8 {
-        let (r, s): ([UInt8], [UInt8])
+        var reader: ASN1SequenceReader
+        let r: ASN1Integer
+        let s: ASN1Integer
         do {
-            (r, s) = try ASN1.sequence(DER.parse(bytes)) { reader in
-                let r = try ASN1Integer(node: reader.next(.integer))
-                let s = try ASN1Integer(node: reader.next(.integer))
-                guard let rMagnitude = r.unsignedMagnitude, let sMagnitude = s.unsignedMagnitude else {
-                    throw SigilKeysError(.invalidSignatureEncoding, "r and s must be non-negative")
-                }
-                return (rMagnitude, sMagnitude)
-            }
-        } catch let error as SigilKeysError {
-            throw error
-        } catch let error as ASN1Error {
+            reader = try ASN1SequenceReader(checking: DER.parse(bytes), identifier: .sequence)
+            r = try ASN1Integer(node: reader.next(.integer))
+            s = try ASN1Integer(node: reader.next(.integer))
+        } catch {
             throw SigilKeysError(.invalidSignatureEncoding, "ECDSA-Sig-Value: \(error)")
+        }
+        guard let rMagnitude = r.unsignedMagnitude, let sMagnitude = s.unsignedMagnitude else {
+            throw SigilKeysError(.invalidSignatureEncoding, "r and s must be non-negative")
+        }
+        do {
+            try reader.finish()
         } catch {
             throw SigilKeysError(.invalidSignatureEncoding, "ECDSA-Sig-Value: \(error)")
         }
         do {
-            try self.init(r: r, s: s, curve: curve)
+            try self.init(r: rMagnitude, s: sMagnitude, curve: curve)
         } catch {
             throw SigilKeysError(.invalidSignatureEncoding, error.reason)
         }

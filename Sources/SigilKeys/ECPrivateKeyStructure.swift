@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// ECPrivateKey (SEC 1 v2 §C.4; RFC 5915 §3):
@@ -17,20 +18,35 @@ struct ECPrivateKeyStructure {
     let namedCurve: ASN1ObjectIdentifier?
     let publicKey: ASN1BitString?
 
-    init(node: ASN1Node) throws {
-        (privateKey, namedCurve, publicKey) = try ASN1.sequence(node) { reader in
-            let version = try ASN1Integer(node: reader.next(.integer))
-            guard version.int64Value == 1 else {
-                throw SigilKeysError(.unsupportedVersion, "ECPrivateKey version must be 1, found \(version)")
+    /// Decodes the structure; an ASN.1 error becomes `.malformed` with `context` (the format
+    /// being read: "PKCS#8", "ECPrivateKey").
+    init(node: ASN1Node, context: String) throws(SigilKeysError) {
+        var reader: ASN1SequenceReader
+        let version: ASN1Integer
+        do {
+            reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+            version = try ASN1Integer(node: reader.next(.integer))
+        } catch {
+            throw SigilKeysError(wrapping: error, as: .malformed, context: context)
+        }
+        guard version.int64Value == 1 else {
+            throw SigilKeysError(.unsupportedVersion, "ECPrivateKey version must be 1, found \(version)")
+        }
+        do {
+            privateKey = try ASN1OctetString(node: reader.next(.octetString)).bytes
+            if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
+                namedCurve = try ASN1ObjectIdentifier(node: ASN1.explicitInner(tagged, tag: .contextSpecific(0)))
+            } else {
+                namedCurve = nil
             }
-            let key = try ASN1OctetString(node: reader.next(.octetString)).bytes
-            let curve = try reader.nextIfPresent(.contextSpecific(0)).map { tagged in
-                try ASN1.explicit(tagged, tag: .contextSpecific(0)) { try ASN1ObjectIdentifier(node: $0) }
+            if let tagged = reader.nextIfPresent(.contextSpecific(1)) {
+                publicKey = try ASN1BitString(node: ASN1.explicitInner(tagged, tag: .contextSpecific(1)))
+            } else {
+                publicKey = nil
             }
-            let point = try reader.nextIfPresent(.contextSpecific(1)).map { tagged in
-                try ASN1.explicit(tagged, tag: .contextSpecific(1)) { try ASN1BitString(node: $0) }
-            }
-            return (key, curve, point)
+            try reader.finish()
+        } catch {
+            throw SigilKeysError(wrapping: error, as: .malformed, context: context)
         }
     }
 
@@ -52,7 +68,7 @@ struct ECPrivateKeyStructure {
     /// The key, checked: the curve is the one given by the outer structure (PKCS#8) or by the
     /// [0] parameters, they agree when both exist, the scalar is in range, and an embedded public
     /// key equals d·G.
-    func key(outerCurve: ECCurve?) throws -> ECDSAPrivateKey {
+    func key(outerCurve: ECCurve?) throws(SigilKeysError) -> ECDSAPrivateKey {
         var curve = outerCurve
         if let namedCurve {
             guard let inner = KeyOIDs.curve(namedCurve) else {

@@ -62,11 +62,17 @@ public enum ECKey: Sendable {
             self = .privateKey(key)
             return
         }
+        let spki: SubjectPublicKeyInfo
         do {
-            self = .publicKey(try ECDSAPublicKey(spki: SubjectPublicKeyInfo(node: node)))
+            spki = try SubjectPublicKeyInfo(node: node)
         } catch {
             let reason = SigilKeysError(wrapping: error, as: .malformed, context: "SubjectPublicKeyInfo").reason
             throw SigilKeysError(.malformed, "not a PKCS#8, SEC 1 or SubjectPublicKeyInfo EC key (\(reason))")
+        }
+        do {
+            self = .publicKey(try ECDSAPublicKey(spki: spki))
+        } catch {
+            throw SigilKeysError(.malformed, "not a PKCS#8, SEC 1 or SubjectPublicKeyInfo EC key (\(error.reason))")
         }
     }
 }

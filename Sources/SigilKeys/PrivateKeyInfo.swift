@@ -22,20 +22,39 @@ struct PrivateKeyInfo {
     let attributes: [UInt8]?
     let publicKey: ASN1BitString?
 
-    init(node: ASN1Node) throws {
-        (version, algorithm, privateKey, attributes, publicKey) = try ASN1.sequence(node) { reader in
-            let version = try ASN1Integer(node: reader.next(.integer))
-            guard let v = version.int64Value, v == 0 || v == 1 else {
-                throw SigilKeysError(.unsupportedVersion, "PKCS#8 version must be 0 or 1, found \(version)")
+    /// Decodes the structure; an ASN.1 error becomes `.malformed` ("PKCS#8").
+    init(node: ASN1Node) throws(SigilKeysError) {
+        var reader: ASN1SequenceReader
+        let encodedVersion: ASN1Integer
+        do {
+            reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+            encodedVersion = try ASN1Integer(node: reader.next(.integer))
+        } catch {
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "PKCS#8")
+        }
+        guard let v = encodedVersion.int64Value, v == 0 || v == 1 else {
+            throw SigilKeysError(.unsupportedVersion, "PKCS#8 version must be 0 or 1, found \(encodedVersion)")
+        }
+        version = Int(v)
+        do {
+            algorithm = try AlgorithmIdentifier(node: reader.next(.sequence))
+            privateKey = try ASN1OctetString(node: reader.next(.octetString)).bytes
+            attributes = reader.nextIfPresent(.contextSpecific(0)).map { Array($0.encodedBytes) }
+            if let tagged = reader.nextIfPresent(.contextSpecific(1)) {
+                publicKey = try ASN1BitString(node: tagged, identifier: .contextSpecific(1))
+            } else {
+                publicKey = nil
             }
-            let algorithm = try AlgorithmIdentifier(node: reader.next(.sequence))
-            let key = try ASN1OctetString(node: reader.next(.octetString)).bytes
-            let attributes = reader.nextIfPresent(.contextSpecific(0)).map { Array($0.encodedBytes) }
-            let point = try reader.nextIfPresent(.contextSpecific(1)).map { try ASN1BitString(node: $0, identifier: .contextSpecific(1)) }
-            if point != nil && v == 0 {
-                throw SigilKeysError(.unsupportedVersion, "a PKCS#8 v1 key cannot carry a public key")
-            }
-            return (Int(v), algorithm, key, attributes, point)
+        } catch {
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "PKCS#8")
+        }
+        if publicKey != nil && v == 0 {
+            throw SigilKeysError(.unsupportedVersion, "a PKCS#8 v1 key cannot carry a public key")
+        }
+        do {
+            try reader.finish()
+        } catch {
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "PKCS#8")
         }
     }
 }
@@ -51,33 +70,29 @@ extension ECDSAPrivateKey {
 
     /// PKCS#8 from parsed DER (key loading parses the bytes once and tries each format on the node).
     init(pkcs8Node node: ASN1Node) throws(SigilKeysError) {
-        do {
-            // The inner DER and the scalar's octets are copies of the secret: wiped once the
-            // key (which keeps the scalar in storage of its own) is made.
-            var info = try PrivateKeyInfo(node: node)
-            defer { SecretMemory.wipe(&info.privateKey) }
-            guard info.algorithm.algorithm == KeyOIDs.ecPublicKey else {
-                throw SigilKeysError(.unsupportedAlgorithm, "private key algorithm \(info.algorithm.algorithm) is not id-ecPublicKey")
-            }
-            let oid = try info.algorithm.namedCurveParameter()
-            guard let curve = KeyOIDs.curve(oid) else {
-                throw SigilKeysError(.unsupportedAlgorithm, "curve \(oid) is not P-256 or P-384")
-            }
-            var structure = try ECPrivateKeyStructure(node: DER.parse(info.privateKey))
-            defer { SecretMemory.wipe(&structure.privateKey) }
-            let key = try structure.key(outerCurve: curve)
-            if let outer = info.publicKey {
-                guard outer.unusedBits == 0,
-                    outer.bytes == key.publicKey.uncompressedRepresentation
-                        || outer.bytes == key.publicKey.compressedRepresentation
-                else { throw SigilKeysError(.inconsistent, "the PKCS#8 public key does not match the private key") }
-            }
-            self = key
-        } catch let error as SigilCoreError {
-            throw SigilKeysError(wrapping: error, as: .invalidKey, context: "PKCS#8")
-        } catch {
-            throw SigilKeysError(wrapping: error, as: .malformed, context: "PKCS#8")
+        // The inner DER and the scalar's octets are copies of the secret: wiped once the
+        // key (which keeps the scalar in storage of its own) is made.
+        var info = try PrivateKeyInfo(node: node)
+        defer { SecretMemory.wipe(&info.privateKey) }
+        guard info.algorithm.algorithm == KeyOIDs.ecPublicKey else {
+            throw SigilKeysError(.unsupportedAlgorithm, "private key algorithm \(info.algorithm.algorithm) is not id-ecPublicKey")
         }
+        let oid = try info.algorithm.namedCurveParameter()
+        guard let curve = KeyOIDs.curve(oid) else {
+            throw SigilKeysError(.unsupportedAlgorithm, "curve \(oid) is not P-256 or P-384")
+        }
+        let inner: ASN1Node
+        do { inner = try DER.parse(info.privateKey) } catch { throw SigilKeysError(wrapping: error, as: .malformed, context: "PKCS#8") }
+        var structure = try ECPrivateKeyStructure(node: inner, context: "PKCS#8")
+        defer { SecretMemory.wipe(&structure.privateKey) }
+        let key = try structure.key(outerCurve: curve)
+        if let outer = info.publicKey {
+            guard outer.unusedBits == 0,
+                outer.bytes == key.publicKey.uncompressedRepresentation
+                    || outer.bytes == key.publicKey.compressedRepresentation
+            else { throw SigilKeysError(.inconsistent, "the PKCS#8 public key does not match the private key") }
+        }
+        self = key
     }
 
     /// From a DER SEC 1 ECPrivateKey, which must name its curve in [0].
@@ -89,15 +104,9 @@ extension ECDSAPrivateKey {
 
     /// SEC 1 from parsed DER.
     init(sec1Node node: ASN1Node) throws(SigilKeysError) {
-        do {
-            var structure = try ECPrivateKeyStructure(node: node)
-            defer { SecretMemory.wipe(&structure.privateKey) }
-            self = try structure.key(outerCurve: nil)
-        } catch let error as SigilCoreError {
-            throw SigilKeysError(wrapping: error, as: .invalidKey, context: "ECPrivateKey")
-        } catch {
-            throw SigilKeysError(wrapping: error, as: .malformed, context: "ECPrivateKey")
-        }
+        var structure = try ECPrivateKeyStructure(node: node, context: "ECPrivateKey")
+        defer { SecretMemory.wipe(&structure.privateKey) }
+        self = try structure.key(outerCurve: nil)
     }
 
     /// PKCS#8 v1 DER, as openssl writes it: the curve in the algorithm parameters and the

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// RSA public keys in every encoding Sigil meets: SubjectPublicKeyInfo (rsaEncryption, RFC 3279
@@ -48,6 +49,21 @@ public struct RSAPublicKeyInfo: Hashable, Sendable {
         self.init(key: key, pssRestriction: restriction, isPSSOnly: pssOnly)
     }
 
+    /// Whether `spki` holds an RSA key that SigilCore's `RSAPublicKey` refuses only for its size: a
+    /// well-formed RSAPublicKey whose modulus has fewer than `RSAPublicKey.smallestAllowedModulusBits`
+    /// bits (its other rules are checked after the size, in that order). Such a key can verify nothing;
+    /// a certificate keeps it as an unknown key rather than refusing the certificate.
+    package static func isBelowSmallestAllowedSize(_ spki: SubjectPublicKeyInfo) -> Bool {
+        guard spki.subjectPublicKey.unusedBits == 0, let node = try? DER.parse(spki.subjectPublicKey.bytes),
+            let structure = try? RSAPublicKeyStructure(node: node)
+        else { return false }
+        let modulus = structure.modulus.drop { $0 == 0 }
+        let exponent = structure.publicExponent.drop { $0 == 0 }
+        guard let first = modulus.first, exponent.count <= modulus.count else { return false }
+        let bits = (modulus.count - 1) * 8 + (8 - first.leadingZeroBitCount)
+        return bits < RSAPublicKey.smallestAllowedModulusBits
+    }
+
     /// Reads a DER SubjectPublicKeyInfo of an RSA key (rsaEncryption or id-RSASSA-PSS), refusing moduli
     /// under `minimumModulusBits`.
     public init<Bytes: Collection>(spkiDER bytes: Bytes, minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits)
@@ -77,12 +93,13 @@ extension RSAPublicKey {
     public init<Bytes: Collection>(pkcs1DER bytes: Bytes, minimumModulusBits: Int = RSAPublicKey.defaultMinimumModulusBits)
         throws(SigilKeysError) where Bytes.Element == UInt8
     {
-        let structure: RSAPublicKeyStructure
+        let node: ASN1Node
         do {
-            structure = try RSAPublicKeyStructure(node: DER.parse(bytes))
+            node = try DER.parse(bytes)
         } catch {
             throw SigilKeysError(wrapping: error, as: .malformed, context: "RSAPublicKey")
         }
+        let structure = try RSAPublicKeyStructure(node: node)
         do {
             try self.init(modulus: structure.modulus, exponent: structure.publicExponent, minimumModulusBits: minimumModulusBits)
         } catch {
@@ -145,7 +162,7 @@ extension RSAPublicKey {
         throws(SigilKeysError) where Bytes.Element == UInt8
     {
         let data = Array(bytes)
-        if let text = String(validating: data, as: UTF8.self), text.contains("-----BEGIN ") {
+        if PEMDocument.containsBeginLine(data), let text = String(validating: data, as: UTF8.self) {
             let blocks: [PEMDocument]
             do {
                 blocks = try PEMDocument.parseAll(text)

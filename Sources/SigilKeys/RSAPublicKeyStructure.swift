@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// PKCS#1 RSAPublicKey (RFC 8017 §A.1.1):
@@ -20,18 +21,30 @@ struct RSAPublicKeyStructure {
         self.publicExponent = publicExponent
     }
 
-    init(node: ASN1Node) throws {
-        (modulus, publicExponent) = try ASN1.sequence(node) { reader in
-            let n = try ASN1Integer(node: reader.next(.integer))
-            let e = try ASN1Integer(node: reader.next(.integer))
-            guard let modulus = n.unsignedMagnitude, modulus.contains(where: { $0 != 0 }) else {
-                throw SigilKeysError(.invalidKey, "RSA modulus is not positive")
-            }
-            guard let exponent = e.unsignedMagnitude, exponent.contains(where: { $0 != 0 }) else {
-                throw SigilKeysError(.invalidKey, "RSA public exponent is not positive")
-            }
-            return (modulus, exponent)
+    /// Decodes the structure; an ASN.1 error becomes `.malformed` ("RSAPublicKey").
+    init(node: ASN1Node) throws(SigilKeysError) {
+        var reader: ASN1SequenceReader
+        let n: ASN1Integer
+        let e: ASN1Integer
+        do {
+            reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+            n = try ASN1Integer(node: reader.next(.integer))
+            e = try ASN1Integer(node: reader.next(.integer))
+        } catch {
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "RSAPublicKey")
         }
+        guard let modulus = n.unsignedMagnitude, modulus.contains(where: { $0 != 0 }) else {
+            throw SigilKeysError(.invalidKey, "RSA modulus is not positive")
+        }
+        guard let exponent = e.unsignedMagnitude, exponent.contains(where: { $0 != 0 }) else {
+            throw SigilKeysError(.invalidKey, "RSA public exponent is not positive")
+        }
+        do {
+            try reader.finish()
+        } catch {
+            throw SigilKeysError(wrapping: error, as: .malformed, context: "RSAPublicKey")
+        }
+        (self.modulus, publicExponent) = (modulus, exponent)
     }
 
     func encode(into writer: inout DERWriter) {

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 
 /// SubjectPublicKeyInfo (RFC 5280 §4.1.2.7; EC keys per RFC 5480 §2):
@@ -23,10 +24,11 @@ public struct SubjectPublicKeyInfo: Hashable, Sendable {
     }
 
     /// Decodes a SubjectPublicKeyInfo SEQUENCE.
-    public init(node: ASN1Node) throws {
-        (algorithm, subjectPublicKey) = try ASN1.sequence(node) { reader in
-            (try AlgorithmIdentifier(node: reader.next(.sequence)), try ASN1BitString(node: reader.next(.bitString)))
-        }
+    public init(node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        algorithm = try AlgorithmIdentifier(node: reader.next(.sequence))
+        subjectPublicKey = try ASN1BitString(node: reader.next(.bitString))
+        try reader.finish()
     }
 
     /// Decodes the DER of a SubjectPublicKeyInfo, with nothing after it.
@@ -60,15 +62,9 @@ extension ECDSAPublicKey {
         guard spki.algorithm.algorithm == KeyOIDs.ecPublicKey else {
             throw SigilKeysError(.unsupportedAlgorithm, "public key algorithm \(spki.algorithm.algorithm) is not id-ecPublicKey")
         }
-        let curve: ECCurve
-        do {
-            let oid = try spki.algorithm.namedCurveParameter()
-            guard let known = KeyOIDs.curve(oid) else {
-                throw SigilKeysError(.unsupportedAlgorithm, "curve \(oid) is not P-256 or P-384")
-            }
-            curve = known
-        } catch {
-            throw SigilKeysError(wrapping: error, as: .malformed, context: "EC parameters")
+        let oid = try spki.algorithm.namedCurveParameter()
+        guard let curve = KeyOIDs.curve(oid) else {
+            throw SigilKeysError(.unsupportedAlgorithm, "curve \(oid) is not P-256 or P-384")
         }
         guard spki.subjectPublicKey.unusedBits == 0 else {
             throw SigilKeysError(.malformed, "the EC point BIT STRING must have no unused bits")

@@ -42,13 +42,16 @@ public struct CertID: Hashable, Sendable {
     }
 
     /// Decodes a CertID; an unknown hash algorithm is kept for display and never matches.
-    public init(node: ASN1Node) throws {
-        (hashAlgorithmIdentifier, issuerNameHash, issuerKeyHash, serialNumber) = try ASN1.sequence(node) { reader in
-            let algorithm = try AlgorithmIdentifier(node: reader.next(.sequence))
-            let nameHash = try ASN1OctetString(node: reader.next(.octetString)).bytes
-            let keyHash = try ASN1OctetString(node: reader.next(.octetString)).bytes
-            let serial = try ASN1Integer(node: reader.next(.integer)).twosComplementBytes
-            return (algorithm, nameHash, keyHash, serial)
+    public init(node: ASN1Node) throws(OCSPError) {
+        do {
+            var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+            hashAlgorithmIdentifier = try AlgorithmIdentifier(node: reader.next(.sequence))
+            issuerNameHash = try ASN1OctetString(node: reader.next(.octetString)).bytes
+            issuerKeyHash = try ASN1OctetString(node: reader.next(.octetString)).bytes
+            serialNumber = try ASN1Integer(node: reader.next(.integer)).twosComplementBytes
+            try reader.finish()
+        } catch {
+            throw OCSPError.malformed(error)
         }
         guard let hash = KeyOIDs.hash(hashAlgorithmIdentifier.algorithm) else {
             // Unknown hash: kept for display; it can never match (see `matches`).

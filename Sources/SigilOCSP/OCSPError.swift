@@ -50,3 +50,37 @@ public struct OCSPError: ModuleError {
         self.reason = reason
     }
 }
+
+extension OCSPError {
+    /// A lower layer's error (ASN.1, X.509) met while reading a response, as this module's:
+    /// `.malformed`, its reason "OCSP response: " and the lower error's code and reason.
+    static func malformed<Lower: CodedError>(_ error: Lower) -> OCSPError {
+        OCSPError(wrapping: error, as: .malformed, context: "OCSP response")
+    }
+
+    /// The Extensions inside `[tag] EXPLICIT` (responseExtensions, singleExtensions).
+    static func extensions(_ tagged: ASN1Node) throws(OCSPError) -> [Extension] {
+        let list: ASN1Node
+        do {
+            list = try ASN1.explicitInner(tagged, tag: tagged.identifier)
+            try ASN1.expect(list, .sequence, constructed: true)
+        } catch {
+            throw malformed(error)
+        }
+        var extensions: [Extension] = []
+        for child in list.children {
+            let fields: Extension.Fields
+            do {
+                fields = try Extension.fields(of: child)
+            } catch {
+                throw malformed(error)
+            }
+            do {
+                extensions.append(try Extension(fields))
+            } catch {
+                throw malformed(error)
+            }
+        }
+        return extensions
+    }
+}

@@ -76,38 +76,54 @@ public struct OCSPResponse: Hashable, Sendable {
         guard data.count <= OCSPResponse.maximumSize else {
             throw OCSPError(.malformed, "OCSP response of \(data.count) bytes exceeds \(OCSPResponse.maximumSize)")
         }
-        do {
-            (status, basic) = try ASN1.sequence(DER.parse(data)) { reader in
-                let statusNode = try reader.next(.enumerated)
-                let raw = try ASN1Integer(node: statusNode, identifier: .enumerated).intValue()
-                guard let status = Status(rawValue: raw) else {
-                    throw statusNode.error(.integerOutOfRange, "OCSPResponseStatus \(raw) is not defined")
-                }
-                var basic: BasicOCSPResponse?
-                if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
-                    basic = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { bytesNode in
-                        try ASN1.sequence(bytesNode) { r in
-                            let type = try ASN1ObjectIdentifier(node: r.next(.objectIdentifier))
-                            let content = try ASN1OctetString(node: r.next(.octetString)).bytes
-                            guard type == OCSPOIDs.basicResponse else {
-                                throw OCSPError(.unsupportedResponseType, "response type \(type) is not id-pkix-ocsp-basic")
-                            }
-                            return try BasicOCSPResponse(derEncoded: content)
-                        }
-                    }
-                }
-                guard (status == .successful) == (basic != nil) else {
-                    throw OCSPError(
-                        .malformed,
-                        status == .successful
-                            ? "a successful response without responseBytes"
-                            : "responseBytes with status \(status)")
-                }
-                return (status, basic)
+        var reader: ASN1SequenceReader
+        let status: Status
+        do throws(ASN1Error) {
+            reader = try ASN1SequenceReader(checking: DER.parse(data), identifier: .sequence)
+            let statusNode = try reader.next(.enumerated)
+            let raw = try ASN1Integer(node: statusNode, identifier: .enumerated).intValue()
+            guard let known = Status(rawValue: raw) else {
+                throw statusNode.error(.integerOutOfRange, "OCSPResponseStatus \(raw) is not defined")
             }
+            status = known
         } catch {
-            throw OCSPError(wrapping: error, as: .malformed, context: "OCSP response")
+            throw OCSPError.malformed(error)
         }
+        var basic: BasicOCSPResponse?
+        if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
+            var r: ASN1SequenceReader
+            let type: ASN1ObjectIdentifier
+            let content: [UInt8]
+            do {
+                r = try ASN1SequenceReader(checking: ASN1.explicitInner(tagged, tag: .contextSpecific(0)), identifier: .sequence)
+                type = try ASN1ObjectIdentifier(node: r.next(.objectIdentifier))
+                content = try ASN1OctetString(node: r.next(.octetString)).bytes
+            } catch {
+                throw OCSPError.malformed(error)
+            }
+            guard type == OCSPOIDs.basicResponse else {
+                throw OCSPError(.unsupportedResponseType, "response type \(type) is not id-pkix-ocsp-basic")
+            }
+            basic = try BasicOCSPResponse(derEncoded: content)
+            do {
+                try r.finish()
+            } catch {
+                throw OCSPError.malformed(error)
+            }
+        }
+        guard (status == .successful) == (basic != nil) else {
+            throw OCSPError(
+                .malformed,
+                status == .successful
+                    ? "a successful response without responseBytes"
+                    : "responseBytes with status \(status)")
+        }
+        do {
+            try reader.finish()
+        } catch {
+            throw OCSPError.malformed(error)
+        }
+        (self.status, self.basic) = (status, basic)
     }
 }
 
@@ -155,63 +171,113 @@ public struct BasicOCSPResponse: Hashable, Sendable {
     /// requires one; some responders put the raw bytes there).
     public var nonceRawValue: [UInt8]? { responseExtensions.first { $0.oid == OCSPOIDs.nonce }?.rawValue }
 
-    init(derEncoded bytes: [UInt8]) throws {
-        var fields:
-            (tbs: [UInt8], version: Int, responder: ResponderID, producedAt: Int64, responses: [SingleResponse], extensions: [Extension])?
-        var algorithm: AlgorithmIdentifier?
-        var signatureBits: ASN1BitString?
-        var certificates: [Certificate] = []
-        try ASN1.sequence(DER.parse(bytes)) { reader in
-            let data = try reader.next(.sequence)
-            fields = try ASN1.sequence(data) { r in
-                var version = 1
-                if let tagged = r.nextIfPresent(.contextSpecific(0)) {
-                    let value = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { try ASN1Integer(node: $0).intValue() }
-                    guard value != 0 else { throw tagged.error(.integerOutOfRange, "version v1 is encoded although it is the DEFAULT") }
-                    throw OCSPError(.malformed, "ResponseData version \(value + 1) is not v1")
-                }
-                let responderNode = try r.next()
-                let responder: ResponderID
-                switch responderNode.identifier {
-                case .contextSpecific(1):
-                    responder = .byName(try ASN1.explicit(responderNode, tag: .contextSpecific(1)) { try DistinguishedName(node: $0) })
-                case .contextSpecific(2):
-                    let hash = try ASN1.explicit(responderNode, tag: .contextSpecific(2)) { try ASN1OctetString(node: $0).bytes }
-                    guard hash.count == 20 else { throw OCSPError(.malformed, "responderID byKey is not a 20-byte SHA-1 hash") }
-                    responder = .byKey(hash)
-                default:
-                    throw responderNode.error(.unexpectedTag, "ResponderID must be [1] byName or [2] byKey")
-                }
-                let producedAt = try ASN1GeneralizedTime(node: r.next(.generalizedTime)).components.secondsSinceEpoch
-                let responses = try ASN1.sequenceOf(r.next(.sequence)) { try SingleResponse(node: $0) }
-                var extensions: [Extension] = []
-                if let tagged = r.nextIfPresent(.contextSpecific(1)) {
-                    extensions = try ASN1.explicit(tagged, tag: .contextSpecific(1)) { list in
-                        try ASN1.sequenceOf(list) { try Extension(node: $0) }
-                    }
-                }
-                version = 1
-                return (Array(data.encodedBytes), version, responder, producedAt, responses, extensions)
+    init(derEncoded bytes: [UInt8]) throws(OCSPError) {
+        var reader: ASN1SequenceReader
+        let data: ASN1Node
+        var r: ASN1SequenceReader
+        do {
+            reader = try ASN1SequenceReader(checking: DER.parse(bytes), identifier: .sequence)
+            data = try reader.next(.sequence)
+            r = try ASN1SequenceReader(checking: data, identifier: .sequence)
+        } catch {
+            throw OCSPError.malformed(error)
+        }
+        if let tagged = r.nextIfPresent(.contextSpecific(0)) {
+            let value: Int
+            do {
+                value = try ASN1Integer(node: ASN1.explicitInner(tagged, tag: .contextSpecific(0))).intValue()
+            } catch {
+                throw OCSPError.malformed(error)
             }
-            algorithm = try AlgorithmIdentifier(node: reader.next(.sequence))
+            guard value != 0 else {
+                throw OCSPError.malformed(tagged.error(.integerOutOfRange, "version v1 is encoded although it is the DEFAULT"))
+            }
+            throw OCSPError(.malformed, "ResponseData version \(value + 1) is not v1")
+        }
+        let responderNode: ASN1Node
+        do {
+            responderNode = try r.next()
+        } catch {
+            throw OCSPError.malformed(error)
+        }
+        let responder: ResponderID
+        switch responderNode.identifier {
+        case .contextSpecific(1):
+            do {
+                responder = .byName(try DistinguishedName(node: ASN1.explicitInner(responderNode, tag: .contextSpecific(1))))
+            } catch {
+                throw OCSPError.malformed(error)
+            }
+        case .contextSpecific(2):
+            let hash: [UInt8]
+            do {
+                hash = try ASN1OctetString(node: ASN1.explicitInner(responderNode, tag: .contextSpecific(2))).bytes
+            } catch {
+                throw OCSPError.malformed(error)
+            }
+            guard hash.count == 20 else { throw OCSPError(.malformed, "responderID byKey is not a 20-byte SHA-1 hash") }
+            responder = .byKey(hash)
+        default:
+            throw OCSPError.malformed(responderNode.error(.unexpectedTag, "ResponderID must be [1] byName or [2] byKey"))
+        }
+        let producedAt: Int64
+        let list: ASN1Node
+        do {
+            producedAt = try ASN1GeneralizedTime(node: r.next(.generalizedTime)).components.secondsSinceEpoch
+            list = try r.next(.sequence)
+            try ASN1.expect(list, .sequence, constructed: true)
+        } catch {
+            throw OCSPError.malformed(error)
+        }
+        var responses: [SingleResponse] = []
+        for child in list.children { responses.append(try SingleResponse(node: child)) }
+        var extensions: [Extension] = []
+        if let tagged = r.nextIfPresent(.contextSpecific(1)) {
+            extensions = try OCSPError.extensions(tagged)
+        }
+        var signatureBits: ASN1BitString
+        do {
+            try r.finish()
+            signatureAlgorithmIdentifier = try AlgorithmIdentifier(node: reader.next(.sequence))
             signatureBits = try ASN1BitString(node: reader.next(.bitString))
-            if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
-                certificates = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { list in
-                    try ASN1.sequenceOf(list) { try Certificate(derEncoded: $0.encodedBytes) }
+        } catch {
+            throw OCSPError.malformed(error)
+        }
+        var certificates: [Certificate] = []
+        if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
+            let list: ASN1Node
+            do {
+                list = try ASN1.explicitInner(tagged, tag: .contextSpecific(0))
+                try ASN1.expect(list, .sequence, constructed: true)
+            } catch {
+                throw OCSPError.malformed(error)
+            }
+            for child in list.children {
+                do {
+                    certificates.append(try Certificate(derEncoded: child.encodedBytes))
+                } catch {
+                    throw OCSPError.malformed(error)
                 }
             }
         }
-        guard let fields, let algorithm, let signatureBits else { throw OCSPError(.malformed, "BasicOCSPResponse") }
+        do {
+            try reader.finish()
+        } catch {
+            throw OCSPError.malformed(error)
+        }
         guard signatureBits.unusedBits == 0 else { throw OCSPError(.malformed, "signature has unused bits") }
-        guard !fields.responses.isEmpty else { throw OCSPError(.malformed, "a response with no SingleResponse") }
-        tbsResponseData = fields.tbs
-        version = fields.version
-        responderID = fields.responder
-        producedAt = fields.producedAt
-        responses = fields.responses
-        responseExtensions = fields.extensions
-        signatureAlgorithmIdentifier = algorithm
-        signatureAlgorithm = try SignatureAlgorithm(algorithm)
+        guard !responses.isEmpty else { throw OCSPError(.malformed, "a response with no SingleResponse") }
+        tbsResponseData = Array(data.encodedBytes)
+        version = 1
+        responderID = responder
+        self.producedAt = producedAt
+        self.responses = responses
+        responseExtensions = extensions
+        do {
+            signatureAlgorithm = try SignatureAlgorithm(signatureAlgorithmIdentifier)
+        } catch {
+            throw OCSPError.malformed(error)
+        }
         signature = signatureBits.bytes
         self.certificates = certificates
     }
@@ -250,51 +316,61 @@ public struct SingleResponse: Hashable, Sendable {
     /// The answer's extensions.
     public let singleExtensions: [Extension]
 
-    init(node: ASN1Node) throws {
-        (certID, status, thisUpdate, nextUpdate, singleExtensions) = try ASN1.sequence(node) { reader in
-            let id = try CertID(node: reader.next(.sequence))
+    init(node: ASN1Node) throws(OCSPError) {
+        var reader: ASN1SequenceReader
+        let idNode: ASN1Node
+        do {
+            reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+            idNode = try reader.next(.sequence)
+        } catch {
+            throw OCSPError.malformed(error)
+        }
+        certID = try CertID(node: idNode)
+        do throws(ASN1Error) {
             let statusNode = try reader.next()
-            let status: CertStatus
             switch statusNode.identifier {
             case .contextSpecific(0):
                 _ = try ASN1Null(node: statusNode, identifier: .contextSpecific(0))
                 status = .good
             case .contextSpecific(1):
-                status = try ASN1.sequence(statusNode, identifier: .contextSpecific(1)) { r in
-                    let time = try ASN1GeneralizedTime(node: r.next(.generalizedTime)).components.secondsSinceEpoch
-                    var reason: Int?
-                    if let tagged = r.nextIfPresent(.contextSpecific(0)) {
-                        let value = try ASN1.explicit(tagged, tag: .contextSpecific(0)) {
-                            try ASN1Integer(node: $0, identifier: .enumerated).intValue()
-                        }
-                        // CRLReason: 0–10 except 7 (RFC 5280 §5.3.1).
-                        guard (0...10).contains(value), value != 7 else {
-                            throw tagged.error(.integerOutOfRange, "CRLReason \(value) is not defined")
-                        }
-                        reason = value
+                var r = try ASN1SequenceReader(checking: statusNode, identifier: .contextSpecific(1))
+                let time = try ASN1GeneralizedTime(node: r.next(.generalizedTime)).components.secondsSinceEpoch
+                var reason: Int?
+                if let tagged = r.nextIfPresent(.contextSpecific(0)) {
+                    let value = try ASN1Integer(node: ASN1.explicitInner(tagged, tag: .contextSpecific(0)), identifier: .enumerated)
+                        .intValue()
+                    // CRLReason: 0–10 except 7 (RFC 5280 §5.3.1).
+                    guard (0...10).contains(value), value != 7 else {
+                        throw tagged.error(.integerOutOfRange, "CRLReason \(value) is not defined")
                     }
-                    return .revoked(time: time, reason: reason)
+                    reason = value
                 }
+                try r.finish()
+                status = .revoked(time: time, reason: reason)
             case .contextSpecific(2):
                 _ = try ASN1Null(node: statusNode, identifier: .contextSpecific(2))
                 status = .unknown
             default:
                 throw statusNode.error(.unexpectedTag, "CertStatus must be [0] good, [1] revoked or [2] unknown")
             }
-            let thisUpdate = try ASN1GeneralizedTime(node: reader.next(.generalizedTime)).components.secondsSinceEpoch
-            var nextUpdate: Int64?
+            thisUpdate = try ASN1GeneralizedTime(node: reader.next(.generalizedTime)).components.secondsSinceEpoch
+            var next: Int64?
             if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
-                nextUpdate = try ASN1.explicit(tagged, tag: .contextSpecific(0)) {
-                    try ASN1GeneralizedTime(node: $0).components.secondsSinceEpoch
-                }
+                next = try ASN1GeneralizedTime(node: ASN1.explicitInner(tagged, tag: .contextSpecific(0))).components.secondsSinceEpoch
             }
-            var extensions: [Extension] = []
-            if let tagged = reader.nextIfPresent(.contextSpecific(1)) {
-                extensions = try ASN1.explicit(tagged, tag: .contextSpecific(1)) { list in
-                    try ASN1.sequenceOf(list) { try Extension(node: $0) }
-                }
-            }
-            return (id, status, thisUpdate, nextUpdate, extensions)
+            nextUpdate = next
+        } catch {
+            throw OCSPError.malformed(error)
+        }
+        var extensions: [Extension] = []
+        if let tagged = reader.nextIfPresent(.contextSpecific(1)) {
+            extensions = try OCSPError.extensions(tagged)
+        }
+        singleExtensions = extensions
+        do {
+            try reader.finish()
+        } catch {
+            throw OCSPError.malformed(error)
         }
     }
 }

@@ -119,11 +119,7 @@ public actor OCSPRevocationChecker {
             let named = PathCertificate(certificate, position: index)
             do {
                 let result = try await status(of: certificate, issuer: issuer, at: time)
-                switch result.status {
-                case .good: break
-                case .revoked(let revokedAt, let reason): failures.append(.revoked(certificate: named, time: revokedAt, reason: reason))
-                case .unknown: failures.append(.revocationStatusUnknown(certificate: named))
-                }
+                if let failure = result.failure(for: named) { failures.append(failure) }
             } catch {
                 let retryable = error.code == .retryable
                 if retryable && mode == .softFail { continue }

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilKeys
 import SigilX509
@@ -45,53 +46,101 @@ public struct CMSSignedData: Sendable {
         guard data.count <= CMSSignedData.maximumSize else {
             throw PKCS7Error(.malformed, "CMS message of \(data.count) bytes exceeds \(CMSSignedData.maximumSize)")
         }
+        var reader: ASN1SequenceReader
+        let type: ASN1ObjectIdentifier
         do {
-            let root = try BER.parse(data)
-            var parsed: (Int, [AlgorithmIdentifier], ASN1ObjectIdentifier, [UInt8]?, [Certificate], [CMSSignerInfo])?
-            try ASN1.sequence(root) { reader in
-                let type = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
-                guard type == CMSOIDs.signedData else {
-                    throw PKCS7Error(.unexpectedContentType, "ContentInfo type \(type) is not signedData")
-                }
-                parsed = try ASN1.explicit(reader.next(.contextSpecific(0)), tag: .contextSpecific(0)) { try CMSSignedData.fields($0) }
-            }
-            guard let parsed else { throw PKCS7Error(.malformed, "ContentInfo") }
-            (version, digestAlgorithms, contentType, content, certificates, signerInfos) = parsed
-            payload = CMSSignedData.unwrap(parsed.3)
+            reader = try ASN1SequenceReader(checking: BER.parse(data), identifier: .sequence)
+            type = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
         } catch {
-            throw PKCS7Error(wrapping: error, as: .malformed, context: "CMS SignedData")
+            throw CMSSignedData.malformed(error)
         }
+        guard type == CMSOIDs.signedData else {
+            throw PKCS7Error(.unexpectedContentType, "ContentInfo type \(type) is not signedData")
+        }
+        let signedData: ASN1Node
+        do {
+            signedData = try ASN1.explicitInner(reader.next(.contextSpecific(0)), tag: .contextSpecific(0))
+        } catch {
+            throw CMSSignedData.malformed(error)
+        }
+        let fields = try CMSSignedData.fields(signedData)
+        do {
+            try reader.finish()
+        } catch {
+            throw CMSSignedData.malformed(error)
+        }
+        (version, digestAlgorithms, contentType, content, certificates, signerInfos) = fields
+        payload = CMSSignedData.unwrap(fields.3)
     }
 
-    private static func fields(_ node: ASN1Node) throws -> (
+    /// A lower layer's error met while reading the message (ASN.1, a certificate), as this
+    /// module's: `.malformed`, with the lower error's code and reason.
+    static func malformed<Lower: CodedError>(_ error: Lower) -> PKCS7Error {
+        PKCS7Error(wrapping: error, as: .malformed, context: "CMS SignedData")
+    }
+
+    private static func fields(_ node: ASN1Node) throws(PKCS7Error) -> (
         Int, [AlgorithmIdentifier], ASN1ObjectIdentifier, [UInt8]?, [Certificate], [CMSSignerInfo]
     ) {
-        try ASN1.sequence(node) { reader in
-            let version = try ASN1Integer(node: reader.next(.integer)).intValue()
-            guard (1...5).contains(version) else { throw PKCS7Error(.malformed, "SignedData version \(version) is not 1–5") }
-            let digests = try ASN1.setOf(reader.next(.set)) { try AlgorithmIdentifier(node: $0) }
-            let (type, content): (ASN1ObjectIdentifier, [UInt8]?) = try ASN1.sequence(reader.next(.sequence)) { r in
-                let type = try ASN1ObjectIdentifier(node: r.next(.objectIdentifier))
-                var content: [UInt8]?
-                if let tagged = r.nextIfPresent(.contextSpecific(0)) {
-                    content = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { try ASN1OctetString(node: $0).bytes }
-                }
-                return (type, content)
-            }
-            var certificates: [Certificate] = []
-            if let set = reader.nextIfPresent(.contextSpecific(0)) {
-                try ASN1.expect(set, .contextSpecific(0), constructed: true)
-                for child in set.children {
-                    // CertificateChoices: only the plain Certificate (a SEQUENCE) is read; the
-                    // obsolete and attribute-certificate alternatives are skipped.
-                    guard child.identifier == .sequence else { continue }
-                    certificates.append(try Certificate(derEncoded: child.encodedBytes))
-                }
-            }
-            _ = reader.nextIfPresent(.contextSpecific(1))  // crls: not used for receipts
-            let signers = try ASN1.setOf(reader.next(.set)) { try CMSSignerInfo(node: $0) }
-            return (version, digests, type, content, certificates, signers)
+        var reader: ASN1SequenceReader
+        let version: Int
+        do {
+            reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+            version = try ASN1Integer(node: reader.next(.integer)).intValue()
+        } catch {
+            throw malformed(error)
         }
+        guard (1...5).contains(version) else { throw PKCS7Error(.malformed, "SignedData version \(version) is not 1–5") }
+        var digests: [AlgorithmIdentifier] = []
+        let type: ASN1ObjectIdentifier
+        var content: [UInt8]?
+        do {
+            let digestSet = try reader.next(.set)
+            try ASN1.checkSetOf(digestSet, identifier: .set)
+            for child in digestSet.children { digests.append(try AlgorithmIdentifier(node: child)) }
+            var r = try ASN1SequenceReader(checking: reader.next(.sequence), identifier: .sequence)
+            type = try ASN1ObjectIdentifier(node: r.next(.objectIdentifier))
+            if let tagged = r.nextIfPresent(.contextSpecific(0)) {
+                content = try ASN1OctetString(node: ASN1.explicitInner(tagged, tag: .contextSpecific(0))).bytes
+            }
+            try r.finish()
+        } catch {
+            throw malformed(error)
+        }
+        var certificates: [Certificate] = []
+        if let set = reader.nextIfPresent(.contextSpecific(0)) {
+            do {
+                try ASN1.expect(set, .contextSpecific(0), constructed: true)
+            } catch {
+                throw malformed(error)
+            }
+            for child in set.children {
+                // CertificateChoices: only the plain Certificate (a SEQUENCE) is read; the
+                // obsolete and attribute-certificate alternatives are skipped.
+                guard child.identifier == .sequence else { continue }
+                do {
+                    certificates.append(try Certificate(derEncoded: child.encodedBytes))
+                } catch {
+                    throw malformed(error)
+                }
+            }
+        }
+        _ = reader.nextIfPresent(.contextSpecific(1))  // crls: not used for receipts
+        let signerSet: ASN1Node
+        do {
+            signerSet = try reader.next(.set)
+            try ASN1.checkSetOf(signerSet, identifier: .set)
+        } catch {
+            throw malformed(error)
+        }
+        var signers: [CMSSignerInfo] = []
+        for child in signerSet.children { signers.append(try CMSSignerInfo(node: child)) }
+        do {
+            try reader.finish()
+        } catch {
+            throw malformed(error)
+        }
+        return (version, digests, type, content, certificates, signers)
     }
 
     /// The content without Xcode's extra OCTET STRING wrapper (when the content is exactly one

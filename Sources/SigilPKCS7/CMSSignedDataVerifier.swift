@@ -13,21 +13,42 @@ import SigilX509
 public struct CMSSignedDataVerifier: Sendable {
     /// The roots a signer must chain to.
     public var trustedRoots: [Certificate]
-    /// The policies the signer's chain is validated under, besides the RFC 5280 basics.
-    public var policies: [any CertificatePolicy]
+    /// The policies the signer's chain is validated under, besides the RFC 5280 basics, as the
+    /// verifier holds them (one concrete type: no existential on the verification path).
+    public var erasedPolicies: [AnyCertificatePolicy]
+    #if !hasFeature(Embedded)
+    /// The policies the signer's chain is validated under, besides the RFC 5280 basics, as given.
+    public var policies: [any CertificatePolicy] {
+        get { erasedPolicies.map { $0.given } }
+        set { erasedPolicies = newValue.map { AnyCertificatePolicy(erasing: $0) } }
+    }
+    #endif
     /// RSA keys smaller than this verify nothing.
     public var minimumRSABits: Int
 
     /// A verifier trusting `trustedRoots`, validating the signer's chain under `policies` (the
     /// RFC 5280 basics always apply), refusing RSA keys under `minimumRSABits`.
     public init(
-        trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
+        trustedRoots: [Certificate], policies: [AnyCertificatePolicy] = [AnyCertificatePolicy(RFC5280Policy())],
         minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
     ) {
         self.trustedRoots = trustedRoots
-        self.policies = policies
+        self.erasedPolicies = policies
         self.minimumRSABits = minimumRSABits
     }
+
+    #if !hasFeature(Embedded)
+    /// A verifier trusting `trustedRoots`, validating the signer's chain under `policies` (any
+    /// mix of policy types; the RFC 5280 basics always apply), refusing RSA keys under
+    /// `minimumRSABits`.
+    @_disfavoredOverload
+    public init(
+        trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
+        minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
+    ) {
+        self.init(trustedRoots: trustedRoots, policies: policies.map { AnyCertificatePolicy(erasing: $0) }, minimumRSABits: minimumRSABits)
+    }
+    #endif
 
     /// The signer and the chain it validated through.
     public struct Verified: Sendable {
@@ -121,16 +142,16 @@ public struct CMSSignedDataVerifier: Sendable {
             throw fail("RFC 5652 §5.6", "signature", PKCS7Error(.invalidSignature, "signature by \(signer.subject): \(reason)"))
         }
         let others = signed.certificates.filter { $0 != signer }
-        let verifier = CertificateVerifier(trustedRoots: trustedRoots, policies: policies, minimumRSABits: minimumRSABits)
-        let policyNames = policies.map(\.name).joined(separator: " + ")
+        let verifier = CertificateVerifier(trustedRoots: trustedRoots, policies: erasedPolicies, minimumRSABits: minimumRSABits)
+        let policyNames = erasedPolicies.map { $0.name }.joined(separator: " + ")
         switch verifier.verify(leaf: signer, intermediates: others, at: time, trace: trace) {
         case .valid(let chain):
             step(
                 "RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)", true,
-                chain.map(\.subject.rfc4514String).joined(separator: " → "))
+                chain.map { $0.subject.rfc4514String }.joined(separator: " → "))
             return Verified(signer: signer, chain: chain)
         case .invalid(let failures):
-            let reasons = failures.map(\.description).joined(separator: "; ")
+            let reasons = failures.map { $0.description }.joined(separator: "; ")
             throw fail(
                 "RFC 5280 §6.1 (\(policyNames))", "signer chain at \(time)",
                 PKCS7Error(failures.failsOnlyOnValidityPeriod ? .signerNotValidAtTime : .untrustedSigner, reasons, failures: failures))

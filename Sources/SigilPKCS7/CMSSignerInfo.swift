@@ -33,27 +33,35 @@ public struct CMSSignerInfo: Sendable {
     /// The signature's bytes.
     public let signature: [UInt8]
 
-    init(node: ASN1Node) throws {
-        var fields: (Int, CMSSignerIdentifier, HashAlgorithm, [CMSAttribute]?, [UInt8]?, AlgorithmIdentifier, [UInt8])?
-        try ASN1.sequence(node) { reader in
-            let version = try ASN1Integer(node: reader.next(.integer)).intValue()
+    init(node: ASN1Node) throws(PKCS7Error) {
+        var reader: ASN1SequenceReader
+        let sid: CMSSignerIdentifier
+        let digest: AlgorithmIdentifier
+        do throws(ASN1Error) {
+            reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+            version = try ASN1Integer(node: reader.next(.integer)).intValue()
             let sidNode = try reader.next()
-            let sid: CMSSignerIdentifier
             if sidNode.identifier == .sequence {
-                sid = try ASN1.sequence(sidNode) { r in
-                    .issuerAndSerialNumber(
-                        issuer: try DistinguishedName(node: r.next(.sequence)),
-                        serial: try ASN1Integer(node: r.next(.integer)).twosComplementBytes)
-                }
+                var r = try ASN1SequenceReader(checking: sidNode, identifier: .sequence)
+                let issuer = try DistinguishedName(node: r.next(.sequence))
+                let serial = try ASN1Integer(node: r.next(.integer)).twosComplementBytes
+                try r.finish()
+                sid = .issuerAndSerialNumber(issuer: issuer, serial: serial)
             } else if sidNode.identifier == .contextSpecific(0) {
                 sid = .subjectKeyIdentifier(try ASN1OctetString(node: sidNode, identifier: .contextSpecific(0)).bytes)
             } else {
                 throw sidNode.error(.unexpectedTag, "SignerIdentifier must be issuerAndSerialNumber or [0] subjectKeyIdentifier")
             }
-            let digest = try AlgorithmIdentifier(node: reader.next(.sequence))
-            guard let hash = KeyOIDs.hash(digest.algorithm) else {
-                throw PKCS7Error(.unsupportedAlgorithm, "digest algorithm \(digest.algorithm) is not SHA-1/256/384/512")
-            }
+            digest = try AlgorithmIdentifier(node: reader.next(.sequence))
+        } catch {
+            throw CMSSignedData.malformed(error)
+        }
+        signerIdentifier = sid
+        guard let hash = KeyOIDs.hash(digest.algorithm) else {
+            throw PKCS7Error(.unsupportedAlgorithm, "digest algorithm \(digest.algorithm) is not SHA-1/256/384/512")
+        }
+        digestAlgorithm = hash
+        do throws(ASN1Error) {
             var attributes: [CMSAttribute]?
             var attributesDER: [UInt8]?
             if let signed = reader.nextIfPresent(.contextSpecific(0)) {
@@ -62,12 +70,14 @@ public struct CMSSignerInfo: Sendable {
                 var list: [CMSAttribute] = []
                 for child in signed.children {
                     encodings.append(Array(child.encodedBytes))
-                    list.append(
-                        try ASN1.sequence(child) { r in
-                            let type = try ASN1ObjectIdentifier(node: r.next(.objectIdentifier))
-                            let values = try ASN1.sequenceOf(r.next(.set), identifier: .set) { Array($0.encodedBytes) }
-                            return CMSAttribute(type: type, values: values)
-                        })
+                    var r = try ASN1SequenceReader(checking: child, identifier: .sequence)
+                    let type = try ASN1ObjectIdentifier(node: r.next(.objectIdentifier))
+                    let set = try r.next(.set)
+                    try ASN1.expect(set, .set, constructed: true)
+                    var values: [[UInt8]] = []
+                    for value in set.children { values.append(Array(value.encodedBytes)) }
+                    try r.finish()
+                    list.append(CMSAttribute(type: type, values: values))
                 }
                 guard !list.isEmpty else { throw signed.error(.unexpectedElementCount, "signedAttrs must not be empty") }
                 // The DER SET OF: the received order when it is already DER, else sorted.
@@ -76,14 +86,14 @@ public struct CMSSignerInfo: Sendable {
                 attributes = list
                 attributesDER = writer.bytes
             }
-            let algorithm = try AlgorithmIdentifier(node: reader.next(.sequence))
-            let signature = try ASN1OctetString(node: reader.next(.octetString)).bytes
+            (signedAttributes, signedAttributesDER) = (attributes, attributesDER)
+            signatureAlgorithmIdentifier = try AlgorithmIdentifier(node: reader.next(.sequence))
+            signature = try ASN1OctetString(node: reader.next(.octetString)).bytes
             _ = reader.nextIfPresent(.contextSpecific(1))  // unsignedAttrs
-            fields = (version, sid, hash, attributes, attributesDER, algorithm, signature)
+            try reader.finish()
+        } catch {
+            throw CMSSignedData.malformed(error)
         }
-        guard let fields else { throw PKCS7Error(.malformed, "SignerInfo") }
-        (version, signerIdentifier, digestAlgorithm, signedAttributes, signedAttributesDER, signatureAlgorithmIdentifier, signature) =
-            fields
     }
 
     /// The signed attribute of `type`, when present.

@@ -18,21 +18,22 @@ public struct ReceiptAttribute: Hashable, Sendable {
     /// The OCTET STRING's content, as received.
     public let value: [UInt8]
 
-    package init(node: ASN1Node) throws {
-        (type, version, value) = try ASN1.sequence(node) { reader in
-            (
-                try ASN1Integer(node: reader.next(.integer)).intValue(),
-                try ASN1Integer(node: reader.next(.integer)).intValue(),
-                try ASN1OctetString(node: reader.next(.octetString)).bytes
-            )
-        }
+    package init(node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        type = try ASN1Integer(node: reader.next(.integer)).intValue()
+        version = try ASN1Integer(node: reader.next(.integer)).intValue()
+        value = try ASN1OctetString(node: reader.next(.octetString)).bytes
+        try reader.finish()
     }
 
     /// The attributes of a payload (a SET OF ReceiptAttribute, BER): app receipts, and App Attest
     /// fraud-metric receipts, which use the same layout with raw values.
-    public static func payload(_ bytes: [UInt8]) throws -> [ReceiptAttribute] {
+    public static func payload(_ bytes: [UInt8]) throws(ASN1Error) -> [ReceiptAttribute] {
         let node = try BER.parse(bytes)
-        return try ASN1.setOf(node) { try ReceiptAttribute(node: $0) }
+        try ASN1.checkSetOf(node, identifier: .set)
+        var attributes: [ReceiptAttribute] = []
+        for child in node.children { attributes.append(try ReceiptAttribute(node: child)) }
+        return attributes
     }
 
     /// The value decoded as a UTF8String or IA5String; nil if it is neither.

@@ -88,6 +88,10 @@ public final class VerificationService: Sendable {
     /// App Attestation Root CA for attestations) are installed, each checked against its pinned
     /// fingerprint; nil when there is none.
     public let appleRootsDirectory: String?
+    /// Apple's roots that are not built in, given as certificates (``init(cache:applePay:requestTrust:appleRoots:clock:)``):
+    /// each found by its pinned fingerprint, anything else ignored; nil when they come from
+    /// ``appleRootsDirectory``.
+    public let appleRoots: [Certificate]?
     /// Now, in seconds since 1970: the validation time when a request gives no `at`, and what a
     /// request's `at` is compared with (inject a fixed clock for deterministic answers).
     public let clock: @Sendable () -> Int64
@@ -108,6 +112,24 @@ public final class VerificationService: Sendable {
         self.applePay = applePay
         self.requestTrust = requestTrust
         self.appleRootsDirectory = appleRootsDirectory
+        self.appleRoots = nil
+        self.clock = clock
+    }
+
+    /// A service like ``init(cache:applePay:requestTrust:appleRootsDirectory:clock:)`` that takes
+    /// Apple's roots that are not built in as certificates instead of a directory: what a build
+    /// without a file system (Embedded Swift, WebAssembly) or a caller holding the roots already
+    /// passes. A root is used only when its SHA-256 fingerprint is the one pinned for its job;
+    /// `clock` has no default, as such builds have no clock of their own.
+    public init(
+        cache: ChainCache = ChainCache(), applePay: ApplePayServiceConfiguration? = nil, requestTrust: RequestTrust,
+        appleRoots: [Certificate], clock: @escaping @Sendable () -> Int64
+    ) {
+        self.cache = cache
+        self.applePay = applePay
+        self.requestTrust = requestTrust
+        self.appleRootsDirectory = nil
+        self.appleRoots = appleRoots
         self.clock = clock
     }
 
@@ -236,6 +258,13 @@ public final class VerificationService: Sendable {
     /// Apple's root `root` from ``appleRootsDirectory``, checked against its pinned fingerprint;
     /// a missing or wrong one is the service's configuration, answered `service.notConfigured`.
     private func installedAppleRoot(_ root: AppleRootCertificate, member: String) throws(ServiceConfigurationError) -> Certificate {
+        if let appleRoots {
+            guard let found = appleRoots.first(where: { AppleRootCertificates.identify($0.derBytes) == root }) else {
+                throw ServiceConfigurationError(
+                    .notConfigured, "no \(member) in the request, and \(root.name) is not among the roots the service was given")
+            }
+            return found
+        }
         do { return try AppleRootCertificates.certificate(root, directory: appleRootsDirectory) } catch {
             throw ServiceConfigurationError(
                 .notConfigured, "no \(member) in the request, and Apple's root is not available to the service: \(error.reason)")

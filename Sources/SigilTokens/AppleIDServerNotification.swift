@@ -63,7 +63,7 @@ public struct AppleIDServerNotification: Sendable, Hashable {
     /// `jti` when Apple sends one, else the event's type, subject and time together.
     public var identity: String {
         if let tokenID, !tokenID.isEmpty { return "jti:" + tokenID }
-        return "event:\(event.type.rawValue):\(event.subject):\(event.eventTime.map(String.init) ?? "-")"
+        return "event:\(event.type.rawValue):\(event.subject):\(event.eventTime.map { String($0) } ?? "-")"
     }
 }
 

@@ -1,13 +1,8 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilJOSE
 import SigilKeys
-
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// An App Store Connect / Apple Developer private key (the `.p8` file: PKCS#8 PEM of a P-256 key)
 /// and its key identifier. The scalar never leaves the key object; every signature made with it
@@ -31,7 +26,7 @@ public struct AppleSigningKey: Sendable {
     /// Loads a `.p8` (PKCS#8 PEM or DER; SEC 1 "EC PRIVATE KEY" also accepted).
     public init<Bytes: Collection>(p8 bytes: Bytes, keyID: String) throws(TokenError) where Bytes.Element == UInt8 {
         let loaded: ECKey
-        do { loaded = try ECKey(loading: bytes) } catch { throw TokenError(.invalidKey, "the .p8 key: \(error)") }
+        do { loaded = try ECKey(loading: bytes) } catch { throw TokenError(wrapping: error, as: .invalidKey, context: "the .p8 key") }
         guard case .privateKey(let key) = loaded else {
             throw TokenError(.invalidKey, "the .p8 file holds a public key, not a private key")
         }
@@ -177,9 +172,35 @@ public enum AppleTokens {
 
     static func base(issuerID: String, bundleID: String, audience: String, nonce: String?, issuedAt: Int64) -> [(String, JSONValue)] {
         [
-            ("nonce", .string(nonce ?? UUID().uuidString.lowercased())), ("iss", .string(issuerID)), ("bid", .string(bundleID)),
+            ("nonce", .string(nonce ?? randomNonce())), ("iss", .string(issuerID)), ("bid", .string(bundleID)),
             ("aud", .string(audience)), ("iat", .int(issuedAt)),
         ]
+    }
+
+    /// A fresh nonce for a claim the caller left to us: a random (version 4, RFC 9562 §5.4) UUID in
+    /// lowercase, as Apple's libraries write one — 122 bits from the system's generator, no
+    /// Foundation.
+    static func randomNonce() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return randomNonce(using: &generator)
+    }
+
+    /// `randomNonce()` with the random bits from `generator` (tests pass a seeded one).
+    static func randomNonce<Generator: RandomNumberGenerator>(using generator: inout Generator) -> String {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for half in 0..<2 {
+            let word = generator.next()
+            for index in 0..<8 { bytes[8 * half + index] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(index))) }
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // variant 10
+        let hex = Base16.encode(bytes)
+        var out = ""
+        for (index, character) in hex.enumerated() {
+            if index == 8 || index == 12 || index == 16 || index == 20 { out += "-" }
+            out.append(character)
+        }
+        return out
     }
 
     static func jwt(key: AppleSigningKey, claims: [(String, JSONValue)]) throws(TokenError) -> String {

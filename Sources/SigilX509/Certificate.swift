@@ -52,7 +52,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         let extensions: [Extension]
         let signature: [UInt8]
 
-        init(derBytes: [UInt8], fields: Fields, signature: [UInt8]) throws {
+        init(derBytes: [UInt8], fields: Fields, signature: [UInt8]) throws(X509Error) {
             self.derBytes = derBytes
             tbsRange = fields.tbsRange
             version = fields.version
@@ -126,25 +126,37 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         guard data.count <= Certificate.maximumSize else {
             throw X509Error(.malformed, "certificate of \(data.count) bytes exceeds \(Certificate.maximumSize)")
         }
+        var reader: ASN1SequenceReader
+        let tbsNode: ASN1Node
         do {
-            let root = try DER.parse(data)
-            // Returned, not assigned to captured optionals: the fields move into the certificate.
-            let (fields, outerAlgorithmBytes, signatureBits) = try ASN1.sequence(root) { reader in
-                let fields = try Fields(node: reader.next(.sequence), decodingExtensionsEagerly: decodingExtensionsEagerly)
-                let algorithmNode = try reader.next(.sequence)
-                return (fields, algorithmNode.encodedBytes, try ASN1BitString(node: reader.next(.bitString)))
-            }
-            guard outerAlgorithmBytes.elementsEqual(fields.innerAlgorithmBytes) else {
-                throw X509Error(
-                    .algorithmMismatch, "signatureAlgorithm differs from the TBSCertificate signature field (RFC 5280 §4.1.1.2)")
-            }
-            guard signatureBits.unusedBits == 0 else {
-                throw X509Error(.malformed, "signatureValue has unused bits")
-            }
-            storage = try Storage(derBytes: data, fields: fields, signature: signatureBits.bytes)
+            reader = try ASN1SequenceReader(checking: DER.parse(data), identifier: .sequence)
+            tbsNode = try reader.next(.sequence)
         } catch {
-            throw X509Error(wrapping: error, as: .malformed, context: "certificate")
+            throw Certificate.malformed(error)
         }
+        // The fields move into the certificate.
+        let fields = try Fields(node: tbsNode, decodingExtensionsEagerly: decodingExtensionsEagerly)
+        let outerAlgorithmBytes: ArraySlice<UInt8>
+        let signatureBits: ASN1BitString
+        do {
+            outerAlgorithmBytes = try reader.next(.sequence).encodedBytes
+            signatureBits = try ASN1BitString(node: reader.next(.bitString))
+            try reader.finish()
+        } catch {
+            throw Certificate.malformed(error)
+        }
+        guard outerAlgorithmBytes.elementsEqual(fields.innerAlgorithmBytes) else {
+            throw X509Error(.algorithmMismatch, "signatureAlgorithm differs from the TBSCertificate signature field (RFC 5280 §4.1.1.2)")
+        }
+        guard signatureBits.unusedBits == 0 else {
+            throw X509Error(.malformed, "signatureValue has unused bits")
+        }
+        storage = try Storage(derBytes: data, fields: fields, signature: signatureBits.bytes)
+    }
+
+    /// An ASN.1 error met while reading a certificate, as the certificate's error.
+    static func malformed(_ error: ASN1Error) -> X509Error {
+        X509Error(wrapping: error, as: .malformed, context: "certificate")
     }
 
     /// The TBSCertificate's fields, in order.
@@ -163,24 +175,15 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         var subjectUniqueID: ASN1BitString?
         var extensions: [Extension]
 
-        init(node: ASN1Node, decodingExtensionsEagerly: Bool) throws {
+        init(node: ASN1Node, decodingExtensionsEagerly: Bool) throws(X509Error) {
             // Node slices index the parsed array, which the certificate keeps as derBytes.
             tbsRange = node.encodedBytes.indices
+            var reader: ASN1SequenceReader
             var version = 1
-            var serial = ASN1Integer(0)
-            var algorithm = AlgorithmIdentifier(algorithm: [2, 5])
-            var innerAlgorithmBytes: ArraySlice<UInt8> = []
-            var spkiRange: Range<Int> = 0..<0
-            var issuer: DistinguishedName?
-            var subject: DistinguishedName?
-            var validity: Validity?
-            var spki: SubjectPublicKeyInfo?
-            var issuerUID: ASN1BitString?
-            var subjectUID: ASN1BitString?
-            var extensions: [Extension] = []
-            try ASN1.sequence(node) { reader in
+            do throws(ASN1Error) {
+                reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
                 if let tagged = reader.nextIfPresent(.contextSpecific(0)) {
-                    let value = try ASN1.explicit(tagged, tag: .contextSpecific(0)) { try ASN1Integer(node: $0).intValue() }
+                    let value = try ASN1Integer(node: ASN1.explicitInner(tagged, tag: .contextSpecific(0))).intValue()
                     guard value == 1 || value == 2 else {
                         throw tagged.error(
                             .integerOutOfRange,
@@ -190,8 +193,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
                     }
                     version = value + 1
                 }
-                let serialNode = try reader.next(.integer)
-                serial = try ASN1Integer(node: serialNode)
+                serial = try ASN1Integer(node: reader.next(.integer))
                 let algorithmNode = try reader.next(.sequence)
                 innerAlgorithmBytes = algorithmNode.encodedBytes
                 algorithm = try AlgorithmIdentifier(node: algorithmNode)
@@ -201,50 +203,53 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
                 let spkiNode = try reader.next(.sequence)
                 spkiRange = spkiNode.encodedBytes.indices
                 spki = try SubjectPublicKeyInfo(node: spkiNode)
+                issuerUniqueID = nil
                 if let uid = reader.nextIfPresent(.contextSpecific(1)) {
-                    issuerUID = try ASN1BitString(node: uid, identifier: .contextSpecific(1))
+                    issuerUniqueID = try ASN1BitString(node: uid, identifier: .contextSpecific(1))
                 }
+                subjectUniqueID = nil
                 if let uid = reader.nextIfPresent(.contextSpecific(2)) {
-                    subjectUID = try ASN1BitString(node: uid, identifier: .contextSpecific(2))
+                    subjectUniqueID = try ASN1BitString(node: uid, identifier: .contextSpecific(2))
                 }
-                if let tagged = reader.nextIfPresent(.contextSpecific(3)) {
-                    // One cache for the decoded values of all the extensions, each in its slot.
-                    let cache = ExtensionValueCache()
-                    extensions = try ASN1.explicit(tagged, tag: .contextSpecific(3)) { list in
-                        try ASN1.expect(list, .sequence, constructed: true)
-                        var parsed: [Extension] = []
-                        parsed.reserveCapacity(list.children.count)
-                        for node in list.children {
-                            parsed.append(
-                                try Extension(node: node, cache: cache, slot: parsed.count, decodingEagerly: decodingExtensionsEagerly))
-                        }
-                        return parsed
-                    }
-                    guard !extensions.isEmpty else {
-                        throw tagged.error(.unexpectedElementCount, "extensions must not be empty (RFC 5280 §4.1)")
-                    }
-                    guard version == 3 else { throw X509Error(.unsupportedVersion, "extensions need version v3, found v\(version)") }
-                }
+            } catch {
+                throw Certificate.malformed(error)
             }
-            guard (issuerUID == nil && subjectUID == nil) || version >= 2 else {
+            var extensions: [Extension] = []
+            if let tagged = reader.nextIfPresent(.contextSpecific(3)) {
+                let list: ASN1Node
+                do {
+                    list = try ASN1.explicitInner(tagged, tag: .contextSpecific(3))
+                    try ASN1.expect(list, .sequence, constructed: true)
+                } catch {
+                    throw Certificate.malformed(error)
+                }
+                // One cache for the decoded values of all the extensions, each in its slot.
+                let cache = ExtensionValueCache()
+                extensions.reserveCapacity(list.children.count)
+                for node in list.children {
+                    let fields: Extension.Fields
+                    do { fields = try Extension.fields(of: node) } catch { throw Certificate.malformed(error) }
+                    extensions.append(
+                        try Extension(fields, cache: cache, slot: extensions.count, decodingEagerly: decodingExtensionsEagerly))
+                }
+                guard !extensions.isEmpty else {
+                    throw Certificate.malformed(tagged.error(.unexpectedElementCount, "extensions must not be empty (RFC 5280 §4.1)"))
+                }
+                guard version == 3 else { throw X509Error(.unsupportedVersion, "extensions need version v3, found v\(version)") }
+            }
+            do {
+                try reader.finish()
+            } catch {
+                throw Certificate.malformed(error)
+            }
+            guard (issuerUniqueID == nil && subjectUniqueID == nil) || version >= 2 else {
                 throw X509Error(.unsupportedVersion, "unique identifiers need version v2 or v3")
             }
             // Pairwise (a handful of extensions; no set to build and hash into).
             for (index, e) in extensions.enumerated() where extensions[..<index].contains(where: { $0.oid == e.oid }) {
                 throw X509Error(.duplicateExtension, "extension \(e.name) appears more than once (RFC 5280 §4.2)")
             }
-            guard let issuer, let subject, let validity, let spki else { throw X509Error(.malformed, "TBSCertificate") }
             self.version = version
-            self.serial = serial
-            self.algorithm = algorithm
-            self.innerAlgorithmBytes = innerAlgorithmBytes
-            self.issuer = issuer
-            self.validity = validity
-            self.subject = subject
-            self.spki = spki
-            self.spkiRange = spkiRange
-            self.issuerUniqueID = issuerUID
-            self.subjectUniqueID = subjectUID
             self.extensions = extensions
         }
     }
@@ -305,7 +310,7 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
         -> (certificates: [Certificate], skipped: [String]) where Bytes.Element == UInt8
     {
         let data = Array(bytes)
-        if let text = String(validating: data, as: UTF8.self), text.contains("-----BEGIN ") {
+        if PEMDocument.containsBeginLine(data), let text = String(validating: data, as: UTF8.self) {
             return try certificates(pem: text, skippingForeignBlocks: skippingForeignBlocks)
         }
         return ([try Certificate(derEncoded: data)], [])
@@ -356,9 +361,9 @@ public struct Certificate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// OCSP responder URLs from authorityInfoAccess (RFC 5280 §4.2.2.1).
-    public var ocspURLs: [String] { authorityInfoAccess.filter { $0.method == X509OIDs.accessOCSP }.compactMap(\.uri) }
+    public var ocspURLs: [String] { authorityInfoAccess.filter { $0.method == X509OIDs.accessOCSP }.compactMap { $0.uri } }
     /// CA issuer URLs from authorityInfoAccess (where the issuer's certificate can be fetched).
-    public var caIssuerURLs: [String] { authorityInfoAccess.filter { $0.method == X509OIDs.accessCAIssuers }.compactMap(\.uri) }
+    public var caIssuerURLs: [String] { authorityInfoAccess.filter { $0.method == X509OIDs.accessCAIssuers }.compactMap { $0.uri } }
 
     /// cRLDistributionPoints's entries; empty when absent.
     public var crlDistributionPoints: [DistributionPoint] {

@@ -29,7 +29,7 @@ public enum CertificatePublicKey: Hashable, Sendable, CustomStringConvertible {
         case KeyOIDs.rsaEncryption, KeyOIDs.rsassaPSS:
             do {
                 self = .rsa(try RSAPublicKeyInfo(spki: spki, minimumModulusBits: RSAPublicKey.smallestAllowedModulusBits))
-            } catch  where error.code == .invalidKey && error.reason.contains("below the minimum") {
+            } catch  where error.code == .invalidKey && RSAPublicKeyInfo.isBelowSmallestAllowedSize(spki) {
                 self = .unknown(spki)  // below 1024 bits: kept, never usable
             } catch {
                 throw X509Error(.malformed, "RSA subject public key: \(error.reason)")

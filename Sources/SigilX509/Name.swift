@@ -33,7 +33,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a Name (RFC 5280 §4.1.2.4), keeping its encoding for exact comparisons. Throws on
     /// exactly the inputs the full decoding (`rdns`) would refuse.
-    public init(node: ASN1Node) throws {
+    public init(node: ASN1Node) throws(ASN1Error) {
         try DistinguishedName.validate(node)
         derBytes = Array(node.encodedBytes)
         isBER = node.rules != .distinguished
@@ -57,18 +57,23 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 
     /// The full decoding of a Name: SEQUENCE OF non-empty SET OF AttributeTypeAndValue.
-    static func decodeRDNs(_ node: ASN1Node) throws -> [RelativeDistinguishedName] {
-        try ASN1.sequenceOf(node) { rdnNode in
-            let attributes = try ASN1.setOf(rdnNode) { try AttributeTypeAndValue(node: $0) }
+    static func decodeRDNs(_ node: ASN1Node) throws(ASN1Error) -> [RelativeDistinguishedName] {
+        try ASN1.expect(node, .sequence, constructed: true)
+        var rdns: [RelativeDistinguishedName] = []
+        for rdnNode in node.children {
+            try ASN1.checkSetOf(rdnNode, identifier: .set)
+            var attributes: [AttributeTypeAndValue] = []
+            for attribute in rdnNode.children { attributes.append(try AttributeTypeAndValue(node: attribute)) }
             guard !attributes.isEmpty else {
                 throw rdnNode.error(.unexpectedElementCount, "a RelativeDistinguishedName must hold at least one attribute")
             }
-            return RelativeDistinguishedName(attributes: attributes)
+            rdns.append(RelativeDistinguishedName(attributes: attributes))
         }
+        return rdns
     }
 
     /// Every check of `decodeRDNs`, in the same order and with the same errors, building nothing.
-    static func validate(_ node: ASN1Node) throws {
+    static func validate(_ node: ASN1Node) throws(ASN1Error) {
         try ASN1.expect(node, .sequence, constructed: true)
         for rdnNode in node.children {
             try ASN1.checkSetOf(rdnNode, identifier: .set)
@@ -85,7 +90,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
 
     /// All values of one attribute type, in order (e.g. every OU).
     public func values(of type: ASN1ObjectIdentifier) -> [String] {
-        rdns.flatMap { $0.attributes.filter { $0.type == type }.compactMap(\.stringValue) }
+        rdns.flatMap { $0.attributes.filter { $0.type == type }.compactMap { $0.stringValue } }
     }
 
     /// The last common name (CN) of the name, when it has one.
@@ -94,7 +99,7 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     /// RFC 4514 string form: RDNs in reverse order, separated by commas; multi-valued RDNs joined
     /// by "+"; known types by short name, others as the dotted OID with "#" and the value's DER in hex.
     public var rfc4514String: String {
-        rdns.reversed().map { rdn in rdn.attributes.map(\.rfc4514String).joined(separator: "+") }.joined(separator: ",")
+        rdns.reversed().map { rdn in rdn.attributes.map { $0.rfc4514String }.joined(separator: "+") }.joined(separator: ",")
     }
 
     /// The name in RFC 4514 form.
@@ -199,24 +204,26 @@ public struct AttributeTypeAndValue: Hashable, Sendable {
     ]
 
     /// Parses one AttributeTypeAndValue, decoding the string types RFC 5280 allows.
-    public init(node: ASN1Node) throws {
-        (type, valueBytes, stringValue, valueTag) = try ASN1.sequence(node) { reader in
-            let type = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
-            let value = try reader.next()
-            return (type, Array(value.encodedBytes), try AttributeTypeAndValue.decodeString(value), value.identifier)
-        }
+    public init(node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        type = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
+        let value = try reader.next()
+        valueBytes = Array(value.encodedBytes)
+        stringValue = try AttributeTypeAndValue.decodeString(value)
+        valueTag = value.identifier
+        try reader.finish()
     }
 
     /// Every check of `init(node:)`, building nothing.
-    static func validate(_ node: ASN1Node) throws {
-        try ASN1.sequence(node) { reader in
-            try ASN1ObjectIdentifier.validate(reader.next(.objectIdentifier))
-            try AttributeTypeAndValue.validateString(reader.next())
-        }
+    static func validate(_ node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        try ASN1ObjectIdentifier.validate(reader.next(.objectIdentifier))
+        try AttributeTypeAndValue.validateString(reader.next())
+        try reader.finish()
     }
 
     /// Every check of `decodeString`, building nothing.
-    static func validateString(_ node: ASN1Node) throws {
+    static func validateString(_ node: ASN1Node) throws(ASN1Error) {
         switch node.identifier {
         case .utf8String: try ASN1UTF8String.validate(node)
         case .printableString: try ASN1PrintableString.validate(node)
@@ -228,7 +235,7 @@ public struct AttributeTypeAndValue: Hashable, Sendable {
         }
     }
 
-    static func decodeString(_ node: ASN1Node) throws -> String? {
+    static func decodeString(_ node: ASN1Node) throws(ASN1Error) -> String? {
         switch node.identifier {
         case .utf8String: return try ASN1UTF8String.decodeText(node)
         case .printableString: return try ASN1PrintableString.decodeText(node)

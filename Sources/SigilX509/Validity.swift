@@ -23,29 +23,31 @@ public struct Validity: Hashable, Sendable {
     public let usesGeneralizedTimeBefore2050: Bool
 
     /// Parses Validity (RFC 5280 §4.1.2.5): UTCTime through 2049, GeneralizedTime from 2050.
-    public init(node: ASN1Node) throws {
-        var flagged = false
-        func time(_ node: ASN1Node) throws -> ASN1TimeComponents {
-            switch node.identifier {
-            case .utcTime:
-                return try ASN1UTCTime(node: node).components
-            case .generalizedTime:
-                let components = try ASN1GeneralizedTime(node: node).components
-                guard components.fraction.isEmpty else {
-                    throw node.error(.invalidTime, "certificate GeneralizedTime must not have fractional seconds (RFC 5280 §4.1.2.5.2)")
-                }
-                if components.year < 2050 { flagged = true }
-                return components
-            default:
-                throw node.error(.unexpectedTag, "Time must be UTCTime or GeneralizedTime, found \(node.identifier)")
-            }
-        }
-        (notBeforeComponents, notAfterComponents) = try ASN1.sequence(node) { reader in
-            (try time(reader.next()), try time(reader.next()))
-        }
+    public init(node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        let (before, beforeFlagged) = try Validity.time(reader.next())
+        let (after, afterFlagged) = try Validity.time(reader.next())
+        try reader.finish()
+        (notBeforeComponents, notAfterComponents) = (before, after)
         notBefore = notBeforeComponents.secondsSinceEpoch
         notAfter = notAfterComponents.secondsSinceEpoch
-        usesGeneralizedTimeBefore2050 = flagged
+        usesGeneralizedTimeBefore2050 = beforeFlagged || afterFlagged
+    }
+
+    /// One Time, and whether it is a GeneralizedTime before 2050.
+    private static func time(_ node: ASN1Node) throws(ASN1Error) -> (ASN1TimeComponents, generalizedBefore2050: Bool) {
+        switch node.identifier {
+        case .utcTime:
+            return (try ASN1UTCTime(node: node).components, false)
+        case .generalizedTime:
+            let components = try ASN1GeneralizedTime(node: node).components
+            guard components.fraction.isEmpty else {
+                throw node.error(.invalidTime, "certificate GeneralizedTime must not have fractional seconds (RFC 5280 §4.1.2.5.2)")
+            }
+            return (components, components.year < 2050)
+        default:
+            throw node.error(.unexpectedTag, "Time must be UTCTime or GeneralizedTime, found \(node.identifier)")
+        }
     }
 
     /// Whether `time` (seconds since the epoch) is within [notBefore, notAfter] (both inclusive,

@@ -26,7 +26,7 @@ struct DeviceCheckCommand: AsyncParsableCommand {
         func client() throws -> DeviceCheckClient {
             let signing: AppleSigningKey
             signing = try AppleSigningKey(p8: try Input.read(key), keyID: keyId)
-            let env: DeviceCheckClient.Environment
+            let env: DeviceCheckEnvironment
             if let baseUrl {
                 env = .custom(baseURL: baseUrl)
             } else {

@@ -217,7 +217,7 @@ struct ReceiptCommand: ParsableCommand {
                 }
                 let trace = explain ? VerificationTrace() : nil
                 let verified: VerifiedAppReceipt
-                do throws(PKCS7Error) { verified = try verifier.verify(bytes, at: time, deviceGUID: device, trace: trace) } catch {
+                do throws(ReceiptError) { verified = try verifier.verify(bytes, at: time, deviceGUID: device, trace: trace) } catch {
                     Output.printTrace(trace, verdict: error.code.rawValue)
                     throw error
                 }

@@ -86,6 +86,40 @@ final class AppleRootsTests: XCTestCase {
         }
     }
 
+    /// Without a roots directory (what Embedded Swift builds have): the built-in G3, and a root the
+    /// caller supplies as DER or PEM, taken only with its pinned fingerprint.
+    func testRootsFromBuiltInAndSuppliedBytes() throws {
+        let apple = try TestPaths.requireAppleVectors().appendingPathComponent("real/apple-pki")
+        let attest = try TestPaths.requireAppAttestVectors()
+        let g3 = Array(try Data(contentsOf: apple.appendingPathComponent("AppleRootCA-G3.cer")))
+        XCTAssertEqual(try AppleRootCertificates.certificate(.appleRootCAG3).derBytes, g3)
+        XCTAssertEqual(
+            try AppleRootCertificates.certificate(.appleRootCAG3).derBytes,
+            try AppleRootCertificates.certificate(.appleRootCAG3, directory: nil).derBytes)
+        // A root Sigil does not carry is missing until its bytes are supplied.
+        XCTAssertThrowsError(try AppleRootCertificates.certificate(.appleIncRoot)) {
+            XCTAssertEqual(($0 as? AppleRootError)?.code, .missingRoot)
+        }
+        let inc = Array(try Data(contentsOf: apple.appendingPathComponent("AppleIncRootCertificate.cer")))
+        XCTAssertEqual(try AppleRootCertificates.certificate(.appleIncRoot, bytes: inc).derBytes, inc)
+        let pem = Array(try Data(contentsOf: attest.appendingPathComponent("Apple_App_Attestation_Root_CA.pem")))
+        let attestRoot = try AppleRootCertificates.certificate(.appAttestationRoot, bytes: pem)
+        XCTAssertEqual(SHA256.hash(attestRoot.derBytes), AppleRootCertificate.appAttestationRoot.sha256Fingerprint)
+        // Another root's bytes, a changed byte, text that is no certificate: refused.
+        var flipped = inc
+        flipped[flipped.count / 2] ^= 0x01
+        for (root, bytes, code, label) in [
+            (AppleRootCertificate.appleIncRoot, g3, AppleRootError.Code.fingerprintMismatch, "G3 as Apple Inc. Root"),
+            (.appleIncRoot, flipped, .fingerprintMismatch, "a changed byte"),
+            (.appAttestationRoot, pem + pem, .unreadable, "two PEM blocks"),
+            (.appleIncRoot, Array("not a certificate".utf8), .unreadable, "text"),
+        ] {
+            XCTAssertThrowsError(try AppleRootCertificates.certificate(root, bytes: bytes), label) {
+                XCTAssertEqual(($0 as? AppleRootError)?.code, code, label)
+            }
+        }
+    }
+
     /// SIGIL_ROOTS, then XDG_DATA_HOME, then HOME.
     func testDirectoryPrecedence() {
         XCTAssertEqual(AppleRootCertificates.directory(environment: ["SIGIL_ROOTS": "/r", "XDG_DATA_HOME": "/x", "HOME": "/h"]), "/r")

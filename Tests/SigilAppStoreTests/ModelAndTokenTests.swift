@@ -248,6 +248,30 @@ final class TokenTests: XCTestCase {
         XCTAssertNil(claims["exp"])
     }
 
+    /// A nonce the caller leaves out is a fresh random UUID (version 4, RFC 9562) in lowercase, as
+    /// Apple's libraries write one — made without Foundation, so read back here with Foundation's
+    /// `UUID` — and a different one in every token.
+    func testDefaultNonceIsARandomLowercaseUUID() throws {
+        let k = try key()
+        var nonces: Set<String> = []
+        for _ in 0..<64 {
+            let token = try AppleTokens.promotionalOfferV2(
+                key: k, issuerID: "iss", bundleID: "com.example", productID: "p", offerIdentifier: "o", issuedAt: 1_760_000_000)
+            let nonce = try XCTUnwrap(try decode(token).1["nonce"]?.stringValue)
+            let uuid = try XCTUnwrap(UUID(uuidString: nonce), nonce)
+            XCTAssertEqual(uuid.uuidString.lowercased(), nonce)
+            let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+            XCTAssertEqual(bytes[6] >> 4, 4, "version 4: \(nonce)")
+            XCTAssertEqual(bytes[8] >> 6, 2, "variant 10: \(nonce)")
+            nonces.insert(nonce)
+        }
+        XCTAssertEqual(nonces.count, 64)
+        let intro = try AppleTokens.introductoryOfferEligibility(
+            key: k, issuerID: "iss", bundleID: "com.example", productID: "p", allowIntroductoryOffer: true, transactionID: "t",
+            issuedAt: 1_760_000_000)
+        XCTAssertNotNil(UUID(uuidString: try XCTUnwrap(try decode(intro).1["nonce"]?.stringValue)))
+    }
+
     func testPromotionalOfferV1MessageAndSignature() throws {
         let k = try key()
         let message = AppleTokens.promotionalOfferV1Message(

@@ -7,6 +7,7 @@ import SigilJOSE
 import SigilKeys
 import SigilOCSP
 import SigilPKCS7
+import SigilReceipts
 import SigilTestPKI
 import SigilTokens
 import SigilX509
@@ -149,7 +150,7 @@ final class ArticleSnippetTests: XCTestCase {
         do {
             try await verifyAppReceipt(appleIncRoot: pki.root, receiptBytes: bytes, deviceGUID: [7, 7, 7])
             XCTFail("a receipt verified for another device")
-        } catch let error as PKCS7Error {
+        } catch let error as ReceiptError {
             XCTAssertEqual(error.code, .deviceMismatch)
         }
     }
@@ -173,7 +174,7 @@ final class ArticleSnippetTests: XCTestCase {
         do {
             try await verifyXcodeReceipt(storeKitCertificate: xcode.certificate, receiptBytes: try receipt(type: "Production"))
             XCTFail("an App Store receipt type verified with Xcode's certificate")
-        } catch let error as PKCS7Error {
+        } catch let error as ReceiptError {
             XCTAssertEqual(error.code, .invalidEnvironment)
         }
     }
@@ -188,6 +189,17 @@ final class ArticleSnippetTests: XCTestCase {
             entries: [.init(serialNumber: pki.leaf.serialNumber, revocationDate: now - 1800)]
         ).sign(with: pki.intermediateKey)
         try await checkWithCRLs(leaf: pki.leaf, intermediate: pki.intermediate, root: pki.root, crls: [rootCRL, intermediateCRL])
+    }
+
+    /// The offline block: the same CRLs, checked synchronously.
+    func testCheckOffline() async throws {
+        let pki = try makePKI()
+        let rootCRL = try CRLBuilder(issuer: pki.root, thisUpdate: now - 3600, nextUpdate: now + 86_400).sign(with: pki.rootKey)
+        let intermediateCRL = try CRLBuilder(
+            issuer: pki.intermediate, thisUpdate: now - 3600, nextUpdate: now + 86_400,
+            entries: [.init(serialNumber: pki.leaf.serialNumber, revocationDate: now - 1800)]
+        ).sign(with: pki.intermediateKey)
+        try await checkOffline(leaf: pki.leaf, intermediate: pki.intermediate, root: pki.root, crls: [rootCRL, intermediateCRL])
     }
 
     /// The OCSP block runs up to the network: the test PKI's leaf names no responder, so the checker

@@ -163,7 +163,7 @@ func verifyIdentityToken(idToken: String, jwksJSON: [UInt8]) async throws {
     print(token.subject, token.email ?? "no email")
 }
 
-/// Sources/SigilX509/Documentation.docc/CheckingRevocation.md, the block at line 30.
+/// Sources/SigilX509/Documentation.docc/CheckingRevocation.md, the block at line 33.
 func checkWithCRLs(leaf: Certificate, intermediate: Certificate, root: Certificate, crls: [[UInt8]]) async throws {
     var lists: [CRL] = []
     for der in crls { lists.append(try CRL(derEncoded: der)) }
@@ -180,6 +180,20 @@ func checkWithCRLs(leaf: Certificate, intermediate: Certificate, root: Certifica
 }
 
 /// Sources/SigilX509/Documentation.docc/CheckingRevocation.md, the block at line 64.
+func checkOffline(leaf: Certificate, intermediate: Certificate, root: Certificate, crls: [[UInt8]]) async throws {
+    var lists: [CRL] = []
+    for der in crls { lists.append(try CRL(derEncoded: der)) }
+    let checker = CRLRevocationPolicy(crls: lists, candidateCertificates: [intermediate, root])
+    let verifier = CertificateVerifier(trustedRoots: [root])
+
+    func check(_ leaf: Certificate, at time: Int64) -> CertificateVerifier.Result {
+        verifier.verify(leaf: leaf, intermediates: [intermediate], at: time, checkingRevocationWith: checker)
+    }
+    let result = check(leaf, at: Int64(Date().timeIntervalSince1970))
+    print(result.chain == nil ? "refused: \(result.failures.map(\.rule))" : "valid, none revoked")
+}
+
+/// Sources/SigilX509/Documentation.docc/CheckingRevocation.md, the block at line 95.
 func checkWithOCSP(leaf: Certificate, intermediate: Certificate) async throws {
     let checker = OCSPRevocationChecker(transport: URLSessionOCSPTransport(), mode: .hardFail, timeout: 5)
     let answer = try await checker.status(

@@ -374,10 +374,16 @@ final class AppStoreServerAPIClientTests: XCTestCase {
         XCTAssertEqual(gone, .notFound)
 
         // The hosts Apple documents.
-        XCTAssertEqual(DeviceCheckClient.Environment.production.baseURL, "https://api.devicecheck.apple.com")
-        XCTAssertEqual(DeviceCheckClient.Environment.development.baseURL, "https://api.development.devicecheck.apple.com")
-        XCTAssertEqual(AppAttestReceiptClient.Environment.production.baseURL, "https://data.appattest.apple.com")
-        XCTAssertEqual(AppAttestReceiptClient.Environment.development.baseURL, "https://data-development.appattest.apple.com")
+        XCTAssertEqual(DeviceCheckClient.baseURL(for: .production), "https://api.devicecheck.apple.com")
+        XCTAssertEqual(DeviceCheckClient.baseURL(for: .development), "https://api.development.devicecheck.apple.com")
+        XCTAssertEqual(AppAttestReceiptClient.baseURL(for: .production), "https://data.appattest.apple.com")
+        XCTAssertEqual(AppAttestReceiptClient.baseURL(for: .development), "https://data-development.appattest.apple.com")
+        XCTAssertEqual(DeviceCheckClient.baseURL(for: .custom(baseURL: "http://127.0.0.1:1")), "http://127.0.0.1:1")
+        XCTAssertEqual(AppAttestReceiptClient.baseURL(for: .custom(baseURL: "http://127.0.0.1:1")), "http://127.0.0.1:1")
+        // One environment type: a value chosen for one client configures the other.
+        let shared: DeviceCheckEnvironment = .development
+        XCTAssertEqual(DeviceCheckClient(signingKey: signing, teamID: "issuer-1", environment: shared).environment, shared)
+        XCTAssertEqual(AppAttestReceiptClient(signingKey: signing, teamID: "issuer-1", environment: shared).environment, shared)
     }
 
     /// The six Advanced Commerce API server calls: exact method, path and JSON body of each, the

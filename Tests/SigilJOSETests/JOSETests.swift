@@ -432,6 +432,18 @@ final class JWKTests: XCTestCase {
             XCTAssertThrowsError(try member(base, replacing: name, with: value).verificationKey(), "\(name)")
         }
         XCTAssertThrowsError(try member(base, replacing: "d", with: .string("AAAA")))
+        // A point off the curve: refused by SigilCore, wrapped (typed) as invalidKey with the
+        // lower error's domain.code kept in the reason.
+        var off = p256.y
+        off[off.count - 1] ^= 1
+        let offCurve = try member(base, replacing: "y", with: .string(Base64URL.encode(off)))
+        do {
+            _ = try offCurve.verificationKey()
+            XCTFail("a point off the curve was accepted")
+        } catch {
+            XCTAssertEqual(error.qualifiedCode, "jose.invalidKey")
+            XCTAssertTrue(error.reason.hasPrefix("EC key: core."), error.reason)
+        }
     }
 
     func testRSAJWKFromOpenSSLAndSignatures() throws {

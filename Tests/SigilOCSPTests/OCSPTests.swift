@@ -1,5 +1,6 @@
 import Foundation
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilKeys
 import SigilTestSupport
@@ -44,7 +45,11 @@ final class OCSPTests: XCTestCase {
     private func makePKI() throws {
         func write(_ name: String, _ text: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: path(name))) }
         try write("ca.cnf", "[ext]\nbasicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n")
-        try write("leaf.cnf", "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n")
+        // The leaves name a responder (never reached: the tests' transports answer with openssl).
+        try write(
+            "leaf.cnf",
+            "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nauthorityInfoAccess=OCSP;URI:http://ocsp.invalid/\n"
+        )
         try write(
             "resp.cnf", "[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=OCSPSigning\n")
         for name in ["ca", "good", "revoked", "unknown", "resp", "noeku", "rogue"] {
@@ -316,6 +321,84 @@ final class OCSPTests: XCTestCase {
             let later = await checker.fetchCount
             XCTAssertEqual(later, expectedFetches + 1)
         }
+    }
+
+    /// A transport that answers through openssl and keeps every response body it returned.
+    final class RecordingTransport: OCSPTransport {
+        let base: OpenSSLTransport
+        let bodies = Locked<[[UInt8]]>([])
+        init(directory: URL) { base = OpenSSLTransport(directory: directory) }
+        func post(_ request: [UInt8], to url: String, timeout: Double, maximumResponseSize: Int) async throws -> [UInt8] {
+            let body = try await base.post(request, to: url, timeout: timeout, maximumResponseSize: maximumResponseSize)
+            bodies.withValue { $0.append(body) }
+            return body
+        }
+    }
+
+    /// Offline revocation (issue 47): the responses the online checker fetched, given to
+    /// `OfflineOCSPRevocationChecker`, give the same verdicts and failures through the synchronous
+    /// `verify(…, checkingRevocationWith:)` as the online checker through the asynchronous one —
+    /// good, revoked, unknown — and the offline checker through the asynchronous API agrees too.
+    /// Without a response about the leaf it fails the chain in hard-fail mode only; a response
+    /// past its nextUpdate fails it as not retryable.
+    func testOfflineResponsesGiveTheOnlineVerdicts() async throws {
+        try makePKI()
+        let ca = try load("ca.pem")
+        let now = Int64(Date().timeIntervalSince1970)
+        let verifier = CertificateVerifier(trustedRoots: [ca], policies: [])
+        var fetched: [String: [OCSPResponse]] = [:]
+        for name in ["good", "revoked", "unknown"] {
+            let leaf = try load("\(name).pem")
+            let transport = RecordingTransport(directory: directory)
+            let online = await verifier.verify(leaf: leaf, at: now, checkingRevocationWith: OCSPRevocationChecker(transport: transport))
+            let responses = try transport.bodies.withValue { $0 }.map { try OCSPResponse(derEncoded: $0) }
+            XCTAssertEqual(responses.count, 1, name)
+            fetched[name] = responses
+            let offline = OfflineOCSPRevocationChecker(responses: responses)
+            let sync = Self.offline(verifier, leaf, now, offline)
+            let async = await verifier.verify(leaf: leaf, at: now, checkingRevocationWith: offline as any RevocationChecker)
+            XCTAssertEqual(sync.chain, online.chain, name)
+            XCTAssertEqual(sync.failures, online.failures, name)
+            XCTAssertEqual(async.failures, online.failures, name)
+            switch name {
+            case "good": XCTAssertNotNil(sync.chain, "\(sync.failures)")
+            case "revoked":
+                XCTAssertEqual(sync.failures.count, 1)
+                XCTAssertTrue(sync.failures.allSatisfy { if case .revoked = $0 { true } else { false } }, "\(sync.failures)")
+            default:
+                XCTAssertEqual(sync.failures.count, 1)
+                XCTAssertTrue(
+                    sync.failures.allSatisfy { if case .revocationStatusUnknown = $0 { true } else { false } }, "\(sync.failures)")
+            }
+        }
+        // The good leaf with only the revoked leaf's response: nothing about it.
+        let good = try load("good.pem")
+        let other = try XCTUnwrap(fetched["revoked"])
+        for (mode, passes) in [(OCSPRevocationChecker.Mode.hardFail, false), (.softFail, true)] {
+            let result = Self.offline(verifier, good, now, OfflineOCSPRevocationChecker(responses: other, mode: mode))
+            XCTAssertEqual(result.chain != nil, passes, "\(mode): \(result.failures)")
+            let none = Self.offline(verifier, good, now, OfflineOCSPRevocationChecker(responses: [], mode: mode))
+            XCTAssertEqual(none.failures, result.failures, "\(mode)")
+        }
+        // Both responses: the one about the leaf decides.
+        let both = OfflineOCSPRevocationChecker(responses: other + (fetched["good"] ?? []))
+        XCTAssertNotNil(Self.offline(verifier, good, now, both).chain)
+        // Two days later the response has expired (nextUpdate one day on): not retryable, even soft.
+        let stale = Self.offline(
+            verifier, good, now, OfflineOCSPRevocationChecker(responses: fetched["good"] ?? [], mode: .softFail), asOf: now + 2 * 86_400)
+        XCTAssertEqual(stale.failures.count, 1)
+        guard case .revocationCheckFailed(_, let reason, let retryable)? = stale.failures.first else {
+            return XCTFail("\(stale.failures)")
+        }
+        XCTAssertFalse(retryable)
+        XCTAssertTrue(reason.hasPrefix("stale"), reason)
+    }
+
+    /// The synchronous entry point (in asynchronous code the asynchronous overload is chosen).
+    static func offline(
+        _ verifier: CertificateVerifier, _ leaf: Certificate, _ time: Int64, _ checker: OfflineOCSPRevocationChecker, asOf: Int64? = nil
+    ) -> CertificateVerifier.Result {
+        verifier.verify(leaf: leaf, at: time, checkingRevocationWith: checker, asOf: asOf ?? time)
     }
 
     private func findLast(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

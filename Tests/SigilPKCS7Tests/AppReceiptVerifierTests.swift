@@ -155,11 +155,11 @@ final class AppReceiptVerifierTests: XCTestCase {
         XCTAssertTrue(encoded.contains("\"in_app\""), encoded)
     }
 
-    func code(_ body: () throws -> VerifiedAppReceipt) -> PKCS7Error.Code? {
+    func code(_ body: () throws -> VerifiedAppReceipt) -> ReceiptError.Code? {
         do {
             _ = try body()
             return nil
-        } catch { return (error as? PKCS7Error)?.code }
+        } catch { return (error as? ReceiptError)?.code }
     }
 
     func findSubsequence(_ haystack: [UInt8], _ needle: [UInt8]) -> Int? {

@@ -35,7 +35,7 @@ final class LegacyReceiptTests: XCTestCase {
     func testMalformedInputsAreTypedErrors() {
         func refused(_ text: String) {
             XCTAssertThrowsError(try LegacyTransactionReceipt(base64: Array(Data(text.utf8).base64EncodedString().utf8)), text) {
-                XCTAssertEqual(($0 as? PKCS7Error)?.code, .malformed)
+                XCTAssertEqual(($0 as? ReceiptError)?.code, .malformed)
             }
         }
         refused("")

@@ -44,11 +44,11 @@ final class ReceiptIdentityTests: XCTestCase {
         ]
     }
 
-    func code(_ body: () throws -> VerifiedAppReceipt) -> PKCS7Error.Code? {
+    func code(_ body: () throws -> VerifiedAppReceipt) -> ReceiptError.Code? {
         do {
             _ = try body()
             return nil
-        } catch { return (error as? PKCS7Error)?.code }
+        } catch { return (error as? ReceiptError)?.code }
     }
 
     /// The real Xcode receipts verify through the Xcode path with Xcode's certificate given (and,
@@ -189,10 +189,10 @@ final class ReceiptIdentityTests: XCTestCase {
         XCTAssertEqual(try every.verify(try receipt("ProductionVPPSandbox")).identity.environment, .sandbox)
         XCTAssertEqual(code { try every.verify(try receipt("Staging")) }, .invalidEnvironment)
         XCTAssertThrowsError(try AppReceiptVerifier(trustedRoots: [pki.root], bundleId: "com.example", environments: [])) {
-            XCTAssertEqual(($0 as? PKCS7Error)?.code, .invalidConfiguration)
+            XCTAssertEqual(($0 as? ReceiptError)?.code, .invalidConfiguration)
         }
         XCTAssertThrowsError(try AppReceiptVerifier(trustedRoots: [pki.root], bundleId: "", environments: [.production])) {
-            XCTAssertEqual(($0 as? PKCS7Error)?.code, .invalidConfiguration)
+            XCTAssertEqual(($0 as? ReceiptError)?.code, .invalidConfiguration)
         }
     }
 

@@ -7,6 +7,7 @@ import SigilKeys
 import SigilService
 import SigilTestPKI
 import SigilTestSupport
+import SigilX509
 import XCTest
 
 /// Conformance/cases.json through SigilService, the layer under every door: each case's request
@@ -108,6 +109,39 @@ final class ConformanceTests: XCTestCase {
             if let problem = Self.holds(parsed, testCase.answer) { XCTFail("\(testCase.name): \(problem) in \(answer.json)") }
             // The same request answered again (the chain now cached) gives the same bytes.
             XCTAssertEqual(service.verify(json: testCase.request).json, answer.json, testCase.name)
+        }
+    }
+
+    /// The service given Apple's roots as certificates (what Embedded Swift and WebAssembly
+    /// builds, which have no file system, pass) answers every case exactly as the one reading them
+    /// from a roots directory; a root that is not Apple's pinned one is never used.
+    func testRootsGivenAsCertificatesAnswerAsTheRootsDirectory() throws {
+        let directory = try Self.installedRoots()
+        var roots: [Certificate] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent(name))
+            let text = String(decoding: bytes, as: UTF8.self)
+            let der = text.contains("-----BEGIN") ? try PEMDocument.parseAll(text)[0].derBytes : Array(bytes)
+            roots.append(try Certificate(derEncoded: der))
+        }
+        XCTAssertEqual(roots.count, 2)
+        let now: Int64 = 1_764_633_600
+        let fromDirectory = VerificationService(requestTrust: .acceptedAndReported, appleRootsDirectory: directory, clock: { now })
+        let given = VerificationService(requestTrust: .acceptedAndReported, appleRoots: roots, clock: { now })
+        let cases = try Self.loadCases()
+        for testCase in cases {
+            XCTAssertEqual(given.verify(json: testCase.request), fromDirectory.verify(json: testCase.request), testCase.name)
+        }
+        // Without the roots (or with a root that is not Apple's in their place), the receipt and
+        // attestation cases that rely on installed roots are answered service.notConfigured.
+        let test = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
+        let wrong = VerificationService(requestTrust: .acceptedAndReported, appleRoots: [test.root], clock: { now })
+        let withoutRoots = cases.filter { $0.name.contains("without roots") }
+        XCTAssertEqual(withoutRoots.count, 2)
+        for testCase in withoutRoots {
+            let answer = wrong.verify(json: testCase.request)
+            XCTAssertEqual(answer.status, .notConfigured, "\(testCase.name): \(answer.json)")
+            XCTAssertTrue(answer.json.contains("\"service.notConfigured\""), answer.json)
         }
     }
 

@@ -354,6 +354,52 @@ final class ChainValidationTests: XCTestCase {
         }
     }
 
+    /// Policies through the verifier's one policy type, `AnyCertificatePolicy` (issue 47): wrapped
+    /// or given as a closure, they decide as the policies themselves — handled critical extensions
+    /// included —, and the regular build's `[any CertificatePolicy]` property reads back what was given.
+    func testErasedPoliciesDecideAsTheOriginals() throws {
+        let rootKey = try key("root", "ec:P-256")
+        let interKey = try key("inter", "ec:P-256")
+        let leafKey = try key("leaf", "ec:P-256")
+        let root = try certificate("root", subject: "/CN=Erased Root", key: rootKey, issuer: nil, extensions: caExtensions)
+        let inter = try certificate(
+            "inter", subject: "/CN=Erased Intermediate", key: interKey, issuer: (path("root.pem"), rootKey), extensions: caExtensions)
+        let leaf = try certificate(
+            "leaf", subject: "/CN=Erased Leaf", key: leafKey, issuer: (path("inter.pem"), interKey), extensions: leafExtensions)
+        let marker: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 55555, 9]
+        let critical = try certificate(
+            "critical", subject: "/CN=Erased Critical", key: leafKey, issuer: (path("inter.pem"), interKey),
+            extensions: leafExtensions + ["\(marker.dotted)=critical,ASN1:NULL"])
+        let closure = AnyCertificatePolicy(name: "handles by closure", handledCriticalExtensions: [marker]) { _, _ in
+            PolicyEvaluation(failures: [])
+        }
+        for policies in [[closure], [AnyCertificatePolicy(Handles(oid: marker))], [AnyCertificatePolicy(AnyCertificatePolicy(closure))]] {
+            let verifier = CertificateVerifier(trustedRoots: [root], policies: policies)
+            XCTAssertEqual(verifier.verify(leaf: critical, intermediates: [inter], at: now).chain, [critical, inter, root])
+        }
+        XCTAssertNil(CertificateVerifier(trustedRoots: [root], policies: []).verify(leaf: critical, intermediates: [inter], at: now).chain)
+        let refusing = AnyCertificatePolicy(name: "refuses") { chain, _ in
+            PolicyEvaluation(failures: [.chainLengthMismatch(policy: "refuses", expected: 1, found: chain.count)])
+        }
+        XCTAssertEqual(
+            CertificateVerifier(trustedRoots: [root], policies: [refusing]).verify(leaf: leaf, intermediates: [inter], at: now).failures,
+            [.chainLengthMismatch(policy: "refuses", expected: 1, found: 3)])
+        // Read back as given; set through either property.
+        var verifier = CertificateVerifier(trustedRoots: [root], policies: [RFC5280Policy(), Handles(oid: marker)])
+        XCTAssertNotNil(verifier.policies[0] as? RFC5280Policy)
+        XCTAssertEqual((verifier.policies[1] as? Handles)?.oid, marker)
+        XCTAssertEqual(verifier.erasedPolicies.map { $0.name }, ["RFC 5280", "handles \(marker.dotted)"])
+        verifier.policies = [closure]
+        XCTAssertEqual(verifier.erasedPolicies.map { $0.name }, ["handles by closure"])
+        XCTAssertEqual((verifier.policies[0] as? AnyCertificatePolicy)?.name, "handles by closure")
+        verifier.erasedPolicies = []
+        XCTAssertTrue(verifier.policies.isEmpty)
+        // The default is RFC 5280 whichever initialiser is chosen; an erased policy is not wrapped twice.
+        XCTAssertEqual(CertificateVerifier(trustedRoots: [root]).erasedPolicies.map { $0.name }, ["RFC 5280"])
+        let given: [any CertificatePolicy] = [closure]
+        XCTAssertNil(CertificateVerifier(trustedRoots: [root], policies: given).erasedPolicies.first?.base)
+    }
+
     /// Two CAs certify each other several times over (distinct DER, same subject and key): path
     /// building treats each CA as one entity (RFC 4158 §5.2), so it never walks the loop A → B → A′
     /// and ends with "no path" instead of running into its depth bound.

@@ -49,9 +49,11 @@ let kib = (0..<1024).map { _ in stream.next() }
 let mib = (0..<(1 << 20)).map { _ in stream.next() }
 
 // --stage-chain STAGE CURVE COUNT: one ECDSA stage (a `Microbenchmarks.Stage` case name, e.g.
-// verifyColdTotal) COUNT times and nothing else; --rsa-chain COUNT: RSA-2048 PKCS#1 v1.5 verification
-// (a fixed odd 2048-bit modulus and s < n: the whole exponentiation, SHA-256 and the encoding check
-// run whether or not the signature is valid) COUNT times. For callgrind: instructions per operation
+// verifyColdTotal) COUNT times and nothing else; --rsa-chain COUNT [BITS]: RSA-2048 (or RSA-BITS, a
+// multiple of 8 up to 8192) PKCS#1 v1.5 verification (a fixed odd modulus and s < n: the whole
+// exponentiation, SHA-256 and the encoding check run whether or not the signature is valid) COUNT
+// times, on the backend SIGIL_MPN_BACKEND names (gmp, the default, or portable), the key made
+// once before the chain. For callgrind: instructions per operation
 // are the difference of two counts over the difference of COUNT, exactly repeatable. Both run
 // before the certificate is looked up (Scripts/vectors-dir cannot be spawned under valgrind).
 if let i = arguments.firstIndex(of: "--stage-chain"), i + 3 < arguments.count,
@@ -62,8 +64,10 @@ if let i = arguments.firstIndex(of: "--stage-chain"), i + 3 < arguments.count,
     exit(0)
 }
 if let i = arguments.firstIndex(of: "--rsa-chain"), i + 1 < arguments.count, let count = Int(arguments[i + 1]) {
-    let modulus = [UInt8(0xC5)] + (1..<255).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) } + [UInt8(0x0F)]
-    let signature = [UInt8(0x5A)] + (1..<256).map { UInt8(truncatingIfNeeded: $0 &* 91 &+ 3) }
+    let bits = i + 2 < arguments.count ? Int(arguments[i + 2]) ?? 2048 : 2048
+    let k = bits / 8
+    let modulus = [UInt8(0xC5)] + (1..<(k - 1)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) } + [UInt8(0x0F)]
+    let signature = [UInt8(0x5A)] + (1..<k).map { UInt8(truncatingIfNeeded: $0 &* 91 &+ 3) }
     let key = try SigilCore.RSAPublicKey(modulus: modulus, exponent: [1, 0, 1])
     let message = Array(kib.prefix(100))
     var accepted = 0
@@ -123,6 +127,11 @@ if arguments.contains("--ceiling") {
 // --only rsa: just the RSA-2048 rows (against swift-crypto and `openssl speed rsa2048`).
 if arguments.contains("rsa") && arguments.contains("--only") {
     print(format(try rsaRows(harness: &harness, message: Array(kib.prefix(100)), seconds: seconds)))
+    exit(0)
+}
+// --only mpn: RSA-2048 and RSA-4096 verification on the portable Swift backend against GMP.
+if arguments.contains("mpn") && arguments.contains("--only") {
+    print(format(try mpnBackendRows(harness: &harness, message: Array(kib.prefix(100)))))
     exit(0)
 }
 if arguments.contains("--probe") {
@@ -297,6 +306,8 @@ do {
 
 // RSA-2048 PKCS#1 v1.5 / SHA-256 verification (receipts, Sign in with Apple RS256).
 rows.append(contentsOf: try rsaRows(harness: &harness, message: message, seconds: seconds))
+// The same on the portable Swift backend (what Embedded Swift runs), against GMP, at 2,048 and 4,096 bits.
+rows.append(contentsOf: try mpnBackendRows(harness: &harness, message: message))
 
 // Field and point operations, per operation (no reference column: swift-crypto does not expose them).
 var micro: [(name: String, p256: Double, p384: Double)] = []

@@ -18,8 +18,8 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
     public let exponent: [UInt8]
     /// The bit length of n.
     public let modulusBits: Int
-    /// n and e as GMP limbs, made once here so verification converts nothing per call.
-    let limbs: RSAModulusLimbs
+    /// n and e as machine-word limbs, made once here so verification converts nothing per call.
+    let limbs: RSAModulusLimbs<UInt>
 
     /// k, the length of n in bytes (RFC 8017 §2): every PKCS#1 v1.5 signature has exactly k bytes.
     public var modulusByteCount: Int { (modulusBits + 7) / 8 }

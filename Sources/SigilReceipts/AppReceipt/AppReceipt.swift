@@ -1,7 +1,7 @@
 import SigilASN1
 import SigilApplePKI
+import SigilBase
 import SigilCore
-import SigilPKCS7
 
 /// An app receipt's payload, every field (Apple, "Validating receipts on the device": Receipt
 /// Fields and In-App Purchase Receipt Fields). Known fields are typed; every attribute, known or
@@ -39,8 +39,8 @@ public struct AppReceipt: Sendable {
     public let inAppPurchases: [InAppPurchase]
 
     /// Reads a receipt payload (the SignedData's content): a SET OF ReceiptAttribute, BER.
-    public init(payload: [UInt8]) throws(PKCS7Error) {
-        do {
+    public init(payload: [UInt8]) throws(ReceiptError) {
+        do throws(ASN1Error) {
             let attributes = try ReceiptAttribute.payload(payload)
             self.attributes = attributes
             func first(_ type: ReceiptFieldType) -> ReceiptAttribute? { attributes.first { $0.type == type.rawValue } }
@@ -56,11 +56,13 @@ public struct AppReceipt: Sendable {
             originalPurchaseDate = first(.originalPurchaseDate)?.date ?? nil
             originalApplicationVersion = first(.originalApplicationVersion)?.string
             expirationDate = first(.expirationDate)?.date ?? nil
-            inAppPurchases = try attributes.filter { $0.type == ReceiptFieldType.inAppPurchase.rawValue }.map {
-                try InAppPurchase(payload: $0.value)
+            var inAppPurchases: [InAppPurchase] = []
+            for attribute in attributes where attribute.type == ReceiptFieldType.inAppPurchase.rawValue {
+                inAppPurchases.append(try InAppPurchase(payload: attribute.value))
             }
+            self.inAppPurchases = inAppPurchases
         } catch {
-            throw PKCS7Error(wrapping: error, as: .malformed, context: "receipt payload")
+            throw ReceiptError(wrapping: error, as: .malformed, context: "receipt payload")
         }
     }
 
@@ -75,7 +77,7 @@ public struct AppReceipt: Sendable {
     /// The transaction id of the first (default) or last in-app record; nil when there is none
     /// (an empty receipt is not an error).
     public func transactionID(_ choice: TransactionIDChoice = .first) -> String? {
-        let ids = inAppPurchases.compactMap(\.transactionID)
+        let ids = inAppPurchases.compactMap { $0.transactionID }
         return choice == .first ? ids.first : ids.last
     }
 
@@ -136,7 +138,7 @@ public struct InAppPurchase: Sendable {
     /// The promotional offer's id (field 1721).
     public let promotionalOfferID: String?
 
-    init(payload: [UInt8]) throws {
+    init(payload: [UInt8]) throws(ASN1Error) {
         let attributes = try ReceiptAttribute.payload(payload)
         self.attributes = attributes
         func first(_ type: ReceiptFieldType) -> ReceiptAttribute? { attributes.first { $0.type == type.rawValue } }

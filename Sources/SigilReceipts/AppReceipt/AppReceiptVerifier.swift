@@ -1,5 +1,6 @@
 import SigilASN1
 import SigilApplePKI
+import SigilBase
 import SigilCore
 import SigilKeys
 import SigilPKCS7
@@ -69,7 +70,7 @@ public struct AppReceiptVerifier: Sendable {
         trustedRoots: [Certificate], bundleId: String, environments: Set<ReceiptEnvironment>,
         signerRequirement: SignerRequirement = .appleReceiptSigner, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = [],
         minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
-    ) throws(PKCS7Error) {
+    ) throws(ReceiptError) {
         try self.init(
             trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId), environments: environments,
             signerRequirement: signerRequirement, rfc5280Relaxations: rfc5280Relaxations, minimumRSABits: minimumRSABits)
@@ -82,12 +83,12 @@ public struct AppReceiptVerifier: Sendable {
         trustedRoots: [Certificate], identity: ReceiptIdentityCheck, environments: Set<ReceiptEnvironment>,
         signerRequirement: SignerRequirement = .appleReceiptSigner, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = [],
         minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits
-    ) throws(PKCS7Error) {
+    ) throws(ReceiptError) {
         guard !environments.isEmpty else {
-            throw PKCS7Error(.invalidConfiguration, "no accepted environment: name the receipt environments to accept")
+            throw ReceiptError(.invalidConfiguration, "no accepted environment: name the receipt environments to accept")
         }
         if case .enforce(let bundleId) = identity, bundleId.isEmpty {
-            throw PKCS7Error(.invalidConfiguration, "the expected bundle id is empty (use .reportOnly to check none, by name)")
+            throw ReceiptError(.invalidConfiguration, "the expected bundle id is empty (use .reportOnly to check none, by name)")
         }
         self.trustedRoots = trustedRoots
         self.signerRequirement = signerRequirement
@@ -134,7 +135,7 @@ public struct AppReceiptVerifier: Sendable {
     /// checking the device hash when `deviceGUID` is given.
     public func verify(
         _ receipt: [UInt8], at time: Int64? = nil, deviceGUID: [UInt8]? = nil, trace: VerificationTrace? = nil
-    ) throws(PKCS7Error) -> VerifiedAppReceipt {
+    ) throws(ReceiptError) -> VerifiedAppReceipt {
         let authentic = try authenticate(receipt, at: time, trace: trace)
         let fields = authentic.receipt
         // 6. The environment.
@@ -152,7 +153,7 @@ public struct AppReceiptVerifier: Sendable {
                 + (bundle.map { "the expected bundle id \"\($0)\"" } ?? "the receipt's own bundle id (report-only)")
             guard matches else {
                 trace?.fail("Apple: receipt validation on the device", check, "does not match: another device, or a copied receipt")
-                throw PKCS7Error(.deviceMismatch, "the receipt's SHA-1 hash does not match this device's GUID")
+                throw ReceiptError(.deviceMismatch, "the receipt's SHA-1 hash does not match this device's GUID")
             }
             trace?.pass("Apple: receipt validation on the device", check, "matches this device")
         }
@@ -171,10 +172,10 @@ public struct AppReceiptVerifier: Sendable {
     }
 
     /// Steps 1–5: the message, its fields, the time, the signer and its chain.
-    func authenticate(_ receipt: [UInt8], at time: Int64?, trace: VerificationTrace?) throws(PKCS7Error) -> Authentic {
+    func authenticate(_ receipt: [UInt8], at time: Int64?, trace: VerificationTrace?) throws(ReceiptError) -> Authentic {
         // 1. The CMS SignedData.
         let signed: CMSSignedData
-        do { signed = try CMSSignedData(berEncoded: AppReceiptVerifier.binary(receipt)) } catch {
+        do { signed = try AppReceiptVerifier.signedData(receipt) } catch {
             trace?.fail("RFC 5652 §5.1", "parse the CMS SignedData (BER)", error.description)
             throw error
         }
@@ -185,12 +186,12 @@ public struct AppReceiptVerifier: Sendable {
         // 2. The receipt's fields.
         guard let payload = signed.payload else {
             trace?.fail("Apple: receipt fields", "the receipt has content", "no encapsulated content")
-            throw PKCS7Error(.notAReceipt, "the SignedData has no content")
+            throw ReceiptError(.notAReceipt, "the SignedData has no content")
         }
         let fields: AppReceipt
         do { fields = try AppReceipt(payload: payload) } catch {
             trace?.fail("Apple: receipt fields (SET OF ReceiptAttribute, BER)", "read the payload", error.reason)
-            throw PKCS7Error(.notAReceipt, "the content is not a receipt payload: \(error.reason)")
+            throw ReceiptError(.notAReceipt, "the content is not a receipt payload: \(error.reason)")
         }
         trace?.pass(
             "Apple: receipt fields (SET OF ReceiptAttribute, BER)", "read the payload",
@@ -199,7 +200,7 @@ public struct AppReceiptVerifier: Sendable {
         // 3. The validation time.
         guard let validationTime = time ?? fields.creationDate else {
             trace?.fail("RFC 5280 §6.1.1 (validation time)", "the receipt's creation date", "absent, and no time given")
-            throw PKCS7Error(.notAReceipt, "the receipt has no creation date (field 12) to validate at; give a time")
+            throw ReceiptError(.notAReceipt, "the receipt has no creation date (field 12) to validate at; give a time")
         }
         trace?.note(
             "RFC 5280 §6.1.1 (validation time)",
@@ -221,37 +222,38 @@ public struct AppReceiptVerifier: Sendable {
                     + "; RFC 5280 relaxation missingKeyIdentifiers (§4.2.1.2)")
         }
         let cms = CMSSignedDataVerifier(trustedRoots: roots, policies: policies, minimumRSABits: minimumRSABits)
-        let verified = try cms.verify(signed, at: validationTime, trace: trace)
+        let verified: CMSSignedDataVerifier.Verified
+        do { verified = try cms.verify(signed, at: validationTime, trace: trace) } catch { throw ReceiptError(error) }
         if xcodeCertificate != nil, verified.chain.count != 1 {
             let reason =
                 "the signer \(verified.signer.subject) is not Xcode's StoreKit certificate itself (a chain of \(verified.chain.count))"
             trace?.fail("Xcode StoreKit testing", "the signer is Xcode's certificate", reason)
-            throw PKCS7Error(.untrustedSigner, reason)
+            throw ReceiptError(.untrustedSigner, reason)
         }
         return Authentic(signedData: signed, receipt: fields, chain: verified.chain, validationTime: validationTime)
     }
 
     /// Step 6: the receipt type names one of the accepted environments.
-    func checkEnvironment(_ fields: AppReceipt, trace: VerificationTrace?) throws(PKCS7Error) -> ReceiptEnvironment {
-        let accepted = ReceiptEnvironment.allCases.filter(environments.contains).map(\.rawValue).joined(separator: ", ")
+    func checkEnvironment(_ fields: AppReceipt, trace: VerificationTrace?) throws(ReceiptError) -> ReceiptEnvironment {
+        let accepted = ReceiptEnvironment.allCases.filter(environments.contains).map { $0.rawValue }.joined(separator: ", ")
         let check = "the receipt type names an accepted environment (\(accepted))"
         guard let environment = ReceiptEnvironment(receiptType: fields.receiptType) else {
             let reason =
                 "the receipt type \(fields.receiptType.map { "\"\($0)\"" } ?? "(field 0) is absent and") names no known environment"
             trace?.fail("Apple: receipt type (field 0)", check, reason)
-            throw PKCS7Error(.invalidEnvironment, reason)
+            throw ReceiptError(.invalidEnvironment, reason)
         }
         guard environments.contains(environment) else {
             let reason = "the receipt type \"\(fields.receiptType ?? "")\" is \(environment.rawValue), not accepted (\(accepted))"
             trace?.fail("Apple: receipt type (field 0)", check, reason)
-            throw PKCS7Error(.invalidEnvironment, reason)
+            throw ReceiptError(.invalidEnvironment, reason)
         }
         trace?.pass("Apple: receipt type (field 0)", check, "\(fields.receiptType ?? "") — \(environment.rawValue)")
         return environment
     }
 
     /// Step 7: the bundle id is the expected one (unless report-only).
-    func checkBundleID(_ fields: AppReceipt, trace: VerificationTrace?) throws(PKCS7Error) {
+    func checkBundleID(_ fields: AppReceipt, trace: VerificationTrace?) throws(ReceiptError) {
         guard let expected = identityCheck.bundleId else {
             trace?.note("Apple: bundle id (field 2)", "report-only: \(fields.bundleID ?? "absent"), not checked")
             return
@@ -260,17 +262,23 @@ public struct AppReceiptVerifier: Sendable {
         guard fields.bundleID == expected else {
             let reason = "the receipt's bundle id \(fields.bundleID.map { "\"\($0)\"" } ?? "absent") (expected \"\(expected)\")"
             trace?.fail("Apple: bundle id (field 2)", check, reason)
-            throw PKCS7Error(.invalidAppIdentifier, reason)
+            throw ReceiptError(.invalidAppIdentifier, reason)
         }
         trace?.pass("Apple: bundle id (field 2)", check, "equal")
     }
 
+    /// The receipt's CMS SignedData, from DER/BER bytes or their base64 text.
+    static func signedData(_ receipt: [UInt8]) throws(ReceiptError) -> CMSSignedData {
+        let bytes = try binary(receipt)
+        do { return try CMSSignedData(berEncoded: bytes) } catch { throw ReceiptError(error) }
+    }
+
     /// The receipt's bytes: DER/BER as given, or decoded from base64 text (white space ignored).
-    static func binary(_ bytes: [UInt8]) throws(PKCS7Error) -> [UInt8] {
+    static func binary(_ bytes: [UInt8]) throws(ReceiptError) -> [UInt8] {
         let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
         if compact.first == 0x30 || compact.isEmpty { return bytes }
         do { return try Base64.decode(compact, alphabet: .standard, padding: .optional) } catch {
-            throw PKCS7Error(.malformed, "the receipt is neither DER/BER nor base64: \(error)")
+            throw ReceiptError(.malformed, "the receipt is neither DER/BER nor base64: \(error)")
         }
     }
 }

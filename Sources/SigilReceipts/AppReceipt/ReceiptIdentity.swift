@@ -5,7 +5,7 @@ import SigilASN1
 /// design of SigilAppStore's `AppIdentityCheck`, with the same case names.
 public enum ReceiptIdentityCheck: Sendable, Hashable {
     /// The receipt must name this bundle id (field 2), and the device hash is computed with it:
-    /// a receipt another app got on the same device fails (`PKCS7Error.Code.invalidAppIdentifier`).
+    /// a receipt another app got on the same device fails (``ReceiptError/Code/invalidAppIdentifier``).
     case enforce(bundleId: String)
     /// The bundle id is not checked: the verified receipt reports what it says
     /// (``VerifiedAppReceipt/identity``), and the device hash is computed with the receipt's own

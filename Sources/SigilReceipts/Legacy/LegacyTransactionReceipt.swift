@@ -1,5 +1,5 @@
 import SigilASN1
-import SigilPKCS7
+import SigilBase
 import SigilX509
 
 /// An iOS 6-era transaction receipt (SKPaymentTransaction.transactionReceipt): base64 of an
@@ -48,22 +48,22 @@ public struct LegacyTransactionReceipt: Sendable {
     public var environment: String? { outerValue("environment") }
 
     /// From the receipt as apps sent it: base64, line breaks and spaces tolerated.
-    public init<Bytes: Collection>(base64 bytes: Bytes) throws(PKCS7Error) where Bytes.Element == UInt8 {
+    public init<Bytes: Collection>(base64 bytes: Bytes) throws(ReceiptError) where Bytes.Element == UInt8 {
         let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
         guard let plist = try? Base64.decode(compact, alphabet: .standard, padding: .optional) else {
-            throw PKCS7Error(.malformed, "the transaction receipt is not base64")
+            throw ReceiptError(.malformed, "the transaction receipt is not base64")
         }
         outer = try OldStylePlist.dictionary(plist)
         guard let info = outer.first(where: { $0.key == "purchase-info" })?.value else {
-            throw PKCS7Error(.malformed, "no purchase-info in the transaction receipt")
+            throw ReceiptError(.malformed, "no purchase-info in the transaction receipt")
         }
         guard let infoBytes = try? Base64.decode(Array(info.utf8), alphabet: .standard, padding: .optional) else {
-            throw PKCS7Error(.malformed, "purchase-info is not base64")
+            throw ReceiptError(.malformed, "purchase-info is not base64")
         }
         purchaseInfo = try OldStylePlist.dictionary(infoBytes)
         if let blobText = outer.first(where: { $0.key == "signature" })?.value {
             guard let blob = try? Base64.decode(Array(blobText.utf8), alphabet: .standard, padding: .optional) else {
-                throw PKCS7Error(.malformed, "signature is not base64")
+                throw ReceiptError(.malformed, "signature is not base64")
             }
             signature = try LegacyTransactionReceipt.signatureBlob(blob)
         } else {
@@ -71,20 +71,20 @@ public struct LegacyTransactionReceipt: Sendable {
         }
     }
 
-    static func signatureBlob(_ blob: [UInt8]) throws(PKCS7Error) -> SignatureBlob {
-        guard let version = blob.first else { throw PKCS7Error(.malformed, "empty signature blob") }
+    static func signatureBlob(_ blob: [UInt8]) throws(ReceiptError) -> SignatureBlob {
+        guard let version = blob.first else { throw ReceiptError(.malformed, "empty signature blob") }
         let signatureLength: Int
         switch version {
         case 2: signatureLength = 128
         case 3: signatureLength = 256
-        default: throw PKCS7Error(.malformed, "signature blob version \(version) is not 2 or 3")
+        default: throw ReceiptError(.malformed, "signature blob version \(version) is not 2 or 3")
         }
-        guard blob.count >= 1 + signatureLength + 4 else { throw PKCS7Error(.malformed, "signature blob is truncated") }
+        guard blob.count >= 1 + signatureLength + 4 else { throw ReceiptError(.malformed, "signature blob is truncated") }
         let signature = Array(blob[1..<(1 + signatureLength)])
         let lengthAt = 1 + signatureLength
         let length = blob[lengthAt..<(lengthAt + 4)].reduce(0) { $0 << 8 | Int($1) }
         guard length == blob.count - lengthAt - 4 else {
-            throw PKCS7Error(
+            throw ReceiptError(
                 .malformed, "signature blob certificate length \(length) does not match the \(blob.count - lengthAt - 4) bytes present")
         }
         let certificateBytes = Array(blob[(lengthAt + 4)...])

@@ -1,4 +1,4 @@
-import SigilPKCS7
+import SigilX509
 
 /// A reader for the old-style (OpenStep) property-list dictionaries of iOS 6-era transaction
 /// receipts: `{ "key" = "value"; … }` with quoted or bare strings, `\"`, `\\`, `\n`, `\t` and
@@ -8,10 +8,10 @@ enum OldStylePlist {
     static let maximumSize = 1 << 20
     static let maximumEntries = 1024
 
-    static func dictionary(_ bytes: [UInt8]) throws(PKCS7Error) -> [(key: String, value: String)] {
-        guard bytes.count <= maximumSize else { throw PKCS7Error(.malformed, "plist of \(bytes.count) bytes is too large") }
+    static func dictionary(_ bytes: [UInt8]) throws(ReceiptError) -> [(key: String, value: String)] {
+        guard bytes.count <= maximumSize else { throw ReceiptError(.malformed, "plist of \(bytes.count) bytes is too large") }
         var i = 0
-        func fail(_ reason: String) -> PKCS7Error { PKCS7Error(.malformed, "old-style plist: \(reason) at byte \(i)") }
+        func fail(_ reason: String) -> ReceiptError { ReceiptError(.malformed, "old-style plist: \(reason) at byte \(i)") }
         func skipSpace() {
             while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
         }
@@ -19,7 +19,7 @@ enum OldStylePlist {
             (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
                 || [0x2D, 0x2E, 0x5F, 0x2F, 0x3A].contains(b)
         }
-        func string() throws(PKCS7Error) -> String {
+        func string() throws(ReceiptError) -> String {
             skipSpace()
             guard i < bytes.count else { throw fail("a string was expected") }
             if bytes[i] != UInt8(ascii: "\"") {

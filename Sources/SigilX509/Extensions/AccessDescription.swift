@@ -13,18 +13,19 @@ public struct AccessDescription: Hashable, Sendable {
     /// accessLocation: a URI, typically.
     public let location: GeneralName
 
-    init(node: ASN1Node) throws {
-        (method, location) = try ASN1.sequence(node) { reader in
-            (try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier)), try GeneralName(node: reader.next()))
-        }
+    init(node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        method = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
+        location = try GeneralName(node: reader.next())
+        try reader.finish()
     }
 
     /// Every check of `init(node:)`, building nothing.
-    static func validate(_ node: ASN1Node) throws {
-        try ASN1.sequence(node) { reader in
-            try ASN1ObjectIdentifier.validate(reader.next(.objectIdentifier))
-            try GeneralName.validate(reader.next())
-        }
+    static func validate(_ node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        try ASN1ObjectIdentifier.validate(reader.next(.objectIdentifier))
+        try GeneralName.validate(reader.next())
+        try reader.finish()
     }
 
     /// The location as a URI, when it is one.

@@ -19,20 +19,20 @@ public struct BasicConstraints: Hashable, Sendable {
         self.pathLengthConstraint = pathLengthConstraint
     }
 
-    init(node: ASN1Node) throws {
-        (isCA, pathLengthConstraint) = try ASN1.sequence(node) { reader in
-            var ca = false
-            if let flag = reader.nextIfPresent(.boolean) {
-                ca = try Bool(node: flag)
-                guard ca else { throw flag.error(.invalidBoolean, "cA encodes FALSE, its DEFAULT (X.690 11.5)") }
-            }
-            var length: Int?
-            if let value = reader.nextIfPresent(.integer) {
-                let n = try ASN1Integer(node: value).intValue()
-                guard n >= 0 else { throw value.error(.integerOutOfRange, "pathLenConstraint is negative") }
-                length = n
-            }
-            return (ca, length)
+    init(node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        var ca = false
+        if let flag = reader.nextIfPresent(.boolean) {
+            ca = try Bool(node: flag)
+            guard ca else { throw flag.error(.invalidBoolean, "cA encodes FALSE, its DEFAULT (X.690 11.5)") }
         }
+        var length: Int?
+        if let value = reader.nextIfPresent(.integer) {
+            let n = try ASN1Integer(node: value).intValue()
+            guard n >= 0 else { throw value.error(.integerOutOfRange, "pathLenConstraint is negative") }
+            length = n
+        }
+        try reader.finish()
+        (isCA, pathLengthConstraint) = (ca, length)
     }
 }

@@ -22,54 +22,57 @@ public struct DistributionPoint: Hashable, Sendable {
     /// cRLIssuer: who issues the CRL when it is not the certificate's issuer (indirect CRLs).
     public let cRLIssuer: [GeneralName]?
 
-    package init(node: ASN1Node) throws {
-        (fullName, nameRelativeToCRLIssuer, reasons, cRLIssuer) = try ASN1.sequence(node) { reader in
-            var full: [GeneralName]?
-            var relative: [UInt8]?
-            if let point = reader.nextIfPresent(.contextSpecific(0)) {
-                try ASN1.explicit(point, tag: .contextSpecific(0)) { choice in
-                    switch choice.identifier {
-                    case .contextSpecific(0): full = try GeneralName.names(choice, identifier: .contextSpecific(0))
-                    case .contextSpecific(1):
-                        try ASN1.expect(choice, .contextSpecific(1), constructed: true)
-                        relative = Array(choice.encodedBytes)
-                    default: throw choice.error(.unexpectedTag, "DistributionPointName must be [0] or [1]")
-                    }
-                }
+    package init(node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        var full: [GeneralName]?
+        var relative: [UInt8]?
+        if let point = reader.nextIfPresent(.contextSpecific(0)) {
+            let choice = try ASN1.explicitInner(point, tag: .contextSpecific(0))
+            switch choice.identifier {
+            case .contextSpecific(0): full = try GeneralName.names(choice, identifier: .contextSpecific(0))
+            case .contextSpecific(1):
+                try ASN1.expect(choice, .contextSpecific(1), constructed: true)
+                relative = Array(choice.encodedBytes)
+            default: throw choice.error(.unexpectedTag, "DistributionPointName must be [0] or [1]")
             }
-            let reasons = try reader.nextIfPresent(.contextSpecific(1)).map {
-                try ASN1BitString(node: $0, identifier: .contextSpecific(1)).bytes
-            }
-            let issuer = try reader.nextIfPresent(.contextSpecific(2)).map { try GeneralName.names($0, identifier: .contextSpecific(2)) }
-            guard full != nil || relative != nil || issuer != nil else {
-                throw node.error(.unexpectedElementCount, "a DistributionPoint needs a distributionPoint or a cRLIssuer")
-            }
-            return (full, relative, reasons, issuer)
         }
+        var reasons: [UInt8]?
+        if let tagged = reader.nextIfPresent(.contextSpecific(1)) {
+            reasons = try ASN1BitString(node: tagged, identifier: .contextSpecific(1)).bytes
+        }
+        var issuer: [GeneralName]?
+        if let tagged = reader.nextIfPresent(.contextSpecific(2)) {
+            issuer = try GeneralName.names(tagged, identifier: .contextSpecific(2))
+        }
+        guard full != nil || relative != nil || issuer != nil else {
+            throw node.error(.unexpectedElementCount, "a DistributionPoint needs a distributionPoint or a cRLIssuer")
+        }
+        try reader.finish()
+        (fullName, nameRelativeToCRLIssuer, self.reasons, cRLIssuer) = (full, relative, reasons, issuer)
     }
 
     /// Every check of `init(node:)`, in the same order and with the same errors, building as little as possible.
-    static func validate(_ node: ASN1Node) throws {
-        try ASN1.sequence(node) { reader in
-            var named = false
-            if let point = reader.nextIfPresent(.contextSpecific(0)) {
-                let choice = try ASN1.explicitInner(point, tag: .contextSpecific(0))
-                switch choice.identifier {
-                case .contextSpecific(0): try GeneralName.validateNames(choice, identifier: .contextSpecific(0))
-                case .contextSpecific(1): try ASN1.expect(choice, .contextSpecific(1), constructed: true)
-                default: throw choice.error(.unexpectedTag, "DistributionPointName must be [0] or [1]")
-                }
-                named = true
+    static func validate(_ node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        var named = false
+        if let point = reader.nextIfPresent(.contextSpecific(0)) {
+            let choice = try ASN1.explicitInner(point, tag: .contextSpecific(0))
+            switch choice.identifier {
+            case .contextSpecific(0): try GeneralName.validateNames(choice, identifier: .contextSpecific(0))
+            case .contextSpecific(1): try ASN1.expect(choice, .contextSpecific(1), constructed: true)
+            default: throw choice.error(.unexpectedTag, "DistributionPointName must be [0] or [1]")
             }
-            if let reasons = reader.nextIfPresent(.contextSpecific(1)) {
-                _ = try ASN1BitString(node: reasons, identifier: .contextSpecific(1))
-            }
-            let issuer = reader.nextIfPresent(.contextSpecific(2))
-            if let issuer { try GeneralName.validateNames(issuer, identifier: .contextSpecific(2)) }
-            guard named || issuer != nil else {
-                throw node.error(.unexpectedElementCount, "a DistributionPoint needs a distributionPoint or a cRLIssuer")
-            }
+            named = true
         }
+        if let reasons = reader.nextIfPresent(.contextSpecific(1)) {
+            _ = try ASN1BitString(node: reasons, identifier: .contextSpecific(1))
+        }
+        let issuer = reader.nextIfPresent(.contextSpecific(2))
+        if let issuer { try GeneralName.validateNames(issuer, identifier: .contextSpecific(2)) }
+        guard named || issuer != nil else {
+            throw node.error(.unexpectedElementCount, "a DistributionPoint needs a distributionPoint or a cRLIssuer")
+        }
+        try reader.finish()
     }
 
     /// The URIs of the full name.

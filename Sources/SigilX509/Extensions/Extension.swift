@@ -53,39 +53,68 @@ public struct Extension: Hashable, Sendable {
         }
     }
 
-    /// Parses one Extension (RFC 5280 §4.1): extnID, critical (DEFAULT FALSE, so never encoded FALSE in DER), extnValue.
-    public init(node: ASN1Node) throws {
-        try self.init(node: node, cache: nil, slot: 0)
+    /// The Extension of `fields` (read by ``fields(of:)``), its value validated: a value its type
+    /// refuses is `.invalidExtension`.
+    package init(_ fields: Fields) throws(X509Error) {
+        try self.init(fields, cache: nil, slot: 0)
     }
 
-    /// Parses one Extension whose decoded value, once read, is kept in `cache` at `slot` (a new
-    /// cache when nil). `decodingEagerly` checks the value with its full decoder, as parsing did
-    /// before values became lazy (kept for the tests that compare the two).
-    init(node: ASN1Node, cache shared: ExtensionValueCache?, slot: Int, decodingEagerly: Bool = false) throws {
-        var knownKind: ExtensionValue.Kind?
-        (oid, critical, content) = try ASN1.sequence(node) { reader in
-            let oidNode = try reader.next(.objectIdentifier)
-            let oid: ASN1ObjectIdentifier
-            // The encoding of an extension Sigil knows is recognised as is (a valid OID whose arcs
-            // are the constant's): no arcs array decoded and allocated for it.
-            if !oidNode.isConstructed, let kind = ExtensionValue.Kind(encoding: oidNode.contentBytes) {
-                knownKind = kind
-                oid = ExtensionValue.known[kind.rawValue]
-            } else {
-                oid = try ASN1ObjectIdentifier(node: oidNode)
-                knownKind = ExtensionValue.Kind(oid)
-            }
-            var critical = false
-            if let flag = reader.nextIfPresent(.boolean) {
-                critical = try Bool(node: flag)
-                guard critical else {
-                    throw flag.error(.invalidBoolean, "extension \(oid) encodes critical FALSE, its DEFAULT (X.690 11.5)")
-                }
-            }
-            return (oid, critical, try ASN1OctetString.content(of: reader.next(.octetString)))
+    /// Parses one Extension (RFC 5280 §4.1): extnID, critical (DEFAULT FALSE, so never encoded FALSE in DER), extnValue.
+    /// A structure that is not an Extension is `.malformed`, a value its type refuses `.invalidExtension`.
+    public init(node: ASN1Node) throws(X509Error) {
+        let fields: Fields
+        do {
+            fields = try Extension.fields(of: node)
+        } catch {
+            throw X509Error(wrapping: error, as: .malformed, context: "extension")
         }
+        try self.init(fields, cache: nil, slot: 0)
+    }
+
+    /// An Extension's three fields as read, before its value is checked.
+    package struct Fields {
+        let oid: ASN1ObjectIdentifier
+        let critical: Bool
+        let content: ArraySlice<UInt8>
+        /// The kind of a known extension (nil for one Sigil does not decode).
+        let kind: ExtensionValue.Kind?
+    }
+
+    /// Reads one Extension's fields (RFC 5280 §4.1): extnID, critical (DEFAULT FALSE, so never
+    /// encoded FALSE in DER), extnValue; the value is not looked at.
+    package static func fields(of node: ASN1Node) throws(ASN1Error) -> Fields {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        let oidNode = try reader.next(.objectIdentifier)
+        let oid: ASN1ObjectIdentifier
+        let knownKind: ExtensionValue.Kind?
+        // The encoding of an extension Sigil knows is recognised as is (a valid OID whose arcs
+        // are the constant's): no arcs array decoded and allocated for it.
+        if !oidNode.isConstructed, let kind = ExtensionValue.Kind(encoding: oidNode.contentBytes) {
+            knownKind = kind
+            oid = ExtensionValue.known[kind.rawValue]
+        } else {
+            oid = try ASN1ObjectIdentifier(node: oidNode)
+            knownKind = ExtensionValue.Kind(oid)
+        }
+        var critical = false
+        if let flag = reader.nextIfPresent(.boolean) {
+            critical = try Bool(node: flag)
+            guard critical else {
+                throw flag.error(.invalidBoolean, "extension \(oid) encodes critical FALSE, its DEFAULT (X.690 11.5)")
+            }
+        }
+        let content = try ASN1OctetString.content(of: reader.next(.octetString))
+        try reader.finish()
+        return Fields(oid: oid, critical: critical, content: content, kind: knownKind)
+    }
+
+    /// The Extension of `fields`, its value validated (the whole decoder with `decodingEagerly`,
+    /// as parsing did before values became lazy, kept for the tests that compare the two) and,
+    /// once read, kept in `cache` at `slot` (a new cache when nil).
+    init(_ fields: Fields, cache shared: ExtensionValueCache?, slot: Int, decodingEagerly: Bool = false) throws(X509Error) {
+        (oid, critical, content) = (fields.oid, fields.critical, fields.content)
         // Unknown extensions are never parsed: their bytes need not even be DER.
-        guard let kind = knownKind else {
+        guard let kind = fields.kind else {
             cache = nil
             self.slot = 0
             return
@@ -245,7 +274,7 @@ public enum ExtensionValue: Hashable, Sendable {
     ]
 
     /// Decodes the value of extension `oid` from its DER (`.unknown` when Sigil does not know it).
-    init<Bytes: Collection>(oid: ASN1ObjectIdentifier, der: Bytes) throws where Bytes.Element == UInt8 {
+    init<Bytes: Collection>(oid: ASN1ObjectIdentifier, der: Bytes) throws(ASN1Error) where Bytes.Element == UInt8 {
         // Unknown extensions are never parsed: their bytes need not even be DER.
         guard let kind = Kind(oid) else {
             self = .unknown
@@ -255,28 +284,36 @@ public enum ExtensionValue: Hashable, Sendable {
     }
 
     /// The full decoder of each extension type.
-    init(_ kind: Kind, node: ASN1Node) throws {
+    init(_ kind: Kind, node: ASN1Node) throws(ASN1Error) {
         switch kind {
         case .basicConstraints: self = .basicConstraints(try BasicConstraints(node: node))
         case .keyUsage: self = .keyUsage(try KeyUsage(node: node))
         case .extendedKeyUsage:
-            let purposes = try ASN1.sequenceOf(node) { try ASN1ObjectIdentifier(node: $0) }
+            try ASN1.expect(node, .sequence, constructed: true)
+            var purposes: [ASN1ObjectIdentifier] = []
+            for child in node.children { purposes.append(try ASN1ObjectIdentifier(node: child)) }
             guard !purposes.isEmpty else { throw node.error(.unexpectedElementCount, "extKeyUsage must not be empty") }
             self = .extendedKeyUsage(purposes)
         case .subjectKeyIdentifier: self = .subjectKeyIdentifier(try ASN1OctetString(node: node).bytes)
         case .authorityKeyIdentifier: self = .authorityKeyIdentifier(try AuthorityKeyIdentifier(node: node))
         case .authorityInfoAccess:
-            let descriptions = try ASN1.sequenceOf(node) { try AccessDescription(node: $0) }
+            try ASN1.expect(node, .sequence, constructed: true)
+            var descriptions: [AccessDescription] = []
+            for child in node.children { descriptions.append(try AccessDescription(node: child)) }
             guard !descriptions.isEmpty else { throw node.error(.unexpectedElementCount, "authorityInfoAccess must not be empty") }
             self = .authorityInfoAccess(descriptions)
         case .cRLDistributionPoints:
-            let points = try ASN1.sequenceOf(node) { try DistributionPoint(node: $0) }
+            try ASN1.expect(node, .sequence, constructed: true)
+            var points: [DistributionPoint] = []
+            for child in node.children { points.append(try DistributionPoint(node: child)) }
             guard !points.isEmpty else { throw node.error(.unexpectedElementCount, "cRLDistributionPoints must not be empty") }
             self = .cRLDistributionPoints(points)
         case .certificatePolicies:
-            let policies = try ASN1.sequenceOf(node) { try PolicyInformation(node: $0) }
+            try ASN1.expect(node, .sequence, constructed: true)
+            var policies: [PolicyInformation] = []
+            for child in node.children { policies.append(try PolicyInformation(node: child)) }
             guard !policies.isEmpty else { throw node.error(.unexpectedElementCount, "certificatePolicies must not be empty") }
-            guard Set(policies.map(\.identifier)).count == policies.count else {
+            guard Set(policies.map { $0.identifier }).count == policies.count else {
                 throw node.error(.unexpectedElementCount, "a policy identifier appears twice (RFC 5280 §4.2.1.4)")
             }
             self = .certificatePolicies(policies)
@@ -293,7 +330,7 @@ public enum ExtensionValue: Hashable, Sendable {
     /// little as possible: the validators walk the tree in place (OIDs, strings and names checked
     /// without decoding them). The few rare types whose decoder allocates little or nothing are
     /// checked by decoding them.
-    static func validate(_ kind: Kind, node: ASN1Node) throws {
+    static func validate(_ kind: Kind, node: ASN1Node) throws(ASN1Error) {
         switch kind {
         case .basicConstraints: _ = try BasicConstraints(node: node)
         case .keyUsage: _ = try KeyUsage(node: node)

@@ -39,24 +39,24 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     /// [8] a registered object identifier.
     case registeredID(ASN1ObjectIdentifier)
 
-    init(node: ASN1Node) throws {
+    init(node: ASN1Node) throws(ASN1Error) {
         let tag = node.identifier
         guard tag.tagClass == .contextSpecific else {
             throw node.error(.unexpectedTag, "GeneralName must be context-specific, found \(tag)")
         }
         switch tag.tagNumber {
         case 0:
-            self = try ASN1.sequence(node, identifier: .contextSpecific(0)) { reader in
-                let type = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
-                let value = try ASN1.explicit(reader.next(), tag: .contextSpecific(0)) { Array($0.encodedBytes) }
-                return .otherName(type: type, valueDER: value)
-            }
+            var reader = try ASN1SequenceReader(checking: node, identifier: .contextSpecific(0))
+            let type = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
+            let value = Array(try ASN1.explicitInner(reader.next(), tag: .contextSpecific(0)).encodedBytes)
+            try reader.finish()
+            self = .otherName(type: type, valueDER: value)
         case 1: self = .rfc822Name(try ASN1IA5String.decodeText(node, identifier: tag))
         case 2: self = .dnsName(try ASN1IA5String.decodeText(node, identifier: tag))
         case 3:
             try ASN1.expect(node, tag, constructed: true)
             self = .x400Address(Array(node.encodedBytes))
-        case 4: self = .directoryName(try ASN1.explicit(node, tag: tag) { try DistinguishedName(node: $0) })
+        case 4: self = .directoryName(try DistinguishedName(node: ASN1.explicitInner(node, tag: tag)))
         case 5:
             try ASN1.expect(node, tag, constructed: true)
             self = .ediPartyName(Array(node.encodedBytes))
@@ -74,17 +74,17 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Every check of `init(node:)`, in the same order and with the same errors, building nothing.
-    static func validate(_ node: ASN1Node) throws {
+    static func validate(_ node: ASN1Node) throws(ASN1Error) {
         let tag = node.identifier
         guard tag.tagClass == .contextSpecific else {
             throw node.error(.unexpectedTag, "GeneralName must be context-specific, found \(tag)")
         }
         switch tag.tagNumber {
         case 0:
-            try ASN1.sequence(node, identifier: .contextSpecific(0)) { reader in
-                try ASN1ObjectIdentifier.validate(reader.next(.objectIdentifier))
-                _ = try ASN1.explicitInner(reader.next(), tag: .contextSpecific(0))
-            }
+            var reader = try ASN1SequenceReader(checking: node, identifier: .contextSpecific(0))
+            try ASN1ObjectIdentifier.validate(reader.next(.objectIdentifier))
+            _ = try ASN1.explicitInner(reader.next(), tag: .contextSpecific(0))
+            try reader.finish()
         case 1, 2, 6: try ASN1IA5String.validate(node, identifier: tag)
         case 3, 5: try ASN1.expect(node, tag, constructed: true)
         case 4: try DistinguishedName.validate(ASN1.explicitInner(node, tag: tag))
@@ -99,7 +99,7 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Every check of `names(_:identifier:)`, building nothing.
-    static func validateNames(_ node: ASN1Node, identifier: ASN1Identifier = .sequence) throws {
+    static func validateNames(_ node: ASN1Node, identifier: ASN1Identifier = .sequence) throws(ASN1Error) {
         try ASN1.expect(node, identifier, constructed: true)
         var count = 0
         for name in node.children {
@@ -110,8 +110,10 @@ public enum GeneralName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// GeneralNames: a non-empty SEQUENCE OF GeneralName (or the implicitly tagged form).
-    package static func names(_ node: ASN1Node, identifier: ASN1Identifier = .sequence) throws -> [GeneralName] {
-        let names = try ASN1.sequenceOf(node, identifier: identifier) { try GeneralName(node: $0) }
+    package static func names(_ node: ASN1Node, identifier: ASN1Identifier = .sequence) throws(ASN1Error) -> [GeneralName] {
+        try ASN1.expect(node, identifier, constructed: true)
+        var names: [GeneralName] = []
+        for child in node.children { names.append(try GeneralName(node: child)) }
         guard !names.isEmpty else { throw node.error(.unexpectedElementCount, "GeneralNames must not be empty") }
         return names
     }

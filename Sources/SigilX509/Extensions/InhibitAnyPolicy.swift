@@ -10,7 +10,7 @@ public struct InhibitAnyPolicy: Hashable, Sendable {
     /// How many further non-self-issued certificates may assert anyPolicy.
     public let skipCerts: Int
 
-    init(node: ASN1Node) throws {
+    init(node: ASN1Node) throws(ASN1Error) {
         skipCerts = try PolicyConstraints.skipCerts(node, .integer)
     }
 }

@@ -21,7 +21,7 @@ public struct KeyUsage: Hashable, Sendable, CustomStringConvertible {
     /// Key usage from its bits (bit 0 = digitalSignature in the high bit of the first byte, as RFC 5280 §4.2.1.3 numbers them).
     public init(bits: UInt16) { self.bits = bits }
 
-    init(node: ASN1Node) throws {
+    init(node: ASN1Node) throws(ASN1Error) {
         let string = try ASN1BitString(node: node)
         guard string.bytes.count <= 2 else { throw node.error(.invalidBitString, "KeyUsage has more than 9 bits") }
         var value: UInt16 = 0

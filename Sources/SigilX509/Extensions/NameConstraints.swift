@@ -29,33 +29,36 @@ public struct NameConstraints: Hashable, Sendable {
     /// excludedSubtrees: names below the CA must lie in none of these.
     public let excluded: [Subtree]
 
-    init(node: ASN1Node) throws {
-        (permitted, excluded) = try ASN1.sequence(node) { reader in
-            let permitted =
-                try reader.nextIfPresent(.contextSpecific(0)).map { try NameConstraints.subtrees($0, .contextSpecific(0)) } ?? []
-            let excluded = try reader.nextIfPresent(.contextSpecific(1)).map { try NameConstraints.subtrees($0, .contextSpecific(1)) } ?? []
-            guard !permitted.isEmpty || !excluded.isEmpty else {
-                throw node.error(.unexpectedElementCount, "NameConstraints must have permitted or excluded subtrees (RFC 5280 §4.2.1.10)")
-            }
-            return (permitted, excluded)
+    init(node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        var permitted: [Subtree] = []
+        if let tagged = reader.nextIfPresent(.contextSpecific(0)) { permitted = try NameConstraints.subtrees(tagged, .contextSpecific(0)) }
+        var excluded: [Subtree] = []
+        if let tagged = reader.nextIfPresent(.contextSpecific(1)) { excluded = try NameConstraints.subtrees(tagged, .contextSpecific(1)) }
+        guard !permitted.isEmpty || !excluded.isEmpty else {
+            throw node.error(.unexpectedElementCount, "NameConstraints must have permitted or excluded subtrees (RFC 5280 §4.2.1.10)")
         }
+        try reader.finish()
+        (self.permitted, self.excluded) = (permitted, excluded)
     }
 
-    static func subtrees(_ node: ASN1Node, _ tag: ASN1Identifier) throws -> [Subtree] {
-        let trees = try ASN1.sequenceOf(node, identifier: tag) { tree in
-            try ASN1.sequence(tree) { reader in
-                let base = try GeneralName(node: reader.next())
-                var minimum = 0
-                var maximum: Int?
-                if let m = reader.nextIfPresent(.contextSpecific(0)) {
-                    minimum = try ASN1Integer(node: m, identifier: .contextSpecific(0)).intValue()
-                    guard minimum != 0 else { throw m.error(.integerOutOfRange, "minimum encodes its DEFAULT 0") }
-                }
-                if let m = reader.nextIfPresent(.contextSpecific(1)) {
-                    maximum = try ASN1Integer(node: m, identifier: .contextSpecific(1)).intValue()
-                }
-                return Subtree(base: base, minimum: minimum, maximum: maximum)
+    static func subtrees(_ node: ASN1Node, _ tag: ASN1Identifier) throws(ASN1Error) -> [Subtree] {
+        try ASN1.expect(node, tag, constructed: true)
+        var trees: [Subtree] = []
+        for tree in node.children {
+            var reader = try ASN1SequenceReader(checking: tree, identifier: .sequence)
+            let base = try GeneralName(node: reader.next())
+            var minimum = 0
+            var maximum: Int?
+            if let m = reader.nextIfPresent(.contextSpecific(0)) {
+                minimum = try ASN1Integer(node: m, identifier: .contextSpecific(0)).intValue()
+                guard minimum != 0 else { throw m.error(.integerOutOfRange, "minimum encodes its DEFAULT 0") }
             }
+            if let m = reader.nextIfPresent(.contextSpecific(1)) {
+                maximum = try ASN1Integer(node: m, identifier: .contextSpecific(1)).intValue()
+            }
+            try reader.finish()
+            trees.append(Subtree(base: base, minimum: minimum, maximum: maximum))
         }
         guard !trees.isEmpty else { throw node.error(.unexpectedElementCount, "GeneralSubtrees must not be empty") }
         return trees

@@ -26,34 +26,35 @@ public struct PolicyInformation: Hashable, Sendable {
     /// policyQualifiers, in order.
     public let qualifiers: [Qualifier]
 
-    init(node: ASN1Node) throws {
-        (identifier, qualifiers) = try ASN1.sequence(node) { reader in
-            let id = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
-            var qualifiers: [Qualifier] = []
-            if let list = reader.nextIfPresent(.sequence) {
-                qualifiers = try ASN1.sequenceOf(list) { qualifierNode in
-                    try ASN1.sequence(qualifierNode) { q in
-                        let qid = try ASN1ObjectIdentifier(node: q.next(.objectIdentifier))
-                        let value = try q.next()
-                        var text: String?
-                        if qid == X509OIDs.qualifierCPS {
-                            text = try ASN1IA5String.decodeText(value)
-                        } else if qid == X509OIDs.qualifierUserNotice {
-                            text = try PolicyInformation.explicitText(value)
-                        }
-                        return Qualifier(id: qid, valueDER: Array(value.encodedBytes), text: text)
-                    }
+    init(node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        let id = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
+        var qualifiers: [Qualifier] = []
+        if let list = reader.nextIfPresent(.sequence) {
+            try ASN1.expect(list, .sequence, constructed: true)
+            for qualifierNode in list.children {
+                var q = try ASN1SequenceReader(checking: qualifierNode, identifier: .sequence)
+                let qid = try ASN1ObjectIdentifier(node: q.next(.objectIdentifier))
+                let value = try q.next()
+                var text: String?
+                if qid == X509OIDs.qualifierCPS {
+                    text = try ASN1IA5String.decodeText(value)
+                } else if qid == X509OIDs.qualifierUserNotice {
+                    text = try PolicyInformation.explicitText(value)
                 }
-                guard !qualifiers.isEmpty else { throw list.error(.unexpectedElementCount, "policyQualifiers must not be empty") }
+                try q.finish()
+                qualifiers.append(Qualifier(id: qid, valueDER: Array(value.encodedBytes), text: text))
             }
-            return (id, qualifiers)
+            guard !qualifiers.isEmpty else { throw list.error(.unexpectedElementCount, "policyQualifiers must not be empty") }
         }
+        try reader.finish()
+        (identifier, self.qualifiers) = (id, qualifiers)
     }
 
     /// Every check of the certificatePolicies decoder (a non-empty SEQUENCE OF PolicyInformation,
     /// each identifier once), in the same order and with the same errors, building as little as
     /// possible: identifiers are compared as their encodings (equal OIDs have equal DER).
-    static func validatePolicies(_ node: ASN1Node) throws {
+    static func validatePolicies(_ node: ASN1Node) throws(ASN1Error) {
         try ASN1.expect(node, .sequence, constructed: true)
         var identifiers: [ArraySlice<UInt8>] = []
         for policy in node.children { identifiers.append(try validate(policy)) }
@@ -73,37 +74,37 @@ public struct PolicyInformation: Hashable, Sendable {
     private static let qualifierUserNoticeContent = X509OIDs.qualifierUserNotice.contentBytes
 
     /// Every check of `init(node:)`, building nothing; returns the policy identifier's content octets.
-    static func validate(_ node: ASN1Node) throws -> ArraySlice<UInt8> {
-        try ASN1.sequence(node) { reader in
-            let id = try reader.next(.objectIdentifier)
-            try ASN1ObjectIdentifier.validate(id)
-            if let list = reader.nextIfPresent(.sequence) {
-                try ASN1.expect(list, .sequence, constructed: true)
-                var count = 0
-                for qualifierNode in list.children {
-                    try ASN1.sequence(qualifierNode) { q in
-                        let qid = try q.next(.objectIdentifier)
-                        try ASN1ObjectIdentifier.validate(qid)
-                        let value = try q.next()
-                        if qid.contentBytes.elementsEqual(qualifierCPSContent) {
-                            try ASN1IA5String.validate(value)
-                        } else if qid.contentBytes.elementsEqual(qualifierUserNoticeContent) {
-                            try PolicyInformation.validateExplicitText(value)
-                        }
-                    }
-                    count += 1
+    static func validate(_ node: ASN1Node) throws(ASN1Error) -> ArraySlice<UInt8> {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        let id = try reader.next(.objectIdentifier)
+        try ASN1ObjectIdentifier.validate(id)
+        if let list = reader.nextIfPresent(.sequence) {
+            try ASN1.expect(list, .sequence, constructed: true)
+            var count = 0
+            for qualifierNode in list.children {
+                var q = try ASN1SequenceReader(checking: qualifierNode, identifier: .sequence)
+                let qid = try q.next(.objectIdentifier)
+                try ASN1ObjectIdentifier.validate(qid)
+                let value = try q.next()
+                if qid.contentBytes.elementsEqual(qualifierCPSContent) {
+                    try ASN1IA5String.validate(value)
+                } else if qid.contentBytes.elementsEqual(qualifierUserNoticeContent) {
+                    try PolicyInformation.validateExplicitText(value)
                 }
-                guard count > 0 else { throw list.error(.unexpectedElementCount, "policyQualifiers must not be empty") }
+                try q.finish()
+                count += 1
             }
-            return id.contentBytes
+            guard count > 0 else { throw list.error(.unexpectedElementCount, "policyQualifiers must not be empty") }
         }
+        try reader.finish()
+        return id.contentBytes
     }
 
     /// Every check of `explicitText(_:)`, building nothing.
-    static func validateExplicitText(_ node: ASN1Node) throws {
-        try ASN1.sequence(node) { reader in
-            _ = reader.nextIfPresent(.sequence)
-            guard !reader.isAtEnd else { return }
+    static func validateExplicitText(_ node: ASN1Node) throws(ASN1Error) {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        _ = reader.nextIfPresent(.sequence)
+        if !reader.isAtEnd {
             let text = try reader.next()
             switch text.identifier {
             case .ia5String: try ASN1IA5String.validate(text)
@@ -113,20 +114,25 @@ public struct PolicyInformation: Hashable, Sendable {
             default: throw text.error(.unexpectedTag, "DisplayText must be a string type, found \(text.identifier)")
             }
         }
+        try reader.finish()
     }
 
     /// UserNotice's explicitText (DisplayText: IA5String, VisibleString, BMPString or UTF8String).
-    static func explicitText(_ node: ASN1Node) throws -> String? {
-        try ASN1.sequence(node) { reader in
-            _ = reader.nextIfPresent(.sequence)  // noticeRef, kept in valueDER
-            guard let text = reader.isAtEnd ? nil : try reader.next() else { return nil }
+    static func explicitText(_ node: ASN1Node) throws(ASN1Error) -> String? {
+        var reader = try ASN1SequenceReader(checking: node, identifier: .sequence)
+        _ = reader.nextIfPresent(.sequence)  // noticeRef, kept in valueDER
+        var decoded: String?
+        if !reader.isAtEnd {
+            let text = try reader.next()
             switch text.identifier {
-            case .ia5String: return try ASN1IA5String.decodeText(text)
-            case .visibleString: return try ASN1VisibleString.decodeText(text)
-            case .bmpString: return try ASN1BMPString.decodeText(text)
-            case .utf8String: return try ASN1UTF8String.decodeText(text)
+            case .ia5String: decoded = try ASN1IA5String.decodeText(text)
+            case .visibleString: decoded = try ASN1VisibleString.decodeText(text)
+            case .bmpString: decoded = try ASN1BMPString.decodeText(text)
+            case .utf8String: decoded = try ASN1UTF8String.decodeText(text)
             default: throw text.error(.unexpectedTag, "DisplayText must be a string type, found \(text.identifier)")
             }
         }
+        try reader.finish()
+        return decoded
     }
 }

@@ -21,14 +21,17 @@ public struct PolicyMappings: Hashable, Sendable {
     /// The mappings, in order.
     public let mappings: [Mapping]
 
-    init(node: ASN1Node) throws {
-        mappings = try ASN1.sequenceOf(node) { pair in
-            try ASN1.sequence(pair) { reader in
-                let issuer = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
-                let subject = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
-                return Mapping(issuerDomainPolicy: issuer, subjectDomainPolicy: subject)
-            }
+    init(node: ASN1Node) throws(ASN1Error) {
+        try ASN1.expect(node, .sequence, constructed: true)
+        var mappings: [Mapping] = []
+        for pair in node.children {
+            var reader = try ASN1SequenceReader(checking: pair, identifier: .sequence)
+            let issuer = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
+            let subject = try ASN1ObjectIdentifier(node: reader.next(.objectIdentifier))
+            try reader.finish()
+            mappings.append(Mapping(issuerDomainPolicy: issuer, subjectDomainPolicy: subject))
         }
+        self.mappings = mappings
         guard !mappings.isEmpty else { throw node.error(.unexpectedElementCount, "PolicyMappings must not be empty (RFC 5280 §4.2.1.5)") }
     }
 }

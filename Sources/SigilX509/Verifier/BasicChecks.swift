@@ -16,13 +16,13 @@ enum BasicChecks {
 
     /// Whether a critical extension `oid` is handled: by the basics, or declared by one of
     /// `policies` (the union of every policy's ``CertificatePolicy/handledCriticalExtensions``).
-    static func isHandled(_ oid: ASN1ObjectIdentifier, by policies: [any CertificatePolicy]) -> Bool {
+    static func isHandled(_ oid: ASN1ObjectIdentifier, by policies: [AnyCertificatePolicy]) -> Bool {
         understood.contains(oid) || policies.contains { $0.handledCriticalExtensions.contains(oid) }
     }
 
     /// The basic failures of `chain` (leaf first, trust anchor last) at `time`; critical
     /// extensions are checked against the basics and `policies`.
-    static func failures(of chain: [Certificate], at time: Int64, policies: [any CertificatePolicy]) -> [ValidationFailure] {
+    static func failures(of chain: [Certificate], at time: Int64, policies: [AnyCertificatePolicy]) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for (index, certificate) in chain.enumerated() {
             // The subject's RFC 4514 string is built only when a failure needs it.

@@ -32,7 +32,81 @@ public struct PolicyEvaluation: Sendable {
     }
 }
 
+/// A certificate policy as ``CertificateVerifier`` holds it: the policy's name, the critical
+/// extensions it handles and its evaluation, taken once from any ``CertificatePolicy`` (or given
+/// as a closure). The verifier runs its policies through this one type, so the verification path
+/// holds no existential (what Embedded Swift requires) and makes no allocation per verification.
+public struct AnyCertificatePolicy: CertificatePolicy {
+    /// The policy's name in reports.
+    public let name: String
+    /// The critical extensions the policy processes (read once, when it was wrapped).
+    public let handledCriticalExtensions: Set<ASN1ObjectIdentifier>
+    /// The policy's evaluation of a chain at a time.
+    private let evaluation: @Sendable ([Certificate], Int64) -> PolicyEvaluation
+    #if !hasFeature(Embedded)
+    /// The policy as given, what ``CertificateVerifier/policies`` reads back (regular build; nil
+    /// for a policy given as a closure, read back as itself).
+    let base: (any CertificatePolicy)?
+    #endif
+
+    /// `policy`, its name and handled critical extensions read now, its evaluation run on each
+    /// candidate chain.
+    public init<Policy: CertificatePolicy>(_ policy: Policy) {
+        name = policy.name
+        handledCriticalExtensions = policy.handledCriticalExtensions
+        evaluation = { chain, time in policy.evaluate(chain, at: time) }
+        #if !hasFeature(Embedded)
+        base = policy
+        #endif
+    }
+
+    /// A policy that is already one: kept as it is.
+    public init(_ policy: AnyCertificatePolicy) {
+        self = policy
+    }
+
+    /// A policy named `name` that handles `handledCriticalExtensions` and evaluates a chain
+    /// (leaf first, trust anchor last) at a time (seconds since the epoch) with `evaluate`.
+    public init(
+        name: String, handledCriticalExtensions: Set<ASN1ObjectIdentifier> = [],
+        evaluate: @escaping @Sendable (_ chain: [Certificate], _ time: Int64) -> PolicyEvaluation
+    ) {
+        self.name = name
+        self.handledCriticalExtensions = handledCriticalExtensions
+        evaluation = evaluate
+        #if !hasFeature(Embedded)
+        base = nil
+        #endif
+    }
+
+    #if !hasFeature(Embedded)
+    /// The policy as given: the original value, or this one for a policy given as a closure.
+    package var given: any CertificatePolicy { base ?? self }
+
+    /// `policy`, unwrapped when it is already an ``AnyCertificatePolicy`` (regular build: for
+    /// the verifier's `[any CertificatePolicy]` initialiser and property).
+    package init(erasing policy: any CertificatePolicy) {
+        if let erased = policy as? AnyCertificatePolicy {
+            self = erased
+        } else {
+            self.init(policy)
+        }
+    }
+    #endif
+
+    /// The failures of `chain` (leaf first, trust anchor last) at `time`.
+    public func failures(of chain: [Certificate], at time: Int64) -> [ValidationFailure] {
+        evaluation(chain, time).failures
+    }
+
+    /// The failures of `chain` at `time` and the valid policy set, when the policy computes it.
+    public func evaluate(_ chain: [Certificate], at time: Int64) -> PolicyEvaluation {
+        evaluation(chain, time)
+    }
+}
+
 extension CertificatePolicy {
+    /// No critical extension is handled unless the policy says so.
     public var handledCriticalExtensions: Set<ASN1ObjectIdentifier> { [] }
 
     /// The default evaluation: ``failures(of:at:)`` and no policy set.

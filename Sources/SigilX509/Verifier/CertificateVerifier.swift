@@ -34,8 +34,16 @@ import SigilCore
 public struct CertificateVerifier: Sendable {
     /// The trust anchors a path must end at.
     public var trustedRoots: [Certificate]
-    /// Rules added to the RFC 5280 basics, each run on every candidate chain.
-    public var policies: [any CertificatePolicy]
+    /// Rules added to the RFC 5280 basics, each run on every candidate chain, as the verifier
+    /// holds them (one concrete type: no existential on the verification path).
+    public var erasedPolicies: [AnyCertificatePolicy]
+    #if !hasFeature(Embedded)
+    /// Rules added to the RFC 5280 basics, each run on every candidate chain, as given.
+    public var policies: [any CertificatePolicy] {
+        get { erasedPolicies.map { $0.given } }
+        set { erasedPolicies = newValue.map { AnyCertificatePolicy(erasing: $0) } }
+    }
+    #endif
     /// RSA keys smaller than this verify nothing (2048 by default; 1024 for legacy data).
     public var minimumRSABits: Int
     /// The most certificates in a path (10 by default).
@@ -47,19 +55,35 @@ public struct CertificateVerifier: Sendable {
     /// verified again. Only that check is skipped; every other rule runs on every chain.
     var signatureMemo: CASignatureMemo
 
-    /// A verifier trusting `trustedRoots`, applying the RFC 5280 basics and `policies`, refusing RSA keys under `minimumRSABits`, with bounded path building.
+    /// A verifier trusting `trustedRoots`, applying the RFC 5280 basics and `policies`, refusing
+    /// RSA keys under `minimumRSABits`, with bounded path building.
     public init(
-        trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
+        trustedRoots: [Certificate], policies: [AnyCertificatePolicy] = [AnyCertificatePolicy(RFC5280Policy())],
         minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits, maximumDepth: Int = 10,
         maximumSignatureChecks: Int = 64
     ) {
         self.trustedRoots = trustedRoots
-        self.policies = policies
+        self.erasedPolicies = policies
         self.minimumRSABits = minimumRSABits
         self.maximumDepth = maximumDepth
         self.maximumSignatureChecks = maximumSignatureChecks
         self.signatureMemo = CASignatureMemo()
     }
+
+    #if !hasFeature(Embedded)
+    /// A verifier trusting `trustedRoots`, applying the RFC 5280 basics and `policies` (any mix of
+    /// policy types), refusing RSA keys under `minimumRSABits`, with bounded path building.
+    @_disfavoredOverload
+    public init(
+        trustedRoots: [Certificate], policies: [any CertificatePolicy] = [RFC5280Policy()],
+        minimumRSABits: Int = RSAPublicKey.defaultMinimumModulusBits, maximumDepth: Int = 10,
+        maximumSignatureChecks: Int = 64
+    ) {
+        self.init(
+            trustedRoots: trustedRoots, policies: policies.map { AnyCertificatePolicy(erasing: $0) }, minimumRSABits: minimumRSABits,
+            maximumDepth: maximumDepth, maximumSignatureChecks: maximumSignatureChecks)
+    }
+    #endif
 
     /// The outcome: a validated chain, or every failure met.
     public enum Result: Sendable {
@@ -113,7 +137,7 @@ public struct CertificateVerifier: Sendable {
         leaf: Certificate, intermediates: [Certificate] = [], at time: Int64, trace: VerificationTrace? = nil
     ) -> Validation {
         if let trace {
-            let policyNames = (["RFC 5280 basics"] + policies.map(\.name)).joined(separator: " + ")
+            let policyNames = (["RFC 5280 basics"] + erasedPolicies.map { $0.name }).joined(separator: " + ")
             trace.note(
                 "RFC 5280 §6.1.1",
                 "inputs: validation time \(time), \(trustedRoots.count) trusted root(s), \(intermediates.count) candidate intermediate(s); "
@@ -123,7 +147,7 @@ public struct CertificateVerifier: Sendable {
         if let chain = search.extend([leaf]) {
             trace?.pass(
                 "RFC 5280 §6.1", "a certification path to a trusted root",
-                chain.map(\.subject.rfc4514String).joined(separator: " → "))
+                chain.map { $0.subject.rfc4514String }.joined(separator: " → "))
             return Validation(result: .valid(chain), validPolicies: search.validPolicies)
         }
         if search.failures.isEmpty {
@@ -249,20 +273,20 @@ public struct CertificateVerifier: Sendable {
                 guard verifies else { continue }
                 // A trusted root reached as the leaf itself (the leaf is a trusted root) counts once.
                 let chain = path.last?.derBytes == root.derBytes ? path : path + [root]
-                let basics = BasicChecks.failures(of: chain, at: time, policies: verifier.policies)
-                let evaluations = verifier.policies.map { $0.evaluate(chain, at: time) }
+                let basics = BasicChecks.failures(of: chain, at: time, policies: verifier.erasedPolicies)
+                let evaluations = verifier.erasedPolicies.map { $0.evaluate(chain, at: time) }
                 if let trace {
-                    let path = chain.map(\.subject.rfc4514String).joined(separator: " → ")
+                    let path = chain.map { $0.subject.rfc4514String }.joined(separator: " → ")
                     Self.record(
                         basics, on: path, in: trace, clause: "RFC 5280 §6.1.3 (a)(2), §6.1.4 (k)–(o)",
                         check: "basics: validity, basicConstraints and pathLen, keyUsage, critical extensions")
-                    for (policy, evaluation) in zip(verifier.policies, evaluations) {
+                    for (policy, evaluation) in zip(verifier.erasedPolicies, evaluations) {
                         Self.record(evaluation.failures, on: path, in: trace, clause: policy.name, check: "policy \(policy.name)")
                     }
                 }
-                let chainFailures = basics + evaluations.flatMap(\.failures)
+                let chainFailures = basics + evaluations.flatMap { $0.failures }
                 if chainFailures.isEmpty {
-                    validPolicies = evaluations.lazy.compactMap(\.validPolicies).first
+                    validPolicies = evaluations.lazy.compactMap { $0.validPolicies }.first
                     return chain
                 }
                 chainFailures.forEach { record($0) }

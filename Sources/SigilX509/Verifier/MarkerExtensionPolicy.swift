@@ -42,7 +42,7 @@ public struct MarkerExtensionPolicy: CertificatePolicy {
     }
 
     /// The markers: a critical marker extension is understood by this policy.
-    public var handledCriticalExtensions: Set<ASN1ObjectIdentifier> { Set(requirements.map(\.oid)) }
+    public var handledCriticalExtensions: Set<ASN1ObjectIdentifier> { Set(requirements.map { $0.oid }) }
 
     /// The failures of `chain` (leaf first, trust anchor last): a length other than
     /// ``chainLength``, and each required marker that is missing.

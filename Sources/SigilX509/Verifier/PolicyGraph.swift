@@ -49,8 +49,8 @@ public struct ValidPolicySet: Hashable, Sendable, CustomStringConvertible {
 
     /// The set, for people.
     public var description: String {
-        "user-constrained {\(userConstrained.map(\.dotted).sorted().joined(separator: ", "))}, "
-            + "authorities-constrained {\(authoritiesConstrained.map(\.dotted).sorted().joined(separator: ", "))}"
+        "user-constrained {\(userConstrained.map { $0.dotted }.sorted().joined(separator: ", "))}, "
+            + "authorities-constrained {\(authoritiesConstrained.map { $0.dotted }.sorted().joined(separator: ", "))}"
     }
 }
 
@@ -295,7 +295,7 @@ struct PolicyGraph {
             for p in order {
                 if let k = levels[depth].alive(p) { levels[depth].nodes[k].alive = false }
             }
-            if !levels[depth].nodes.contains(where: \.alive) {
+            if !levels[depth].nodes.contains(where: { $0.alive }) {
                 present = false
                 return true
             }
