@@ -368,7 +368,10 @@ public struct SignedDataVerifier: Sendable {
             clock: clock, xcodeCertificate: environments.trust == .xcodeSelfSigned ? .carriedByTheData : nil,
             certificateVerifier: CertificateVerifier(
                 trustedRoots: trustedRoots,
-                policies: [RFC5280Policy(relaxations: rfc5280Relaxations), MarkerExtensionPolicy.appleSignedData]),
+                policies: [
+                    AnyCertificatePolicy(RFC5280Policy(relaxations: rfc5280Relaxations)),
+                    AnyCertificatePolicy(MarkerExtensionPolicy.appleSignedData),
+                ]),
             trustContext: Self.trustContext(roots: trustedRoots, relaxations: rfc5280Relaxations))
     }
 

@@ -64,7 +64,7 @@ public enum JSONValue: Hashable, Sendable {
     /// The number as an Int64 when its text is an integer in range (no fraction, no exponent).
     public var int64Value: Int64? { if case .number(let n) = self { Int64(n) } else { nil } }
     /// The number as a Double (any valid JSON number).
-    public var doubleValue: Double? { if case .number(let n) = self { Double(n) } else { nil } }
+    public var doubleValue: Double? { if case .number(let n) = self { JSONValue.nearestDouble(toNumber: n) } else { nil } }
 
     /// Deepest nesting accepted.
     public static let maximumDepth = 64

@@ -162,25 +162,29 @@ public final class VerificationService: Sendable {
 
     /// The answer to `request`.
     public func verify(_ request: VerificationRequest) -> VerificationAnswer {
-        let answer: JSONValue
-        do {
-            switch request.kind {
-            case .receipt: answer = try verifyReceipt(request)
-            case .attestation: answer = try verifyAttestation(request)
-            case .assertion: answer = try verifyAssertion(request)
-            case .applepay:
-                #if hasFeature(Embedded)
-                throw Refusal(
-                    ServiceConfigurationError(.notConfigured, "kind applepay: Apple Pay decryption is not part of an Embedded Swift build"))
-                #else
-                do { answer = try verifyApplePayWithoutStore(request) } catch { return Self.answer(refusal: error) }
-                #endif
-            default: answer = try verifySignedData(request)
+        #if !hasFeature(Embedded)
+        if request.kind == .applepay {
+            do { return VerificationAnswer(status: .verified, json: try verifyApplePayWithoutStore(request).serialized) } catch {
+                return Self.answer(refusal: error)
             }
-        } catch {
-            return error.answer
         }
+        #endif
+        let answer: JSONValue
+        do { answer = try answerDocument(request) } catch { return error.answer }
         return VerificationAnswer(status: .verified, json: answer.serialized)
+    }
+
+    /// The valid answer's document for `request`, or the typed refusal.
+    private func answerDocument(_ request: VerificationRequest) throws(Refusal) -> JSONValue {
+        switch request.kind {
+        case .receipt: return try verifyReceipt(request)
+        case .attestation: return try verifyAttestation(request)
+        case .assertion: return try verifyAssertion(request)
+        case .applepay:
+            throw Refusal(
+                ServiceConfigurationError(.notConfigured, "kind applepay: Apple Pay decryption is not part of an Embedded Swift build"))
+        default: return try verifySignedData(request)
+        }
     }
 
     #if !hasFeature(Embedded)
@@ -206,7 +210,7 @@ public final class VerificationService: Sendable {
     // MARK: - App Store signed data
 
     private static let appleRootCAG3: Result<Certificate, AppleRootError> = Result {
-        () throws(AppleRootError) -> Certificate in try AppleRootCertificates.certificate(.appleRootCAG3, directory: nil)
+        () throws(AppleRootError) -> Certificate in try AppleRootCertificates.certificate(.appleRootCAG3)
     }
 
     private func verifySignedData(_ request: VerificationRequest) throws(Refusal) -> JSONValue {
@@ -308,10 +312,14 @@ public final class VerificationService: Sendable {
             }
             return found
         }
+        #if hasFeature(Embedded)
+        throw ServiceConfigurationError(.notConfigured, "no \(member) in the request, and no roots were given to the service")
+        #else
         do { return try AppleRootCertificates.certificate(root, directory: appleRootsDirectory) } catch {
             throw ServiceConfigurationError(
                 .notConfigured, "no \(member) in the request, and Apple's root is not available to the service: \(error.reason)")
         }
+        #endif
     }
 
     /// `text` without the spaces, tabs and line breaks around it.
