@@ -2,12 +2,12 @@
 // fail the object that carries it. Every module that models Apple's values (App Store data, Sign in
 // with Apple tokens, Advanced Commerce) shares this one protocol.
 
+#if hasFeature(Embedded)
 /// What every open enum shares: the raw value Apple sent, kept whatever it is; the values Apple
 /// documents; and whether this one is among them.
 ///
 /// In the regular build an open enum is also `Codable`; Embedded Swift has no `Codable`, and its
 /// models read and write their values directly.
-#if hasFeature(Embedded)
 public protocol AppleOpenEnum: RawRepresentable, Hashable, Sendable, CustomStringConvertible
 where RawValue: Hashable & Sendable & CustomStringConvertible {
     /// Wraps a raw value as received, documented or not.
@@ -16,6 +16,11 @@ where RawValue: Hashable & Sendable & CustomStringConvertible {
     static var documented: [Self] { get }
 }
 #else
+/// What every open enum shares: the raw value Apple sent, kept whatever it is; the values Apple
+/// documents; and whether this one is among them.
+///
+/// In the regular build an open enum is also `Codable`; Embedded Swift has no `Codable`, and its
+/// models read and write their values directly.
 public protocol AppleOpenEnum: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible
 where RawValue: Codable & Hashable & Sendable & CustomStringConvertible {
     /// Wraps a raw value as received, documented or not.

@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 
+#if hasFeature(Embedded)
 /// The one lock of the library modules: a pthread mutex and the value it guards, in one object
 /// (the library modules import no Foundation lock; `NSLock` lives outside FoundationEssentials).
 /// Two allocations per lock — the object and its mutex — whatever the value.
@@ -15,7 +16,6 @@ import Darwin
 /// Embedded Swift has no pthreads (wasm32 has no C library at all): there the lock is a spin lock on
 /// one atomic flag, which is what a single-threaded WebAssembly instance or a small native verifier
 /// needs.
-#if hasFeature(Embedded)
 package final class Locked<Value>: @unchecked Sendable {
     private let held = Atomic<Bool>(false)
     private var value: Value
@@ -34,6 +34,13 @@ package final class Locked<Value>: @unchecked Sendable {
     }
 }
 #else
+/// The one lock of the library modules: a pthread mutex and the value it guards, in one object
+/// (the library modules import no Foundation lock; `NSLock` lives outside FoundationEssentials).
+/// Two allocations per lock — the object and its mutex — whatever the value.
+///
+/// Embedded Swift has no pthreads (wasm32 has no C library at all): there the lock is a spin lock on
+/// one atomic flag, which is what a single-threaded WebAssembly instance or a small native verifier
+/// needs.
 package final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value

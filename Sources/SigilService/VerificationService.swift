@@ -100,6 +100,7 @@ public final class VerificationService: Sendable {
     /// request's `at` is compared with (inject a fixed clock for deterministic answers).
     public let clock: @Sendable () -> Int64
 
+    #if !hasFeature(Embedded)
     /// A service whose App Store verifications share `cache`, that answers kind `applepay` with
     /// `applePay`'s merchant keys and replay protection, and takes trust configuration from
     /// requests as `requestTrust` says (no default: the caller chooses).
@@ -107,7 +108,6 @@ public final class VerificationService: Sendable {
     /// Receipts and attestations without request `roots` are verified under Apple's root read
     /// from `appleRootsDirectory` (`SIGIL_ROOTS`, else the per-user data directory, by default;
     /// see SigilAppleRoots' `AppleRootCertificates`); `clock` is the service's now.
-    #if !hasFeature(Embedded)
     public init(
         cache: ChainCache = ChainCache(), applePay: ApplePayServiceConfiguration? = nil, requestTrust: RequestTrust,
         appleRootsDirectory: String? = AppleRootCertificates.directory(environment: ProcessInfo.processInfo.environment),
