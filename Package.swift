@@ -301,7 +301,7 @@ let package = Package(
         .testTarget(
             name: "SigilOCSPTests",
             dependencies: [
-                "SigilOCSP", "SigilCRL", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport",
+                "SigilOCSP", "SigilCRL", "SigilHTTP", "SigilX509", "SigilKeys", "SigilCore", "SigilASN1", "SigilTestSupport", "SigilBase",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
             ]
         ),

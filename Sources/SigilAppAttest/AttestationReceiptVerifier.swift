@@ -164,7 +164,9 @@ public struct AttestationReceiptVerifier: Sendable {
         trace?.note(
             "RFC 5280 §6.1.1 (validation time)",
             "\(validationTime) — " + (time != nil ? "given by the caller" : "the receipt's creation time (field 12)"))
-        let cms = CMSSignedDataVerifier(trustedRoots: trustedRoots, policies: [RFC5280Policy(), MarkerExtensionPolicy.appAttestReceipt])
+        let cms = CMSSignedDataVerifier(
+            trustedRoots: trustedRoots,
+            policies: [AnyCertificatePolicy(RFC5280Policy()), AnyCertificatePolicy(MarkerExtensionPolicy.appAttestReceipt)])
         let verified: CMSSignedDataVerifier.Verified
         do { verified = try cms.verify(signed, at: validationTime, trace: trace) } catch {
             throw AppAttestError(.receiptNotTrusted, "receipt: \(error.qualifiedCode): \(error.reason)", failures: error.failures)

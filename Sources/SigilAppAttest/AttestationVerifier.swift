@@ -11,7 +11,7 @@ import SigilX509
 /// 1. x5c (credential certificate, then Apple App Attestation CA 1) chains to the Apple App
 ///    Attestation Root CA at the time given — the root the caller holds (checked against the
 ///    pinned fingerprint ``AppAttestRoot/sha256Fingerprint``), never one from the object — under
-///    ``chainPolicies``;
+///    ``erasedChainPolicies``;
 /// 2. authenticatorData ‖ clientDataHash is composed (clientDataHash as the app passed it to
 ///    `attestKey`: normally SHA-256 of the server's one-time challenge);
 /// 3. nonce = SHA-256 of it;
@@ -36,9 +36,16 @@ public struct AttestationVerifier: Sendable {
     /// authorityKeyIdentifier (Apple's 2026 sample) — and `MarkerExtensionPolicy.appAttestCredential`
     /// (exactly three certificates, the nonce extension on the credential certificate). Validity
     /// dates, signatures, cA, pathLen, keyCertSign and critical extensions are checked as always.
-    public static let chainPolicies: [any CertificatePolicy] = [
-        RFC5280Policy(relaxations: [.missingKeyIdentifiers]), MarkerExtensionPolicy.appAttestCredential,
+    public static let erasedChainPolicies: [AnyCertificatePolicy] = [
+        AnyCertificatePolicy(RFC5280Policy(relaxations: [.missingKeyIdentifiers])),
+        AnyCertificatePolicy(MarkerExtensionPolicy.appAttestCredential),
     ]
+
+    #if !hasFeature(Embedded)
+    /// ``erasedChainPolicies`` as the policies they are: RFC 5280 with `missingKeyIdentifiers`
+    /// relaxed and `MarkerExtensionPolicy.appAttestCredential`.
+    public static let chainPolicies: [any CertificatePolicy] = erasedChainPolicies.map { $0.given }
+    #endif
 
     /// The trust anchor: the Apple App Attestation Root CA (or, with ``init(testRoot:appID:environment:policy:)``, a test root).
     public let root: Certificate
@@ -101,7 +108,7 @@ public struct AttestationVerifier: Sendable {
 
         // 1. The chain, to the root the caller holds.
         let step1 = "Apple App Attest, attestation step 1"
-        let verifier = CertificateVerifier(trustedRoots: [root], policies: AttestationVerifier.chainPolicies)
+        let verifier = CertificateVerifier(trustedRoots: [root], policies: AttestationVerifier.erasedChainPolicies)
         let chain: [Certificate]
         switch verifier.verify(
             leaf: object.credentialCertificate, intermediates: Array(object.certificates.dropFirst()), at: time, trace: trace)

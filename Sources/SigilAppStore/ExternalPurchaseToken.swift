@@ -1,4 +1,5 @@
 import SigilJOSE
+import SigilX509
 
 /// An external purchase token as the app or website receives it (StoreKit External Purchase and
 /// External Purchase Custom Link APIs): base64url of a JSON object. Apple's article "Receiving

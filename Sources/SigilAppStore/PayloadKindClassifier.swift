@@ -1,6 +1,7 @@
 import SigilASN1
 import SigilCore
 import SigilJOSE
+import SigilX509
 
 /// Which kind of signed data a payload is, read from its members, for callers that are not told
 /// (`sigil verify` without `--type`).

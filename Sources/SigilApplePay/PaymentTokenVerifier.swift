@@ -83,7 +83,8 @@ public struct PaymentTokenVerifier: Sendable {
         }
         // Steps 1–2: signature over the token's fields, chain to the root with both markers.
         let verifier = CMSSignedDataVerifier(
-            trustedRoots: trustedRoots, policies: [RFC5280Policy(), MarkerExtensionPolicy.applePayPaymentToken])
+            trustedRoots: trustedRoots,
+            policies: [AnyCertificatePolicy(RFC5280Policy()), AnyCertificatePolicy(MarkerExtensionPolicy.applePayPaymentToken)])
         let verified: CMSSignedDataVerifier.Verified
         do {
             verified = try verifier.verify(signed, at: signingTime, detachedContent: token.signedContent, trace: trace)

@@ -75,6 +75,13 @@ final class AttestationTests: XCTestCase {
         XCTAssertEqual(Set(codes.map(\.rawValue)).count, codes.count, "every rejection kind has its own code")
     }
 
+    /// The chain's policies as the verifier applies them (one concrete type) and as given.
+    func testChainPolicies() {
+        XCTAssertEqual(AttestationVerifier.erasedChainPolicies.map(\.name), AttestationVerifier.chainPolicies.map(\.name))
+        XCTAssertEqual((AttestationVerifier.chainPolicies.first as? RFC5280Policy)?.relaxations, [.missingKeyIdentifiers])
+        XCTAssertEqual(AttestationVerifier.erasedChainPolicies.count, 2)
+    }
+
     // MARK: Attestation
 
     func testValidAttestationInBothEnvironments() throws {

@@ -353,6 +353,33 @@ final class DirectReaderDifferentialTests: XCTestCase {
         }
     }
 
+    func testTheVerifierReadsWithTheDirectReader() throws {
+        // The one input on which the two readers differ tells which one the verifier's generic
+        // decode step ran: a hand-built value with a name twice (the strict parser never yields
+        // one) — the decoder finds the first, the direct reader reads both, the last one kept.
+        let verifier = try SignedDataVerifier(
+            trustedRoots: [], bundleId: "com.example", appAppleId: 1, environments: .localTestingUnsigned)
+        let jws = try JWS(compact: Base64URL.encode(Array(#"{"alg":"ES256"}"#.utf8)) + "." + Base64URL.encode(Array("{}".utf8)) + ".AA")
+        let twice = JSONValue.object([("transactionId", .string("1")), ("transactionId", .string("2"))])
+        XCTAssertEqual(try JSONValueDecoder().decode(JWSTransactionDecodedPayload.self, from: twice).transactionId, "1")
+        for kind in SignedDataKind.allCases where kind != .realtimeRequest {
+            let name = kind == .notification ? "notificationUUID" : kind == .renewalInfo ? "productId" : "appTransactionId"
+            let json = JSONValue.object([(name, .string("1")), (name, .string("2"))])
+            let read: String?
+            switch kind {
+            case .transaction:
+                read = try verifier.decode(jws, payloadJSON: json, as: JWSTransactionDecodedPayload.self, trace: nil).appTransactionId
+            case .renewalInfo:
+                read = try verifier.decode(jws, payloadJSON: json, as: JWSRenewalInfoDecodedPayload.self, trace: nil).productId
+            case .notification:
+                read = try verifier.decode(jws, payloadJSON: json, as: ResponseBodyV2DecodedPayload.self, trace: nil).notificationUUID
+            case .appTransaction: read = try verifier.decode(jws, payloadJSON: json, as: AppTransaction.self, trace: nil).appTransactionId
+            case .realtimeRequest: read = nil
+            }
+            XCTAssertEqual(read, "2", "\(kind): the direct reader ran")
+        }
+    }
+
     func testMemberNamesAreTheDecodableConformancesKeys() {
         XCTAssertEqual(SignedDataKind.transaction.memberNames, DecodableKeys.of(JWSTransactionDecodedPayload.self))
         XCTAssertEqual(SignedDataKind.renewalInfo.memberNames, DecodableKeys.of(JWSRenewalInfoDecodedPayload.self))

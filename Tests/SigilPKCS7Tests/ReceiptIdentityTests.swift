@@ -216,6 +216,11 @@ final class ReceiptIdentityTests: XCTestCase {
         let relaxed = try AppReceiptVerifier(
             trustedRoots: [pki.root], bundleId: "com.example", environments: [.sandbox], rfc5280Relaxations: [.missingKeyIdentifiers])
         XCTAssertEqual(relaxed.policies.map(\.name), ["RFC 5280", "Apple receipt"])
+        // The policies as the verifier applies them (one concrete type), and as given.
+        XCTAssertEqual(relaxed.erasedPolicies.map(\.name), ["RFC 5280", "Apple receipt"])
+        XCTAssertEqual((relaxed.policies.first as? RFC5280Policy)?.relaxations, [.missingKeyIdentifiers])
+        XCTAssertEqual(
+            AppReceiptVerifier(xcode: .carriedByTheData, identity: .reportOnly).erasedPolicies.map(\.name), ["RFC 5280"])
         XCTAssertEqual(try relaxed.verify(receipt, deviceGUID: [0xD0, 0x0D]).chain.count, 3)
         // The relaxation admits nothing else: another bundle id still fails.
         let otherApp = try AppReceiptVerifier(

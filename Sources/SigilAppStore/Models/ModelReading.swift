@@ -1,5 +1,6 @@
 import SigilBase
 import SigilJOSE
+import SigilX509
 
 // The direct readers and writers of the App Store models: each model is read straight from the
 // parsed JSON (`JSONValue`) and written back to it, without `Decoder`/`Encoder`, key paths or

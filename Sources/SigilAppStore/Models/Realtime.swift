@@ -1,4 +1,5 @@
 import SigilJOSE
+import SigilX509
 
 // Retention Messaging realtime exchange (https://developer.apple.com/documentation/retentionmessaging):
 // Apple POSTs a RealtimeRequestBody (a signed DecodedRealtimeRequestBody, verified by

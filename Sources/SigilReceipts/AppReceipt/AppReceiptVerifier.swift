@@ -120,15 +120,21 @@ public struct AppReceiptVerifier: Sendable {
         self.minimumRSABits = minimumRSABits
     }
 
-    /// The certificate policies the signer's chain is validated under.
-    public var policies: [any CertificatePolicy] {
-        let rfc5280 = RFC5280Policy(relaxations: rfc5280Relaxations)
+    /// The certificate policies the signer's chain is validated under, as the verifier applies
+    /// them (one concrete type: no existential on the verification path).
+    public var erasedPolicies: [AnyCertificatePolicy] {
+        let rfc5280 = AnyCertificatePolicy(RFC5280Policy(relaxations: rfc5280Relaxations))
         if xcodeCertificate != nil { return [rfc5280] }
         switch signerRequirement {
-        case .appleReceiptSigner: return [rfc5280, MarkerExtensionPolicy.appleReceipt]
+        case .appleReceiptSigner: return [rfc5280, AnyCertificatePolicy(MarkerExtensionPolicy.appleReceipt)]
         case .anyCertificateUnderTrustedRoots: return [rfc5280]
         }
     }
+
+    #if !hasFeature(Embedded)
+    /// The certificate policies the signer's chain is validated under.
+    public var policies: [any CertificatePolicy] { erasedPolicies.map { $0.given } }
+    #endif
 
     /// Verifies `receipt` — DER/BER bytes, or their base64 text as apps send it (line breaks
     /// allowed) — at `time` (default: its creation date), then its environment and bundle id,
@@ -221,7 +227,7 @@ public struct AppReceiptVerifier: Sendable {
                         : "the one the caller gave")
                     + "; RFC 5280 relaxation missingKeyIdentifiers (§4.2.1.2)")
         }
-        let cms = CMSSignedDataVerifier(trustedRoots: roots, policies: policies, minimumRSABits: minimumRSABits)
+        let cms = CMSSignedDataVerifier(trustedRoots: roots, policies: erasedPolicies, minimumRSABits: minimumRSABits)
         let verified: CMSSignedDataVerifier.Verified
         do { verified = try cms.verify(signed, at: validationTime, trace: trace) } catch { throw ReceiptError(error) }
         if xcodeCertificate != nil, verified.chain.count != 1 {
