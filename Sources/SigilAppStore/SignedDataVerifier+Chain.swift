@@ -19,22 +19,30 @@ extension SignedDataVerifier {
         {
         case .done(let done): envelope = done
         case .needsChain(let pending):
-            let result = certificateVerifier.verify(
-                leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime, trace: trace)
-            envelope = try finish(pending, chainResult: checkOfflineRevocation(of: result, pending, trace: trace), trace: trace)
+            let result: CertificateVerifier.Result
+            if case .offline(let checker) = configuration.revocation {
+                // The chain at its validation time, revocation as of now (or the caller's time).
+                result = certificateVerifier.verify(
+                    leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime,
+                    checkingRevocationWith: checker, asOf: pending.revocationTime, trace: trace)
+            } else {
+                result = certificateVerifier.verify(
+                    leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime, trace: trace)
+            }
+            envelope = try finish(pending, chainResult: result, trace: trace)
         }
         return try checkIdentity(payload, envelope, trace: trace)
     }
 
     #if !hasFeature(Embedded)
-    /// The asynchronous path: the synchronous one when no online check is configured; otherwise
-    /// the same steps with the chain's revocation checked online (and offline, when configured)
-    /// between validation and the signature.
+    /// The asynchronous path: the synchronous one unless an online check is configured; then the
+    /// same steps with the chain's revocation checked online between validation and the
+    /// signature.
     func verify<Payload: AppStoreSignedPayload>(
         _ jws: JWS, payloadJSON: JSONValue, as type: Payload.Type, at time: Int64?, trace: VerificationTrace?
     ) async throws(AppStoreError) -> VerifiedSignedData<Payload> {
         // Without online checks nothing suspends: take the synchronous path.
-        guard let online = configuration.revocation.online else {
+        guard case .online(let online) = configuration.revocation else {
             return try verifyOffline(jws, payloadJSON: payloadJSON, as: type, at: time, trace: trace)
         }
         let payload = try decode(jws, payloadJSON: payloadJSON, as: type, trace: trace)
@@ -49,30 +57,11 @@ extension SignedDataVerifier {
             let result = await certificateVerifier.verify(
                 leaf: pending.leaf, intermediates: [pending.intermediate], at: pending.validationTime,
                 checkingRevocationWith: online, asOf: pending.revocationTime, trace: trace)
-            envelope = try finish(pending, chainResult: checkOfflineRevocation(of: result, pending, trace: trace), trace: trace)
+            envelope = try finish(pending, chainResult: result, trace: trace)
         }
         return try checkIdentity(payload, envelope, trace: trace)
     }
     #endif
-
-    /// `result`, or — when it is valid and the verifier has an offline revocation check — that
-    /// check's verdict on the chain as of the pending verification's revocation time (RFC 5280
-    /// §6.1.3 (a)(3)), recorded in the trace as the certificate verifier records its own.
-    func checkOfflineRevocation(
-        of result: CertificateVerifier.Result, _ pending: Pending, trace: VerificationTrace?
-    ) -> CertificateVerifier.Result {
-        guard let offline = configuration.revocation.offline, case .valid(let chain) = result else { return result }
-        let failures = offline.failures(chain, pending.revocationTime)
-        let check =
-            pending.revocationTime == pending.validationTime
-            ? "revocation status" : "revocation status at \(pending.revocationTime)"
-        if failures.isEmpty {
-            trace?.pass("RFC 5280 §6.1.3 (a)(3)", check, "no certificate of the path is revoked (\(offline.name))")
-            return result
-        }
-        trace?.fail("RFC 5280 §6.1.3 (a)(3)", check, failures.map { "\($0) [\($0.rule)]" }.joined(separator: "; "))
-        return .invalid(failures)
-    }
 
     /// Steps 1–6 done (for any payload type; the decoded payload travels beside it): what the
     /// result carries besides the payload. The steps between decoding and the identity check are

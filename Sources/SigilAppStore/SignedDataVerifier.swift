@@ -82,43 +82,65 @@ public struct SignedDataVerifier: Sendable {
         }
     }
 
-    /// The revocation checks a verifier makes: online ones (OCSP, CRLs fetched; the regular
-    /// build's asynchronous API only) and offline ones, over CRLs or OCSP responses the caller
-    /// supplied, which the synchronous entry points run (``OfflineRevocation``).
-    struct Revocation: Sendable {
+    /// The revocation check a verifier makes: none; offline, over CRLs or OCSP responses the
+    /// caller supplied (SigilX509's `OfflineRevocationChecker`s: `CRLRevocationPolicy`,
+    /// SigilOCSP's `OfflineOCSPRevocationChecker`, their compositions), which every entry point
+    /// runs without suspension; or — regular build only — online (OCSP, CRLs fetched), which only
+    /// the asynchronous entry points run.
+    enum Revocation: Sendable {
+        /// No revocation check.
+        case unchecked
+        /// A check over data the caller supplied, run by every entry point.
+        case offline(AnyOfflineRevocationChecker)
         #if !hasFeature(Embedded)
         /// The caller's online checker, run by the asynchronous entry points only.
-        let online: (any RevocationChecker)?
-        #endif
-        /// A check over data the caller supplied, run by every entry point.
-        let offline: OfflineRevocation?
+        case online(any RevocationChecker)
 
-        #if hasFeature(Embedded)
-        /// No revocation checking.
-        static let unchecked = Revocation(offline: nil)
-        /// Whether an online check is configured: never, in Embedded Swift.
-        var isOnline: Bool { false }
+        /// `checker`'s check: none for nil; offline when the checker is an
+        /// `OfflineRevocationChecker` (its data is the caller's: nothing to fetch, so every entry
+        /// point runs it); online otherwise.
+        init(_ checker: (any RevocationChecker)?) {
+            switch checker {
+            case nil: self = .unchecked
+            case let offline as any OfflineRevocationChecker: self = .offline(AnyOfflineRevocationChecker(offline))
+            case let online?: self = .online(online)
+            }
+        }
+
+        /// The checker, as the public `revocation` property shows it.
+        var checker: (any RevocationChecker)? {
+            switch self {
+            case .unchecked: nil
+            case .offline(let checker): checker
+            case .online(let checker): checker
+            }
+        }
         #else
-        /// No revocation checking.
-        static let unchecked = Revocation(online: nil, offline: nil)
-        /// Whether an online check is configured (the synchronous entry points refuse to run
-        /// without it, rather than skip it).
-        var isOnline: Bool { online != nil }
+        /// `checker`'s check: none for nil, else offline.
+        init(_ checker: AnyOfflineRevocationChecker?) {
+            self = checker.map { .offline($0) } ?? .unchecked
+        }
+
+        /// The checker, as the public `revocation` property shows it.
+        var checker: AnyOfflineRevocationChecker? {
+            if case .offline(let checker) = self { checker } else { nil }
+        }
         #endif
+
+        /// Whether an online check is configured (the synchronous entry points refuse to run
+        /// without it, rather than skip it); never in Embedded Swift.
+        var isOnline: Bool {
+            #if hasFeature(Embedded)
+            false
+            #else
+            if case .online = self { true } else { false }
+            #endif
+        }
 
         /// Whether any revocation check runs.
-        var checksRevocation: Bool { isOnline || offline != nil }
-    }
-
-    /// A revocation check over data the caller supplied (CRLs, OCSP responses), made without
-    /// the network and without suspension: the seam for SigilX509's synchronous offline checkers.
-    /// `failures` is given the validated chain (leaf first, trust anchor last) and the time
-    /// revocation is checked at, and returns the revocation failures (empty: nothing revoked).
-    struct OfflineRevocation: Sendable {
-        /// The checker's name, for the trace.
-        let name: String
-        /// The revocation failures of a validated chain at a time.
-        let failures: @Sendable (_ chain: [Certificate], _ time: Int64) -> [ValidationFailure]
+        var checksRevocation: Bool {
+            if case .unchecked = self { false } else { true }
+        }
     }
 
     var configuration: Configuration
@@ -131,11 +153,18 @@ public struct SignedDataVerifier: Sendable {
     /// them how far data is checked.
     public var environments: AcceptedEnvironments { configuration.environments }
     #if !hasFeature(Embedded)
-    /// Online revocation checking of leaf and intermediate (OCSP, CRLs, or a composition through
+    /// Revocation checking of leaf and intermediate (OCSP, CRLs, or a composition through
     /// `RevocationPolicy.anyOf/allOf`), or nil for none. With one, the chain is still validated at
-    /// the payload's signedDate and revocation is checked now. The asynchronous entry points run
-    /// it; the synchronous ones refuse a verifier that has one (`invalidConfiguration`).
-    public var revocation: (any RevocationChecker)? { configuration.revocation.online }
+    /// the payload's signedDate and revocation is checked now. An `OfflineRevocationChecker` (CRLs
+    /// or OCSP responses the caller supplied) is held as an `AnyOfflineRevocationChecker` and run
+    /// by every entry point; any other checker is online: the asynchronous entry points run it,
+    /// and the synchronous ones refuse a verifier that has one (`invalidConfiguration`).
+    public var revocation: (any RevocationChecker)? { configuration.revocation.checker }
+    #else
+    /// Revocation checking of leaf and intermediate over CRLs or OCSP responses the caller
+    /// supplied, or nil for none; the chain is still validated at the payload's signedDate and
+    /// revocation is checked now.
+    public var revocation: AnyOfflineRevocationChecker? { configuration.revocation.checker }
     #endif
     /// Where validated chains are kept.
     public var cache: ChainCache { configuration.cache }
@@ -166,7 +195,9 @@ public struct SignedDataVerifier: Sendable {
     /// `appAppleId` (required there, as in Apple's App Store Server Library) in `environment`
     /// (LocalTesting is refused here: its data is unsigned, see
     /// ``AcceptedEnvironments/localTestingUnsigned``). `revocation` checks leaf and intermediate
-    /// online (OCSP, CRLs or both); `cache` keeps validated chains; `clock` gives the time
+    /// for revocation: offline, over CRLs or OCSP responses you supply (an
+    /// `OfflineRevocationChecker`, run by every entry point), or online (OCSP, CRLs fetched: the
+    /// asynchronous entry points only); `cache` keeps validated chains; `clock` gives the time
     /// revocation is checked at. `rfc5280Relaxations` names RFC 5280 profile rules not enforced on
     /// the chain (none by default; Apple's real chains need none, its App Store Server Library test
     /// PKI needs `.missingKeyIdentifiers` and `.nonCriticalBasicConstraints`).
@@ -178,7 +209,7 @@ public struct SignedDataVerifier: Sendable {
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
-            environments: try AcceptedEnvironments(environment), revocation: Revocation(online: revocation, offline: nil),
+            environments: try AcceptedEnvironments(environment), revocation: Revocation(revocation),
             cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
@@ -194,7 +225,7 @@ public struct SignedDataVerifier: Sendable {
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId), environments: environments,
-            revocation: Revocation(online: revocation, offline: nil), cache: cache, clock: clock,
+            revocation: Revocation(revocation), cache: cache, clock: clock,
             rfc5280Relaxations: rfc5280Relaxations)
     }
 
@@ -210,7 +241,7 @@ public struct SignedDataVerifier: Sendable {
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: trustedRoots, identity: identity, environments: try AcceptedEnvironments(environment),
-            revocation: Revocation(online: revocation, offline: nil), cache: cache, clock: clock,
+            revocation: Revocation(revocation), cache: cache, clock: clock,
             rfc5280Relaxations: rfc5280Relaxations)
     }
 
@@ -227,7 +258,7 @@ public struct SignedDataVerifier: Sendable {
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: trustedRoots, identity: identity, environments: environments,
-            revocation: Revocation(online: revocation, offline: nil), cache: cache, clock: clock,
+            revocation: Revocation(revocation), cache: cache, clock: clock,
             rfc5280Relaxations: rfc5280Relaxations)
     }
 
@@ -251,7 +282,7 @@ public struct SignedDataVerifier: Sendable {
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: try Self.roots(rootCertificates), identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
-            environments: try AcceptedEnvironments(environment), revocation: Revocation(online: revocation, offline: nil),
+            environments: try AcceptedEnvironments(environment), revocation: Revocation(revocation),
             cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
@@ -266,22 +297,24 @@ public struct SignedDataVerifier: Sendable {
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: try Self.roots(rootCertificates), identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
-            environments: environments, revocation: Revocation(online: revocation, offline: nil), cache: cache, clock: clock,
+            environments: environments, revocation: Revocation(revocation), cache: cache, clock: clock,
             rfc5280Relaxations: rfc5280Relaxations)
     }
     #else
-    // Embedded Swift: no online revocation, and no clock but the caller's (`clock` has no
-    // default). Otherwise the regular build's initializers, parameter for parameter.
+    // Embedded Swift: revocation only offline (an `AnyOfflineRevocationChecker`: CRLs or OCSP
+    // responses the caller supplied), and no clock but the caller's (`clock` has no default).
+    // Otherwise the regular build's initializers, parameter for parameter.
 
     /// A verifier trusting `trustedRoots` that enforces `bundleId` and, in Production,
     /// `appAppleId` in `environment`; `clock` gives now, in seconds since the epoch.
     public init(
         trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
-        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+        revocation: AnyOfflineRevocationChecker? = nil, cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
-            environments: try AcceptedEnvironments(environment), revocation: .unchecked, cache: cache, clock: clock,
+            environments: try AcceptedEnvironments(environment), revocation: Revocation(revocation), cache: cache, clock: clock,
             rfc5280Relaxations: rfc5280Relaxations)
     }
 
@@ -289,33 +322,36 @@ public struct SignedDataVerifier: Sendable {
     /// `appAppleId`, accepting data from `environments`; `clock` gives now.
     public init(
         trustedRoots: [Certificate], bundleId: String, appAppleId: Int64?, environments: AcceptedEnvironments,
-        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+        revocation: AnyOfflineRevocationChecker? = nil, cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: trustedRoots, identity: .enforce(bundleId: bundleId, appAppleId: appAppleId), environments: environments,
-            revocation: .unchecked, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+            revocation: Revocation(revocation), cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
     /// A verifier trusting `trustedRoots` with the identity check `identity` in `environment`;
     /// `clock` gives now.
     public init(
         trustedRoots: [Certificate], identity: AppIdentityCheck, environment: AppStoreEnvironment,
-        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+        revocation: AnyOfflineRevocationChecker? = nil, cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         try self.init(
-            trustedRoots: trustedRoots, identity: identity, environments: try AcceptedEnvironments(environment), revocation: .unchecked,
-            cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+            trustedRoots: trustedRoots, identity: identity, environments: try AcceptedEnvironments(environment),
+            revocation: Revocation(revocation), cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
     /// A verifier trusting `trustedRoots` with the identity check `identity`, accepting data from
     /// `environments`; `clock` gives now.
     public init(
         trustedRoots: [Certificate], identity: AppIdentityCheck, environments: AcceptedEnvironments,
-        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+        revocation: AnyOfflineRevocationChecker? = nil, cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         try self.init(
-            trustedRoots: trustedRoots, identity: identity, environments: environments, revocation: .unchecked, cache: cache, clock: clock,
-            rfc5280Relaxations: rfc5280Relaxations)
+            trustedRoots: trustedRoots, identity: identity, environments: environments, revocation: Revocation(revocation),
+            cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
     }
 
     /// A verifier of Xcode's StoreKit-testing signed data with the identity check `identity`;
@@ -328,11 +364,12 @@ public struct SignedDataVerifier: Sendable {
     /// `environment`; `clock` gives now.
     public init(
         rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment,
-        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+        revocation: AnyOfflineRevocationChecker? = nil, cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: try Self.roots(rootCertificates), identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
-            environments: try AcceptedEnvironments(environment), revocation: .unchecked, cache: cache, clock: clock,
+            environments: try AcceptedEnvironments(environment), revocation: Revocation(revocation), cache: cache, clock: clock,
             rfc5280Relaxations: rfc5280Relaxations)
     }
 
@@ -340,11 +377,13 @@ public struct SignedDataVerifier: Sendable {
     /// enforced; data accepted from `environments`; `clock` gives now.
     public init(
         rootCertificates: [[UInt8]], bundleId: String, appAppleId: Int64?, environments: AcceptedEnvironments,
-        cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64, rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
+        revocation: AnyOfflineRevocationChecker? = nil, cache: ChainCache = ChainCache(), clock: @escaping @Sendable () -> Int64,
+        rfc5280Relaxations: Set<RFC5280Policy.Relaxation> = []
     ) throws(AppStoreError) {
         try self.init(
             trustedRoots: try Self.roots(rootCertificates), identity: .enforce(bundleId: bundleId, appAppleId: appAppleId),
-            environments: environments, revocation: .unchecked, cache: cache, clock: clock, rfc5280Relaxations: rfc5280Relaxations)
+            environments: environments, revocation: Revocation(revocation), cache: cache, clock: clock,
+            rfc5280Relaxations: rfc5280Relaxations)
     }
     #endif
 

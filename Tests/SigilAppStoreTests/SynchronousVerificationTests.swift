@@ -1,12 +1,12 @@
 import Foundation
+import SigilAppStore
 import SigilBase
+import SigilCRL
 import SigilJOSE
 import SigilTestPKI
 import SigilTestSupport
 import SigilX509
 import XCTest
-
-@testable import SigilAppStore
 
 /// The synchronous entry points are the complete ones (issue 47): every kind, the classifying
 /// entry point and a notification with its nested data verify without suspension, with every
@@ -290,24 +290,24 @@ final class SynchronousVerificationTests: XCTestCase {
         }
     }
 
-    /// The seam for offline revocation (CRLs or OCSP responses the caller supplies): a check given
-    /// to the verifier runs on the synchronous path after the chain validates, at the revocation
-    /// time (now, or the caller's time), and a revoked certificate refuses the data with its typed
-    /// failure; its chains are cached apart from unchecked ones.
+    /// Offline revocation (CRLs or OCSP responses the caller supplies): an offline checker given to
+    /// the verifier runs on the synchronous path after the chain validates, at the revocation time
+    /// (now, or the caller's time), and a revoked certificate refuses the data with its typed
+    /// failure; a chain it passed is cached as checked.
     func testOfflineRevocationRunsOnTheSynchronousPath() throws {
         let pki = try AppleShapedTestPKI.generate(notBefore: now - 86_400, notAfter: now + 86_400)
         let signed = NestedVerificationTests.Signed(pki: pki, bundle: "com.example.app", ms: (now - 3600) * 1000)
         let text = try signed.transaction("Sandbox")
         let seen = Locked<[(Int, Int64)]>([])
         func verifier(revoking: Bool, cache: ChainCache = ChainCache()) throws -> SignedDataVerifier {
-            let check = SignedDataVerifier.OfflineRevocation(name: "test CRLs") { chain, time in
+            let check = AnyOfflineRevocationChecker(name: "test CRLs") { chain, time in
                 seen.withValue { $0.append((chain.count, time)) }
                 guard revoking else { return [] }
                 return [.revoked(certificate: PathCertificate(chain[0], position: 0), time: time - 60, reason: 1)]
             }
             return try SignedDataVerifier(
                 trustedRoots: [pki.root], identity: .enforce(bundleId: "com.example.app", appAppleId: nil), environments: .sandbox,
-                revocation: .init(online: nil, offline: check), cache: cache, clock: { [now] in now }, rfc5280Relaxations: [])
+                revocation: check, cache: cache, clock: { [now] in now })
         }
         // Nothing revoked: verified, the check run once on the three-certificate chain at now (the
         // chain itself at the signedDate), and recorded in the trace.
@@ -345,5 +345,51 @@ final class SynchronousVerificationTests: XCTestCase {
         seen.withValue { $0 = [] }
         _ = try verifier(revoking: false).verifyTransactionOffline(text, at: now - 7200)
         XCTAssertEqual(seen.withValue { $0.map(\.1) }, [now - 7200])
+    }
+
+    /// A real offline checker — SigilCRL's `CRLRevocationPolicy` over CRLs the caller holds —
+    /// given as the verifier's `revocation`: every synchronous entry point runs it (it is not
+    /// refused as an online check), with the same verdicts as the asynchronous API; a leaf revoked
+    /// after signing is refused, a good one verifies with the leaf's expiry reported.
+    func testCRLsTheCallerSuppliesRunSynchronously() async throws {
+        let day: Int64 = 86_400
+        let base = try AppleShapedTestPKI.generate(notBefore: now - 400 * day, notAfter: now + 400 * day)
+        let pki = try base.withLeaf(notBefore: now - 100 * day, notAfter: now - 10 * day)
+        let signed = NestedVerificationTests.Signed(pki: pki, bundle: "com.example.app", ms: (now - 30 * day) * 1000)
+        let text = try signed.transaction("Sandbox")
+        func policy(revokingLeafAt revocationDate: Int64?) throws -> CRLRevocationPolicy {
+            let rootCRL = try CRLBuilder(issuer: pki.root, thisUpdate: now - 3600, nextUpdate: now + day).sign(with: pki.rootKey)
+            let intermediateCRL = try CRLBuilder(
+                issuer: pki.intermediate, thisUpdate: now - 3600, nextUpdate: now + day,
+                entries: revocationDate.map { [.init(serialNumber: pki.leaf.serialNumber, revocationDate: $0)] } ?? []
+            ).sign(with: pki.intermediateKey)
+            return CRLRevocationPolicy(crls: [try CRL(derEncoded: rootCRL), try CRL(derEncoded: intermediateCRL)])
+        }
+        for (label, revokedAt) in [("leaf good", nil), ("leaf revoked after signing", now - 5 * day)] as [(String, Int64?)] {
+            let verifier = try SignedDataVerifier(
+                trustedRoots: [pki.root], bundleId: "com.example.app", appAppleId: nil, environment: .sandbox,
+                revocation: try policy(revokingLeafAt: revokedAt), cache: ChainCache(timeToLive: 0), clock: { [now] in now })
+            XCTAssertNotNil(verifier.revocation as? AnyOfflineRevocationChecker, label)
+            let trace = VerificationTrace()
+            let sync = Self.outcome { () throws(AppStoreError) in
+                .transaction(try verifier.verifyOffline(text, as: JWSTransactionDecodedPayload.self, trace: trace))
+            }
+            let async = await Self.asyncOutcome { () async throws(AppStoreError) in .transaction(try await verifier.verifyTransaction(text))
+            }
+            XCTAssertEqual(sync, async, label)
+            await assertAgree(text, kind: .transaction, offline: verifier, online: verifier, label)
+            XCTAssertTrue(trace.steps.contains { $0.check == "revocation status at \(now)" }, "\(label): \(trace.steps)")
+            switch sync {
+            case .verified(let summary):
+                XCTAssertNil(revokedAt, label)
+                XCTAssertEqual(summary.validationTime, now - 30 * day, label)
+                XCTAssertEqual(summary.facts, [.leafExpiredSinceSigning(notAfter: now - 10 * day)], label)
+            case .refused(let code, let failures):
+                XCTAssertNotNil(revokedAt, "\(label): \(code)")
+                XCTAssertEqual(code, "appstore.VERIFICATION_FAILURE", label)
+                XCTAssertTrue(failures.contains { if case .revoked = $0 { true } else { false } }, "\(label): \(failures)")
+            case .nested: XCTFail(label)
+            }
+        }
     }
 }
