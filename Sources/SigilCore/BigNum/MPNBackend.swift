@@ -21,17 +21,14 @@ import Darwin
 /// Benchmarks/README.md). Embedded Swift links no C, so there only ``portable`` exists: RSAVP1 on
 /// limbs of the machine word (32 bits on wasm32) and the safegcd inversion. One path can be forced
 /// for tests, audits and measurement — from code with ``forced``, or for a whole process with the
-/// environment variable `SIGIL_MPN_BACKEND` (`gmp` or `portable`, read once, at first use).
-///
-/// An RSA key prepares what the portable path needs (R² mod n) when it is made while ``portable``
-/// runs; a key made under ``gmp`` and then used with ``portable`` forced computes it again for each
-/// verification (the same result, slower).
+/// environment variable `SIGIL_MPN_BACKEND` (`gmp` or `portable`, read once, at first use). A key
+/// holds nothing backend-specific: a switch applies to keys made before it.
 public enum MPNBackend: String, Sendable, CaseIterable {
     /// GNU MP's `mpn` functions (`mpn_mul_n`, `mpn_sqr`, `mpn_addmul_1`, `mpn_tdiv_qr`, …) and
     /// its extended Euclid (`mpn_gcdext`): the regular build's default.
     case gmp = "GNU MP"
-    /// Swift: schoolbook products on machine-word limbs, Montgomery form entered through R² mod n,
-    /// and Bernstein–Yang's safegcd for inversions. The only backend in Embedded Swift.
+    /// Swift: schoolbook products and long division on machine-word limbs, and Bernstein–Yang's
+    /// safegcd for inversions. The only backend in Embedded Swift.
     case portable = "portable Swift"
 
     /// The environment variable that forces one backend for the whole process: its value is a
