@@ -4,9 +4,9 @@ import XCTest
 
 @testable import SigilCore
 
-/// MPNBackend: the selection (forced, current, the environment variable), and the verification
-/// path with each backend forced — the Wycheproof RSA signature files (PKCS#1 v1.5 and PSS) judged
-/// the same by GMP and by portable Swift, and the variable-time inversions of ECDSA verification.
+/// MPNBackend: the selection (forced, current, the environment variable), and RSA verification
+/// with each backend forced: the Wycheproof RSA signature files (PKCS#1 v1.5 and PSS) judged the
+/// same by GMP and by portable Swift.
 final class MPNBackendTests: XCTestCase {
     /// Runs `body` with `backend` forced, then restores the process's choice.
     private func with<T>(_ backend: MPNBackend?, _ body: () throws -> T) rethrows -> T {
@@ -117,54 +117,5 @@ final class MPNBackendTests: XCTestCase {
             "rsa_pss_4096_sha512_mgf1_64_test", "rsa_pss_misc_test", "rsa_pss_2048_sha256_mgf1_32_params_test",
         ]
         for file in files { XCTAssertGreaterThan(try judge(file, minimumBits: 2048, pss: true), 50, file) }
-    }
-
-    // MARK: - ECDSA verification's inversions
-
-    /// invertedVartime with the portable backend forced (the safegcd) against GMP's (mpn_gcdext)
-    /// on the four moduli, edge and random values.
-    func testInversionsWithEachBackend() throws {
-        func check<F: MontgomeryFieldElement>(_ type: F.Type, modulus m: BigNum, seed: UInt64) throws {
-            var rng = SeededGenerator(seed: seed)
-            var values = [BigNum(0), BigNum(1), BigNum(2), m - BigNum(1), m - BigNum(2), (m - BigNum(1)) >> 1]
-            values += try (0..<200).map { _ in try BigNum(magnitude: rng.bytes(F.byteCount + 8)).mod(m) }
-            for a in values {
-                let element = ECReference.element(a, as: F.self)
-                let gmp = with(.gmp) { ECReference.value(element.invertedVartime) }
-                let portable = with(.portable) { ECReference.value(element.invertedVartime) }
-                XCTAssertEqual(portable, gmp, "inverse of \(a) mod \(m)")
-                XCTAssertEqual(gmp, a.isZero ? BigNum(0) : try a.inverse(modulo: m), "inverse of \(a) mod \(m)")
-            }
-        }
-        let p256 = ECReference(P256Curve.self)
-        let p384 = ECReference(P384Curve.self)
-        try check(P256Field.self, modulus: p256.p, seed: 0x4D50_4E11)
-        try check(P256Scalar.self, modulus: p256.n, seed: 0x4D50_4E12)
-        try check(P384Field.self, modulus: p384.p, seed: 0x4D50_4E13)
-        try check(P384Scalar.self, modulus: p384.n, seed: 0x4D50_4E14)
-    }
-
-    /// ECDSA signatures verify, and altered ones fail, with each backend forced (per-key tables
-    /// off: the cold path's inversions run every time).
-    func testECDSAVerificationWithEachBackend() throws {
-        var rng = SeededGenerator(seed: 0x4D50_4E15)
-        let tables = ECDSAVerificationTables.isEnabled
-        defer { ECDSAVerificationTables.isEnabled = tables }
-        ECDSAVerificationTables.isEnabled = false
-        for (curve, hash) in [(ECCurve.p256, HashAlgorithm.sha256), (.p384, .sha384)] {
-            for round in 0..<4 {
-                let key = try ECDSAPrivateKey(rawRepresentation: [1] + rng.bytes(curve.byteCount - 1), curve: curve)
-                let message = rng.bytes(1 + round * 13)
-                let signature = key.signature(for: message, hash: hash)
-                var altered = message
-                altered[0] ^= 1
-                for backend in MPNBackend.allCases {
-                    with(backend) {
-                        XCTAssertTrue(key.publicKey.isValidSignatureVartime(signature, for: message, hash: hash), "\(curve) \(backend)")
-                        XCTAssertFalse(key.publicKey.isValidSignatureVartime(signature, for: altered, hash: hash), "\(curve) \(backend)")
-                    }
-                }
-            }
-        }
     }
 }

@@ -8,6 +8,12 @@ import XCTest
 /// hosts) run on this machine: every limb operation on random and extreme limbs at every length up
 /// to 4,096 bits, the long division that enters Montgomery form (also on 8- and 16-bit limbs, where
 /// its rare corrections happen often), and RSAVP1 s^e mod n against mpz_powm and the GMP backend.
+// The limb widths the tests run besides the machine word (the library conforms only `UInt`).
+extension UInt8: PortableLimb { public typealias Wide = UInt16 }
+extension UInt16: PortableLimb { public typealias Wide = UInt32 }
+extension UInt32: PortableLimb { public typealias Wide = UInt64 }
+extension UInt64: PortableLimb { public typealias Wide = UInt128 }
+
 final class PortableMPNTests: XCTestCase {
     // MARK: - Conversions (little-endian limbs of any width ↔ BigNum)
 

@@ -41,10 +41,9 @@ protocol PortableLimb: FixedWidthInteger & UnsignedInteger {
     associatedtype Wide: FixedWidthInteger & UnsignedInteger
 }
 
-extension UInt8: PortableLimb { typealias Wide = UInt16 }
-extension UInt16: PortableLimb { typealias Wide = UInt32 }
-extension UInt32: PortableLimb { typealias Wide = UInt64 }
-extension UInt64: PortableLimb { typealias Wide = UInt128 }
+/// The machine word, what builds run on: products in `UInt128` on 64-bit targets, in `UInt64` on
+/// 32-bit ones (wasm32). The tests add `UInt8`, `UInt16`, `UInt32` and `UInt64` (no build links
+/// their conformances).
 extension UInt: PortableLimb {
     #if _pointerBitWidth(_64)
     typealias Wide = UInt128

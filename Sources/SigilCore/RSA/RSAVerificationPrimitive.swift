@@ -65,56 +65,82 @@ final class RSAModulusLimbs<Limb: FixedWidthInteger & UnsignedInteger>: @uncheck
         }
     }
 
-    /// Runs `body` with m = s^e mod n as `limbCount` little-endian limbs, for a signature of
-    /// exactly k = ⌈bits(n) / 8⌉ bytes; nil (and `body` not called) when s ≥ n (RFC 8017 §5.2.2 step 1).
-    ///
-    /// Montgomery form with R = 2^(W·limbCount): s·R mod n by one division, then left-to-right
-    /// binary exponentiation
-    /// where each product is reduced by `montgomeryReduce` (values stay below R, "almost
-    /// reduced"). The multiplication of the last bit (e is odd) takes s itself instead of s·R, so
-    /// its reduction leaves Montgomery form at once (REDC(x·s) = s^e for x = s^(e−1)·R): no
-    /// separate reduction out, then one conditional subtraction.
+    /// Runs `body` with m = s^e mod n as `limbCount` little-endian limbs, computed with
+    /// `Operations`, for a signature of exactly k = ⌈bits(n) / 8⌉ bytes; nil (and `body` not
+    /// called) when s ≥ n (RFC 8017 §5.2.2 step 1).
     func withPowerVartime<Operations: MPNOperations, Result>(
         of signature: [UInt8], using _: Operations.Type, _ body: (UnsafePointer<Limb>) -> Result
     ) -> Result? where Operations.Limb == Limb {
+        withPowerVartime(of: signature, { self.powerVartime($0, $1, $2, $3, using: Operations.self) }, body)
+    }
+
+    /// Loads the signature into scratch buffers, runs `exponentiate` (a ``powerVartime(_:_:_:_:using:)``)
+    /// and, when s < n, `body` on the result: the part generic over `Result`, small, so each
+    /// caller's specialization holds no copy of the exponentiation.
+    @inline(__always)
+    func withPowerVartime<Result>(
+        of signature: [UInt8],
+        _ exponentiate: (
+            UnsafePointer<Limb>, UnsafeMutablePointer<Limb>, UnsafeMutablePointer<Limb>, UnsafeMutablePointer<Limb>
+        ) -> Bool,
+        _ body: (UnsafePointer<Limb>) -> Result
+    ) -> Result? {
         let n = limbCount
         guard RSAModulusLimbs.limbCount(forBytes: signature.count) <= n else { return nil }
-        // sR (n limbs) | x (n); product (2n + 1); division scratch (n + 1); s (n).
+        // s (n limbs); sR | x (n + n); product (2n + 1); division scratch (n + 1).
         return RSAModulusLimbs.withScratch(limbs: n) { base, product, scratch, s -> Result? in
-            let sR = base
-            let x = base + n
             RSAModulusLimbs.load(signature, into: s, limbCount: n)
-            guard Operations.compare(s, modulus, n) < 0 else { return nil }
-            // sR = s · R mod n, by division.
-            Operations.shiftedRemainder(sR, s, modulus: modulus, n, numerator: product, scratch: scratch)
-            x.update(from: sR, count: n)
-            // The top bit of e is the x = sR above; the rest from the most significant down, the
-            // last (bit 0) after the loop.
-            var bit = exponentBits - 2
-            while bit >= 1 {
-                Operations.square(product, x, n)
-                montgomeryReduce(product, into: x, Operations.self)
-                let limb = exponent[bit / Limb.bitWidth]
-                if (limb >> Limb(bit % Limb.bitWidth)) & 1 == 1 {
-                    Operations.multiply(product, x, sR, n)
-                    montgomeryReduce(product, into: x, Operations.self)
-                }
-                bit -= 1
-            }
+            guard exponentiate(s, base, product, scratch) else { return nil }
+            return body(base + n)
+        }
+    }
+
+    /// x = s^e mod n into `base + n` (n limbs), with `base` (its first n limbs: s·R mod n),
+    /// `product` (2n + 1 limbs) and `scratch` (n + 1 limbs) as working space; false (nothing
+    /// computed) when s ≥ n. One copy per backend (never inlined into callers).
+    ///
+    /// Montgomery form with R = 2^(W·limbCount): s·R mod n by one division, then left-to-right
+    /// binary exponentiation where each product is reduced by `montgomeryReduce` (values stay
+    /// below R, "almost reduced"). The multiplication of the last bit (e is odd) takes s itself
+    /// instead of s·R, so its reduction leaves Montgomery form at once (REDC(x·s) = s^e for
+    /// x = s^(e−1)·R): no separate reduction out, then one conditional subtraction.
+    @inline(never)
+    func powerVartime<Operations: MPNOperations>(
+        _ s: UnsafePointer<Limb>, _ base: UnsafeMutablePointer<Limb>, _ product: UnsafeMutablePointer<Limb>,
+        _ scratch: UnsafeMutablePointer<Limb>, using _: Operations.Type
+    ) -> Bool where Operations.Limb == Limb {
+        let n = limbCount
+        let sR = base
+        let x = base + n
+        guard Operations.compare(s, modulus, n) < 0 else { return false }
+        // sR = s · R mod n, by division.
+        Operations.shiftedRemainder(sR, s, modulus: modulus, n, numerator: product, scratch: scratch)
+        x.update(from: sR, count: n)
+        // The top bit of e is the x = sR above; then the bits from the most significant down:
+        // after the squaring for bit b, x = s^(2·⌊e / 2^(b+1)⌋)·R, and a set bit above bit 0
+        // multiplies by sR. Bit 0 is taken by leaving Montgomery form below.
+        var bit = exponentBits - 2
+        while true {
             Operations.square(product, x, n)
             montgomeryReduce(product, into: x, Operations.self)
-            if exponent[0] & 1 == 1 {
-                // x < R and s < n, so x·s < R·n and REDC(x·s) = s^e mod n up to one n.
-                Operations.multiply(product, x, s, n)
-            } else {
-                // An even e (not an RSA key; kept general): REDC(x) leaves Montgomery form.
-                product.update(from: x, count: n)
-                (product + n).update(repeating: 0, count: n)
+            if bit == 0 { break }
+            if (exponent[bit / Limb.bitWidth] >> Limb(bit % Limb.bitWidth)) & 1 == 1 {
+                Operations.multiply(product, x, sR, n)
+                montgomeryReduce(product, into: x, Operations.self)
             }
-            montgomeryReduce(product, into: x, Operations.self)
-            if Operations.compare(x, modulus, n) >= 0 { _ = Operations.subtract(x, x, modulus, n) }
-            return body(x)
+            bit -= 1
         }
+        if exponent[0] & 1 == 1 {
+            // x < R and s < n, so x·s < R·n and REDC(x·s) = s^e mod n up to one n.
+            Operations.multiply(product, x, s, n)
+        } else {
+            // An even e (not an RSA key; kept general): REDC(x) leaves Montgomery form.
+            product.update(from: x, count: n)
+            (product + n).update(repeating: 0, count: n)
+        }
+        montgomeryReduce(product, into: x, Operations.self)
+        if Operations.compare(x, modulus, n) >= 0 { _ = Operations.subtract(x, x, modulus, n) }
+        return true
     }
 
     /// Runs `body` with four scratch buffers of 2n, 2n + 1, n + 1 and n limbs. Each is its own
@@ -183,11 +209,15 @@ extension RSAModulusLimbs where Limb == UInt {
     /// ``withPowerVartime(of:using:_:)`` on GMP's `mpn` functions or on ``PortableMPN``, as
     /// ``MPNBackend/current`` says (read once per call); ``PortableMPN`` alone in Embedded Swift.
     func withPowerVartime<Result>(of signature: [UInt8], _ body: (UnsafePointer<Limb>) -> Result) -> Result? {
-        #if hasFeature(Embedded)
-        return withPowerVartime(of: signature, using: PortableMPN<UInt>.self, body)
-        #else
-        if mpnSelection.usesPortable { return withPowerVartime(of: signature, using: PortableMPN<UInt>.self, body) }
-        return withPowerVartime(of: signature, using: GMPMPN.self, body)
-        #endif
+        withPowerVartime(
+            of: signature,
+            { s, base, product, scratch in
+                #if hasFeature(Embedded)
+                return powerVartime(s, base, product, scratch, using: PortableMPN<UInt>.self)
+                #else
+                if mpnSelection.usesPortable { return powerVartime(s, base, product, scratch, using: PortableMPN<UInt>.self) }
+                return powerVartime(s, base, product, scratch, using: GMPMPN.self)
+                #endif
+            }, body)
     }
 }
