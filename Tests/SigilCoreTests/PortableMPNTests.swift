@@ -145,7 +145,7 @@ final class PortableMPNTests: XCTestCase {
                 for a in values where a < modulus {
                     let limbsOfA = try limbs(a, count: count, as: L.self)
                     var remainder = [L](repeating: 0, count: count)
-                    var numerator = [L](repeating: 0, count: 2 * count + 1)
+                    var numerator = [L](repeating: 0, count: 2 * count)
                     var scratch = [L](repeating: 0, count: count + 1)
                     PortableMPN<L>.shiftedRemainder(&remainder, limbsOfA, modulus: m, count, numerator: &numerator, scratch: &scratch)
                     XCTAssertEqual(

@@ -26,7 +26,7 @@ protocol MPNOperations {
 
     /// remainder (n limbs) = a · R mod m, R = 2^(W·n) (W the limb width), for a < m (n limbs each,
     /// m's top limb nonzero): the entry into Montgomery form, by one division (`mpn_tdiv_qr`).
-    /// `numerator` (2n + 1 limbs) and `scratch` (n + 1 limbs) are the division's working space.
+    /// `numerator` (2n limbs) and `scratch` (n + 1 limbs) are the division's working space.
     static func shiftedRemainder(
         _ remainder: UnsafeMutablePointer<Limb>, _ a: UnsafePointer<Limb>, modulus m: UnsafePointer<Limb>, _ n: Int,
         numerator: UnsafeMutablePointer<Limb>, scratch: UnsafeMutablePointer<Limb>
@@ -168,12 +168,13 @@ enum PortableMPN<Limb: PortableLimb>: MPNOperations {
     }
 
     /// Schoolbook long division (Knuth, TAOCP vol. 2, §4.3.1, Algorithm D), the remainder only: m
-    /// and the numerator a·R shifted left until m's top bit is set; each of the n + 1 quotient limbs
+    /// and the numerator a·R shifted left until m's top bit is set; each of the n quotient limbs
     /// estimated from the numerator's top two limbs and m's top limb (one W-bit division of a
     /// 2W-bit number, `dividingFullWidth`), corrected with m's second limb (at most twice), then
     /// q̂·m subtracted, and m added back once in the rare case q̂ was still one too large; the
-    /// remainder shifted back. n + 1 rows of ``subtractMultiple(_:_:_:_:)``: about n² limb
-    /// products, less than a Montgomery multiplication.
+    /// remainder shifted back. n rows of ``subtractMultiple(_:_:_:_:)``: about n² limb products,
+    /// less than a Montgomery multiplication. Since a < m, a shifted still fits n limbs and the
+    /// quotient has n limbs (not n + 1), so the numerator needs no extra top limb.
     ///
     /// The division never traps: it runs only when the top limb is below m's, so the quotient
     /// fits one limb.
@@ -185,15 +186,16 @@ enum PortableMPN<Limb: PortableLimb>: MPNOperations {
         let width = Limb.bitWidth
         let shift = m[n - 1].leadingZeroBitCount
         // v = m << shift (n limbs; its top bit set). u = (a·R) << shift: n zero limbs, then a << shift
-        // (n + 1 limbs). Smart shifts: a shift by the full width gives zero.
+        // (n limbs: a < m, so a << shift < v < 2^(W·n)). Smart shifts: a shift by the full width
+        // gives zero.
         for i in stride(from: n - 1, through: 1, by: -1) { v[i] = m[i] << shift | m[i - 1] >> (width - shift) }
         v[0] = m[0] << shift
         u.update(repeating: 0, count: n)
-        u[2 * n] = a[n - 1] >> (width - shift)
         for i in stride(from: n - 1, through: 1, by: -1) { u[n + i] = a[i] << shift | a[i - 1] >> (width - shift) }
         u[n] = a[0] << shift
         let top = v[n - 1]
-        var j = n
+        // Quotient limbs n − 1 … 0; u[j..j+n] < 2^W·v at each step (first: u[n..2n−1] < v).
+        var j = n - 1
         while j >= 0 {
             // q̂ = ⌊(u[j+n]·2^W + u[j+n−1]) / v[n−1]⌋, capped at 2^W − 1; r̂ the remainder.
             let high = u[j + n]

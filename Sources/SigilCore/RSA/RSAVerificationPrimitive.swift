@@ -87,7 +87,7 @@ final class RSAModulusLimbs<Limb: FixedWidthInteger & UnsignedInteger>: @uncheck
     ) -> Result? {
         let n = limbCount
         guard RSAModulusLimbs.limbCount(forBytes: signature.count) <= n else { return nil }
-        // s (n limbs); sR | x (n + n); product (2n + 1); division scratch (n + 1).
+        // s (n limbs); sR | x (n + n); product (2n); division scratch (n + 1).
         return RSAModulusLimbs.withScratch(limbs: n) { base, product, scratch, s -> Result? in
             RSAModulusLimbs.load(signature, into: s, limbCount: n)
             guard exponentiate(s, base, product, scratch) else { return nil }
@@ -96,7 +96,7 @@ final class RSAModulusLimbs<Limb: FixedWidthInteger & UnsignedInteger>: @uncheck
     }
 
     /// x = s^e mod n into `base + n` (n limbs), with `base` (its first n limbs: s·R mod n),
-    /// `product` (2n + 1 limbs) and `scratch` (n + 1 limbs) as working space; false (nothing
+    /// `product` (2n limbs) and `scratch` (n + 1 limbs) as working space; false (nothing
     /// computed) when s ≥ n. One copy per backend (never inlined into callers).
     ///
     /// Montgomery form with R = 2^(W·limbCount): s·R mod n by one division, then left-to-right
@@ -143,7 +143,7 @@ final class RSAModulusLimbs<Limb: FixedWidthInteger & UnsignedInteger>: @uncheck
         return true
     }
 
-    /// Runs `body` with four scratch buffers of 2n, 2n + 1, n + 1 and n limbs. Each is its own
+    /// Runs `body` with four scratch buffers of 2n, 2n, n + 1 and n limbs. Each is its own
     /// `withUnsafeTemporaryAllocation` of at most 1 KiB for a modulus of up to 4,096 bits, which
     /// the standard library keeps on the stack (it puts one larger block, such as the 1,544 bytes
     /// a 2,048-bit modulus needs in one piece, on the heap): a verification allocates nothing.
@@ -156,7 +156,7 @@ final class RSAModulusLimbs<Limb: FixedWidthInteger & UnsignedInteger>: @uncheck
         ) -> Result?
     ) -> Result? {
         withUnsafeTemporaryAllocation(of: Limb.self, capacity: 2 * n) { first -> Result? in
-            withUnsafeTemporaryAllocation(of: Limb.self, capacity: 2 * n + 1) { second -> Result? in
+            withUnsafeTemporaryAllocation(of: Limb.self, capacity: 2 * n) { second -> Result? in
                 withUnsafeTemporaryAllocation(of: Limb.self, capacity: n + 1) { third -> Result? in
                     withUnsafeTemporaryAllocation(of: Limb.self, capacity: n) { fourth -> Result? in
                         guard let a = first.baseAddress, let b = second.baseAddress, let c = third.baseAddress, let d = fourth.baseAddress
