@@ -4,10 +4,9 @@ import XCTest
 
 @testable import SigilCore
 
-/// MPNBackend: the selection (forced, current, the environment variable), and the verification
-/// path with each backend forced — every Wycheproof RSA signature file (PKCS#1 v1.5 and PSS) judged
-/// the same by GMP and by portable Swift, with R² mod n prepared by the key and computed per
-/// call, and the variable-time inversions of ECDSA verification.
+/// MPNBackend: the selection (forced, current, the environment variable), and RSA verification
+/// with each backend forced: the Wycheproof RSA signature files (PKCS#1 v1.5 and PSS) judged the
+/// same by GMP and by portable Swift.
 final class MPNBackendTests: XCTestCase {
     /// Runs `body` with `backend` forced, then restores the process's choice.
     private func with<T>(_ backend: MPNBackend?, _ body: () throws -> T) rethrows -> T {
@@ -24,15 +23,11 @@ final class MPNBackendTests: XCTestCase {
         with(nil) {
             XCTAssertNil(MPNBackend.forced)
             XCTAssertEqual(MPNBackend.current, .gmp, "GMP is the regular build's default")
-            XCTAssertFalse(RSAModulusLimbs<UInt>(modulus: [0xC5, 0x0F], exponent: [3]).hasRSquared, "no R² mod n under GMP")
         }
         for backend in MPNBackend.allCases {
             with(backend) {
                 XCTAssertEqual(MPNBackend.forced, backend)
                 XCTAssertEqual(MPNBackend.current, backend)
-                XCTAssertEqual(
-                    RSAModulusLimbs<UInt>(modulus: [0xC5, 0x0F], exponent: [3]).hasRSquared, backend == .portable,
-                    "R² mod n only when the portable path may run")
             }
         }
     }
@@ -63,9 +58,8 @@ final class MPNBackendTests: XCTestCase {
     }
 
     /// Every test of a Wycheproof RSA file with a hash Sigil has, judged by GMP and by the portable
-    /// path on a key made under it (R² mod n prepared), by GMP on that key, and — every 16th test —
-    /// by the portable path on the key made under GMP (R² mod n computed per call). Valid cases must
-    /// verify, invalid ones must not, and the verdicts must agree. Returns the number judged.
+    /// path (on one key: a key holds nothing backend-specific). Valid cases must verify, invalid
+    /// ones must not, and the verdicts must agree. Returns the number judged.
     private func judge(_ file: String, minimumBits: Int, pss: Bool) throws -> Int {
         let data = try Data(contentsOf: TestPaths.vectors("wycheproof/\(file).json"))
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -78,28 +72,19 @@ final class MPNBackendTests: XCTestCase {
             let keyObject = try XCTUnwrap((group["publicKey"] ?? group["privateKey"]) as? [String: Any])
             let modulus = try XCTUnwrap((keyObject["modulus"] as? String).flatMap(Hex.decode))
             let exponent = try XCTUnwrap((keyObject["publicExponent"] as? String).flatMap(Hex.decode))
-            let gmpKey = try with(.gmp) { try RSAPublicKey(modulus: modulus, exponent: exponent, minimumModulusBits: minimumBits) }
-            let portableKey = try with(.portable) {
-                try RSAPublicKey(modulus: modulus, exponent: exponent, minimumModulusBits: minimumBits)
-            }
-            XCTAssertFalse(gmpKey.limbs.hasRSquared)
-            XCTAssertTrue(portableKey.limbs.hasRSquared)
+            let key = try RSAPublicKey(modulus: modulus, exponent: exponent, minimumModulusBits: minimumBits)
             let parameters = RSAPublicKey.PSSParameters(hash: hash, maskGenerationHash: mgfHash, saltLength: group["sLen"] as? Int)
             for test in try XCTUnwrap(group["tests"] as? [[String: Any]]) {
                 let message = try XCTUnwrap((test["msg"] as? String).flatMap(Hex.decode))
                 let signature = try XCTUnwrap((test["sig"] as? String).flatMap(Hex.decode))
-                func verify(_ key: RSAPublicKey) -> Bool {
+                func verify() -> Bool {
                     pss
                         ? key.isValidPSSSignatureVartime(signature, for: message, parameters: parameters)
                         : key.isValidPKCS1v15SignatureVartime(signature, for: message, hash: hash)
                 }
                 let label = "\(file) tcId \(test["tcId"] as? Int ?? -1)"
-                let reference = with(.gmp) { verify(gmpKey) }
-                XCTAssertEqual(with(.portable) { verify(portableKey) }, reference, "\(label): portable, R² prepared")
-                XCTAssertEqual(with(.gmp) { verify(portableKey) }, reference, "\(label): GMP on a key made for portable")
-                if judged % 16 == 0 {
-                    XCTAssertEqual(with(.portable) { verify(gmpKey) }, reference, "\(label): portable, R² per call")
-                }
+                let reference = with(.gmp) { verify() }
+                XCTAssertEqual(with(.portable) { verify() }, reference, "\(label): portable")
                 switch test["result"] as? String {
                 case "valid": XCTAssertTrue(reference, "\(label) should verify")
                 case "invalid": XCTAssertFalse(reference, "\(label) should be rejected")
@@ -132,54 +117,5 @@ final class MPNBackendTests: XCTestCase {
             "rsa_pss_4096_sha512_mgf1_64_test", "rsa_pss_misc_test", "rsa_pss_2048_sha256_mgf1_32_params_test",
         ]
         for file in files { XCTAssertGreaterThan(try judge(file, minimumBits: 2048, pss: true), 50, file) }
-    }
-
-    // MARK: - ECDSA verification's inversions
-
-    /// invertedVartime with the portable backend forced (the safegcd) against GMP's (mpn_gcdext)
-    /// on the four moduli, edge and random values.
-    func testInversionsWithEachBackend() throws {
-        func check<F: MontgomeryFieldElement>(_ type: F.Type, modulus m: BigNum, seed: UInt64) throws {
-            var rng = SeededGenerator(seed: seed)
-            var values = [BigNum(0), BigNum(1), BigNum(2), m - BigNum(1), m - BigNum(2), (m - BigNum(1)) >> 1]
-            values += try (0..<200).map { _ in try BigNum(magnitude: rng.bytes(F.byteCount + 8)).mod(m) }
-            for a in values {
-                let element = ECReference.element(a, as: F.self)
-                let gmp = with(.gmp) { ECReference.value(element.invertedVartime) }
-                let portable = with(.portable) { ECReference.value(element.invertedVartime) }
-                XCTAssertEqual(portable, gmp, "inverse of \(a) mod \(m)")
-                XCTAssertEqual(gmp, a.isZero ? BigNum(0) : try a.inverse(modulo: m), "inverse of \(a) mod \(m)")
-            }
-        }
-        let p256 = ECReference(P256Curve.self)
-        let p384 = ECReference(P384Curve.self)
-        try check(P256Field.self, modulus: p256.p, seed: 0x4D50_4E11)
-        try check(P256Scalar.self, modulus: p256.n, seed: 0x4D50_4E12)
-        try check(P384Field.self, modulus: p384.p, seed: 0x4D50_4E13)
-        try check(P384Scalar.self, modulus: p384.n, seed: 0x4D50_4E14)
-    }
-
-    /// ECDSA signatures verify, and altered ones fail, with each backend forced (per-key tables
-    /// off: the cold path's inversions run every time).
-    func testECDSAVerificationWithEachBackend() throws {
-        var rng = SeededGenerator(seed: 0x4D50_4E15)
-        let tables = ECDSAVerificationTables.isEnabled
-        defer { ECDSAVerificationTables.isEnabled = tables }
-        ECDSAVerificationTables.isEnabled = false
-        for (curve, hash) in [(ECCurve.p256, HashAlgorithm.sha256), (.p384, .sha384)] {
-            for round in 0..<4 {
-                let key = try ECDSAPrivateKey(rawRepresentation: [1] + rng.bytes(curve.byteCount - 1), curve: curve)
-                let message = rng.bytes(1 + round * 13)
-                let signature = key.signature(for: message, hash: hash)
-                var altered = message
-                altered[0] ^= 1
-                for backend in MPNBackend.allCases {
-                    with(backend) {
-                        XCTAssertTrue(key.publicKey.isValidSignatureVartime(signature, for: message, hash: hash), "\(curve) \(backend)")
-                        XCTAssertFalse(key.publicKey.isValidSignatureVartime(signature, for: altered, hash: hash), "\(curve) \(backend)")
-                    }
-                }
-            }
-        }
     }
 }

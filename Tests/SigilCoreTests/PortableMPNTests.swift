@@ -6,11 +6,18 @@ import XCTest
 /// The portable multi-precision backend (PortableMPN, the exponentiation of RSAModulusLimbs on it)
 /// against GMP, with both limb widths Embedded builds use (UInt32 on wasm32, UInt64 on 64-bit
 /// hosts) run on this machine: every limb operation on random and extreme limbs at every length up
-/// to 4,096 bits, R² mod n, and RSAVP1 s^e mod n against mpz_powm and against the GMP backend.
+/// to 4,096 bits, the long division that enters Montgomery form (also on 8- and 16-bit limbs, where
+/// its rare corrections happen often), and RSAVP1 s^e mod n against mpz_powm and the GMP backend.
+// The limb widths the tests run besides the machine word (the library conforms only `UInt`).
+extension UInt8: PortableLimb { public typealias Wide = UInt16 }
+extension UInt16: PortableLimb { public typealias Wide = UInt32 }
+extension UInt32: PortableLimb { public typealias Wide = UInt64 }
+extension UInt64: PortableLimb { public typealias Wide = UInt128 }
+
 final class PortableMPNTests: XCTestCase {
     // MARK: - Conversions (little-endian limbs of any width ↔ BigNum)
 
-    private func limbs<L: FixedWidthInteger & UnsignedInteger>(_ value: BigNum, count: Int, as _: L.Type) throws -> [L] {
+    private func limbs<L: PortableLimb>(_ value: BigNum, count: Int, as _: L.Type) throws -> [L] {
         let size = L.bitWidth / 8
         let bytes = try value.bytes(width: count * size)
         return (0..<count).map { i in
@@ -19,7 +26,7 @@ final class PortableMPNTests: XCTestCase {
         }
     }
 
-    private func value<L: FixedWidthInteger & UnsignedInteger>(_ limbs: UnsafePointer<L>, count: Int) -> BigNum {
+    private func value<L: PortableLimb>(_ limbs: UnsafePointer<L>, count: Int) -> BigNum {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count * L.bitWidth / 8)
         for i in stride(from: count - 1, through: 0, by: -1) {
@@ -28,7 +35,7 @@ final class PortableMPNTests: XCTestCase {
         return BigNum(magnitude: bytes)
     }
 
-    private func value<L: FixedWidthInteger & UnsignedInteger>(_ limbs: [L]) -> BigNum {
+    private func value<L: PortableLimb>(_ limbs: [L]) -> BigNum {
         limbs.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return BigNum(0) }
             return value(base, count: buffer.count)
@@ -37,7 +44,7 @@ final class PortableMPNTests: XCTestCase {
 
     /// A random value of `count` limbs whose limbs are drawn from random, all ones, zero and one,
     /// so carries run the whole length as often as they stop.
-    private func operand<L: FixedWidthInteger & UnsignedInteger>(count: Int, _ rng: inout SeededGenerator, as _: L.Type) -> [L] {
+    private func operand<L: PortableLimb>(count: Int, _ rng: inout SeededGenerator, as _: L.Type) -> [L] {
         let shape = rng.next() % 4
         return (0..<count).map { _ in
             switch shape {
@@ -59,7 +66,7 @@ final class PortableMPNTests: XCTestCase {
         try limbOperations(UInt32.self, maximumCount: 128, seed: 0x4D50_4E02)
     }
 
-    private func limbOperations<L: FixedWidthInteger & UnsignedInteger>(_ type: L.Type, maximumCount: Int, seed: UInt64) throws {
+    private func limbOperations<L: PortableLimb>(_ type: L.Type, maximumCount: Int, seed: UInt64) throws {
         typealias P = PortableMPN<L>
         var rng = SeededGenerator(seed: seed)
         for count in 1...maximumCount {
@@ -102,6 +109,52 @@ final class PortableMPNTests: XCTestCase {
         }
     }
 
+    // MARK: - Division
+
+    /// shiftedRemainder (a·R mod m, Knuth's Algorithm D) against BigNum: every length of 1…64
+    /// limbs of 64 bits and 1…128 of 32 bits, and on 16- and 8-bit limbs (where a quotient
+    /// estimate one or two too large, and the add-back after a negative row, happen once in a few
+    /// hundred limbs instead of once in 2^31 or 2^63) many random divisions. Moduli with top limbs
+    /// 1, 0x80…0, all ones and random, second limbs zero, all ones and random; a = 0, 1, m − 1 and
+    /// random.
+    func testShiftedRemainderAgainstGMP() throws {
+        try shiftedRemainders(UInt64.self, counts: Array(1...64), rounds: 3, seed: 0x4D50_4E05)
+        try shiftedRemainders(UInt32.self, counts: Array(1...128), rounds: 2, seed: 0x4D50_4E06)
+        try shiftedRemainders(UInt16.self, counts: Array(1...40) + [64, 127, 256], rounds: 24, seed: 0x4D50_4E07)
+        try shiftedRemainders(UInt8.self, counts: Array(1...40) + [64, 128, 255, 512], rounds: 48, seed: 0x4D50_4E08)
+    }
+
+    private func shiftedRemainders<L: PortableLimb>(
+        _ type: L.Type, counts: [Int], rounds: Int, seed: UInt64
+    ) throws {
+        var rng = SeededGenerator(seed: seed)
+        for count in counts {
+            for round in 0..<rounds {
+                var m = operand(count: count, &rng, as: L.self)
+                switch round % 4 {
+                case 0: m[count - 1] = 1
+                case 1: m[count - 1] = 1 << (L.bitWidth - 1)
+                case 2: m[count - 1] = L.max
+                default: if m[count - 1] == 0 { m[count - 1] = L(truncatingIfNeeded: rng.next()) | 1 }
+                }
+                if count >= 2 && round % 3 == 1 { m[count - 2] = round % 2 == 0 ? 0 : L.max }
+                let modulus = value(m)
+                let radix = BigNum(1) << (L.bitWidth * count)
+                var values = [BigNum(0), BigNum(1), modulus - BigNum(1)]
+                values += (0..<2).map { _ in (try? value(operand(count: count, &rng, as: L.self)).mod(modulus)) ?? BigNum(0) }
+                for a in values where a < modulus {
+                    let limbsOfA = try limbs(a, count: count, as: L.self)
+                    var remainder = [L](repeating: 0, count: count)
+                    var numerator = [L](repeating: 0, count: 2 * count)
+                    var scratch = [L](repeating: 0, count: count + 1)
+                    PortableMPN<L>.shiftedRemainder(&remainder, limbsOfA, modulus: m, count, numerator: &numerator, scratch: &scratch)
+                    XCTAssertEqual(
+                        value(remainder), try (a * radix).mod(modulus), "\(L.bitWidth)-bit limbs, \(count) limbs, m = \(modulus), a = \(a)")
+                }
+            }
+        }
+    }
+
     // MARK: - RSAVP1
 
     /// A modulus of exactly `bits` bits: random, odd, its top bit set, as minimal big-endian bytes.
@@ -114,9 +167,8 @@ final class PortableMPNTests: XCTestCase {
         return bytes
     }
 
-    /// s^e mod n through the portable path with `L` limbs, with R² mod n prepared by the key and
-    /// computed during the verification; nil when refused (s ≥ n).
-    private func portablePower<L: FixedWidthInteger & UnsignedInteger>(
+    /// s^e mod n through the portable path with `L` limbs; nil when refused (s ≥ n).
+    private func portablePower<L: PortableLimb>(
         _ limbs: RSAModulusLimbs<L>, _ signature: [UInt8], width: Int
     ) -> [UInt8]? {
         let result: [UInt8]?? = limbs.withPowerVartime(of: signature, using: PortableMPN<L>.self) { m in
@@ -125,37 +177,31 @@ final class PortableMPNTests: XCTestCase {
         return result ?? nil
     }
 
-    /// R² mod n and s^e mod n for one modulus and exponent, with `L` limbs, against GMP; the
-    /// recomputed-R² path on `recomputed` of the inputs.
-    private func checkPortable<L: FixedWidthInteger & UnsignedInteger>(
-        _ type: L.Type, modulus: [UInt8], exponent: [UInt8], inputs: [(BigNum, [UInt8]?)], recomputed: Set<Int>, label: String
+    /// s^e mod n for one modulus and exponent through the portable path with `L` limbs, against
+    /// the expected values (nil: refused).
+    private func checkPortable<L: PortableLimb>(
+        _ type: L.Type, modulus: [UInt8], exponent: [UInt8], inputs: [(BigNum, [UInt8]?)], label: String
     ) throws {
-        let prepared = RSAModulusLimbs<L>(modulus: modulus, exponent: exponent, computingRSquared: true)
-        let unprepared = RSAModulusLimbs<L>(modulus: modulus, exponent: exponent, computingRSquared: false)
-        let n = BigNum(magnitude: modulus)
-        XCTAssertTrue(prepared.hasRSquared)
-        XCTAssertFalse(unprepared.hasRSquared)
-        let rSquared = try (BigNum(1) << (2 * L.bitWidth * prepared.limbCount)).mod(n)
-        XCTAssertEqual(value(prepared.rSquared, count: prepared.limbCount), rSquared, "R² mod n, \(L.bitWidth)-bit limbs, \(label)")
+        let limbs = RSAModulusLimbs<L>(modulus: modulus, exponent: exponent)
         for (index, (s, expected)) in inputs.enumerated() {
-            let signature = try s.bytes(width: modulus.count)
             XCTAssertEqual(
-                portablePower(prepared, signature, width: modulus.count), expected, "\(L.bitWidth)-bit limbs, s #\(index), \(label)")
-            if recomputed.contains(index) {
-                XCTAssertEqual(
-                    portablePower(unprepared, signature, width: modulus.count), expected,
-                    "\(L.bitWidth)-bit limbs, R² computed per call, s #\(index), \(label)")
-            }
+                portablePower(limbs, try s.bytes(width: modulus.count), width: modulus.count), expected,
+                "\(L.bitWidth)-bit limbs, s #\(index), \(label)")
         }
+    }
+
+    /// The expected s^e mod n (mpz_powm) for each value, and nil for n, n + 1 and 2^(8k) − 1.
+    private func expectations(_ values: [BigNum], e: BigNum, n: BigNum, k: Int) throws -> [(BigNum, [UInt8]?)] {
+        let refused = [n, n + BigNum(1), (BigNum(1) << (8 * k)) - BigNum(1)].filter { $0.bitLength <= 8 * k }
+        return try values.map { s in (s, try s.power(e, modulo: n).bytes(width: k)) } + refused.map { ($0, nil) }
     }
 
     /// RSAVP1 through the portable path with 32- and 64-bit limbs and through the GMP backend,
     /// against mpz_powm, for every length of 1…64 limbs of 64 bits (up to 4,096 bits): moduli whose
     /// top 64-bit limb holds 1 to 8 bits, 32 bits (an odd count of 32-bit limbs, the top one full)
-    /// or 64 bits. At every length and shape: e = 3 with s = 0, 1, n − 1 and a random value below n
-    /// (and R² mod n computed per call for s = n − 1), e = 65537 with n − 1 and a random s, a large
-    /// odd e (72 bits: two 64-bit limbs, three 32-bit ones; below n where n allows) with a random
-    /// s; n, n + 1 and 2^(8k) − 1 refused.
+    /// or 64 bits. At every length and shape: e = 3 with s = 0, 1, n − 1 and a random value below
+    /// n, e = 65537 with n − 1 and a random s, a large odd e (72 bits: two 64-bit limbs, three
+    /// 32-bit ones; below n where n allows) with a random s; n, n + 1 and 2^(8k) − 1 refused.
     func testRSAVP1AgainstGMPAtEveryLength() throws {
         var rng = SeededGenerator(seed: 0x4D50_4E03)
         for count in 1...64 {
@@ -171,22 +217,17 @@ final class PortableMPNTests: XCTestCase {
                 large[0] |= UInt8(truncatingIfNeeded: 1 << (largeBits - 8 * (large.count - 1) - 1))
                 large[large.count - 1] |= 1
                 func random() -> BigNum { (try? BigNum(magnitude: rng.bytes(k + 8)).mod(n)) ?? BigNum(0) }
-                let refused = [n, n + BigNum(1), (BigNum(1) << (8 * k)) - BigNum(1)].filter { $0.bitLength <= 8 * k }
                 let cases: [([UInt8], [BigNum])] = [
                     ([3], [n - BigNum(1), BigNum(0), BigNum(1), random()]), ([1, 0, 1], [n - BigNum(1), random()]), (large, [random()]),
                 ]
                 for (exponent, values) in cases {
                     let e = BigNum(magnitude: exponent)
                     let label = "\(bits)-bit n, e of \(e.bitLength) bits"
-                    var inputs = try values.map { s in (s, try s.power(e, modulo: n).bytes(width: k)) as (BigNum, [UInt8]?) }
-                    inputs += refused.map { ($0, nil) }
-                    let recomputed: Set<Int> = exponent == [3] ? [0] : []
-                    try checkPortable(
-                        UInt64.self, modulus: modulus, exponent: exponent, inputs: inputs, recomputed: recomputed, label: label)
-                    try checkPortable(
-                        UInt32.self, modulus: modulus, exponent: exponent, inputs: inputs, recomputed: recomputed, label: label)
+                    let inputs = try expectations(values, e: e, n: n, k: k)
+                    try checkPortable(UInt64.self, modulus: modulus, exponent: exponent, inputs: inputs, label: label)
+                    try checkPortable(UInt32.self, modulus: modulus, exponent: exponent, inputs: inputs, label: label)
                     // The GMP backend on the machine word, the same inputs.
-                    let gmp = RSAModulusLimbs<UInt>(modulus: modulus, exponent: exponent, computingRSquared: false)
+                    let gmp = RSAModulusLimbs<UInt>(modulus: modulus, exponent: exponent)
                     for (index, (s, expected)) in inputs.enumerated() {
                         let result: [UInt8]?? = gmp.withPowerVartime(of: try s.bytes(width: k), using: GMPMPN.self) { m in
                             RSAModulusLimbs<UInt>.withBigEndianBytes(m, limbCount: gmp.limbCount, width: k) { Array($0) }
@@ -194,6 +235,26 @@ final class PortableMPNTests: XCTestCase {
                         XCTAssertEqual(result ?? nil, expected, "GMP backend, s #\(index), \(label)")
                     }
                 }
+            }
+        }
+    }
+
+    /// RSAVP1 on 8- and 16-bit limbs (the division's corrections run often there) against
+    /// mpz_powm, at lengths of 9 bits to 2,048.
+    func testRSAVP1OnNarrowLimbsAgainstGMP() throws {
+        var rng = SeededGenerator(seed: 0x4D50_4E09)
+        for bits in [9, 17, 31, 64, 100, 521, 1024, 2048] {
+            let modulus = modulus(bits: bits, &rng)
+            let n = BigNum(magnitude: modulus)
+            let k = modulus.count
+            func random() -> BigNum { (try? BigNum(magnitude: rng.bytes(k + 8)).mod(n)) ?? BigNum(0) }
+            for (exponent, values) in [([3], [BigNum(0), BigNum(1), random()]), ([1, 0, 1], [n - BigNum(1), random()])]
+                as [([UInt8], [BigNum])]
+            {
+                let inputs = try expectations(values, e: BigNum(magnitude: exponent), n: n, k: k)
+                let label = "\(bits)-bit n, e = \(BigNum(magnitude: exponent))"
+                try checkPortable(UInt16.self, modulus: modulus, exponent: exponent, inputs: inputs, label: label)
+                try checkPortable(UInt8.self, modulus: modulus, exponent: exponent, inputs: inputs, label: label)
             }
         }
     }
@@ -206,8 +267,8 @@ final class PortableMPNTests: XCTestCase {
         let n = BigNum(magnitude: modulus)
         let s = try BigNum(magnitude: rng.bytes(300)).mod(n)
         let expected = try s.power(BigNum(65537), modulo: n).bytes(width: 255)
-        let wide = RSAModulusLimbs<UInt64>(modulus: modulus, exponent: [1, 0, 1], computingRSquared: true)
-        let narrow = RSAModulusLimbs<UInt32>(modulus: modulus, exponent: [1, 0, 1], computingRSquared: true)
+        let wide = RSAModulusLimbs<UInt64>(modulus: modulus, exponent: [1, 0, 1])
+        let narrow = RSAModulusLimbs<UInt32>(modulus: modulus, exponent: [1, 0, 1])
         XCTAssertEqual(portablePower(wide, try s.bytes(width: 256), width: 255), expected)
         XCTAssertEqual(portablePower(narrow, try s.bytes(width: 256), width: 255), expected)
         XCTAssertNil(portablePower(wide, try (n + BigNum(2)).bytes(width: 256), width: 255))

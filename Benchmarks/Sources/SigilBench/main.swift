@@ -306,7 +306,7 @@ do {
 
 // RSA-2048 PKCS#1 v1.5 / SHA-256 verification (receipts, Sign in with Apple RS256).
 rows.append(contentsOf: try rsaRows(harness: &harness, message: message, seconds: seconds))
-// The same on the portable Swift backend (what Embedded Swift runs), against GMP, at 2,048 and 4,096 bits.
+// RSA-2048 and RSA-4096 verification on the portable Swift backend (what Embedded Swift runs) against GMP.
 rows.append(contentsOf: try mpnBackendRows(harness: &harness, message: message))
 
 // Field and point operations, per operation (no reference column: swift-crypto does not expose them).

@@ -3,8 +3,7 @@
 import CGMP
 
 /// The ``MPNOperations`` from GMP's `mpn` layer, on GMP's limb (`mp_limb_t`, the 64-bit machine
-/// word): ``MPNBackend/gmp``, the regular build's default. Enters Montgomery form by one division
-/// (`mpn_tdiv_qr`), so a key needs no R² mod n.
+/// word): ``MPNBackend/gmp``, the regular build's default.
 enum GMPMPN: MPNOperations {
     typealias Limb = UInt
 
@@ -34,16 +33,16 @@ enum GMPMPN: MPNOperations {
     @inline(__always)
     static func square(_ product: UnsafeMutablePointer<Limb>, _ a: UnsafePointer<Limb>, _ n: Int) { __gmpn_sqr(product, a, n) }
 
-    /// a · R mod m: a in the high half of a 2n-limb numerator, divided by m.
+    /// a · R mod m: a in the high half of a 2n-limb numerator, divided by m (the quotient, n + 1
+    /// limbs, in `scratch`).
     @inline(__always)
     static func shiftedRemainder(
         _ remainder: UnsafeMutablePointer<Limb>, _ a: UnsafePointer<Limb>, modulus m: UnsafePointer<Limb>, _ n: Int,
-        numerator: UnsafeMutablePointer<Limb>, quotient: UnsafeMutablePointer<Limb>
-    ) -> Bool {
+        numerator: UnsafeMutablePointer<Limb>, scratch quotient: UnsafeMutablePointer<Limb>
+    ) {
         numerator.update(repeating: 0, count: n)
         (numerator + n).update(from: a, count: n)
         __gmpn_tdiv_qr(quotient, remainder, 0, numerator, 2 * n, m, n)
-        return true
     }
 }
 #endif

@@ -8,30 +8,27 @@ import Musl
 import Darwin
 #endif
 
-/// Which multi-precision arithmetic runs the verification path's public-key operations: GNU MP's
-/// `mpn` layer or portable Swift. It covers RSAVP1 (RFC 8017 §5.2.2, s^e mod n, in every RSA
-/// signature check) and the variable-time inversions of ECDSA verification (s⁻¹ mod n, and the
-/// inversions that bring points back to affine coordinates).
+/// Which multi-precision arithmetic runs RSAVP1 (RFC 8017 §5.2.2, s^e mod n), the public-key
+/// operation of every RSA signature check: GNU MP's `mpn` layer or portable Swift.
 ///
 /// Both compute the same values (the tests compare them on random and edge inputs at every length
 /// up to 4,096 bits, and run the RSA vectors with each forced); both are variable time, on public
-/// values only. Secrets never reach either: signing and decryption use the constant-time code.
+/// values only. Secrets never reach either: decryption uses the constant-time code.
 ///
 /// The regular build runs ``gmp`` by default: GMP's assembly is faster on x86-64 (the ratios are in
-/// Benchmarks/README.md). Embedded Swift links no C, so there only ``portable`` exists: RSAVP1 on
-/// limbs of the machine word (32 bits on wasm32) and the safegcd inversion. One path can be forced
-/// for tests, audits and measurement — from code with ``forced``, or for a whole process with the
-/// environment variable `SIGIL_MPN_BACKEND` (`gmp` or `portable`, read once, at first use).
-///
-/// An RSA key prepares what the portable path needs (R² mod n) when it is made while ``portable``
-/// runs; a key made under ``gmp`` and then used with ``portable`` forced computes it again for each
-/// verification (the same result, slower).
+/// Benchmarks/README.md). Embedded Swift links no C, so there only ``portable`` exists, on limbs of
+/// the machine word (32 bits on wasm32); there ECDSA verification's inversions, GMP's `mpn_gcdext`
+/// in the regular build, are the variable-time safegcd, which the tests compare with GMP's. One
+/// path can be forced for tests, audits and measurement — from code with ``forced``, or for a
+/// whole process with the environment variable `SIGIL_MPN_BACKEND` (`gmp` or `portable`, read
+/// once, at first use). A key holds nothing backend-specific: a switch applies to keys made
+/// before it.
 public enum MPNBackend: String, Sendable, CaseIterable {
-    /// GNU MP's `mpn` functions (`mpn_mul_n`, `mpn_sqr`, `mpn_addmul_1`, `mpn_tdiv_qr`, …) and
-    /// its extended Euclid (`mpn_gcdext`): the regular build's default.
+    /// GNU MP's `mpn` functions (`mpn_mul_n`, `mpn_sqr`, `mpn_addmul_1`, `mpn_tdiv_qr`, …): the
+    /// regular build's default.
     case gmp = "GNU MP"
-    /// Swift: schoolbook products on machine-word limbs, Montgomery form entered through R² mod n,
-    /// and Bernstein–Yang's safegcd for inversions. The only backend in Embedded Swift.
+    /// Swift: schoolbook products and long division on machine-word limbs. The only backend in
+    /// Embedded Swift.
     case portable = "portable Swift"
 
     /// The environment variable that forces one backend for the whole process: its value is a

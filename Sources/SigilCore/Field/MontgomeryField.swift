@@ -132,8 +132,6 @@ extension MontgomeryFieldElement {
         // No GMP in Embedded Swift: the variable-time safegcd (SafeGCDInversion.swift).
         return invertedSafeGCDVartime
         #else
-        // The portable backend forced (MPNBackend): the same safegcd.
-        if mpnSelection.usesPortable { return invertedSafeGCDVartime }
         // The stored limbs are x·R; GMP inverts them as a plain number, giving (x·R)⁻¹, and
         // montgomeryMultiply((x·R)⁻¹, R³) = x⁻¹·R is the Montgomery form of x⁻¹.
         let n = Self.limbCount

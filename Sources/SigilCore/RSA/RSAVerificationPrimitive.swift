@@ -12,37 +12,28 @@
 /// ``MPNBackend`` selects: GMP's `mpn` functions (``GMPMPN``, the regular build's default) or
 /// ``PortableMPN`` (Swift; the only one in Embedded Swift, which links no C). Keys use limbs of the
 /// machine word (`UInt`: 64 bits on x86-64 and arm64, GMP's `mp_limb_t` there; 32 bits on wasm32,
-/// where a 64 × 64 → 128-bit product would be a library call); the tests also run `UInt32` and
-/// `UInt64` limbs through the portable path on x86-64. Without GMP's division, s·R mod n is the
-/// Montgomery product of s and R² mod n (``rSquared``), which a key computes once when it is made
-/// while the portable path runs, and a verification otherwise computes in its scratch.
+/// where a 64 × 64 → 128-bit product would be a library call); the tests also run other limb
+/// widths through the portable path on x86-64. Both backends enter Montgomery form by one
+/// division per verification, so a key holds nothing backend-specific.
 final class RSAModulusLimbs<Limb: FixedWidthInteger & UnsignedInteger>: @unchecked Sendable {
     /// n as little-endian limbs, the top limb nonzero (`mpn_tdiv_qr` requires it).
     let modulus: UnsafeMutablePointer<Limb>
     /// e as little-endian limbs, the top limb nonzero.
     let exponent: UnsafeMutablePointer<Limb>
-    /// R² mod n (R = 2^(W·limbCount), W the limb width) when ``hasRSquared``, for entering
-    /// Montgomery form without a division.
-    let rSquared: UnsafeMutablePointer<Limb>
-    /// Whether ``rSquared`` holds R² mod n (computed when the key was made).
-    let hasRSquared: Bool
     let limbCount: Int
     let exponentLimbCount: Int
     /// The bit length of e (≥ 2, since e ≥ 3).
     let exponentBits: Int
-    /// −n⁻¹ mod 2^W, for Montgomery reduction.
+    /// −n⁻¹ mod 2^W (W the limb width), for Montgomery reduction.
     let negativeInverse: Limb
 
     /// n and e as minimal big-endian bytes (no leading zero byte; e ≥ 3 and odd, n odd).
-    /// `computingRSquared`: whether to compute R² mod n now, for the portable path (a few dozen
-    /// doublings and one Montgomery squaring per bit of W·limbCount, at most 13).
-    init(modulus n: [UInt8], exponent e: [UInt8], computingRSquared: Bool) {
+    init(modulus n: [UInt8], exponent e: [UInt8]) {
         limbCount = RSAModulusLimbs.limbCount(forBytes: n.count)
         exponentLimbCount = RSAModulusLimbs.limbCount(forBytes: e.count)
-        // One allocation for all: n, e, R² mod n.
-        modulus = .allocate(capacity: 2 * limbCount + exponentLimbCount)
+        // One allocation for both.
+        modulus = .allocate(capacity: limbCount + exponentLimbCount)
         exponent = modulus + limbCount
-        rSquared = exponent + exponentLimbCount
         RSAModulusLimbs.load(n, into: modulus, limbCount: limbCount)
         RSAModulusLimbs.load(e, into: exponent, limbCount: exponentLimbCount)
         let top = exponent[exponentLimbCount - 1]
@@ -53,50 +44,6 @@ final class RSAModulusLimbs<Limb: FixedWidthInteger & UnsignedInteger>: @uncheck
         var inverse = low
         for _ in 0..<5 { inverse = inverse &* (2 &- low &* inverse) }
         negativeInverse = 0 &- inverse
-        hasRSquared = computingRSquared
-        if computingRSquared {
-            _ = RSAModulusLimbs.withScratch(limbs: limbCount) { y, product, _, _ -> Bool? in
-                computeRSquared(into: y, scratch: product)
-                rSquared.update(from: y, count: limbCount)
-                return true
-            }
-        } else {
-            rSquared.update(repeating: 0, count: limbCount)
-        }
-    }
-
-    /// Writes R² mod n into `result` (n limbs), with `product` (2n limbs) as scratch, in portable
-    /// Swift: 2^(b−1) < n (b the bit length of n) doubled modulo n up to R mod n and once more to
-    /// 2R mod n, the Montgomery form of 2; then 2 raised to the power W·limbCount (W the limb width)
-    /// in Montgomery form by left-to-right square-and-double, which is 2^(W·limbCount)·R = R² mod n.
-    private func computeRSquared(into y: UnsafeMutablePointer<Limb>, scratch product: UnsafeMutablePointer<Limb>) {
-        typealias Operations = PortableMPN<Limb>
-        let n = limbCount
-        let width = Limb.bitWidth
-        let top = modulus[n - 1]
-        let bits = (n - 1) * width + (width - top.leadingZeroBitCount)
-        y.update(repeating: 0, count: n)
-        y[(bits - 1) / width] = 1 << Limb((bits - 1) % width)
-        // 2^(b−1) → 2^(W·n) = R mod n → 2R mod n.
-        for _ in 0..<(n * width - bits + 2) { doubleModN(y) }
-        let power = n * width
-        var bit = Int.bitWidth - 1 - power.leadingZeroBitCount - 1  // below the top bit of W·n
-        while bit >= 0 {
-            // y < n, so y² < n² and REDC(y²) < 2n: one subtraction keeps y below n.
-            Operations.square(product, y, n)
-            montgomeryReduce(product, into: y, Operations.self)
-            if Operations.compare(y, modulus, n) >= 0 { _ = Operations.subtract(y, y, modulus, n) }
-            if (power >> bit) & 1 == 1 { doubleModN(y) }
-            bit -= 1
-        }
-    }
-
-    /// x = 2x mod n for x < n (n limbs).
-    private func doubleModN(_ x: UnsafeMutablePointer<Limb>) {
-        typealias Operations = PortableMPN<Limb>
-        let n = limbCount
-        let carry = Operations.add(x, x, x, n)
-        if carry != 0 || Operations.compare(x, modulus, n) >= 0 { _ = Operations.subtract(x, x, modulus, n) }
     }
 
     deinit { modulus.deallocate() }
@@ -118,70 +65,82 @@ final class RSAModulusLimbs<Limb: FixedWidthInteger & UnsignedInteger>: @uncheck
         }
     }
 
-    /// Runs `body` with m = s^e mod n as `limbCount` little-endian limbs, for a signature of
-    /// exactly k = ⌈bits(n) / 8⌉ bytes; nil (and `body` not called) when s ≥ n (RFC 8017 §5.2.2 step 1).
-    ///
-    /// Montgomery form with R = 2^(W·limbCount): s·R mod n by one division (GMP) or as the
-    /// Montgomery product of s and R² mod n (portable), then left-to-right binary exponentiation
-    /// where each product is reduced by `montgomeryReduce` (values stay below R, "almost
-    /// reduced"). The multiplication of the last bit (e is odd) takes s itself instead of s·R, so
-    /// its reduction leaves Montgomery form at once (REDC(x·s) = s^e for x = s^(e−1)·R): no
-    /// separate reduction out, then one conditional subtraction.
+    /// Runs `body` with m = s^e mod n as `limbCount` little-endian limbs, computed with
+    /// `Operations`, for a signature of exactly k = ⌈bits(n) / 8⌉ bytes; nil (and `body` not
+    /// called) when s ≥ n (RFC 8017 §5.2.2 step 1).
     func withPowerVartime<Operations: MPNOperations, Result>(
         of signature: [UInt8], using _: Operations.Type, _ body: (UnsafePointer<Limb>) -> Result
     ) -> Result? where Operations.Limb == Limb {
+        withPowerVartime(of: signature, { self.powerVartime($0, $1, $2, $3, using: Operations.self) }, body)
+    }
+
+    /// Loads the signature into scratch buffers, runs `exponentiate` (a ``powerVartime(_:_:_:_:using:)``)
+    /// and, when s < n, `body` on the result: the part generic over `Result`, small, so each
+    /// caller's specialization holds no copy of the exponentiation.
+    @inline(__always)
+    func withPowerVartime<Result>(
+        of signature: [UInt8],
+        _ exponentiate: (
+            UnsafePointer<Limb>, UnsafeMutablePointer<Limb>, UnsafeMutablePointer<Limb>, UnsafeMutablePointer<Limb>
+        ) -> Bool,
+        _ body: (UnsafePointer<Limb>) -> Result
+    ) -> Result? {
         let n = limbCount
         guard RSAModulusLimbs.limbCount(forBytes: signature.count) <= n else { return nil }
-        // sR (n limbs) | x (n); product (2n); quotient (n + 1); s (n).
-        return RSAModulusLimbs.withScratch(limbs: n) { base, product, quotient, s -> Result? in
-            let sR = base
-            let x = base + n
+        // s (n limbs); sR | x (n + n); product (2n); division scratch (n + 1).
+        return RSAModulusLimbs.withScratch(limbs: n) { base, product, scratch, s -> Result? in
             RSAModulusLimbs.load(signature, into: s, limbCount: n)
-            guard Operations.compare(s, modulus, n) < 0 else { return nil }
-            // sR = s · R mod n: by division where the backend has one.
-            if !Operations.shiftedRemainder(sR, s, modulus: modulus, n, numerator: product, quotient: quotient) {
-                // Else the Montgomery product of s and R² mod n (the key's, or computed here into
-                // the quotient's scratch), then fully reduced: s < n and R² mod n < n, so
-                // s · R² < R·n and REDC < 2n.
-                let factor: UnsafePointer<Limb>
-                if hasRSquared {
-                    factor = UnsafePointer(rSquared)
-                } else {
-                    computeRSquared(into: quotient, scratch: product)
-                    factor = UnsafePointer(quotient)
-                }
-                Operations.multiply(product, s, factor, n)
-                montgomeryReduce(product, into: sR, Operations.self)
-                if Operations.compare(sR, modulus, n) >= 0 { _ = Operations.subtract(sR, sR, modulus, n) }
-            }
-            x.update(from: sR, count: n)
-            // The top bit of e is the x = sR above; the rest from the most significant down, the
-            // last (bit 0) after the loop.
-            var bit = exponentBits - 2
-            while bit >= 1 {
-                Operations.square(product, x, n)
-                montgomeryReduce(product, into: x, Operations.self)
-                let limb = exponent[bit / Limb.bitWidth]
-                if (limb >> Limb(bit % Limb.bitWidth)) & 1 == 1 {
-                    Operations.multiply(product, x, sR, n)
-                    montgomeryReduce(product, into: x, Operations.self)
-                }
-                bit -= 1
-            }
+            guard exponentiate(s, base, product, scratch) else { return nil }
+            return body(base + n)
+        }
+    }
+
+    /// x = s^e mod n into `base + n` (n limbs), with `base` (its first n limbs: s·R mod n),
+    /// `product` (2n limbs) and `scratch` (n + 1 limbs) as working space; false (nothing
+    /// computed) when s ≥ n. One copy per backend (never inlined into callers).
+    ///
+    /// Montgomery form with R = 2^(W·limbCount): s·R mod n by one division, then left-to-right
+    /// binary exponentiation where each product is reduced by `montgomeryReduce` (values stay
+    /// below R, "almost reduced"). The multiplication of the last bit (e is odd) takes s itself
+    /// instead of s·R, so its reduction leaves Montgomery form at once (REDC(x·s) = s^e for
+    /// x = s^(e−1)·R): no separate reduction out, then one conditional subtraction.
+    @inline(never)
+    func powerVartime<Operations: MPNOperations>(
+        _ s: UnsafePointer<Limb>, _ base: UnsafeMutablePointer<Limb>, _ product: UnsafeMutablePointer<Limb>,
+        _ scratch: UnsafeMutablePointer<Limb>, using _: Operations.Type
+    ) -> Bool where Operations.Limb == Limb {
+        let n = limbCount
+        let sR = base
+        let x = base + n
+        guard Operations.compare(s, modulus, n) < 0 else { return false }
+        // sR = s · R mod n, by division.
+        Operations.shiftedRemainder(sR, s, modulus: modulus, n, numerator: product, scratch: scratch)
+        x.update(from: sR, count: n)
+        // The top bit of e is the x = sR above; then the bits from the most significant down:
+        // after the squaring for bit b, x = s^(2·⌊e / 2^(b+1)⌋)·R, and a set bit above bit 0
+        // multiplies by sR. Bit 0 is taken by leaving Montgomery form below.
+        var bit = exponentBits - 2
+        while true {
             Operations.square(product, x, n)
             montgomeryReduce(product, into: x, Operations.self)
-            if exponent[0] & 1 == 1 {
-                // x < R and s < n, so x·s < R·n and REDC(x·s) = s^e mod n up to one n.
-                Operations.multiply(product, x, s, n)
-            } else {
-                // An even e (not an RSA key; kept general): REDC(x) leaves Montgomery form.
-                product.update(from: x, count: n)
-                (product + n).update(repeating: 0, count: n)
+            if bit == 0 { break }
+            if (exponent[bit / Limb.bitWidth] >> Limb(bit % Limb.bitWidth)) & 1 == 1 {
+                Operations.multiply(product, x, sR, n)
+                montgomeryReduce(product, into: x, Operations.self)
             }
-            montgomeryReduce(product, into: x, Operations.self)
-            if Operations.compare(x, modulus, n) >= 0 { _ = Operations.subtract(x, x, modulus, n) }
-            return body(x)
+            bit -= 1
         }
+        if exponent[0] & 1 == 1 {
+            // x < R and s < n, so x·s < R·n and REDC(x·s) = s^e mod n up to one n.
+            Operations.multiply(product, x, s, n)
+        } else {
+            // An even e (not an RSA key; kept general): REDC(x) leaves Montgomery form.
+            product.update(from: x, count: n)
+            (product + n).update(repeating: 0, count: n)
+        }
+        montgomeryReduce(product, into: x, Operations.self)
+        if Operations.compare(x, modulus, n) >= 0 { _ = Operations.subtract(x, x, modulus, n) }
+        return true
     }
 
     /// Runs `body` with four scratch buffers of 2n, 2n, n + 1 and n limbs. Each is its own
@@ -247,20 +206,18 @@ final class RSAModulusLimbs<Limb: FixedWidthInteger & UnsignedInteger>: @uncheck
 
 /// The machine-word key's RSAVP1 on the backend selected now (``MPNBackend``).
 extension RSAModulusLimbs where Limb == UInt {
-    /// A key's limbs; R² mod n computed only when the portable path may run: always in Embedded
-    /// Swift, when ``MPNBackend/portable`` is selected now in the regular build.
-    convenience init(modulus n: [UInt8], exponent e: [UInt8]) {
-        self.init(modulus: n, exponent: e, computingRSquared: mpnSelection.usesPortable)
-    }
-
     /// ``withPowerVartime(of:using:_:)`` on GMP's `mpn` functions or on ``PortableMPN``, as
     /// ``MPNBackend/current`` says (read once per call); ``PortableMPN`` alone in Embedded Swift.
     func withPowerVartime<Result>(of signature: [UInt8], _ body: (UnsafePointer<Limb>) -> Result) -> Result? {
-        #if hasFeature(Embedded)
-        return withPowerVartime(of: signature, using: PortableMPN<UInt>.self, body)
-        #else
-        if mpnSelection.usesPortable { return withPowerVartime(of: signature, using: PortableMPN<UInt>.self, body) }
-        return withPowerVartime(of: signature, using: GMPMPN.self, body)
-        #endif
+        withPowerVartime(
+            of: signature,
+            { s, base, product, scratch in
+                #if hasFeature(Embedded)
+                return powerVartime(s, base, product, scratch, using: PortableMPN<UInt>.self)
+                #else
+                if mpnSelection.usesPortable { return powerVartime(s, base, product, scratch, using: PortableMPN<UInt>.self) }
+                return powerVartime(s, base, product, scratch, using: GMPMPN.self)
+                #endif
+            }, body)
     }
 }
