@@ -387,6 +387,45 @@ final class DirectReaderDifferentialTests: XCTestCase {
         XCTAssertEqual(SignedDataKind.appTransaction.memberNames, DecodableKeys.of(AppTransaction.self))
         XCTAssertEqual(SignedDataKind.realtimeRequest.memberNames, DecodableKeys.of(DecodedRealtimeRequestBody.self))
     }
+
+    /// One list of members per model serves the direct reader and the `Codable` conformance (its
+    /// `CodingKeys`): a stored property missing from it would be silently dropped by both, so every
+    /// stored property must be a member, in declaration order, and every member a stored property.
+    func testEveryStoredPropertyOfEveryModelIsAMemberInDeclarationOrder() {
+        func check<Model: DirectModel>(_ type: Model.Type, line: UInt = #line) {
+            // Apple's JSON names, which are the property names but for Advanced Commerce's "SKU".
+            let properties = Mirror(reflecting: Model()).children.compactMap(\.label).map { $0 == "sku" ? "SKU" : $0 }
+            let members = Model.members.all.map(\.rawValue)
+            XCTAssertEqual(properties, members, "\(Model.self)", line: line)
+        }
+        check(JWSTransactionDecodedPayload.self)
+        check(AdvancedCommerceTransactionInfo.self)
+        check(AdvancedCommerceDescriptors.self)
+        check(AdvancedCommerceTransactionItem.self)
+        check(AdvancedCommerceOffer.self)
+        check(AdvancedCommerceRefund.self)
+        check(TransactionCommitmentInfo.self)
+        check(JWSRenewalInfoDecodedPayload.self)
+        check(AdvancedCommerceRenewalInfo.self)
+        check(AdvancedCommerceRenewalItem.self)
+        check(AdvancedCommercePriceIncreaseInfo.self)
+        check(RenewalCommitmentInfo.self)
+        check(ResponseBodyV2.self)
+        check(ResponseBodyV2DecodedPayload.self)
+        check(NotificationData.self)
+        check(NotificationSummary.self)
+        check(ExternalPurchaseTokenPayload.self)
+        check(NotificationAppData.self)
+        check(AppTransaction.self)
+        check(DecodedRealtimeRequestBody.Partial.self)
+        check(RealtimeRequestBody.self)
+        check(RealtimeResponseBody.self)
+        check(RealtimeMessage.self)
+        check(AlternateProduct.self)
+        check(RealtimePromotionalOffer.self)
+        check(PromotionalOfferSignatureV1.Partial.self)
+        check(AdvancedCommerceInfo.self)
+    }
 }
 
 /// The top-level keys a `Decodable` conformance asks for, recorded by a decoder over no data

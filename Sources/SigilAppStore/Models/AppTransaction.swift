@@ -53,7 +53,9 @@ public struct DecodedRealtimeRequestBody: Hashable, Sendable {
 
 #if !hasFeature(Embedded)
 extension AppTransaction: Codable {}
+extension AppTransaction.CodingKeys: CodingKey {}
 extension DecodedRealtimeRequestBody: Codable {}
+extension DecodedRealtimeRequestBody.CodingKeys: CodingKey {}
 #endif
 
 extension AppTransaction {
@@ -71,16 +73,17 @@ extension AppTransaction {
 }
 
 extension AppTransaction: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case receiptType, appAppleId, bundleId, applicationVersion, versionExternalIdentifier, receiptCreationDate
         case originalPurchaseDate, originalApplicationVersion, deviceVerification, deviceVerificationNonce, preorderDate
         case appTransactionId, originalPlatform
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .receiptType: receiptType = try AppStoreEnvironment(member: value)
         case .appAppleId: appAppleId = try Int64(member: value)
@@ -98,7 +101,7 @@ extension AppTransaction: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .receiptType: receiptType?.memberJSON
         case .appAppleId: appAppleId?.memberJSON
@@ -118,14 +121,15 @@ extension AppTransaction: DirectModel {
 }
 
 extension DecodedRealtimeRequestBody: ModelValue {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case originalTransactionId, appAppleId, productId, userLocale, requestIdentifier, environment, signedDate
     }
 
     /// The members as read, each nil until read: every one is required.
     struct Partial: DirectModel {
-        static let members = ModelMembers<Member>()
+        static let members = ModelMembers<CodingKeys>()
         var originalTransactionId: String?
         var appAppleId: Int64?
         var productId: String?
@@ -137,7 +141,7 @@ extension DecodedRealtimeRequestBody: ModelValue {
         static func isRequired(_ member: Member) -> Bool { true }
 
         @inline(__always)
-        mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
             switch member {
             case .originalTransactionId: originalTransactionId = try String(member: value)
             case .appAppleId: appAppleId = try Int64(member: value)
@@ -149,7 +153,7 @@ extension DecodedRealtimeRequestBody: ModelValue {
             }
         }
 
-        func json(of member: Member) -> JSONValue? {
+        func json(of member: CodingKeys) -> JSONValue? {
             switch member {
             case .originalTransactionId: originalTransactionId?.memberJSON
             case .appAppleId: appAppleId?.memberJSON

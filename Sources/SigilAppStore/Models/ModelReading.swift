@@ -78,7 +78,8 @@ protocol ModelValue {
 struct ModelMembers<Member: RawRepresentable & CaseIterable & Sendable>: Sendable where Member.RawValue == String {
     /// Every member, in declaration order.
     let all: [Member]
-    private let table: MemberNameTable
+    /// Each member's position in `all`, by JSON name.
+    let table: MemberNameTable
 
     /// The members of `Member`, in its declaration order.
     init() {
@@ -133,20 +134,18 @@ extension DirectModel {
 
     /// Reads every member `json` carries that the model names (others are ignored) and returns
     /// the refusal of the one first in declaration order, or nil. Throws when `json` is not an
-    /// object.
+    /// object. The loop is `readObjectMembers`, one copy for every model; only the closure that
+    /// reads one member is the model's own.
     @inline(__always)
     mutating func readMembers(of json: JSONValue) throws(ModelReadFailure) -> ModelRefusal? {
-        guard case .object(let members) = json else { throw .mismatch("an object", json) }
-        var refusal: ModelRefusal?
-        for (name, value) in members {
-            guard let found = Self.members.lookup(name) else { continue }
-            if let refusal, refusal.position < found.position { continue }
-            if case .null = value, !Self.isRequired(found.member) { continue }
-            do { try read(found.member, from: value) } catch {
-                refusal = ModelRefusal(position: found.position, failure: error.within(name))
-            }
-        }
-        return refusal
+        let members = Self.members
+        return try readObjectMembers(
+            of: json, table: members.table,
+            isOptionalNull: { position, value in
+                if case .null = value { return !Self.isRequired(members.all[position]) }
+                return false
+            },
+            read: { (position, value) throws(ModelReadFailure) in try self.read(members.all[position], from: value) })
     }
 
     init(member json: JSONValue) throws(ModelReadFailure) {
@@ -161,6 +160,28 @@ extension DirectModel {
         }
         return .object(members)
     }
+}
+
+/// The loop of every model's reader: each member of `json` that `table` names (by position in
+/// declaration order) is read by `read`, unless it is a null that `isOptionalNull` says is an
+/// absent member; the refusal kept is the one first in declaration order. Not generic, so the
+/// models share one copy of it.
+@inline(never)
+func readObjectMembers(
+    of json: JSONValue, table: MemberNameTable, isOptionalNull: (Int, JSONValue) -> Bool,
+    read: (Int, JSONValue) throws(ModelReadFailure) -> Void
+) throws(ModelReadFailure) -> ModelRefusal? {
+    guard case .object(let members) = json else { throw .mismatch("an object", json) }
+    var refusal: ModelRefusal?
+    for (name, value) in members {
+        guard let position = table[name] else { continue }
+        if let refusal, refusal.position < position { continue }
+        if isOptionalNull(position, value) { continue }
+        do { try read(position, value) } catch {
+            refusal = ModelRefusal(position: position, failure: error.within(name))
+        }
+    }
+    return refusal
 }
 
 extension DirectModel {

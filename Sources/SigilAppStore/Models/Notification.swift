@@ -116,11 +116,17 @@ public struct NotificationAppData: Hashable, Sendable {
 
 #if !hasFeature(Embedded)
 extension ResponseBodyV2: Codable {}
+extension ResponseBodyV2.CodingKeys: CodingKey {}
 extension ResponseBodyV2DecodedPayload: Codable {}
+extension ResponseBodyV2DecodedPayload.CodingKeys: CodingKey {}
 extension NotificationData: Codable {}
+extension NotificationData.CodingKeys: CodingKey {}
 extension NotificationSummary: Codable {}
+extension NotificationSummary.CodingKeys: CodingKey {}
 extension ExternalPurchaseTokenPayload: Codable {}
+extension ExternalPurchaseTokenPayload.CodingKeys: CodingKey {}
 extension NotificationAppData: Codable {}
+extension NotificationAppData.CodingKeys: CodingKey {}
 #endif
 
 extension ResponseBodyV2 {
@@ -152,23 +158,24 @@ extension ResponseBodyV2DecodedPayload {
 }
 
 extension ResponseBodyV2: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case signedPayload
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     /// Every member absent.
     init() { self.init(signedPayload: nil) }
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .signedPayload: signedPayload = try String(member: value)
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .signedPayload: signedPayload?.memberJSON
         }
@@ -176,14 +183,15 @@ extension ResponseBodyV2: DirectModel {
 }
 
 extension ResponseBodyV2DecodedPayload: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case notificationType, subtype, notificationUUID, data, version, signedDate, summary, externalPurchaseToken, appData
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .notificationType: notificationType = try NotificationTypeV2(member: value)
         case .subtype: subtype = try NotificationSubtype(member: value)
@@ -197,7 +205,7 @@ extension ResponseBodyV2DecodedPayload: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .notificationType: notificationType?.memberJSON
         case .subtype: subtype?.memberJSON
@@ -213,15 +221,16 @@ extension ResponseBodyV2DecodedPayload: DirectModel {
 }
 
 extension NotificationData: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case environment, appAppleId, bundleId, bundleVersion, signedTransactionInfo, signedRenewalInfo, status
         case consumptionRequestReason
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .environment: environment = try AppStoreEnvironment(member: value)
         case .appAppleId: appAppleId = try Int64(member: value)
@@ -234,7 +243,7 @@ extension NotificationData: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .environment: environment?.memberJSON
         case .appAppleId: appAppleId?.memberJSON
@@ -249,14 +258,15 @@ extension NotificationData: DirectModel {
 }
 
 extension NotificationSummary: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case environment, appAppleId, bundleId, productId, requestIdentifier, storefrontCountryCodes, succeededCount, failedCount
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .environment: environment = try AppStoreEnvironment(member: value)
         case .appAppleId: appAppleId = try Int64(member: value)
@@ -269,7 +279,7 @@ extension NotificationSummary: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .environment: environment?.memberJSON
         case .appAppleId: appAppleId?.memberJSON
@@ -284,14 +294,15 @@ extension NotificationSummary: DirectModel {
 }
 
 extension ExternalPurchaseTokenPayload: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case externalPurchaseId, tokenCreationDate, appAppleId, bundleId, tokenType, tokenExpirationDate
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .externalPurchaseId: externalPurchaseId = try String(member: value)
         case .tokenCreationDate: tokenCreationDate = try AppStoreDate(member: value)
@@ -302,7 +313,7 @@ extension ExternalPurchaseTokenPayload: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .externalPurchaseId: externalPurchaseId?.memberJSON
         case .tokenCreationDate: tokenCreationDate?.memberJSON
@@ -315,14 +326,15 @@ extension ExternalPurchaseTokenPayload: DirectModel {
 }
 
 extension NotificationAppData: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case appAppleId, bundleId, environment, signedAppTransactionInfo
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .appAppleId: appAppleId = try Int64(member: value)
         case .bundleId: bundleId = try String(member: value)
@@ -331,7 +343,7 @@ extension NotificationAppData: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .appAppleId: appAppleId?.memberJSON
         case .bundleId: bundleId?.memberJSON

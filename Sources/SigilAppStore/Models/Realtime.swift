@@ -150,12 +150,19 @@ public struct AdvancedCommerceInfo: Hashable, Sendable {
 
 #if !hasFeature(Embedded)
 extension RealtimeRequestBody: Codable {}
+extension RealtimeRequestBody.CodingKeys: CodingKey {}
 extension RealtimeResponseBody: Codable {}
+extension RealtimeResponseBody.CodingKeys: CodingKey {}
 extension RealtimeMessage: Codable {}
+extension RealtimeMessage.CodingKeys: CodingKey {}
 extension AlternateProduct: Codable {}
+extension AlternateProduct.CodingKeys: CodingKey {}
 extension RealtimePromotionalOffer: Codable {}
+extension RealtimePromotionalOffer.CodingKeys: CodingKey {}
 extension PromotionalOfferSignatureV1: Codable {}
+extension PromotionalOfferSignatureV1.CodingKeys: CodingKey {}
 extension AdvancedCommerceInfo: Codable {}
+extension AdvancedCommerceInfo.CodingKeys: CodingKey {}
 #endif
 
 extension RealtimeRequestBody {
@@ -187,23 +194,24 @@ extension RealtimeResponseBody {
 }
 
 extension RealtimeRequestBody: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case signedPayload
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     /// Every member absent.
     init() { self.init(signedPayload: nil) }
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .signedPayload: signedPayload = try String(member: value)
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .signedPayload: signedPayload?.memberJSON
         }
@@ -211,17 +219,18 @@ extension RealtimeRequestBody: DirectModel {
 }
 
 extension RealtimeResponseBody: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case message, alternateProduct, promotionalOffer, advancedCommerceInfo
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     /// Every member absent.
     init() { self.init(message: nil) }
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .message: message = try RealtimeMessage(member: value)
         case .alternateProduct: alternateProduct = try AlternateProduct(member: value)
@@ -230,7 +239,7 @@ extension RealtimeResponseBody: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .message: message?.memberJSON
         case .alternateProduct: alternateProduct?.memberJSON
@@ -241,23 +250,24 @@ extension RealtimeResponseBody: DirectModel {
 }
 
 extension RealtimeMessage: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case messageIdentifier
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     /// Every member absent.
     init() { self.init(messageIdentifier: nil) }
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .messageIdentifier: messageIdentifier = try String(member: value)
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .messageIdentifier: messageIdentifier?.memberJSON
         }
@@ -265,17 +275,18 @@ extension RealtimeMessage: DirectModel {
 }
 
 extension AlternateProduct: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case messageIdentifier, productId, billingPlanType
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     /// Every member absent.
     init() { self.init(messageIdentifier: nil) }
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .messageIdentifier: messageIdentifier = try String(member: value)
         case .productId: productId = try String(member: value)
@@ -283,7 +294,7 @@ extension AlternateProduct: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .messageIdentifier: messageIdentifier?.memberJSON
         case .productId: productId?.memberJSON
@@ -293,17 +304,18 @@ extension AlternateProduct: DirectModel {
 }
 
 extension RealtimePromotionalOffer: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case messageIdentifier, promotionalOfferSignatureV2, promotionalOfferSignatureV1
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     /// Every member absent.
     init() { self.init(messageIdentifier: nil) }
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .messageIdentifier: messageIdentifier = try String(member: value)
         case .promotionalOfferSignatureV2: promotionalOfferSignatureV2 = try String(member: value)
@@ -311,7 +323,7 @@ extension RealtimePromotionalOffer: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .messageIdentifier: messageIdentifier?.memberJSON
         case .promotionalOfferSignatureV2: promotionalOfferSignatureV2?.memberJSON
@@ -321,24 +333,25 @@ extension RealtimePromotionalOffer: DirectModel {
 }
 
 extension AdvancedCommerceInfo: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case messageIdentifier, advancedCommerceData
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     /// Every member absent.
     init() { self.init(messageIdentifier: nil) }
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .messageIdentifier: messageIdentifier = try String(member: value)
         case .advancedCommerceData: advancedCommerceData = try String(member: value)
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .messageIdentifier: messageIdentifier?.memberJSON
         case .advancedCommerceData: advancedCommerceData?.memberJSON
@@ -347,14 +360,15 @@ extension AdvancedCommerceInfo: DirectModel {
 }
 
 extension PromotionalOfferSignatureV1: ModelValue {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case encodedSignature, productId, nonce, timestamp, keyId, offerIdentifier, appAccountToken
     }
 
     /// The members as read, each nil until read: all but appAccountToken are required.
     struct Partial: DirectModel {
-        static let members = ModelMembers<Member>()
+        static let members = ModelMembers<CodingKeys>()
         var encodedSignature: String?
         var productId: String?
         var nonce: String?
@@ -366,7 +380,7 @@ extension PromotionalOfferSignatureV1: ModelValue {
         static func isRequired(_ member: Member) -> Bool { member != .appAccountToken }
 
         @inline(__always)
-        mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+        mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
             switch member {
             case .encodedSignature: encodedSignature = try String(member: value)
             case .productId: productId = try String(member: value)
@@ -378,7 +392,7 @@ extension PromotionalOfferSignatureV1: ModelValue {
             }
         }
 
-        func json(of member: Member) -> JSONValue? {
+        func json(of member: CodingKeys) -> JSONValue? {
             switch member {
             case .encodedSignature: encodedSignature?.memberJSON
             case .productId: productId?.memberJSON

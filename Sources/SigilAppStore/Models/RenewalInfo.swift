@@ -92,12 +92,6 @@ public struct AdvancedCommerceRenewalItem: Hashable, Sendable {
     public var price: Int64?
     /// A price increase of the item, when one is scheduled or pending.
     public var priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo?
-    #if !hasFeature(Embedded)
-    enum CodingKeys: String, CodingKey {
-        case sku = "SKU"
-        case description, displayName, offer, price, priceIncreaseInfo
-    }
-    #endif
     /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
@@ -132,10 +126,15 @@ public struct RenewalCommitmentInfo: Hashable, Sendable {
 
 #if !hasFeature(Embedded)
 extension JWSRenewalInfoDecodedPayload: Codable {}
+extension JWSRenewalInfoDecodedPayload.CodingKeys: CodingKey {}
 extension AdvancedCommerceRenewalInfo: Codable {}
+extension AdvancedCommerceRenewalInfo.CodingKeys: CodingKey {}
 extension AdvancedCommerceRenewalItem: Codable {}
+extension AdvancedCommerceRenewalItem.CodingKeys: CodingKey {}
 extension AdvancedCommercePriceIncreaseInfo: Codable {}
+extension AdvancedCommercePriceIncreaseInfo.CodingKeys: CodingKey {}
 extension RenewalCommitmentInfo: Codable {}
+extension RenewalCommitmentInfo.CodingKeys: CodingKey {}
 #endif
 
 extension JWSRenewalInfoDecodedPayload {
@@ -153,18 +152,19 @@ extension JWSRenewalInfoDecodedPayload {
 }
 
 extension JWSRenewalInfoDecodedPayload: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case expirationIntent, originalTransactionId, autoRenewProductId, productId, autoRenewStatus, isInBillingRetryPeriod
         case priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier, signedDate, environment
         case recentSubscriptionStartDate, renewalDate, currency, renewalPrice, offerDiscountType, eligibleWinBackOfferIds
         case appAccountToken, appTransactionId, offerPeriod, advancedCommerceInfo, commitmentInfo, renewalBillingPlanType
         case deviceVerification, deviceVerificationNonce
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .expirationIntent: expirationIntent = try ExpirationIntent(member: value)
         case .originalTransactionId: originalTransactionId = try String(member: value)
@@ -195,7 +195,7 @@ extension JWSRenewalInfoDecodedPayload: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .expirationIntent: expirationIntent?.memberJSON
         case .originalTransactionId: originalTransactionId?.memberJSON
@@ -228,14 +228,15 @@ extension JWSRenewalInfoDecodedPayload: DirectModel {
 }
 
 extension AdvancedCommerceRenewalInfo: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case consistencyToken, descriptors, items, period, requestReferenceId, taxCode
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .consistencyToken: consistencyToken = try String(member: value)
         case .descriptors: descriptors = try AdvancedCommerceDescriptors(member: value)
@@ -246,7 +247,7 @@ extension AdvancedCommerceRenewalInfo: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .consistencyToken: consistencyToken?.memberJSON
         case .descriptors: descriptors?.memberJSON
@@ -259,15 +260,16 @@ extension AdvancedCommerceRenewalInfo: DirectModel {
 }
 
 extension AdvancedCommerceRenewalItem: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case sku = "SKU"
         case description, displayName, offer, price, priceIncreaseInfo
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .sku: sku = try String(member: value)
         case .description: description = try String(member: value)
@@ -278,7 +280,7 @@ extension AdvancedCommerceRenewalItem: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .sku: sku?.memberJSON
         case .description: description?.memberJSON
@@ -291,14 +293,15 @@ extension AdvancedCommerceRenewalItem: DirectModel {
 }
 
 extension AdvancedCommercePriceIncreaseInfo: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case dependentSKUs, price, status
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .dependentSKUs: dependentSKUs = try [String](member: value)
         case .price: price = try Int64(member: value)
@@ -306,7 +309,7 @@ extension AdvancedCommercePriceIncreaseInfo: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .dependentSKUs: dependentSKUs?.memberJSON
         case .price: price?.memberJSON
@@ -316,15 +319,16 @@ extension AdvancedCommercePriceIncreaseInfo: DirectModel {
 }
 
 extension RenewalCommitmentInfo: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case commitmentAutoRenewProductId, commitmentAutoRenewStatus, commitmentRenewalBillingPlanType, commitmentRenewalDate
         case commitmentRenewalPrice
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .commitmentAutoRenewProductId: commitmentAutoRenewProductId = try String(member: value)
         case .commitmentAutoRenewStatus: commitmentAutoRenewStatus = try AutoRenewStatus(member: value)
@@ -334,7 +338,7 @@ extension RenewalCommitmentInfo: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .commitmentAutoRenewProductId: commitmentAutoRenewProductId?.memberJSON
         case .commitmentAutoRenewStatus: commitmentAutoRenewStatus?.memberJSON

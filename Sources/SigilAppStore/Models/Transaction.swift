@@ -133,12 +133,6 @@ public struct AdvancedCommerceTransactionItem: Hashable, Sendable {
     public var refunds: [AdvancedCommerceRefund]?
     /// When the App Store refunded or revoked the transaction.
     public var revocationDate: AppStoreDate?
-    #if !hasFeature(Embedded)
-    enum CodingKeys: String, CodingKey {
-        case sku = "SKU"
-        case description, displayName, offer, price, refunds, revocationDate
-    }
-    #endif
     /// An empty value (every member nil), to fill in member by member.
     public init() {}
 }
@@ -187,12 +181,19 @@ public struct TransactionCommitmentInfo: Hashable, Sendable {
 
 #if !hasFeature(Embedded)
 extension JWSTransactionDecodedPayload: Codable {}
+extension JWSTransactionDecodedPayload.CodingKeys: CodingKey {}
 extension AdvancedCommerceTransactionInfo: Codable {}
+extension AdvancedCommerceTransactionInfo.CodingKeys: CodingKey {}
 extension AdvancedCommerceDescriptors: Codable {}
+extension AdvancedCommerceDescriptors.CodingKeys: CodingKey {}
 extension AdvancedCommerceTransactionItem: Codable {}
+extension AdvancedCommerceTransactionItem.CodingKeys: CodingKey {}
 extension AdvancedCommerceOffer: Codable {}
+extension AdvancedCommerceOffer.CodingKeys: CodingKey {}
 extension AdvancedCommerceRefund: Codable {}
+extension AdvancedCommerceRefund.CodingKeys: CodingKey {}
 extension TransactionCommitmentInfo: Codable {}
+extension TransactionCommitmentInfo.CodingKeys: CodingKey {}
 #endif
 
 extension JWSTransactionDecodedPayload {
@@ -210,8 +211,9 @@ extension JWSTransactionDecodedPayload {
 }
 
 extension JWSTransactionDecodedPayload: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier
         case purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType, signedDate
         case revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment, storefront, storefrontId
@@ -219,10 +221,10 @@ extension JWSTransactionDecodedPayload: DirectModel {
         case revocationPercentage, advancedCommerceInfo, billingPlanType, commitmentInfo, deviceVerification
         case deviceVerificationNonce
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .originalTransactionId: originalTransactionId = try String(member: value)
         case .transactionId: transactionId = try String(member: value)
@@ -262,7 +264,7 @@ extension JWSTransactionDecodedPayload: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .originalTransactionId: originalTransactionId?.memberJSON
         case .transactionId: transactionId?.memberJSON
@@ -304,14 +306,15 @@ extension JWSTransactionDecodedPayload: DirectModel {
 }
 
 extension AdvancedCommerceTransactionInfo: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case descriptors, estimatedTax, items, period, requestReferenceId, taxCode, taxExclusivePrice, taxRate
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .descriptors: descriptors = try AdvancedCommerceDescriptors(member: value)
         case .estimatedTax: estimatedTax = try Int64(member: value)
@@ -324,7 +327,7 @@ extension AdvancedCommerceTransactionInfo: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .descriptors: descriptors?.memberJSON
         case .estimatedTax: estimatedTax?.memberJSON
@@ -339,24 +342,25 @@ extension AdvancedCommerceTransactionInfo: DirectModel {
 }
 
 extension AdvancedCommerceDescriptors: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case description, displayName
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     /// Every member absent.
     init() { self.init(description: nil, displayName: nil) }
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .description: description = try String(member: value)
         case .displayName: displayName = try String(member: value)
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .description: description?.memberJSON
         case .displayName: displayName?.memberJSON
@@ -365,15 +369,16 @@ extension AdvancedCommerceDescriptors: DirectModel {
 }
 
 extension AdvancedCommerceTransactionItem: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case sku = "SKU"
         case description, displayName, offer, price, refunds, revocationDate
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .sku: sku = try String(member: value)
         case .description: description = try String(member: value)
@@ -385,7 +390,7 @@ extension AdvancedCommerceTransactionItem: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .sku: sku?.memberJSON
         case .description: description?.memberJSON
@@ -399,14 +404,15 @@ extension AdvancedCommerceTransactionItem: DirectModel {
 }
 
 extension AdvancedCommerceOffer: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case period, periodCount, price, reason
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .period: period = try AdvancedCommerceOfferPeriod(member: value)
         case .periodCount: periodCount = try Int32(member: value)
@@ -415,7 +421,7 @@ extension AdvancedCommerceOffer: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .period: period?.memberJSON
         case .periodCount: periodCount?.memberJSON
@@ -426,14 +432,15 @@ extension AdvancedCommerceOffer: DirectModel {
 }
 
 extension AdvancedCommerceRefund: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case refundAmount, refundDate, refundReason, refundType
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .refundAmount: refundAmount = try Int64(member: value)
         case .refundDate: refundDate = try AppStoreDate(member: value)
@@ -442,7 +449,7 @@ extension AdvancedCommerceRefund: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .refundAmount: refundAmount?.memberJSON
         case .refundDate: refundDate?.memberJSON
@@ -453,14 +460,15 @@ extension AdvancedCommerceRefund: DirectModel {
 }
 
 extension TransactionCommitmentInfo: DirectModel {
-    /// The members, JSON names as raw values, in declaration order.
-    enum Member: String, CaseIterable, Sendable {
+    /// The members, JSON names as raw values, in declaration order (the `Codable` conformance's
+    /// coding keys too).
+    enum CodingKeys: String, CaseIterable, Sendable {
         case billingPeriodNumber, commitmentExpiresDate, commitmentPrice, totalBillingPeriods
     }
-    static let members = ModelMembers<Member>()
+    static let members = ModelMembers<CodingKeys>()
 
     @inline(__always)
-    mutating func read(_ member: Member, from value: JSONValue) throws(ModelReadFailure) {
+    mutating func read(_ member: CodingKeys, from value: JSONValue) throws(ModelReadFailure) {
         switch member {
         case .billingPeriodNumber: billingPeriodNumber = try Int32(member: value)
         case .commitmentExpiresDate: commitmentExpiresDate = try AppStoreDate(member: value)
@@ -469,7 +477,7 @@ extension TransactionCommitmentInfo: DirectModel {
         }
     }
 
-    func json(of member: Member) -> JSONValue? {
+    func json(of member: CodingKeys) -> JSONValue? {
         switch member {
         case .billingPeriodNumber: billingPeriodNumber?.memberJSON
         case .commitmentExpiresDate: commitmentExpiresDate?.memberJSON
