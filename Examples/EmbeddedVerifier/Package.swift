@@ -2,8 +2,8 @@
 //
 // What a user embedding Sigil writes: a path dependency on the repository and one program that
 // verifies an App Store signed transaction (or renewal info, or notification) against a pinned
-// root. It imports SigilAppStore, SigilX509 and FoundationEssentials, nothing else; `check.sh`
-// beside this file builds it, verifies real Apple data with it and checks what it links.
+// root. It imports SigilAppStore and SigilX509, and reads its two files with the C library;
+// `check.sh` beside this file builds it, verifies real Apple data with it and checks what it links.
 import PackageDescription
 
 let package = Package(

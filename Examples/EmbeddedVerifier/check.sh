@@ -6,7 +6,8 @@
 #
 #   Examples/EmbeddedVerifier/check.sh            dynamic debug build (what the test command runs)
 #   Examples/EmbeddedVerifier/check.sh --static   also a clean release --static-swift-stdlib build:
-#                                                 its stripped size (fails over 16 MiB), build time
+#                                                 its stripped size (fails over 11 MiB), Sigil's share
+#                                                 of its symbols, build time
 #                                                 and ICU symbols
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -106,8 +107,14 @@ if [ "${1:-}" = "--static" ]; then
     size=$(stat -c %s "$tmp/stripped")
     echo "embedded: static stripped size $size bytes ($(awk -v s="$size" 'BEGIN { printf "%.2f", s / 1048576 }') MiB), clean build ${seconds} s wall, ${cpu} s CPU, load $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "embedded: ICU data symbols: $(nm "$static" 2>/dev/null | grep -c 'icudt' || true)"
-    if [ "$size" -gt $((16 * 1048576)) ]; then
-        echo "embedded: FAIL the static stripped binary is over 16 MiB" >&2
+    # Sigil's own code in it: the symbols of Sigil's modules (nm sizes, before stripping); the
+    # rest is the Swift runtime and standard library, FoundationEssentials' date code and libgmp.
+    sigil=$(nm -S --defined-only "$static" | python3 -c 'import re, sys; print(sum(int(f[1], 16) for f in (l.split() for l in sys.stdin) if len(f) == 4 and re.match(r"\$s[0-9]+Sigil", f[3])))')
+    echo "embedded: Sigil's modules: $sigil bytes of symbols"
+    # The bound was 16 MiB while the program read its files through Foundation's Data and URL
+    # (6.6 MB of Foundation); it reads them with the C library since issue 47.
+    if [ "$size" -gt $((11 * 1048576)) ]; then
+        echo "embedded: FAIL the static stripped binary is over 11 MiB" >&2
         failures=$((failures + 1))
     fi
     echo "embedded: dynamic libraries of the static build:"; ldd "$static" | sed 's/^/embedded:   /'

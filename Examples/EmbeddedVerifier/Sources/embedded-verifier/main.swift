@@ -7,11 +7,6 @@ import SigilX509
 // Verifies one App Store signed-data JWS offline: ES256 signature, x5c chain to ROOT (DER or
 // PEM) with Apple's marker OIDs at the payload's signedDate, bundle id, environment and app
 // Apple id. Prints one JSON line; exit 0 when valid, 1 when refused, 2 on a usage error.
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -51,17 +46,26 @@ guard positional.count == 3 else {
             + "[--environment Sandbox|Production] [--app-apple-id N]")
 }
 
-let rootBytes: [UInt8]
-let jws: String
-do {
-    rootBytes = Array(try Data(contentsOf: URL(fileURLWithPath: positional[0])))
-    // The JWS as the file holds it, less surrounding white space (a trailing newline).
-    let text = try Data(contentsOf: URL(fileURLWithPath: positional[1]))
-    let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-    jws = String(decoding: text.drop(while: isSpace).reversed().drop(while: isSpace).reversed(), as: UTF8.self)
-} catch {
-    fail(2, "cannot read input: \(error)")
+/// The bytes of the file at `path` (the C library's stdio: no Foundation needed to read a file).
+func contents(of path: String) -> [UInt8] {
+    guard let file = fopen(path, "rb") else { fail(2, "cannot read input: \(path): \(String(cString: strerror(errno)))") }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        if count == 0 { break }
+        bytes += buffer[..<count]
+    }
+    if ferror(file) != 0 { fail(2, "cannot read input: \(path): read error") }
+    return bytes
 }
+
+let rootBytes = contents(of: positional[0])
+// The JWS as the file holds it, less surrounding white space (a trailing newline).
+let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+let text = contents(of: positional[1])
+let jws = String(decoding: text.drop(while: isSpace).reversed().drop(while: isSpace).reversed(), as: UTF8.self)
 
 do {
     guard let root = try Certificate.load(rootBytes).first else { fail(2, "no certificate in \(positional[0])") }
