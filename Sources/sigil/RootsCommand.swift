@@ -59,7 +59,7 @@ struct RootsCommand: ParsableCommand {
                     return out
                 }
                 Output.printJSON([
-                    "directory": directory ?? NSNull(), "download": AppleRootCertificates.downloadPage, "roots": roots,
+                    "directory": directory.map { $0 as Any } ?? NSNull(), "download": AppleRootCertificates.downloadPage, "roots": roots,
                 ])
             }
         }
