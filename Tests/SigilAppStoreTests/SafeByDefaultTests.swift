@@ -472,12 +472,7 @@ final class SafeByDefaultTests: XCTestCase {
                 payload: json(["transactionId": "1", "bundleId": bundle, "environment": "Sandbox", "signedDate": seconds * 1000]))
         }
         func checker(revokingLeafAt revocationDate: Int64?) throws -> CRLRevocationChecker {
-            let rootCRL = try CRLBuilder(issuer: pki.root, thisUpdate: now - 3600, nextUpdate: now + day).sign(with: pki.rootKey)
-            let intermediateCRL = try CRLBuilder(
-                issuer: pki.intermediate, thisUpdate: now - 3600, nextUpdate: now + day,
-                entries: revocationDate.map { [.init(serialNumber: pki.leaf.serialNumber, revocationDate: $0)] } ?? []
-            ).sign(with: pki.intermediateKey)
-            return CRLRevocationChecker(source: OfflineCRLSource([try CRL(derEncoded: rootCRL), try CRL(derEncoded: intermediateCRL)]))
+            CRLRevocationChecker(source: OfflineCRLSource(try pki.crls(at: now, revokingLeafAt: revocationDate)))
         }
         func verifier(_ revocation: (any RevocationChecker)?, cache: ChainCache = ChainCache()) throws -> SignedDataVerifier {
             try SignedDataVerifier(
@@ -586,5 +581,18 @@ final class SafeByDefaultTests: XCTestCase {
                 XCTAssertTrue(error.failures.contains { if case .revoked = $0 { true } else { false } }, "\(label): \(error)")
             }
         }
+    }
+}
+
+extension AppleShapedTestPKI {
+    /// A CRL from the root and one from the intermediate, issued an hour before `now` and due a
+    /// day after, the intermediate's listing the leaf as revoked at `revocationDate` (none for nil).
+    func crls(at now: Int64, revokingLeafAt revocationDate: Int64?) throws -> [CRL] {
+        let rootCRL = try CRLBuilder(issuer: root, thisUpdate: now - 3600, nextUpdate: now + 86_400).sign(with: rootKey)
+        let intermediateCRL = try CRLBuilder(
+            issuer: intermediate, thisUpdate: now - 3600, nextUpdate: now + 86_400,
+            entries: revocationDate.map { [.init(serialNumber: leaf.serialNumber, revocationDate: $0)] } ?? []
+        ).sign(with: intermediateKey)
+        return [try CRL(derEncoded: rootCRL), try CRL(derEncoded: intermediateCRL)]
     }
 }

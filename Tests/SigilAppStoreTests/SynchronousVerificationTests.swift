@@ -358,12 +358,7 @@ final class SynchronousVerificationTests: XCTestCase {
         let signed = NestedVerificationTests.Signed(pki: pki, bundle: "com.example.app", ms: (now - 30 * day) * 1000)
         let text = try signed.transaction("Sandbox")
         func policy(revokingLeafAt revocationDate: Int64?) throws -> CRLRevocationPolicy {
-            let rootCRL = try CRLBuilder(issuer: pki.root, thisUpdate: now - 3600, nextUpdate: now + day).sign(with: pki.rootKey)
-            let intermediateCRL = try CRLBuilder(
-                issuer: pki.intermediate, thisUpdate: now - 3600, nextUpdate: now + day,
-                entries: revocationDate.map { [.init(serialNumber: pki.leaf.serialNumber, revocationDate: $0)] } ?? []
-            ).sign(with: pki.intermediateKey)
-            return CRLRevocationPolicy(crls: [try CRL(derEncoded: rootCRL), try CRL(derEncoded: intermediateCRL)])
+            CRLRevocationPolicy(crls: try pki.crls(at: now, revokingLeafAt: revocationDate))
         }
         for (label, revokedAt) in [("leaf good", nil), ("leaf revoked after signing", now - 5 * day)] as [(String, Int64?)] {
             let verifier = try SignedDataVerifier(
