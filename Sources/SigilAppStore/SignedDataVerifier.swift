@@ -444,14 +444,8 @@ public struct SignedDataVerifier: Sendable {
         }
         hash.update([0])  // roots end; relaxations follow
         for name in relaxations.map({ $0.rawValue }).sorted() { hash.update(Array(name.utf8) + [0]) }
-        return finalized(&hash)
+        return hash.finalizedThroughRequirement()
     }
-
-    /// `hash`'s digest, asked through the `HashFunction` requirement: Embedded Swift cannot
-    /// specialize SigilCore's shared default implementation of `finalize()` from another module,
-    /// and can call the conformance's own witness.
-    @inline(__always)
-    private static func finalized<Hash: HashFunction>(_ hash: inout Hash) -> [UInt8] { hash.finalize() }
 
     // MARK: - Synchronous entry points: every check but online revocation
 

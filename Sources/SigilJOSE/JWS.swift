@@ -223,7 +223,7 @@ public struct JWS: Sendable {
             if publicKey.curve.defaultHash == .sha256, let (state, count) = headerPartDigest {
                 var digest = state
                 digest.update(signingInput[count...])
-                valid = publicKey.isValidSignatureVartime(parsed, digest: finalized(&digest))
+                valid = publicKey.isValidSignatureVartime(parsed, digest: digest.finalizedThroughRequirement())
             } else {
                 valid = publicKey.isValidSignatureVartime(parsed, for: signingInput, hash: publicKey.curve.defaultHash)
             }
@@ -257,9 +257,3 @@ public struct JWS: Sendable {
         return input + "." + Base64URL.encode(signature.rawRepresentation)
     }
 }
-
-/// `hash`'s digest, asked through the `HashFunction` requirement: Embedded Swift cannot
-/// specialize SigilCore's shared default implementation of `finalize()` from another module, and
-/// can call the conformance's own witness.
-@inline(__always)
-private func finalized<Hash: HashFunction>(_ hash: inout Hash) -> [UInt8] { hash.finalize() }

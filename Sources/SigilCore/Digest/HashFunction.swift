@@ -23,6 +23,13 @@ public protocol HashFunction: Sendable {
 }
 
 extension HashFunction {
+    /// The digest, asked through the protocol's requirement (the conformance's own witness): for
+    /// other modules holding a concrete hash type, since Embedded Swift cannot specialize the
+    /// SHA-2 types' shared `finalize()` (a method of an internal protocol's extension) from outside
+    /// SigilCore. The value must not be used afterwards, as with `finalize()`.
+    @inlinable
+    package mutating func finalizedThroughRequirement() -> [UInt8] { finalize() }
+
     /// Absorbs a byte collection (arrays, slices, `Data`-like collections of `UInt8`).
     @inlinable
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
