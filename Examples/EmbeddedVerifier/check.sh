@@ -9,6 +9,12 @@
 #                                                 its stripped size (fails over 11 MiB), Sigil's share
 #                                                 of its symbols, build time
 #                                                 and ICU symbols
+#   Examples/EmbeddedVerifier/check.sh --embedded-binary PATH
+#                                                 the same checks on the Embedded Swift build of the
+#                                                 same main.swift (Scripts/check-embedded links it
+#                                                 statically against musl): the real data, the
+#                                                 refusals, no test PKI, no decryption code, static
+#                                                 (no dynamic libraries), stripped ≤ 2 MiB
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -21,10 +27,17 @@ transaction="$jws_dir/transaction-2000001024998954-20251001T070838.jws"
 renewal="$jws_dir/renewalinfo-2000001024993299-20251001T070838.jws"
 bundle=com.loki-project.loki-messenger
 
-echo "embedded: building (debug, dynamic)"
-swift build --product embedded-verifier 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]' || true
-bin=$(swift build --product embedded-verifier --show-bin-path)/embedded-verifier
-test -x "$bin" || { echo "embedded: the example did not build" >&2; exit 1; }
+mode=${1:-}
+if [ "$mode" = --embedded-binary ]; then
+    bin=$2
+    test -x "$bin" || { echo "embedded: no Embedded build at $bin" >&2; exit 1; }
+    echo "embedded: the Embedded Swift build $bin"
+else
+    echo "embedded: building (debug, dynamic)"
+    swift build --product embedded-verifier 2>&1 | grep -Ev '^\[[0-9]+/[0-9]+\]' || true
+    bin=$(swift build --product embedded-verifier --show-bin-path)/embedded-verifier
+    test -x "$bin" || { echo "embedded: the example did not build" >&2; exit 1; }
+fi
 
 failures=0
 expect() { # expect STATUS DESCRIPTION -- COMMAND...
@@ -51,15 +64,33 @@ expect 1 "tampered signature" -- "$bin" "$root" "$tmp/bad-signature.jws" "$bundl
 expect 1 "another payload under the signature" -- "$bin" "$root" "$tmp/swapped-payload.jws" "$bundle" --type renewal-info
 expect 1 "wrong root (Apple Root CA - G2)" -- "$bin" "$vectors/apple-pki/AppleRootCA-G2.cer" "$transaction" "$bundle"
 
-# What the dynamic binary links: none of these may appear.
-forbidden='libFoundation\.so|libFoundationInternationalization\.so|lib_FoundationICU\.so|libFoundationNetworking\.so|libcurl|libssl|libcrypto'
-echo "embedded: ldd $bin"
-ldd "$bin" | sed 's/^/embedded:   /'
-if ldd "$bin" | grep -Eq "$forbidden"; then
-    echo "embedded: FAIL the example links $(ldd "$bin" | grep -Eo "$forbidden" | sort -u | tr '\n' ' ')" >&2
-    failures=$((failures + 1))
+if [ "$mode" = --embedded-binary ]; then
+    # Static: no dynamic library at all (ldd: "not a dynamic executable"), no Swift runtime.
+    if file -L "$bin" 2>/dev/null | grep -q 'dynamically linked' || readelf -d "$bin" 2>/dev/null | grep -q NEEDED; then
+        echo "embedded: FAIL the Embedded build is dynamically linked: $(readelf -d "$bin" | grep NEEDED | tr -s ' ' | tr '\n' ' ')" >&2
+        failures=$((failures + 1))
+    else
+        echo "embedded: ok   static: no dynamic library (no libc.so, no Swift runtime, no Foundation, ICU, curl or OpenSSL)"
+    fi
+    runtime=$(nm "$bin" 2>/dev/null | grep -cE ' [TtDdBb] (swift_retain|swift_allocObject)$' || true)
+    swiftcore=$(nm "$bin" 2>/dev/null | grep -cE 'swift_getTypeByMangledName|swift_conformsToProtocol|swift_getGenericMetadata|swift_getWitnessTable' || true)
+    if [ "$swiftcore" -ne 0 ]; then
+        echo "embedded: FAIL the Embedded build carries the Swift runtime ($swiftcore runtime symbols)" >&2
+        failures=$((failures + 1))
+    else
+        echo "embedded: ok   no Swift runtime (no metadata lookup, conformance or dynamic-cast entry point; $runtime Embedded refcounting functions compiled in)"
+    fi
 else
-    echo "embedded: ok   links none of Foundation, FoundationInternationalization, _FoundationICU, FoundationNetworking, libcurl, libssl, libcrypto"
+    # What the dynamic binary links: none of these may appear.
+    forbidden='libFoundation\.so|libFoundationInternationalization\.so|lib_FoundationICU\.so|libFoundationNetworking\.so|libcurl|libssl|libcrypto'
+    echo "embedded: ldd $bin"
+    ldd "$bin" | sed 's/^/embedded:   /'
+    if ldd "$bin" | grep -Eq "$forbidden"; then
+        echo "embedded: FAIL the example links $(ldd "$bin" | grep -Eo "$forbidden" | sort -u | tr '\n' ' ')" >&2
+        failures=$((failures + 1))
+    else
+        echo "embedded: ok   links none of Foundation, FoundationInternationalization, _FoundationICU, FoundationNetworking, libcurl, libssl, libcrypto"
+    fi
 fi
 
 # No test fixture is linked: the builders live in the SigilTestPKI product, which no verifier
@@ -92,7 +123,18 @@ no_decryption() { # no_decryption BINARY LABEL
 }
 no_decryption "$bin" "the example"
 
-if [ "${1:-}" = "--static" ]; then
+if [ "$mode" = --embedded-binary ]; then
+    strip -o "$tmp/stripped" "$bin"
+    size=$(stat -c %s "$tmp/stripped")
+    sigil=$(nm -S --defined-only "$bin" | python3 -c 'import re, sys; print(sum(int(f[1], 16) for f in (l.split() for l in sys.stdin) if len(f) == 4 and re.match(r"\$e", f[3])))')
+    echo "embedded: the Embedded build: static stripped size $size bytes ($(awk -v s="$size" 'BEGIN { printf "%.0f", s / 1024 }') KiB), of which Swift code (Sigil and the specialized standard library) is $sigil bytes of symbols before stripping"
+    if [ "$size" -gt $((2 * 1048576)) ]; then
+        echo "embedded: FAIL the Embedded build's static stripped binary is over 2 MiB" >&2
+        failures=$((failures + 1))
+    fi
+fi
+
+if [ "$mode" = "--static" ]; then
     echo "embedded: building (release, --static-swift-stdlib, clean)"
     rm -rf .build-static
     start=$(date +%s)

@@ -30,11 +30,11 @@ extension SignedDataKind {
     /// so it follows the models).
     public var memberNames: Set<String> {
         switch self {
-        case .transaction: MemberNames.transaction
-        case .renewalInfo: MemberNames.renewalInfo
-        case .notification: MemberNames.notification
-        case .appTransaction: MemberNames.appTransaction
-        case .realtimeRequest: MemberNames.realtime
+        case .transaction: KindMemberNames.transaction
+        case .renewalInfo: KindMemberNames.renewalInfo
+        case .notification: KindMemberNames.notification
+        case .appTransaction: KindMemberNames.appTransaction
+        case .realtimeRequest: KindMemberNames.realtime
         }
     }
 
@@ -156,7 +156,7 @@ extension AppTransaction: DeviceVerifiablePayload {}
 
 /// The top-level member names of each kind's model: the names its direct reader reads (the
 /// members its `Decodable` conformance reads; DirectReaderDifferentialTests compares the two).
-private enum MemberNames {
+private enum KindMemberNames {
     static let transaction = JWSTransactionDecodedPayload.members.names
     static let renewalInfo = JWSRenewalInfoDecodedPayload.members.names
     static let notification = ResponseBodyV2DecodedPayload.members.names

@@ -7,12 +7,39 @@ import SigilX509
 // Verifies one App Store signed-data JWS offline: ES256 signature, x5c chain to ROOT (DER or
 // PEM) with Apple's marker OIDs at the payload's signedDate, bundle id, environment and app
 // Apple id. Prints one JSON line; exit 0 when valid, 1 when refused, 2 on a usage error.
+//
+// The same file builds twice: as a regular Swift program (Package.swift, with the Swift runtime),
+// and as Embedded Swift linked statically against musl (Scripts/check-embedded: no Swift runtime,
+// no Foundation, a C library of a few hundred KiB). The C functions it calls come from Glibc's
+// module in the first, and are declared below in the second (Embedded Swift imports no overlay).
+#if hasFeature(Embedded)
+typealias FILE = OpaquePointer
+@_extern(c, "fopen") func fopen(_ path: UnsafePointer<CChar>, _ mode: UnsafePointer<CChar>) -> FILE?
+@_extern(c, "fread") func fread(_ buffer: UnsafeMutableRawPointer?, _ size: Int, _ count: Int, _ file: FILE) -> Int
+@_extern(c, "ferror") func ferror(_ file: FILE) -> Int32
+@_extern(c, "fclose") func fclose(_ file: FILE) -> Int32
+@_extern(c, "exit") func cExit(_ status: Int32)
+func exit(_ status: Int32) -> Never {
+    cExit(status)
+    fatalError("exit returned")
+}
+@_extern(c, "time") func time(_ out: UnsafeMutablePointer<Int>?) -> Int
+@_extern(c, "strerror") func strerror(_ code: Int32) -> UnsafePointer<CChar>
+@_extern(c, "__errno_location") func errnoLocation() -> UnsafeMutablePointer<Int32>
+var errno: Int32 { errnoLocation().pointee }
+// The command line, as Embedded/start.c's main saved it (Embedded Swift has no CommandLine).
+@_extern(c, "sigil_example_argument_count") func argumentCount() -> Int32
+@_extern(c, "sigil_example_argument") func argument(_ index: Int32) -> UnsafePointer<CChar>
+let commandLine = (0..<argumentCount()).map { String(cString: argument($0)) }
+#else
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#endif
+let commandLine = CommandLine.arguments
 #endif
 
 func fail(_ status: Int32, _ message: String) -> Never {
@@ -30,7 +57,7 @@ func fail(_ status: Int32, _ message: String) -> Never {
 
 var positional: [String] = []
 var options: [String: String] = [:]
-var arguments = CommandLine.arguments.dropFirst()
+var arguments = commandLine.dropFirst()
 while let argument = arguments.popFirst() {
     if argument.hasPrefix("--") {
         guard let value = arguments.popFirst() else { fail(2, "\(argument) needs a value") }
@@ -67,14 +94,16 @@ let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 ==
 let text = contents(of: positional[1])
 let jws = String(decoding: text.drop(while: isSpace).reversed().drop(while: isSpace).reversed(), as: UTF8.self)
 
-do {
-    guard let root = try Certificate.load(rootBytes).first else { fail(2, "no certificate in \(positional[0])") }
-    let environment = AppStoreEnvironment(rawValue: options["environment"] ?? "Sandbox")
-    let appAppleId = options["app-apple-id"].flatMap { Int64($0) }
+let roots: [Certificate]
+do throws(X509Error) { roots = try Certificate.load(rootBytes) } catch { fail(2, "cannot read the root \(positional[0]): \(error.reason)") }
+guard let root = roots.first else { fail(2, "no certificate in \(positional[0])") }
+let environment = AppStoreEnvironment(rawValue: options["environment"] ?? "Sandbox")
+let appAppleId = options["app-apple-id"].flatMap { Int64($0) }
+let summary: String
+do throws(AppStoreError) {
     let verifier = try SignedDataVerifier(
-        trustedRoots: [root], bundleId: positional[2], appAppleId: appAppleId,
-        environment: environment)
-    let summary: String
+        trustedRoots: [root], bundleId: positional[2], appAppleId: appAppleId, environment: environment,
+        clock: { Int64(time(nil)) })
     switch options["type"] ?? "transaction" {
     case "transaction":
         let verified = try verifier.verifyOffline(jws, as: JWSTransactionDecodedPayload.self)
@@ -88,9 +117,7 @@ do {
     case let other:
         fail(2, "unknown --type \(other)")
     }
-    print("{\"valid\":true,\(summary)}")
-} catch let error as AppStoreError {
-    fail(1, "\(error.code): \(error.reason)")
 } catch {
-    fail(1, "\(error)")
+    fail(1, "\(error.qualifiedCode): \(error.reason)")
 }
+print("{\"valid\":true,\(summary)}")
