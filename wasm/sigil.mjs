@@ -199,7 +199,9 @@ export class Sigil {
    * "roots", "at", …}, as a value, its JSON text or its UTF-8 bytes — and returns the answer
    * document: {"valid": true, "kind", "environment", "trust", "payload" | "receipt" |
    * "attestation" | "assertion", "notEnforced"} or {"valid": false, "error": {"code", "message",
-   * "failures"}}. Without "at" the data is verified at the clock's now.
+   * "failures"}}. Without "at", the verifier's own default time (the payload's signedDate, the
+   * receipt's creation date; the clock's now for an attestation); an "at" more than 60 s from the
+   * clock's now is listed in notEnforced.
    */
   verify(request) {
     const bytes = requestBytes(request);

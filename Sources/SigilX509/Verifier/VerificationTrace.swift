@@ -63,6 +63,24 @@ public final class VerificationTrace: @unchecked Sendable {
     /// The steps recorded so far, in order.
     public var steps: [VerificationStep] { lock.withLock { storage } }
 
+    #if SIGIL_NO_TRACE
+    // Builds that compile tracing out (-D SIGIL_NO_TRACE: sigil.wasm, Scripts/build-wasm, and the
+    // native Embedded verifier, Scripts/check-embedded). No door of theirs asks for a trace, so
+    // every trace they see is nil; with these empty bodies the optimizer drops each call site's
+    // detail closure and its text. A trace passed in stays empty.
+
+    /// Records nothing (tracing compiled out).
+    @inline(__always) public func append(_ step: VerificationStep) {}
+
+    /// Records nothing (tracing compiled out).
+    @inline(__always) public func pass(_ clause: String, _ check: String, _ detail: @escaping @autoclosure @Sendable () -> String) {}
+
+    /// Records nothing (tracing compiled out).
+    @inline(__always) public func fail(_ clause: String, _ check: String, _ detail: @escaping @autoclosure @Sendable () -> String) {}
+
+    /// Records nothing (tracing compiled out).
+    @inline(__always) public func note(_ clause: String, _ detail: @escaping @autoclosure @Sendable () -> String) {}
+    #else
     /// Records a step.
     public func append(_ step: VerificationStep) { lock.withLock { storage.append(step) } }
 
@@ -80,4 +98,5 @@ public final class VerificationTrace: @unchecked Sendable {
     public func note(_ clause: String, _ detail: @escaping @autoclosure @Sendable () -> String) {
         append(VerificationStep(clause: clause, check: "", verdict: .note, detail: detail()))
     }
+    #endif
 }
