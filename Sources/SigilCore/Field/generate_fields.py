@@ -54,7 +54,7 @@ def times_constant(q, limb):
         return None
     if limb == 1:
         return f"UInt128({q})"
-    return f"UInt128({q}) &* {hexl(limb)}"
+    return f"mulWide({q}, {hexl(limb)})"
 
 
 def emit_reduction(m, n, n0inv):
@@ -88,7 +88,7 @@ def montgomery_bodies(m, n, n0inv):
         mul.append(f"        // row {i}: t += a · b[{i}] · 2^{64 * i}")
         mul.append("        c = 0")
         for j in range(n):
-            mul.append(f"        x = UInt128(a.l{j}) &* UInt128(b.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+            mul.append(f"        x = mulWide(a.l{j}, b.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
         mul.append(f"        t{i + n} = c")
     mul += emit_reduction(m, n, n0inv)
     sq = ["        var x: UInt128", "        var c: UInt64"]
@@ -97,7 +97,7 @@ def montgomery_bodies(m, n, n0inv):
     for i in range(n - 1):
         sq.append("        c = 0")
         for j in range(i + 1, n):
-            sq.append(f"        x = UInt128(a.l{j}) &* UInt128(a.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+            sq.append(f"        x = mulWide(a.l{j}, a.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
         sq.append(f"        t{i + n} = c")
     sq.append("        // doubled: shift left by one bit")
     for k in range(2 * n - 1, 0, -1):
@@ -106,7 +106,7 @@ def montgomery_bodies(m, n, n0inv):
     sq.append("        // plus the diagonal a[i]²")
     sq.append("        c = 0")
     for i in range(n):
-        sq.append(f"        x = UInt128(a.l{i}) &* UInt128(a.l{i}) &+ UInt128(t{2 * i}) &+ UInt128(c); t{2 * i} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+        sq.append(f"        x = mulWide(a.l{i}, a.l{i}) &+ UInt128(t{2 * i}) &+ UInt128(c); t{2 * i} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
         sq.append(f"        x = UInt128(t{2 * i + 1}) &+ UInt128(c); t{2 * i + 1} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
     sq += emit_reduction(m, n, n0inv)
     return mul, sq
@@ -369,6 +369,9 @@ def swift_to_c(line, name, n):
         statement = re.sub(r"^var (\w+): UInt64$", r"uint64_t \1", statement)
         statement = re.sub(r"^let (\w+) = ", r"const uint64_t \1 = ", statement)
         statement = re.sub(r"UInt64\(truncatingIfNeeded: ([^()]*)\)", r"((uint64_t)(\1))", statement)
+        # mulWide(x, y) is the 64 × 64 → 128-bit product (MontgomeryField.swift): in C, a u128 product.
+        statement = re.sub(r"mulWide\(([^(),]*), (0x[0-9A-F]+)\)", r"((u128)(\1)) * \2", statement)
+        statement = re.sub(r"mulWide\(([^(),]*), ([^(),]*)\)", r"((u128)(\1)) * ((u128)(\2))", statement)
         statement = re.sub(r"UInt128\(([^()]*)\)", r"((u128)(\1))", statement)
         statement = re.sub(r"\b(a|b)\.l(\d+)", r"\1[\2]", statement)
         statement = re.sub(r"\bmodulus\.l(\d+)", rf"{name.upper()}_MODULUS[\1]", statement)

@@ -46,65 +46,65 @@ struct P256Scalar: MontgomeryFieldElement {
         var t7: UInt64 = 0
         // row 0: t += a · b[0] · 2^0
         c = 0
-        x = UInt128(a.l0) &* UInt128(b.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, b.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, b.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, b.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t4 = c
         // row 1: t += a · b[1] · 2^64
         c = 0
-        x = UInt128(a.l0) &* UInt128(b.l1) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l1) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, b.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, b.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, b.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t5 = c
         // row 2: t += a · b[2] · 2^128
         c = 0
-        x = UInt128(a.l0) &* UInt128(b.l2) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l2) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l2) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, b.l2) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, b.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, b.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t6 = c
         // row 3: t += a · b[3] · 2^192
         c = 0
-        x = UInt128(a.l0) &* UInt128(b.l3) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l3) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l3) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l3) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, b.l3) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, b.l3) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, b.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t7 = c
         var high: UInt64 = 0
         var q: UInt64
         // round 0: t += q · m · 2^0, clearing limb 0
         q = t0 &* 0xCCD1C8AAEE00BC4F
         c = 0
-        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xF3B9CAC2FC632551) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xBCE6FAADA7179E84) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t4) &+ UInt128(c) &+ UInt128(high); t4 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 1: t += q · m · 2^64, clearing limb 1
         q = t1 &* 0xCCD1C8AAEE00BC4F
         c = 0
-        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xF3B9CAC2FC632551) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xBCE6FAADA7179E84) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t5) &+ UInt128(c) &+ UInt128(high); t5 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 2: t += q · m · 2^128, clearing limb 2
         q = t2 &* 0xCCD1C8AAEE00BC4F
         c = 0
-        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xF3B9CAC2FC632551) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xBCE6FAADA7179E84) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t6) &+ UInt128(c) &+ UInt128(high); t6 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 3: t += q · m · 2^192, clearing limb 3
         q = t3 &* 0xCCD1C8AAEE00BC4F
         c = 0
-        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xF3B9CAC2FC632551) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xBCE6FAADA7179E84) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t7) &+ UInt128(c) &+ UInt128(high); t7 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         return reduceOnce(t4, t5, t6, t7, top: high)
     }
@@ -124,16 +124,16 @@ struct P256Scalar: MontgomeryFieldElement {
         var t7: UInt64 = 0
         // off-diagonal products a[i]·a[j], i < j
         c = 0
-        x = UInt128(a.l1) &* UInt128(a.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(a.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(a.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, a.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, a.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, a.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t4 = c
         c = 0
-        x = UInt128(a.l2) &* UInt128(a.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(a.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, a.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, a.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t5 = c
         c = 0
-        x = UInt128(a.l3) &* UInt128(a.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, a.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t6 = c
         // doubled: shift left by one bit
         t7 = (t7 << 1) | (t6 >> 63)
@@ -146,47 +146,47 @@ struct P256Scalar: MontgomeryFieldElement {
         t0 = t0 << 1
         // plus the diagonal a[i]²
         c = 0
-        x = UInt128(a.l0) &* UInt128(a.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, a.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(a.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, a.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(a.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, a.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(a.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, a.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         var high: UInt64 = 0
         var q: UInt64
         // round 0: t += q · m · 2^0, clearing limb 0
         q = t0 &* 0xCCD1C8AAEE00BC4F
         c = 0
-        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xF3B9CAC2FC632551) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xBCE6FAADA7179E84) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t4) &+ UInt128(c) &+ UInt128(high); t4 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 1: t += q · m · 2^64, clearing limb 1
         q = t1 &* 0xCCD1C8AAEE00BC4F
         c = 0
-        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xF3B9CAC2FC632551) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xBCE6FAADA7179E84) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t5) &+ UInt128(c) &+ UInt128(high); t5 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 2: t += q · m · 2^128, clearing limb 2
         q = t2 &* 0xCCD1C8AAEE00BC4F
         c = 0
-        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xF3B9CAC2FC632551) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xBCE6FAADA7179E84) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t6) &+ UInt128(c) &+ UInt128(high); t6 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 3: t += q · m · 2^192, clearing limb 3
         q = t3 &* 0xCCD1C8AAEE00BC4F
         c = 0
-        x = UInt128(q) &* 0xF3B9CAC2FC632551 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xBCE6FAADA7179E84 &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xF3B9CAC2FC632551) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xBCE6FAADA7179E84) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t7) &+ UInt128(c) &+ UInt128(high); t7 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         return reduceOnce(t4, t5, t6, t7, top: high)
     }

@@ -50,119 +50,119 @@ struct P384Field: MontgomeryFieldElement {
         var t11: UInt64 = 0
         // row 0: t += a · b[0] · 2^0
         c = 0
-        x = UInt128(a.l0) &* UInt128(b.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l4) &* UInt128(b.l0) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(b.l0) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, b.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, b.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, b.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, b.l0) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, b.l0) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t6 = c
         // row 1: t += a · b[1] · 2^64
         c = 0
-        x = UInt128(a.l0) &* UInt128(b.l1) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l4) &* UInt128(b.l1) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(b.l1) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l1) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, b.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, b.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, b.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, b.l1) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, b.l1) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t7 = c
         // row 2: t += a · b[2] · 2^128
         c = 0
-        x = UInt128(a.l0) &* UInt128(b.l2) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l2) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l4) &* UInt128(b.l2) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(b.l2) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l2) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, b.l2) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, b.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, b.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, b.l2) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, b.l2) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t8 = c
         // row 3: t += a · b[3] · 2^192
         c = 0
-        x = UInt128(a.l0) &* UInt128(b.l3) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l3) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l3) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l4) &* UInt128(b.l3) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(b.l3) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l3) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, b.l3) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, b.l3) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, b.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, b.l3) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, b.l3) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t9 = c
         // row 4: t += a · b[4] · 2^256
         c = 0
-        x = UInt128(a.l0) &* UInt128(b.l4) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l4) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l4) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l4) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l4) &* UInt128(b.l4) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(b.l4) &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l4) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, b.l4) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, b.l4) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, b.l4) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, b.l4) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, b.l4) &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t10 = c
         // row 5: t += a · b[5] · 2^320
         c = 0
-        x = UInt128(a.l0) &* UInt128(b.l5) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(b.l5) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(b.l5) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(b.l5) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l4) &* UInt128(b.l5) &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(b.l5) &+ UInt128(t10) &+ UInt128(c); t10 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l5) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, b.l5) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, b.l5) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, b.l5) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, b.l5) &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, b.l5) &+ UInt128(t10) &+ UInt128(c); t10 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t11 = c
         var high: UInt64 = 0
         var q: UInt64
         // round 0: t += q · m · 2^0, clearing limb 0
         q = t0 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t6) &+ UInt128(c) &+ UInt128(high); t6 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 1: t += q · m · 2^64, clearing limb 1
         q = t1 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t7) &+ UInt128(c) &+ UInt128(high); t7 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 2: t += q · m · 2^128, clearing limb 2
         q = t2 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t8) &+ UInt128(c) &+ UInt128(high); t8 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 3: t += q · m · 2^192, clearing limb 3
         q = t3 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t9) &+ UInt128(c) &+ UInt128(high); t9 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 4: t += q · m · 2^256, clearing limb 4
         q = t4 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t10) &+ UInt128(c) &+ UInt128(high); t10 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 5: t += q · m · 2^320, clearing limb 5
         q = t5 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t10) &+ UInt128(c); t10 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t10) &+ UInt128(c); t10 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t11) &+ UInt128(c) &+ UInt128(high); t11 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         return reduceOnce(t6, t7, t8, t9, t10, t11, top: high)
     }
@@ -186,29 +186,29 @@ struct P384Field: MontgomeryFieldElement {
         var t11: UInt64 = 0
         // off-diagonal products a[i]·a[j], i < j
         c = 0
-        x = UInt128(a.l1) &* UInt128(a.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(a.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(a.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l4) &* UInt128(a.l0) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(a.l0) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, a.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, a.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, a.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, a.l0) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, a.l0) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t6 = c
         c = 0
-        x = UInt128(a.l2) &* UInt128(a.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(a.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l4) &* UInt128(a.l1) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(a.l1) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, a.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, a.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, a.l1) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, a.l1) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t7 = c
         c = 0
-        x = UInt128(a.l3) &* UInt128(a.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l4) &* UInt128(a.l2) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(a.l2) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, a.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, a.l2) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, a.l2) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t8 = c
         c = 0
-        x = UInt128(a.l4) &* UInt128(a.l3) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(a.l3) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, a.l3) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, a.l3) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t9 = c
         c = 0
-        x = UInt128(a.l5) &* UInt128(a.l4) &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, a.l4) &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         t10 = c
         // doubled: shift left by one bit
         t11 = (t11 << 1) | (t10 >> 63)
@@ -225,79 +225,79 @@ struct P384Field: MontgomeryFieldElement {
         t0 = t0 << 1
         // plus the diagonal a[i]²
         c = 0
-        x = UInt128(a.l0) &* UInt128(a.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, a.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &* UInt128(a.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, a.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &* UInt128(a.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, a.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &* UInt128(a.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, a.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l4) &* UInt128(a.l4) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l4, a.l4) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l5) &* UInt128(a.l5) &+ UInt128(t10) &+ UInt128(c); t10 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l5, a.l5) &+ UInt128(t10) &+ UInt128(c); t10 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t11) &+ UInt128(c); t11 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         var high: UInt64 = 0
         var q: UInt64
         // round 0: t += q · m · 2^0, clearing limb 0
         q = t0 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t6) &+ UInt128(c) &+ UInt128(high); t6 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 1: t += q · m · 2^64, clearing limb 1
         q = t1 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t7) &+ UInt128(c) &+ UInt128(high); t7 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 2: t += q · m · 2^128, clearing limb 2
         q = t2 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t8) &+ UInt128(c) &+ UInt128(high); t8 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 3: t += q · m · 2^192, clearing limb 3
         q = t3 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t9) &+ UInt128(c) &+ UInt128(high); t9 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 4: t += q · m · 2^256, clearing limb 4
         q = t4 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t10) &+ UInt128(c) &+ UInt128(high); t10 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         // round 5: t += q · m · 2^320, clearing limb 5
         q = t5 &* 0x0000000100000001
         c = 0
-        x = UInt128(q) &* 0x00000000FFFFFFFF &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFF00000000 &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFE &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(q) &* 0xFFFFFFFFFFFFFFFF &+ UInt128(t10) &+ UInt128(c); t10 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFF00000000) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFE) &+ UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t8) &+ UInt128(c); t8 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t9) &+ UInt128(c); t9 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t10) &+ UInt128(c); t10 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t11) &+ UInt128(c) &+ UInt128(high); t11 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         return reduceOnce(t6, t7, t8, t9, t10, t11, top: high)
     }
