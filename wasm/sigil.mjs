@@ -140,15 +140,31 @@ export class Sigil {
    * error: TypeError). */
   #start() {
     this.#exports = new WebAssembly.Instance(this.#module, {}).exports;
+    this.#seed();
     const answer = JSON.parse(
       this.#call("configure", this.#configuration, Infinity, (pointer, count) => this.#exports.sigil_configure(pointer, count)),
     );
     if (!answer.valid) throw new TypeError(`Sigil options: ${answer.error.message}`);
   }
 
+  /** 64 fresh random bytes for the module, which has no source of its own: given once at the
+   * start (the hash seed is drawn from them at the first hash) and before each token (a nonce the
+   * caller left to Sigil). The module traps rather than run out. */
+  #seed() {
+    const exports = this.#exports;
+    const random = this.#random.getRandomValues(new Uint8Array(64));
+    const seed = exports.sigil_alloc(random.length);
+    if (seed === 0) throw new RangeError("sigil.wasm could not allocate 64 bytes");
+    new Uint8Array(exports.memory.buffer, seed, random.length).set(random);
+    exports.sigil_seed(seed, random.length);
+    random.fill(0);
+    new Uint8Array(exports.memory.buffer, seed, random.length).fill(0);
+    exports.sigil_free(seed);
+  }
+
   /** Copies `bytes` (at most `limit` + 1 of them: a longer request is answered request.tooLarge
-   * without being copied whole) into the module with 64 fresh random bytes (the module has no
-   * source of its own), runs `body` on them, reads and frees the answer (its text). The copies inside the
+   * without being copied whole) into the module, runs `body` on them, reads and frees the answer
+   * (its text). The copies inside the
    * module are wiped before they are freed (a token request holds a private key, its answer a
    * credential). A trap (or a stack overflow) leaves the instance in an unknown state: it is
    * dropped, the next call starts a fresh one, and this call throws SigilTrapError. */
@@ -156,13 +172,6 @@ export class Sigil {
     const exports = this.#exports;
     const count = Math.min(bytes.length, limit + 1);
     try {
-      const random = this.#random.getRandomValues(new Uint8Array(64));
-      const seed = exports.sigil_alloc(random.length);
-      if (seed === 0) throw new RangeError("sigil.wasm could not allocate 64 bytes");
-      new Uint8Array(exports.memory.buffer, seed, random.length).set(random);
-      exports.sigil_seed(seed, random.length);
-      new Uint8Array(exports.memory.buffer, seed, random.length).fill(0);
-      exports.sigil_free(seed);
       const pointer = exports.sigil_alloc(count);
       if (pointer === 0) throw new RangeError(`sigil.wasm could not allocate ${count} bytes`);
       new Uint8Array(exports.memory.buffer, pointer, count).set(count === bytes.length ? bytes : bytes.subarray(0, count));
@@ -221,6 +230,12 @@ export class Sigil {
     const bytes = requestBytes(request);
     const now = this.#now();
     const exports = this.#live();
+    try {
+      this.#seed();
+    } catch (error) {
+      this.#exports = undefined;
+      throw new SigilTrapError("mintToken", error);
+    }
     return JSON.parse(this.#call("mintToken", bytes, exports.sigil_request_limit(1), (pointer, count) => exports.sigil_mint_token(pointer, count, now)));
   }
 

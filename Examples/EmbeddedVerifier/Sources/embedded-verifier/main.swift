@@ -17,7 +17,7 @@ typealias FILE = OpaquePointer
 @_extern(c, "fopen") func fopen(_ path: UnsafePointer<CChar>, _ mode: UnsafePointer<CChar>) -> FILE?
 @_extern(c, "fread") func fread(_ buffer: UnsafeMutableRawPointer?, _ size: Int, _ count: Int, _ file: FILE) -> Int
 @_extern(c, "ferror") func ferror(_ file: FILE) -> Int32
-@_extern(c, "fclose") func fclose(_ file: FILE) -> Int32
+@discardableResult @_extern(c, "fclose") func fclose(_ file: FILE) -> Int32
 @_extern(c, "exit") func cExit(_ status: Int32)
 func exit(_ status: Int32) -> Never {
     cExit(status)
