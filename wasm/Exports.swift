@@ -6,8 +6,8 @@
 // Requests and answers are bytes in the module's memory: the host asks sigil_alloc (runtime.c) for a buffer,
 // copies the request's UTF-8 into it and passes (pointer, count). An answer is returned as a
 // pointer to 4 bytes of length (little-endian) and then that many bytes of UTF-8: the answer
-// document, byte for byte what sigil_verify / sigil_mint_token of the C ABI return for the same
-// request. The host frees request buffers and answers with sigil_free.
+// document, what sigil_verify / sigil_mint_token of the C ABI return for the same request (the
+// same SigilService call builds both). The host frees request buffers and answers with sigil_free.
 import SigilASN1
 import SigilBase
 import SigilJOSE

@@ -10,8 +10,15 @@ extern unsigned char __heap_base;
 
 #define HEADER 16u
 #define CLASSES 32
+#define LIVE 0x4c495645u  // "LIVE": the block is allocated
+#define FREED 0x46524545u // "FREE": the block is on a free list
 
-typedef struct Block { struct Block *next; } Block;
+// A block: 16 bytes of header (its size class, its state, the free list's link), then the payload.
+typedef struct Block {
+    uint32_t size_class;
+    uint32_t state;
+    struct Block *next;
+} Block;
 
 static Block *free_lists[CLASSES];
 static uintptr_t heap_top;
@@ -27,7 +34,7 @@ static void *carve(size_t bytes) {
     uintptr_t start = heap_top, end = start + bytes;
     if (end < start) return NULL;
     uintptr_t limit = (uintptr_t)__builtin_wasm_memory_size(0) * 65536u;
-    if (end > limit) {
+    if (limit != 0 && end > limit) {
         uintptr_t pages = (end - limit + 65535u) / 65536u;
         if (__builtin_wasm_memory_grow(0, pages) == (size_t)-1) return NULL;
     }
@@ -35,40 +42,54 @@ static void *carve(size_t bytes) {
     return (void *)start;
 }
 
-void *malloc(size_t size) {
+// A payload of at least `size` bytes (16-byte aligned), or NULL when memory cannot grow.
+static void *allocate(size_t size) {
     if (size > ((size_t)1 << 30)) return NULL;
     unsigned k = size_class(size + HEADER);
-    unsigned char *block;
-    if (free_lists[k]) {
-        block = (unsigned char *)free_lists[k];
-        free_lists[k] = free_lists[k]->next;
+    Block *block = free_lists[k];
+    if (block) {
+        free_lists[k] = block->next;
     } else {
         block = carve((size_t)1 << k);
         if (!block) return NULL;
     }
-    *(uint32_t *)block = k;
-    return block + HEADER;
+    block->size_class = k;
+    block->state = LIVE;
+    block->next = 0;
+    return (unsigned char *)block + HEADER;
 }
 
+// Swift's allocations: out of memory traps (the Embedded runtime does not check for NULL), and
+// the host starts a fresh instance.
+void *malloc(size_t size) {
+    void *pointer = allocate(size);
+    if (!pointer) __builtin_trap();
+    return pointer;
+}
+
+// Every payload is wiped when it is released (requests hold .p8 keys, answers tokens, and the
+// parsed copies of both pass through here); a pointer that is not a live block traps.
 void free(void *pointer) {
     if (!pointer) return;
-    unsigned char *block = (unsigned char *)pointer - HEADER;
-    unsigned k = *(uint32_t *)block;
-    ((Block *)block)->next = free_lists[k];
-    free_lists[k] = (Block *)block;
+    Block *block = (Block *)((unsigned char *)pointer - HEADER);
+    unsigned k = block->size_class;
+    if (k >= CLASSES || block->state != LIVE) __builtin_trap();
+    volatile unsigned char *payload = (volatile unsigned char *)pointer;
+    for (size_t i = 0; i < ((size_t)1 << k) - HEADER; i++) payload[i] = 0;
+    block->state = FREED;
+    block->next = free_lists[k];
+    free_lists[k] = block;
 }
 
-// The host's side of memory: a buffer for a request (16-byte aligned; NULL when memory cannot
-// grow), and the release of a request buffer or an answer (NULL ignored).
-void *sigil_alloc(size_t count) { return malloc(count ? count : 1); }
+// The host's side of memory: a buffer for a request (16-byte aligned; 0 when memory cannot grow,
+// which the host reports), and the release of a request buffer or an answer (NULL ignored).
+void *sigil_alloc(size_t count) { return allocate(count ? count : 1); }
 
 void sigil_free(void *pointer) { free(pointer); }
 
 int posix_memalign(void **out, size_t alignment, size_t size) {
-    if (alignment > HEADER) return 22; // EINVAL: every payload is 16-byte aligned, no more
-    void *pointer = malloc(size);
-    if (!pointer) return 12; // ENOMEM
-    *out = pointer;
+    if (alignment > HEADER) __builtin_trap(); // every payload is 16-byte aligned, no more; no caller asks more
+    *out = malloc(size);
     return 0;
 }
 

@@ -3,7 +3,7 @@
 // does not list may appear in later versions and must be ignored.
 
 /** What `verify` takes: the request document as a value, its JSON text, or its UTF-8 bytes. */
-export type RequestDocument = VerificationRequest | TokenRequest | string | Uint8Array | ArrayBuffer | ArrayBufferView;
+export type RequestDocument = VerificationRequest | string | Uint8Array | ArrayBuffer | ArrayBufferView;
 
 export type Kind =
   | "auto"
@@ -15,6 +15,7 @@ export type Kind =
   | "receipt"
   | "attestation"
   | "assertion"
+  /** Always refused by sigil.wasm with service.notConfigured: it holds no merchant keys. */
   | "applepay";
 
 export interface VerificationRequest {

@@ -27,7 +27,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** The UTF-8 bytes of `text`; a lone surrogate is written as its generalized UTF-8 (WTF-8) bytes,
- * which are not UTF-8, so that the module refuses the request (request.invalidUTF8) instead of
+ * which are not UTF-8, so that the module refuses the request (request.invalidJSON) instead of
  * reading U+FFFD where the caller wrote something else. */
 function utf8(text) {
   if (typeof text.isWellFormed !== "function" ? !/[\uD800-\uDFFF]/.test(text) : text.isWellFormed()) {
@@ -51,15 +51,27 @@ function utf8(text) {
   return Uint8Array.from(bytes);
 }
 
-/** The request's bytes: a string as its UTF-8, bytes as they are, anything else as its JSON. */
-function requestBytes(request) {
-  if (typeof request === "string") return utf8(request);
-  if (request instanceof Uint8Array) return request;
-  if (request instanceof ArrayBuffer) return new Uint8Array(request);
-  if (ArrayBuffer.isView(request)) return new Uint8Array(request.buffer, request.byteOffset, request.byteLength);
+/** The request's bytes and whether this file made them (and so wipes them): a string as its UTF-8,
+ * bytes as they are, anything else as its JSON. A string longer than `limit` + 1 code units is cut
+ * there before it is encoded (each unit is at least one byte: the module still answers
+ * request.tooLarge, and a huge string costs no more than the limit). A member whose value JSON
+ * would drop (undefined, a function, a symbol) is the caller's error: a `bundleId: undefined` must
+ * not become a request without a bundle id. */
+function requestBytes(request, limit) {
+  if (typeof request === "string") return { bytes: utf8(request.length > limit + 1 ? request.slice(0, limit + 1) : request), ours: true };
+  if (request instanceof Uint8Array) return { bytes: request, ours: false };
+  if (request instanceof ArrayBuffer) return { bytes: new Uint8Array(request), ours: false };
+  if (ArrayBuffer.isView(request)) return { bytes: new Uint8Array(request.buffer, request.byteOffset, request.byteLength), ours: false };
+  if (request !== null && typeof request === "object" && !Array.isArray(request)) {
+    for (const [name, value] of Object.entries(request)) {
+      if (value === undefined || typeof value === "function" || typeof value === "symbol") {
+        throw new TypeError(`request member ${JSON.stringify(name)} is ${typeof value}: give a value or leave the member out`);
+      }
+    }
+  }
   const text = JSON.stringify(request);
   if (typeof text !== "string") throw new TypeError("a request is a JSON document: a string, bytes or a JSON-serializable value");
-  return utf8(text);
+  return { bytes: utf8(text), ours: true };
 }
 
 function base64(bytes) {
@@ -104,6 +116,7 @@ export class Sigil {
   #configuration;
   #clock;
   #random;
+  #limits;
 
   /**
    * Compiles sigil.wasm (by default the file beside this module) and starts it.
@@ -133,18 +146,25 @@ export class Sigil {
     const configuration = { appleRoots: appleRoots.map((root) => (typeof root === "string" ? root.replace(/\s+/g, "") : base64(requestBytes(root)))) };
     if (chainCacheSeconds !== undefined) configuration.chainCacheSeconds = chainCacheSeconds;
     this.#configuration = encoder.encode(JSON.stringify(configuration));
+    this.#limits = undefined;
     this.#start();
   }
 
   /** A fresh instance of the module, given the options (options it refuses are the caller's
    * error: TypeError). */
   #start() {
-    this.#exports = new WebAssembly.Instance(this.#module, {}).exports;
-    this.#seed();
-    const answer = JSON.parse(
-      this.#call("configure", this.#configuration, Infinity, (pointer, count) => this.#exports.sigil_configure(pointer, count)),
-    );
+    const exports = new WebAssembly.Instance(this.#module, {}).exports;
+    this.#exports = exports;
+    let answer;
+    try {
+      this.#seed();
+      answer = JSON.parse(this.#call("configure", this.#configuration, Infinity, (pointer, count) => exports.sigil_configure(pointer, count)));
+    } finally {
+      // Only a seeded and configured instance serves.
+      if (!answer || !answer.valid) this.#exports = undefined;
+    }
     if (!answer.valid) throw new TypeError(`Sigil options: ${answer.error.message}`);
+    this.#limits = [exports.sigil_request_limit(0), exports.sigil_request_limit(1)];
   }
 
   /** 64 fresh random bytes for the module, which has no source of its own: given once at the
@@ -153,7 +173,7 @@ export class Sigil {
   #seed() {
     const exports = this.#exports;
     const random = this.#random.getRandomValues(new Uint8Array(64));
-    const seed = exports.sigil_alloc(random.length);
+    const seed = exports.sigil_alloc(random.length) >>> 0;
     if (seed === 0) throw new RangeError("sigil.wasm could not allocate 64 bytes");
     new Uint8Array(exports.memory.buffer, seed, random.length).set(random);
     exports.sigil_seed(seed, random.length);
@@ -172,22 +192,32 @@ export class Sigil {
     const exports = this.#exports;
     const count = Math.min(bytes.length, limit + 1);
     try {
-      const pointer = exports.sigil_alloc(count);
+      const pointer = exports.sigil_alloc(count) >>> 0;
       if (pointer === 0) throw new RangeError(`sigil.wasm could not allocate ${count} bytes`);
       new Uint8Array(exports.memory.buffer, pointer, count).set(count === bytes.length ? bytes : bytes.subarray(0, count));
-      const answer = body(pointer, count);
+      const answer = body(pointer, count) >>> 0;
       if (answer === 0) throw new RangeError("sigil.wasm could not allocate its answer");
       new Uint8Array(exports.memory.buffer, pointer, count).fill(0);
       exports.sigil_free(pointer);
-      const length = new DataView(exports.memory.buffer).getUint32(answer, true);
+      const length = new DataView(exports.memory.buffer).getUint32(answer, true) >>> 0;
       const text = new Uint8Array(exports.memory.buffer, answer + 4, length);
       const document = decoder.decode(text);
       text.fill(0);
       exports.sigil_free(answer);
       return document;
     } catch (error) {
-      this.#exports = undefined;
+      this.#drop(exports);
       throw new SigilTrapError(operation, error);
+    }
+  }
+
+  /** Drops an instance that trapped, its memory zeroed first (a request it held may be a .p8 key). */
+  #drop(exports) {
+    this.#exports = undefined;
+    try {
+      new Uint8Array(exports.memory.buffer).fill(0);
+    } catch {
+      // nothing more can be done with a memory that cannot be read
     }
   }
 
@@ -213,10 +243,10 @@ export class Sigil {
    * clock's now is listed in notEnforced.
    */
   verify(request) {
-    const bytes = requestBytes(request);
     const now = this.#now();
     const exports = this.#live();
-    return JSON.parse(this.#call("verify", bytes, exports.sigil_request_limit(0), (pointer, count) => exports.sigil_verify(pointer, count, now)));
+    const { bytes } = requestBytes(request, this.#limits[0]);
+    return JSON.parse(this.#call("verify", bytes, this.#limits[0], (pointer, count) => exports.sigil_verify(pointer, count, now)));
   }
 
   /**
@@ -227,16 +257,20 @@ export class Sigil {
    * wiped after the call; the caller's string is the caller's.
    */
   mintToken(request) {
-    const bytes = requestBytes(request);
     const now = this.#now();
     const exports = this.#live();
+    const { bytes, ours } = requestBytes(request, this.#limits[1]);
     try {
-      this.#seed();
-    } catch (error) {
-      this.#exports = undefined;
-      throw new SigilTrapError("mintToken", error);
+      try {
+        this.#seed();
+      } catch (error) {
+        this.#drop(exports);
+        throw new SigilTrapError("mintToken", error);
+      }
+      return JSON.parse(this.#call("mintToken", bytes, this.#limits[1], (pointer, count) => exports.sigil_mint_token(pointer, count, now)));
+    } finally {
+      if (ours) bytes.fill(0); // this file's copy of the key; the caller's string is the caller's
     }
-    return JSON.parse(this.#call("mintToken", bytes, exports.sigil_request_limit(1), (pointer, count) => exports.sigil_mint_token(pointer, count, now)));
   }
 
   /** Sigil's version (the C ABI's sigil_version). */

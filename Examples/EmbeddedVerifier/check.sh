@@ -29,6 +29,9 @@ bundle=com.loki-project.loki-messenger
 
 mode=${1:-}
 if [ "$mode" = --embedded-binary ]; then
+    for tool in readelf nm strip; do
+        command -v "$tool" >/dev/null || { echo "embedded: $tool is missing (binutils: the README's set-up line)" >&2; exit 1; }
+    done
     bin=$2
     test -x "$bin" || { echo "embedded: no Embedded build at $bin" >&2; exit 1; }
     echo "embedded: the Embedded Swift build $bin"
@@ -66,14 +69,16 @@ expect 1 "wrong root (Apple Root CA - G2)" -- "$bin" "$vectors/apple-pki/AppleRo
 
 if [ "$mode" = --embedded-binary ]; then
     # Static: no dynamic library at all (ldd: "not a dynamic executable"), no Swift runtime.
-    if file -L "$bin" 2>/dev/null | grep -q 'dynamically linked' || readelf -d "$bin" 2>/dev/null | grep -q NEEDED; then
+    if readelf -l "$bin" | grep -q INTERP || readelf -d "$bin" | grep -q NEEDED; then
         echo "embedded: FAIL the Embedded build is dynamically linked: $(readelf -d "$bin" | grep NEEDED | tr -s ' ' | tr '\n' ' ')" >&2
         failures=$((failures + 1))
     else
         echo "embedded: ok   static: no dynamic library (no libc.so, no Swift runtime, no Foundation, ICU, curl or OpenSSL)"
     fi
-    runtime=$(nm "$bin" 2>/dev/null | grep -cE ' [TtDdBb] (swift_retain|swift_allocObject)$' || true)
-    swiftcore=$(nm "$bin" 2>/dev/null | grep -cE 'swift_getTypeByMangledName|swift_conformsToProtocol|swift_getGenericMetadata|swift_getWitnessTable' || true)
+    symbols=$(nm "$bin")
+    runtime=$(grep -cE ' [TtWw] (swift_retain|swift_allocObject)$' <<<"$symbols" || true)
+    swiftcore=$(grep -cE 'swift_getTypeByMangledName|swift_conformsToProtocol|swift_getGenericMetadata|swift_getWitnessTable' <<<"$symbols" || true)
+    [ "$runtime" -gt 0 ] || { echo "embedded: FAIL no swift_retain or swift_allocObject in the Embedded build: is it one?" >&2; failures=$((failures + 1)); }
     if [ "$swiftcore" -ne 0 ]; then
         echo "embedded: FAIL the Embedded build carries the Swift runtime ($swiftcore runtime symbols)" >&2
         failures=$((failures + 1))

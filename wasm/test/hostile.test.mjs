@@ -60,15 +60,27 @@ test("malformed requests get the C ABI's typed errors, and the module still serv
   stillServes();
 });
 
-test("oversized requests are refused without being copied whole, and memory stays bounded", () => {
-  const huge = '{"data":"' + "A".repeat(10 * 1024 * 1024) + '"}';
-  refused(sigil.verify(huge), "request.tooLarge");
-  const after = sigil.memoryBytes;
-  for (let i = 0; i < 5; i++) refused(sigil.verify(huge), "request.tooLarge");
-  refused(sigil.verify(bytes(huge)), "request.tooLarge");
-  assert.equal(sigil.memoryBytes, after, "repeated oversized requests do not grow memory");
-  assert.ok(after < 64 * 1024 * 1024, `memory ${after} bytes`);
-  refused(sigil.mintToken('{"token":"' + "x".repeat(100_000) + '"}'), "request.tooLarge");
+test("oversized requests are refused without being copied whole, and memory stays bounded", async () => {
+  // A fresh instance: its memory before and after a 40 MiB request. Copied whole, the request
+  // would need a 64 MiB block; at most limit + 1 bytes (4 MiB + 1) go in.
+  const fresh = await Sigil.instantiate(undefined, { appleRoots: appleRoots() });
+  const huge = '{"data":"' + "A".repeat(40 * 1024 * 1024) + '"}';
+  refused(fresh.verify(huge), "request.tooLarge");
+  const after = fresh.memoryBytes;
+  assert.ok(after < 32 * 1024 * 1024, `memory ${after} bytes after a 40 MiB request`);
+  for (let i = 0; i < 3; i++) refused(fresh.verify(huge), "request.tooLarge");
+  refused(fresh.verify(bytes(huge)), "request.tooLarge");
+  refused(fresh.verify(huge.slice(0, 100) + "\uD800" + huge.slice(100)), "request.tooLarge");
+  assert.equal(fresh.memoryBytes, after, "repeated oversized requests do not grow memory");
+  refused(fresh.mintToken('{"token":"' + "x".repeat(100_000) + '"}'), "request.tooLarge");
+  const answer = fresh.verify(real);
+  assert.equal(answer.valid, true, JSON.stringify(answer).slice(0, 300));
+});
+
+test("a member JSON would drop (undefined) is the caller's error, never a request without it", () => {
+  assert.throws(() => sigil.verify({ ...real, bundleId: undefined }), TypeError);
+  assert.throws(() => sigil.verify({ ...real, reportOnly: undefined }), TypeError);
+  assert.throws(() => sigil.mintToken({ token: "app-store-server-api", key: undefined }), TypeError);
   stillServes();
 });
 

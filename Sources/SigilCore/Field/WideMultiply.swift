@@ -1,5 +1,6 @@
-/// x · y as a 128-bit value: the limb product of the generated field arithmetic
-/// (Generated/*.swift), PortableMPN and the safegcd inversion.
+/// x · y as a 128-bit value: the limb product of the generated field arithmetic (Generated/*.swift).
+/// (The safegcd inversion's signed 128-bit products still compile to `__multi3` on wasm32: a few
+/// inversions per verification. PortableMPN runs on 32-bit limbs there, with 64-bit products.)
 ///
 /// On 64-bit targets this is `UInt128(x) &* UInt128(y)`, which LLVM compiles to one widening
 /// multiply (`mul`/`mulx` on x86-64, `mul` + `umulh` on arm64); inlined, the generated code is
