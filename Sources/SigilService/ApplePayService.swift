@@ -172,9 +172,7 @@ extension VerificationService {
         return applePayAnswer(try applePayAccepted(request), replay: nil, at: request.at)
     }
 
-    static let notConfigured = ServiceConfigurationError(
-        .notConfigured,
-        "kind applepay needs the service's merchant keys and a replay store (the HTTP verification service's --applepay-* options)")
+    static let notConfigured = ServiceConfigurationError.applePayNotConfigured
 
     struct ApplePayAccepted {
         let configuration: ApplePayServiceConfiguration

@@ -181,8 +181,8 @@ public final class VerificationService: Sendable {
         case .attestation: return try verifyAttestation(request)
         case .assertion: return try verifyAssertion(request)
         case .applepay:
-            throw Refusal(
-                ServiceConfigurationError(.notConfigured, "kind applepay: Apple Pay decryption is not part of an Embedded Swift build"))
+            // Embedded Swift has no Apple Pay decryption; answered as every door without keys answers.
+            throw Refusal(ServiceConfigurationError.applePayNotConfigured)
         default: return try verifySignedData(request)
         }
     }
