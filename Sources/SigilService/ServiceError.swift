@@ -53,14 +53,6 @@ public struct ServiceError: ModuleError {
 /// Why the service could not answer a well-formed request, through no fault of the request:
 /// `service.code` (the HTTP service sends 501 for `notConfigured`, 503 for
 /// `replayStoreUnavailable`). Never a verifier's refusal, and never a request error.
-extension ServiceConfigurationError {
-    /// Kind applepay at a door that holds no merchant keys and no replay store: the C ABI, the
-    /// Python package, sigil.wasm and the bare HTTP service answer it alike.
-    static let applePayNotConfigured = ServiceConfigurationError(
-        .notConfigured,
-        "kind applepay needs the service's merchant keys and a replay store (the HTTP verification service's --applepay-* options)")
-}
-
 public struct ServiceConfigurationError: ModuleError {
     /// "service": `service.code` names these errors across Sigil.
     public static let domain = "service"
@@ -89,6 +81,14 @@ public struct ServiceConfigurationError: ModuleError {
         self.code = code
         self.reason = reason
     }
+}
+
+extension ServiceConfigurationError {
+    /// Kind applepay at a door that holds no merchant keys and no replay store: the C ABI, the
+    /// Python package, sigil.wasm and the bare HTTP service answer it alike.
+    static let applePayNotConfigured = ServiceConfigurationError(
+        .notConfigured,
+        "kind applepay needs the service's merchant keys and a replay store (the HTTP verification service's --applepay-* options)")
 }
 
 /// What a verification refused, typed all the way to the answer: the service's own errors and each
