@@ -3,6 +3,8 @@
 P-256 and P-384 base fields and scalar fields, fully unrolled, branch-free.
 
 Run from anywhere: python3 Sources/SigilCore/Field/generate_fields.py
+(`--check`: instead of writing, run the emitted wasm32 multiplication against Python's integers;
+Scripts/check-generated does.)
 The output is marked "generated, do not edit"; change this script instead. It also writes the
 benchmark-only C translation of the base-field multiplication and squaring into
 Benchmarks/Sources/CFieldCeiling*/ (the ceiling measurement of Benchmarks/README.md).
@@ -11,7 +13,9 @@ Arithmetic: 64-bit limbs, little-endian; Montgomery form with R = 2^(64·N); mul
 SOS (Koç, Acar, Kaliski 1996: full product, then word-by-word reduction) with a dedicated
 squaring and UInt128 intermediate products; zero limbs of the modulus (P-256's p) and the
 factor −m⁻¹ = 1 (P-256's p) are folded at generation time, so every carry is data flow,
-never a branch; the final subtraction of the modulus is selected with a mask.
+never a branch; the final subtraction of the modulus is selected with a mask. On wasm32 the
+multiplication runs on 32-bit words instead (montgomery_multiply_32: no 64 × 64 → 128-bit product
+there), one shared function per field, and squaring is that multiplication.
 Curve constants are from SEC 2 v2 §2.4.2 (secp256r1) and §2.5.1 (secp384r1) / FIPS 186-5.
 """
 import os
@@ -112,6 +116,49 @@ def montgomery_bodies(m, n, n0inv):
     return mul, sq
 
 
+def montgomery_multiply_32(m, n, n0inv):
+    """The statements of Montgomery multiplication for wasm32, as Swift lines: the same SOS
+    algorithm and the same R = 2^(64·n), on 2n 32-bit words held in UInt64 locals, so that every
+    word product is one 64-bit multiply (WebAssembly has no 64 × 64 → 128-bit product: on 64-bit
+    limbs each would be four, plus the carries between the halves). A word product plus two words
+    is at most (2^32 − 1)² + 2·(2^32 − 1) = 2^64 − 1: no sum overflows. Zero words and a factor
+    −m⁻¹ ≡ 1 (mod 2^32) of the modulus are folded as in the 64-bit body; the words are packed back
+    into 64-bit limbs for the same masked final subtraction. Straight-line: constant time."""
+    w = 2 * n
+    mask = "0xFFFF_FFFF"
+    m32 = [(sum(l << (64 * i) for i, l in enumerate(m)) >> (32 * j)) & 0xFFFFFFFF for j in range(w)]
+    n0 = n0inv & 0xFFFFFFFF
+    lines = []
+    for side in ("a", "b"):
+        for k in range(n):
+            lines.append(f"        let {side}{2 * k} = {side}.l{k} & {mask}, {side}{2 * k + 1} = {side}.l{k} &>> 32")
+    lines += ["        var x: UInt64", "        var c: UInt64"]
+    lines += [f"        var t{k}: UInt64 = 0" for k in range(2 * w)]
+    for i in range(w):
+        lines.append(f"        // row {i}: t += a · b[{i}] · 2^{32 * i}")
+        lines.append("        c = 0")
+        for j in range(w):
+            lines.append(f"        x = a{j} &* b{i} &+ t{i + j} &+ c; t{i + j} = x & {mask}; c = x &>> 32")
+        lines.append(f"        t{i + w} = c")
+    lines += ["        var high: UInt64 = 0", "        var q: UInt64"]
+    for i in range(w):
+        lines.append(f"        // round {i}: t += q · m · 2^{32 * i}, clearing word {i}")
+        lines.append(f"        q = t{i}" + ("" if n0 == 1 else f" &* 0x{n0:08X} & {mask}"))
+        lines.append("        c = 0")
+        for j in range(w):
+            target = f"t{i + j}"
+            if m32[j] == 0:
+                lines.append(f"        x = {target} &+ c; {target} = x & {mask}; c = x &>> 32")
+            elif m32[j] == 1:
+                lines.append(f"        x = q &+ {target} &+ c; {target} = x & {mask}; c = x &>> 32")
+            else:
+                lines.append(f"        x = q &* 0x{m32[j]:08X} &+ {target} &+ c; {target} = x & {mask}; c = x &>> 32")
+        lines.append(f"        x = t{i + w} &+ c &+ high; t{i + w} = x & {mask}; high = x &>> 32")
+    packed = ", ".join(f"t{w + 2 * k} | (t{w + 2 * k + 1} &<< 32)" for k in range(n))
+    lines.append(f"        return reduceOnce({packed}, top: high)")
+    return lines
+
+
 def reduce_once_body(name, n):
     """The statements of reduceOnce: (top:t) in [0, 2m) -> [0, m), as Swift lines."""
     rb = ["        var borrow: UInt64 = 0", "        var d: UInt128"]
@@ -165,18 +212,37 @@ struct {name}: MontgomeryFieldElement {{
     static let one = {name}({", ".join(hexl(x) for x in one)})
 """)
     mul, sq = montgomery_bodies(m, n, n0inv)
+    mul32 = montgomery_multiply_32(m, n, n0inv)
     out.append(f"""
     /// a · b · R⁻¹ mod m: schoolbook product into 2·{n} limbs, then Montgomery reduction word by
-    /// word. The reduced value stays below 2m, so one masked subtraction finishes it.
+    /// word. The reduced value stays below 2m, so one masked subtraction finishes it. On wasm32 the
+    /// same on 32-bit words (generate_fields.py, montgomery_multiply_32).
     @inline(__always)
     static func montgomeryMultiply(_ a: {name}, _ b: {name}) -> {name} {{
+        #if arch(wasm32)
+        montgomeryMultiply32(a, b)
+        #else
 """ + "\n".join(mul) + f"""
+        #endif
     }}
 
+    #if arch(wasm32)
+    /// montgomeryMultiply on 32-bit words, for wasm32. Never inlined: its {4 * n * n} word products
+    /// are one function every caller shares, not a copy in each point operation.
+    @inline(never)
+    static func montgomeryMultiply32(_ a: {name}, _ b: {name}) -> {name} {{
+""" + "\n".join(mul32) + f"""
+    }}
+    #endif
+
     /// a² · R⁻¹ mod m: each off-diagonal product computed once and doubled, then the same reduction.
+    /// On wasm32 the 32-bit multiplication of a by itself.
     @inline(__always)
     static func montgomerySquare(_ a: {name}) -> {name} {{
-""" + "\n".join(sq) + "\n    }\n")
+        #if arch(wasm32)
+        montgomeryMultiply(a, a)
+        #else
+""" + "\n".join(sq) + "\n        #endif\n    }\n")
     rb = reduce_once_body(name, n)
     out.append(f"""
     /// Given a value (top:t) in [0, 2m), returns it reduced into [0, m) without branching.
@@ -452,7 +518,57 @@ void {prefix}_{curve.lower()}_square_chain(uint64_t x[{n}], size_t count);
     return "".join(source), "".join(header)
 
 
+def check_multiply_32(pairs_per_modulus=1000):
+    """Runs the emitted wasm32 multiplication (montgomery_multiply_32's Swift lines, read as Python
+    statements) on the four moduli for edge values (0, 1, m − 1, R mod m, …) and random pairs, and
+    compares each result with a·b·R⁻¹ mod m from Python's integers; every assignment is checked to
+    stay within 64 bits, since the Swift operators there wrap silently. The native unit tests never
+    compile that branch (it is wasm32 only); the WebAssembly tests run it on real signatures.
+    Returns the number of products checked; raises AssertionError on the first wrong one."""
+    import random
+    import re
+    rng = random.Random(48)
+    checked = 0
+    for c in CURVES.values():
+        n = c["limbs"]
+        for modulus in (c["p"], c["n"]):
+            n0inv = (-pow(modulus, -1, 2**64)) % 2**64
+            statements = []
+            for line in montgomery_multiply_32(limbs(modulus, n), n, n0inv):
+                line = line.strip()
+                if line.startswith("//") or line in ("var x: UInt64", "var c: UInt64", "var q: UInt64"):
+                    continue
+                line = re.sub(r"\b(var|let) ", "", line).replace(": UInt64", "").replace("0xFFFF_FFFF", "0xFFFFFFFF")
+                line = line.replace("a.l", "a_l").replace("b.l", "b_l")
+                for op, py in (("&*", "*"), ("&+", "+"), ("&>>", ">>"), ("&<<", "<<")):
+                    line = line.replace(op, py)
+                if line.startswith("return reduceOnce("):
+                    packed, top = line[len("return reduceOnce("):-1].rsplit(", top: ", 1)
+                    statements += [f"result = [{packed}]", f"top = {top}"]
+                    continue
+                for statement in re.split(r"; |, (?=[ab]\d+ = )", line):
+                    target = statement.split(" = ")[0]
+                    statements += [statement, f"assert 0 <= {target} < 2**64, '{target} left 64 bits'"]
+            program = compile("\n".join(statements), "montgomery_multiply_32", "exec")
+            R = 2 ** (64 * n)
+            edges = [0, 1, 2, modulus - 1, modulus - 2, R % modulus, (R - 1) % modulus, (R * R) % modulus]
+            pairs = [(a, b) for a in edges for b in edges]
+            pairs += [(rng.randrange(modulus), rng.randrange(modulus)) for _ in range(pairs_per_modulus)]
+            for a, b in pairs:
+                env = {f"{side}_l{k}": (v >> (64 * k)) & (2**64 - 1) for side, v in (("a", a), ("b", b)) for k in range(n)}
+                exec(program, env)
+                r = sum(v << (64 * k) for k, v in enumerate(env["result"])) + (env["top"] << (64 * n))
+                assert r < 2 * modulus, f"{hex(modulus)}: {hex(a)} · {hex(b)} left [0, 2m)"
+                assert r % modulus == a * b * pow(R, -1, modulus) % modulus, f"{hex(modulus)}: {hex(a)} · {hex(b)} wrong"
+                checked += 1
+    return checked
+
+
 def main():
+    import sys
+    if sys.argv[1:] == ["--check"]:
+        print("generate_fields.py: the wasm32 Montgomery multiplication agrees with Python's integers on", check_multiply_32(), "products")
+        return
     here = os.path.dirname(os.path.abspath(__file__))
     target = os.path.join(here, "Generated")
     os.makedirs(target, exist_ok=True)

@@ -31,9 +31,13 @@ struct P256Field: MontgomeryFieldElement {
     static let one = P256Field(0x0000000000000001, 0xFFFFFFFF00000000, 0xFFFFFFFFFFFFFFFF, 0x00000000FFFFFFFE)
 
     /// a · b · R⁻¹ mod m: schoolbook product into 2·4 limbs, then Montgomery reduction word by
-    /// word. The reduced value stays below 2m, so one masked subtraction finishes it.
+    /// word. The reduced value stays below 2m, so one masked subtraction finishes it. On wasm32 the
+    /// same on 32-bit words (generate_fields.py, montgomery_multiply_32).
     @inline(__always)
     static func montgomeryMultiply(_ a: P256Field, _ b: P256Field) -> P256Field {
+        #if arch(wasm32)
+        montgomeryMultiply32(a, b)
+        #else
         var x: UInt128
         var c: UInt64
         var t0: UInt64 = 0
@@ -107,11 +111,237 @@ struct P256Field: MontgomeryFieldElement {
         x = mulWide(q, 0xFFFFFFFF00000001) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t7) &+ UInt128(c) &+ UInt128(high); t7 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         return reduceOnce(t4, t5, t6, t7, top: high)
+        #endif
     }
 
+    #if arch(wasm32)
+    /// montgomeryMultiply on 32-bit words, for wasm32. Never inlined: its 64 word products
+    /// are one function every caller shares, not a copy in each point operation.
+    @inline(never)
+    static func montgomeryMultiply32(_ a: P256Field, _ b: P256Field) -> P256Field {
+        let a0 = a.l0 & 0xFFFF_FFFF, a1 = a.l0 &>> 32
+        let a2 = a.l1 & 0xFFFF_FFFF, a3 = a.l1 &>> 32
+        let a4 = a.l2 & 0xFFFF_FFFF, a5 = a.l2 &>> 32
+        let a6 = a.l3 & 0xFFFF_FFFF, a7 = a.l3 &>> 32
+        let b0 = b.l0 & 0xFFFF_FFFF, b1 = b.l0 &>> 32
+        let b2 = b.l1 & 0xFFFF_FFFF, b3 = b.l1 &>> 32
+        let b4 = b.l2 & 0xFFFF_FFFF, b5 = b.l2 &>> 32
+        let b6 = b.l3 & 0xFFFF_FFFF, b7 = b.l3 &>> 32
+        var x: UInt64
+        var c: UInt64
+        var t0: UInt64 = 0
+        var t1: UInt64 = 0
+        var t2: UInt64 = 0
+        var t3: UInt64 = 0
+        var t4: UInt64 = 0
+        var t5: UInt64 = 0
+        var t6: UInt64 = 0
+        var t7: UInt64 = 0
+        var t8: UInt64 = 0
+        var t9: UInt64 = 0
+        var t10: UInt64 = 0
+        var t11: UInt64 = 0
+        var t12: UInt64 = 0
+        var t13: UInt64 = 0
+        var t14: UInt64 = 0
+        var t15: UInt64 = 0
+        // row 0: t += a · b[0] · 2^0
+        c = 0
+        x = a0 &* b0 &+ t0 &+ c; t0 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b0 &+ t1 &+ c; t1 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b0 &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b0 &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b0 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b0 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b0 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b0 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        t8 = c
+        // row 1: t += a · b[1] · 2^32
+        c = 0
+        x = a0 &* b1 &+ t1 &+ c; t1 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b1 &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b1 &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b1 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b1 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b1 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b1 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b1 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        t9 = c
+        // row 2: t += a · b[2] · 2^64
+        c = 0
+        x = a0 &* b2 &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b2 &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b2 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b2 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b2 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b2 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b2 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b2 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        t10 = c
+        // row 3: t += a · b[3] · 2^96
+        c = 0
+        x = a0 &* b3 &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b3 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b3 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b3 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b3 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b3 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b3 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b3 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        t11 = c
+        // row 4: t += a · b[4] · 2^128
+        c = 0
+        x = a0 &* b4 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b4 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b4 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b4 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b4 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b4 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b4 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b4 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        t12 = c
+        // row 5: t += a · b[5] · 2^160
+        c = 0
+        x = a0 &* b5 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b5 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b5 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b5 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b5 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b5 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b5 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b5 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        t13 = c
+        // row 6: t += a · b[6] · 2^192
+        c = 0
+        x = a0 &* b6 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b6 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b6 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b6 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b6 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b6 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b6 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b6 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        t14 = c
+        // row 7: t += a · b[7] · 2^224
+        c = 0
+        x = a0 &* b7 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b7 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b7 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b7 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b7 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b7 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b7 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b7 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        t15 = c
+        var high: UInt64 = 0
+        var q: UInt64
+        // round 0: t += q · m · 2^0, clearing word 0
+        q = t0
+        c = 0
+        x = q &* 0xFFFFFFFF &+ t0 &+ c; t0 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t1 &+ c; t1 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t8 &+ c &+ high; t8 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 1: t += q · m · 2^32, clearing word 1
+        q = t1
+        c = 0
+        x = q &* 0xFFFFFFFF &+ t1 &+ c; t1 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t9 &+ c &+ high; t9 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 2: t += q · m · 2^64, clearing word 2
+        q = t2
+        c = 0
+        x = q &* 0xFFFFFFFF &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t10 &+ c &+ high; t10 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 3: t += q · m · 2^96, clearing word 3
+        q = t3
+        c = 0
+        x = q &* 0xFFFFFFFF &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t11 &+ c &+ high; t11 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 4: t += q · m · 2^128, clearing word 4
+        q = t4
+        c = 0
+        x = q &* 0xFFFFFFFF &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t12 &+ c &+ high; t12 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 5: t += q · m · 2^160, clearing word 5
+        q = t5
+        c = 0
+        x = q &* 0xFFFFFFFF &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t13 &+ c &+ high; t13 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 6: t += q · m · 2^192, clearing word 6
+        q = t6
+        c = 0
+        x = q &* 0xFFFFFFFF &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t14 &+ c &+ high; t14 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 7: t += q · m · 2^224, clearing word 7
+        q = t7
+        c = 0
+        x = q &* 0xFFFFFFFF &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t15 &+ c &+ high; t15 = x & 0xFFFF_FFFF; high = x &>> 32
+        return reduceOnce(t8 | (t9 &<< 32), t10 | (t11 &<< 32), t12 | (t13 &<< 32), t14 | (t15 &<< 32), top: high)
+    }
+    #endif
+
     /// a² · R⁻¹ mod m: each off-diagonal product computed once and doubled, then the same reduction.
+    /// On wasm32 the 32-bit multiplication of a by itself.
     @inline(__always)
     static func montgomerySquare(_ a: P256Field) -> P256Field {
+        #if arch(wasm32)
+        montgomeryMultiply(a, a)
+        #else
         var x: UInt128
         var c: UInt64
         var t0: UInt64 = 0
@@ -189,6 +419,7 @@ struct P256Field: MontgomeryFieldElement {
         x = mulWide(q, 0xFFFFFFFF00000001) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t7) &+ UInt128(c) &+ UInt128(high); t7 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         return reduceOnce(t4, t5, t6, t7, top: high)
+        #endif
     }
 
     /// Given a value (top:t) in [0, 2m), returns it reduced into [0, m) without branching.

@@ -31,9 +31,13 @@ struct P384Scalar: MontgomeryFieldElement {
     static let one = P384Scalar(0x1313E695333AD68D, 0xA7E5F24DB74F5885, 0x389CB27E0BC8D220, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000)
 
     /// a · b · R⁻¹ mod m: schoolbook product into 2·6 limbs, then Montgomery reduction word by
-    /// word. The reduced value stays below 2m, so one masked subtraction finishes it.
+    /// word. The reduced value stays below 2m, so one masked subtraction finishes it. On wasm32 the
+    /// same on 32-bit words (generate_fields.py, montgomery_multiply_32).
     @inline(__always)
     static func montgomeryMultiply(_ a: P384Scalar, _ b: P384Scalar) -> P384Scalar {
+        #if arch(wasm32)
+        montgomeryMultiply32(a, b)
+        #else
         var x: UInt128
         var c: UInt64
         var t0: UInt64 = 0
@@ -165,11 +169,437 @@ struct P384Scalar: MontgomeryFieldElement {
         x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t10) &+ UInt128(c); t10 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t11) &+ UInt128(c) &+ UInt128(high); t11 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         return reduceOnce(t6, t7, t8, t9, t10, t11, top: high)
+        #endif
     }
 
+    #if arch(wasm32)
+    /// montgomeryMultiply on 32-bit words, for wasm32. Never inlined: its 144 word products
+    /// are one function every caller shares, not a copy in each point operation.
+    @inline(never)
+    static func montgomeryMultiply32(_ a: P384Scalar, _ b: P384Scalar) -> P384Scalar {
+        let a0 = a.l0 & 0xFFFF_FFFF, a1 = a.l0 &>> 32
+        let a2 = a.l1 & 0xFFFF_FFFF, a3 = a.l1 &>> 32
+        let a4 = a.l2 & 0xFFFF_FFFF, a5 = a.l2 &>> 32
+        let a6 = a.l3 & 0xFFFF_FFFF, a7 = a.l3 &>> 32
+        let a8 = a.l4 & 0xFFFF_FFFF, a9 = a.l4 &>> 32
+        let a10 = a.l5 & 0xFFFF_FFFF, a11 = a.l5 &>> 32
+        let b0 = b.l0 & 0xFFFF_FFFF, b1 = b.l0 &>> 32
+        let b2 = b.l1 & 0xFFFF_FFFF, b3 = b.l1 &>> 32
+        let b4 = b.l2 & 0xFFFF_FFFF, b5 = b.l2 &>> 32
+        let b6 = b.l3 & 0xFFFF_FFFF, b7 = b.l3 &>> 32
+        let b8 = b.l4 & 0xFFFF_FFFF, b9 = b.l4 &>> 32
+        let b10 = b.l5 & 0xFFFF_FFFF, b11 = b.l5 &>> 32
+        var x: UInt64
+        var c: UInt64
+        var t0: UInt64 = 0
+        var t1: UInt64 = 0
+        var t2: UInt64 = 0
+        var t3: UInt64 = 0
+        var t4: UInt64 = 0
+        var t5: UInt64 = 0
+        var t6: UInt64 = 0
+        var t7: UInt64 = 0
+        var t8: UInt64 = 0
+        var t9: UInt64 = 0
+        var t10: UInt64 = 0
+        var t11: UInt64 = 0
+        var t12: UInt64 = 0
+        var t13: UInt64 = 0
+        var t14: UInt64 = 0
+        var t15: UInt64 = 0
+        var t16: UInt64 = 0
+        var t17: UInt64 = 0
+        var t18: UInt64 = 0
+        var t19: UInt64 = 0
+        var t20: UInt64 = 0
+        var t21: UInt64 = 0
+        var t22: UInt64 = 0
+        var t23: UInt64 = 0
+        // row 0: t += a · b[0] · 2^0
+        c = 0
+        x = a0 &* b0 &+ t0 &+ c; t0 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b0 &+ t1 &+ c; t1 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b0 &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b0 &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b0 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b0 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b0 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b0 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b0 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b0 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b0 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b0 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        t12 = c
+        // row 1: t += a · b[1] · 2^32
+        c = 0
+        x = a0 &* b1 &+ t1 &+ c; t1 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b1 &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b1 &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b1 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b1 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b1 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b1 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b1 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b1 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b1 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b1 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b1 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        t13 = c
+        // row 2: t += a · b[2] · 2^64
+        c = 0
+        x = a0 &* b2 &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b2 &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b2 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b2 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b2 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b2 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b2 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b2 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b2 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b2 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b2 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b2 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        t14 = c
+        // row 3: t += a · b[3] · 2^96
+        c = 0
+        x = a0 &* b3 &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b3 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b3 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b3 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b3 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b3 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b3 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b3 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b3 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b3 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b3 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b3 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        t15 = c
+        // row 4: t += a · b[4] · 2^128
+        c = 0
+        x = a0 &* b4 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b4 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b4 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b4 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b4 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b4 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b4 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b4 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b4 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b4 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b4 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b4 &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        t16 = c
+        // row 5: t += a · b[5] · 2^160
+        c = 0
+        x = a0 &* b5 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b5 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b5 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b5 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b5 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b5 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b5 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b5 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b5 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b5 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b5 &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b5 &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        t17 = c
+        // row 6: t += a · b[6] · 2^192
+        c = 0
+        x = a0 &* b6 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b6 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b6 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b6 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b6 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b6 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b6 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b6 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b6 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b6 &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b6 &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b6 &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        t18 = c
+        // row 7: t += a · b[7] · 2^224
+        c = 0
+        x = a0 &* b7 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b7 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b7 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b7 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b7 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b7 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b7 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b7 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b7 &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b7 &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b7 &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b7 &+ t18 &+ c; t18 = x & 0xFFFF_FFFF; c = x &>> 32
+        t19 = c
+        // row 8: t += a · b[8] · 2^256
+        c = 0
+        x = a0 &* b8 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b8 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b8 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b8 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b8 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b8 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b8 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b8 &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b8 &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b8 &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b8 &+ t18 &+ c; t18 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b8 &+ t19 &+ c; t19 = x & 0xFFFF_FFFF; c = x &>> 32
+        t20 = c
+        // row 9: t += a · b[9] · 2^288
+        c = 0
+        x = a0 &* b9 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b9 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b9 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b9 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b9 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b9 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b9 &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b9 &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b9 &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b9 &+ t18 &+ c; t18 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b9 &+ t19 &+ c; t19 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b9 &+ t20 &+ c; t20 = x & 0xFFFF_FFFF; c = x &>> 32
+        t21 = c
+        // row 10: t += a · b[10] · 2^320
+        c = 0
+        x = a0 &* b10 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b10 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b10 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b10 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b10 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b10 &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b10 &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b10 &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b10 &+ t18 &+ c; t18 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b10 &+ t19 &+ c; t19 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b10 &+ t20 &+ c; t20 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b10 &+ t21 &+ c; t21 = x & 0xFFFF_FFFF; c = x &>> 32
+        t22 = c
+        // row 11: t += a · b[11] · 2^352
+        c = 0
+        x = a0 &* b11 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a1 &* b11 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a2 &* b11 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a3 &* b11 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a4 &* b11 &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a5 &* b11 &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a6 &* b11 &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a7 &* b11 &+ t18 &+ c; t18 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a8 &* b11 &+ t19 &+ c; t19 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a9 &* b11 &+ t20 &+ c; t20 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a10 &* b11 &+ t21 &+ c; t21 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = a11 &* b11 &+ t22 &+ c; t22 = x & 0xFFFF_FFFF; c = x &>> 32
+        t23 = c
+        var high: UInt64 = 0
+        var q: UInt64
+        // round 0: t += q · m · 2^0, clearing word 0
+        q = t0 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t0 &+ c; t0 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t1 &+ c; t1 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t12 &+ c &+ high; t12 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 1: t += q · m · 2^32, clearing word 1
+        q = t1 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t1 &+ c; t1 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t13 &+ c &+ high; t13 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 2: t += q · m · 2^64, clearing word 2
+        q = t2 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t2 &+ c; t2 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t14 &+ c &+ high; t14 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 3: t += q · m · 2^96, clearing word 3
+        q = t3 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t3 &+ c; t3 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t15 &+ c &+ high; t15 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 4: t += q · m · 2^128, clearing word 4
+        q = t4 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t4 &+ c; t4 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t16 &+ c &+ high; t16 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 5: t += q · m · 2^160, clearing word 5
+        q = t5 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t5 &+ c; t5 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t17 &+ c &+ high; t17 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 6: t += q · m · 2^192, clearing word 6
+        q = t6 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t6 &+ c; t6 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t18 &+ c &+ high; t18 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 7: t += q · m · 2^224, clearing word 7
+        q = t7 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t7 &+ c; t7 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t18 &+ c; t18 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t19 &+ c &+ high; t19 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 8: t += q · m · 2^256, clearing word 8
+        q = t8 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t8 &+ c; t8 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t18 &+ c; t18 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t19 &+ c; t19 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t20 &+ c &+ high; t20 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 9: t += q · m · 2^288, clearing word 9
+        q = t9 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t9 &+ c; t9 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t18 &+ c; t18 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t19 &+ c; t19 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t20 &+ c; t20 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t21 &+ c &+ high; t21 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 10: t += q · m · 2^320, clearing word 10
+        q = t10 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t10 &+ c; t10 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t18 &+ c; t18 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t19 &+ c; t19 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t20 &+ c; t20 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t21 &+ c; t21 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t22 &+ c &+ high; t22 = x & 0xFFFF_FFFF; high = x &>> 32
+        // round 11: t += q · m · 2^352, clearing word 11
+        q = t11 &* 0xE88FDC45 & 0xFFFF_FFFF
+        c = 0
+        x = q &* 0xCCC52973 &+ t11 &+ c; t11 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xECEC196A &+ t12 &+ c; t12 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x48B0A77A &+ t13 &+ c; t13 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0x581A0DB2 &+ t14 &+ c; t14 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xF4372DDF &+ t15 &+ c; t15 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xC7634D81 &+ t16 &+ c; t16 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t17 &+ c; t17 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t18 &+ c; t18 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t19 &+ c; t19 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t20 &+ c; t20 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t21 &+ c; t21 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = q &* 0xFFFFFFFF &+ t22 &+ c; t22 = x & 0xFFFF_FFFF; c = x &>> 32
+        x = t23 &+ c &+ high; t23 = x & 0xFFFF_FFFF; high = x &>> 32
+        return reduceOnce(t12 | (t13 &<< 32), t14 | (t15 &<< 32), t16 | (t17 &<< 32), t18 | (t19 &<< 32), t20 | (t21 &<< 32), t22 | (t23 &<< 32), top: high)
+    }
+    #endif
+
     /// a² · R⁻¹ mod m: each off-diagonal product computed once and doubled, then the same reduction.
+    /// On wasm32 the 32-bit multiplication of a by itself.
     @inline(__always)
     static func montgomerySquare(_ a: P384Scalar) -> P384Scalar {
+        #if arch(wasm32)
+        montgomeryMultiply(a, a)
+        #else
         var x: UInt128
         var c: UInt64
         var t0: UInt64 = 0
@@ -300,6 +730,7 @@ struct P384Scalar: MontgomeryFieldElement {
         x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t10) &+ UInt128(c); t10 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
         x = UInt128(t11) &+ UInt128(c) &+ UInt128(high); t11 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
         return reduceOnce(t6, t7, t8, t9, t10, t11, top: high)
+        #endif
     }
 
     /// Given a value (top:t) in [0, 2m), returns it reduced into [0, m) without branching.
