@@ -62,6 +62,48 @@ public indirect enum CBORValue: Hashable, Sendable {
     /// The entries of a map, in wire order.
     public var mapValue: [CBORMapEntry]? { if case .map(let m) = self { m } else { nil } }
 
+    /// Hashes the item's kind and contents, items of arrays and maps in order: the same hash for
+    /// values the synthesized `==` finds equal. Written out (not synthesized) so the recursion
+    /// through arrays, maps and tags is one call per level, not the standard library's array
+    /// hashing specialized and inlined level into level (32 KB of sigil.wasm).
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .unsigned(let n):
+            hasher.combine(0 as UInt8)
+            hasher.combine(n)
+        case .negative(let n):
+            hasher.combine(1 as UInt8)
+            hasher.combine(n)
+        case .bytes(let b):
+            hasher.combine(2 as UInt8)
+            hasher.combine(b.count)
+            for byte in b { hasher.combine(byte) }
+        case .text(let t):
+            hasher.combine(3 as UInt8)
+            hasher.combine(t)
+        case .array(let items):
+            hasher.combine(4 as UInt8)
+            hasher.combine(items.count)
+            for item in items { item.hash(into: &hasher) }
+        case .map(let entries):
+            hasher.combine(5 as UInt8)
+            hasher.combine(entries.count)
+            for entry in entries { entry.hash(into: &hasher) }
+        case .tagged(let tag, let item):
+            hasher.combine(6 as UInt8)
+            hasher.combine(tag)
+            item.hash(into: &hasher)
+        case .bool(let b):
+            hasher.combine(7 as UInt8)
+            hasher.combine(b)
+        case .null:
+            hasher.combine(8 as UInt8)
+        case .float(let f):
+            hasher.combine(9 as UInt8)
+            hasher.combine(f)
+        }
+    }
+
     /// What kind of item this is, for error messages ("map", "byte string").
     public var kindName: String {
         switch self {
@@ -90,5 +132,11 @@ public struct CBORMapEntry: Hashable, Sendable {
     public init(key: CBORValue, value: CBORValue) {
         self.key = key
         self.value = value
+    }
+
+    /// Hashes the key, then the value (``CBORValue/hash(into:)``).
+    public func hash(into hasher: inout Hasher) {
+        key.hash(into: &hasher)
+        value.hash(into: &hasher)
     }
 }

@@ -189,6 +189,27 @@ final class CBORTests: XCTestCase {
         XCTAssertEqual(Hex.encode(CBOR.encode(try CBOR.decode(bytes("a203040102")), sortingMapKeys: true)), "a201020304")
     }
 
+    func testNestedDuplicateKeysRefusedAndHashAgreesWithEquality() throws {
+        // {[1, {2: "x"}]: 0, [1, {2: "x"}]: 1}: the same array key twice, a map inside it.
+        assertRefused("a28201a1026178008201a102617801", .duplicateMapKey, at: 8)
+        // The same key but for the text deep inside ("x" / "y") is another key.
+        XCTAssertNoThrow(try CBOR.decode(bytes("a28201a1026178008201a102617901")))
+        let values: [CBORValue] = [
+            .unsigned(1), .negative(1), .bytes([1]), .text("\u{1}"), .array([.unsigned(1)]), .bool(true), .null,
+            .map(pairs: [(.unsigned(2), .text("x"))]), .map(pairs: [(.unsigned(2), .text("y"))]),
+            .map(pairs: [(.negative(2), .text("x"))]), .tagged(1, .unsigned(1)), .tagged(2, .unsigned(1)),
+            .float(0.0), .float(-0.0), .array([.array([.unsigned(1)])]), .array([]), .map([]), .bytes([]),
+        ]
+        for a in values {
+            for b in values where a == b {
+                XCTAssertEqual(a.hashValue, b.hashValue, "\(a) == \(b) with different hashes")
+            }
+        }
+        // 0.0 == −0.0, so the two floats are one member; every other value is distinct.
+        XCTAssertEqual(Set(values).count, values.count - 1)
+        XCTAssertEqual(Set(values + values).count, values.count - 1)
+    }
+
     // MARK: Limits
 
     func testDepthLimit() throws {
