@@ -57,7 +57,7 @@ def times_constant(q, limb):
     if limb == 0:
         return None
     if limb == 1:
-        return f"UInt128({q})"
+        return f"u128({q})"
     return f"mulWide({q}, {hexl(limb)})"
 
 
@@ -74,10 +74,10 @@ def emit_reduction(m, n, n0inv):
             product = times_constant("q", m[j])
             target = f"t{i + j}"
             if product is None:
-                lines.append(f"        x = UInt128({target}) &+ UInt128(c); {target} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+                lines.append(f"        x = u128({target}) &+ u128(c); {target} = lo64(x); c = hi64(x)")
             else:
-                lines.append(f"        x = {product} &+ UInt128({target}) &+ UInt128(c); {target} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
-        lines.append(f"        x = UInt128(t{i + n}) &+ UInt128(c) &+ UInt128(high); t{i + n} = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)")
+                lines.append(f"        x = {product} &+ u128({target}) &+ u128(c); {target} = lo64(x); c = hi64(x)")
+        lines.append(f"        x = u128(t{i + n}) &+ u128(c) &+ u128(high); t{i + n} = lo64(x); high = hi64(x)")
     lines.append(f"        return reduceOnce({', '.join(f't{n + k}' for k in range(n))}, top: high)")
     return lines
 
@@ -92,7 +92,7 @@ def montgomery_bodies(m, n, n0inv):
         mul.append(f"        // row {i}: t += a · b[{i}] · 2^{64 * i}")
         mul.append("        c = 0")
         for j in range(n):
-            mul.append(f"        x = mulWide(a.l{j}, b.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+            mul.append(f"        x = mulWide(a.l{j}, b.l{i}) &+ u128(t{i + j}) &+ u128(c); t{i + j} = lo64(x); c = hi64(x)")
         mul.append(f"        t{i + n} = c")
     mul += emit_reduction(m, n, n0inv)
     sq = ["        var x: UInt128", "        var c: UInt64"]
@@ -101,7 +101,7 @@ def montgomery_bodies(m, n, n0inv):
     for i in range(n - 1):
         sq.append("        c = 0")
         for j in range(i + 1, n):
-            sq.append(f"        x = mulWide(a.l{j}, a.l{i}) &+ UInt128(t{i + j}) &+ UInt128(c); t{i + j} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+            sq.append(f"        x = mulWide(a.l{j}, a.l{i}) &+ u128(t{i + j}) &+ u128(c); t{i + j} = lo64(x); c = hi64(x)")
         sq.append(f"        t{i + n} = c")
     sq.append("        // doubled: shift left by one bit")
     for k in range(2 * n - 1, 0, -1):
@@ -110,8 +110,8 @@ def montgomery_bodies(m, n, n0inv):
     sq.append("        // plus the diagonal a[i]²")
     sq.append("        c = 0")
     for i in range(n):
-        sq.append(f"        x = mulWide(a.l{i}, a.l{i}) &+ UInt128(t{2 * i}) &+ UInt128(c); t{2 * i} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
-        sq.append(f"        x = UInt128(t{2 * i + 1}) &+ UInt128(c); t{2 * i + 1} = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)")
+        sq.append(f"        x = mulWide(a.l{i}, a.l{i}) &+ u128(t{2 * i}) &+ u128(c); t{2 * i} = lo64(x); c = hi64(x)")
+        sq.append(f"        x = u128(t{2 * i + 1}) &+ u128(c); t{2 * i + 1} = lo64(x); c = hi64(x)")
     sq += emit_reduction(m, n, n0inv)
     return mul, sq
 
@@ -163,8 +163,8 @@ def reduce_once_body(name, n):
     """The statements of reduceOnce: (top:t) in [0, 2m) -> [0, m), as Swift lines."""
     rb = ["        var borrow: UInt64 = 0", "        var d: UInt128"]
     for i in range(n):
-        rb.append(f"        d = UInt128(t{i}) &- UInt128(modulus.l{i}) &- UInt128(borrow); let s{i} = UInt64(truncatingIfNeeded: d); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1")
-    rb.append("        d = UInt128(top) &- UInt128(borrow); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1")
+        rb.append(f"        d = u128(t{i}) &- u128(modulus.l{i}) &- u128(borrow); let s{i} = lo64(d); borrow = hi64(d) & 1")
+    rb.append("        d = u128(top) &- u128(borrow); borrow = hi64(d) & 1")
     rb.append("        // borrow = 1 exactly when (top:t) < m: keep t; otherwise take t − m.")
     rb.append("        let keep = 0 &- borrow")
     rb.append(f"        return {name}(" + ", ".join(f"(t{i} & keep) | (s{i} & ~keep)" for i in range(n)) + ")")
@@ -252,7 +252,7 @@ struct {name}: MontgomeryFieldElement {{
     # add
     ab = ["        var carry: UInt64 = 0", "        var x: UInt128"]
     for i in range(n):
-        ab.append(f"        x = UInt128(a.l{i}) &+ UInt128(b.l{i}) &+ UInt128(carry); let t{i} = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)")
+        ab.append(f"        x = u128(a.l{i}) &+ u128(b.l{i}) &+ u128(carry); let t{i} = lo64(x); carry = hi64(x)")
     ab.append(f"        return reduceOnce({', '.join(f't{i}' for i in range(n))}, top: carry)")
     out.append(f"""
     /// A raw value in [0, 2m) reduced into [0, m) (form unchanged): used to take a hash or a
@@ -269,12 +269,12 @@ struct {name}: MontgomeryFieldElement {{
     # subtract
     sb = ["        var borrow: UInt64 = 0", "        var x: UInt128"]
     for i in range(n):
-        sb.append(f"        x = UInt128(a.l{i}) &- UInt128(b.l{i}) &- UInt128(borrow); let d{i} = UInt64(truncatingIfNeeded: x); borrow = UInt64(truncatingIfNeeded: x &>> 64) & 1")
+        sb.append(f"        x = u128(a.l{i}) &- u128(b.l{i}) &- u128(borrow); let d{i} = lo64(x); borrow = hi64(x) & 1")
     sb.append("        // On borrow, add m back (masked).")
     sb.append("        let mask = 0 &- borrow")
     sb.append("        var carry: UInt64 = 0")
     for i in range(n):
-        sb.append(f"        x = UInt128(d{i}) &+ UInt128(modulus.l{i} & mask) &+ UInt128(carry); let r{i} = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)")
+        sb.append(f"        x = u128(d{i}) &+ u128(modulus.l{i} & mask) &+ u128(carry); let r{i} = lo64(x); carry = hi64(x)")
     sb.append(f"        return {name}({', '.join(f'r{i}' for i in range(n))})")
     out.append(f"""
     /// a − b mod m.
@@ -284,7 +284,7 @@ struct {name}: MontgomeryFieldElement {{
     # halve
     hb = ["        let mask = 0 &- (a.l0 & 1)", "        var carry: UInt64 = 0", "        var x: UInt128"]
     for i in range(n):
-        hb.append(f"        x = UInt128(a.l{i}) &+ UInt128(modulus.l{i} & mask) &+ UInt128(carry); let t{i} = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)")
+        hb.append(f"        x = u128(a.l{i}) &+ u128(modulus.l{i} & mask) &+ u128(carry); let t{i} = lo64(x); carry = hi64(x)")
     shifted = [f"(t{i} &>> 1) | (t{i + 1} &<< 63)" for i in range(n - 1)] + [f"(t{n - 1} &>> 1) | (carry &<< 63)"]
     hb.append(f"        return {name}({', '.join(shifted)})")
     out.append(f"""
@@ -434,11 +434,12 @@ def swift_to_c(line, name, n):
         statement = re.sub(r"^var (\w+): UInt64 = 0$", r"uint64_t \1 = 0", statement)
         statement = re.sub(r"^var (\w+): UInt64$", r"uint64_t \1", statement)
         statement = re.sub(r"^let (\w+) = ", r"const uint64_t \1 = ", statement)
-        statement = re.sub(r"UInt64\(truncatingIfNeeded: ([^()]*)\)", r"((uint64_t)(\1))", statement)
+        statement = re.sub(r"\blo64\(([^()]*)\)", r"((uint64_t)(\1))", statement)
+        statement = re.sub(r"\bhi64\(([^()]*)\)", r"((uint64_t)(\1 >> 64))", statement)
         # mulWide(x, y) is the 64 × 64 → 128-bit product (MontgomeryField.swift): in C, a u128 product.
         statement = re.sub(r"mulWide\(([^(),]*), (0x[0-9A-F]+)\)", r"((u128)(\1)) * \2", statement)
         statement = re.sub(r"mulWide\(([^(),]*), ([^(),]*)\)", r"((u128)(\1)) * ((u128)(\2))", statement)
-        statement = re.sub(r"UInt128\(([^()]*)\)", r"((u128)(\1))", statement)
+        statement = re.sub(r"\bu128\(([^()]*)\)", r"((u128)(\1))", statement)
         statement = re.sub(r"\b(a|b)\.l(\d+)", r"\1[\2]", statement)
         statement = re.sub(r"\bmodulus\.l(\d+)", rf"{name.upper()}_MODULUS[\1]", statement)
         for swift, c in (("&*", "*"), ("&+", "+"), ("&-", "-"), ("&>>", ">>")):

@@ -50,66 +50,66 @@ struct P256Field: MontgomeryFieldElement {
         var t7: UInt64 = 0
         // row 0: t += a · b[0] · 2^0
         c = 0
-        x = mulWide(a.l0, b.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l1, b.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l2, b.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l3, b.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l0) &+ u128(t0) &+ u128(c); t0 = lo64(x); c = hi64(x)
+        x = mulWide(a.l1, b.l0) &+ u128(t1) &+ u128(c); t1 = lo64(x); c = hi64(x)
+        x = mulWide(a.l2, b.l0) &+ u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = mulWide(a.l3, b.l0) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
         t4 = c
         // row 1: t += a · b[1] · 2^64
         c = 0
-        x = mulWide(a.l0, b.l1) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l1, b.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l2, b.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l3, b.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l1) &+ u128(t1) &+ u128(c); t1 = lo64(x); c = hi64(x)
+        x = mulWide(a.l1, b.l1) &+ u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = mulWide(a.l2, b.l1) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = mulWide(a.l3, b.l1) &+ u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
         t5 = c
         // row 2: t += a · b[2] · 2^128
         c = 0
-        x = mulWide(a.l0, b.l2) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l1, b.l2) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l2, b.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l3, b.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l2) &+ u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = mulWide(a.l1, b.l2) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = mulWide(a.l2, b.l2) &+ u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
+        x = mulWide(a.l3, b.l2) &+ u128(t5) &+ u128(c); t5 = lo64(x); c = hi64(x)
         t6 = c
         // row 3: t += a · b[3] · 2^192
         c = 0
-        x = mulWide(a.l0, b.l3) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l1, b.l3) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l2, b.l3) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l3, b.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, b.l3) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = mulWide(a.l1, b.l3) &+ u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
+        x = mulWide(a.l2, b.l3) &+ u128(t5) &+ u128(c); t5 = lo64(x); c = hi64(x)
+        x = mulWide(a.l3, b.l3) &+ u128(t6) &+ u128(c); t6 = lo64(x); c = hi64(x)
         t7 = c
         var high: UInt64 = 0
         var q: UInt64
         // round 0: t += q · m · 2^0, clearing limb 0
         q = t0
         c = 0
-        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0xFFFFFFFF00000001) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(c) &+ UInt128(high); t4 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ u128(t0) &+ u128(c); t0 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ u128(t1) &+ u128(c); t1 = lo64(x); c = hi64(x)
+        x = u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0xFFFFFFFF00000001) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = u128(t4) &+ u128(c) &+ u128(high); t4 = lo64(x); high = hi64(x)
         // round 1: t += q · m · 2^64, clearing limb 1
         q = t1
         c = 0
-        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0xFFFFFFFF00000001) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t5) &+ UInt128(c) &+ UInt128(high); t5 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ u128(t1) &+ u128(c); t1 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0xFFFFFFFF00000001) &+ u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
+        x = u128(t5) &+ u128(c) &+ u128(high); t5 = lo64(x); high = hi64(x)
         // round 2: t += q · m · 2^128, clearing limb 2
         q = t2
         c = 0
-        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0xFFFFFFFF00000001) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t6) &+ UInt128(c) &+ UInt128(high); t6 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0xFFFFFFFF00000001) &+ u128(t5) &+ u128(c); t5 = lo64(x); c = hi64(x)
+        x = u128(t6) &+ u128(c) &+ u128(high); t6 = lo64(x); high = hi64(x)
         // round 3: t += q · m · 2^192, clearing limb 3
         q = t3
         c = 0
-        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0xFFFFFFFF00000001) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t7) &+ UInt128(c) &+ UInt128(high); t7 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
+        x = u128(t5) &+ u128(c); t5 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0xFFFFFFFF00000001) &+ u128(t6) &+ u128(c); t6 = lo64(x); c = hi64(x)
+        x = u128(t7) &+ u128(c) &+ u128(high); t7 = lo64(x); high = hi64(x)
         return reduceOnce(t4, t5, t6, t7, top: high)
         #endif
     }
@@ -354,16 +354,16 @@ struct P256Field: MontgomeryFieldElement {
         var t7: UInt64 = 0
         // off-diagonal products a[i]·a[j], i < j
         c = 0
-        x = mulWide(a.l1, a.l0) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l2, a.l0) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l3, a.l0) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l1, a.l0) &+ u128(t1) &+ u128(c); t1 = lo64(x); c = hi64(x)
+        x = mulWide(a.l2, a.l0) &+ u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = mulWide(a.l3, a.l0) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
         t4 = c
         c = 0
-        x = mulWide(a.l2, a.l1) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l3, a.l1) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l2, a.l1) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = mulWide(a.l3, a.l1) &+ u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
         t5 = c
         c = 0
-        x = mulWide(a.l3, a.l2) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l3, a.l2) &+ u128(t5) &+ u128(c); t5 = lo64(x); c = hi64(x)
         t6 = c
         // doubled: shift left by one bit
         t7 = (t7 << 1) | (t6 >> 63)
@@ -376,48 +376,48 @@ struct P256Field: MontgomeryFieldElement {
         t0 = t0 << 1
         // plus the diagonal a[i]²
         c = 0
-        x = mulWide(a.l0, a.l0) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l1, a.l1) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l2, a.l2) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(a.l3, a.l3) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t7) &+ UInt128(c); t7 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(a.l0, a.l0) &+ u128(t0) &+ u128(c); t0 = lo64(x); c = hi64(x)
+        x = u128(t1) &+ u128(c); t1 = lo64(x); c = hi64(x)
+        x = mulWide(a.l1, a.l1) &+ u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = mulWide(a.l2, a.l2) &+ u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
+        x = u128(t5) &+ u128(c); t5 = lo64(x); c = hi64(x)
+        x = mulWide(a.l3, a.l3) &+ u128(t6) &+ u128(c); t6 = lo64(x); c = hi64(x)
+        x = u128(t7) &+ u128(c); t7 = lo64(x); c = hi64(x)
         var high: UInt64 = 0
         var q: UInt64
         // round 0: t += q · m · 2^0, clearing limb 0
         q = t0
         c = 0
-        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t0) &+ UInt128(c); t0 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0xFFFFFFFF00000001) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(c) &+ UInt128(high); t4 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ u128(t0) &+ u128(c); t0 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ u128(t1) &+ u128(c); t1 = lo64(x); c = hi64(x)
+        x = u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0xFFFFFFFF00000001) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = u128(t4) &+ u128(c) &+ u128(high); t4 = lo64(x); high = hi64(x)
         // round 1: t += q · m · 2^64, clearing limb 1
         q = t1
         c = 0
-        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t1) &+ UInt128(c); t1 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0xFFFFFFFF00000001) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t5) &+ UInt128(c) &+ UInt128(high); t5 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ u128(t1) &+ u128(c); t1 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0xFFFFFFFF00000001) &+ u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
+        x = u128(t5) &+ u128(c) &+ u128(high); t5 = lo64(x); high = hi64(x)
         // round 2: t += q · m · 2^128, clearing limb 2
         q = t2
         c = 0
-        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t2) &+ UInt128(c); t2 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0xFFFFFFFF00000001) &+ UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t6) &+ UInt128(c) &+ UInt128(high); t6 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ u128(t2) &+ u128(c); t2 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0xFFFFFFFF00000001) &+ u128(t5) &+ u128(c); t5 = lo64(x); c = hi64(x)
+        x = u128(t6) &+ u128(c) &+ u128(high); t6 = lo64(x); high = hi64(x)
         // round 3: t += q · m · 2^192, clearing limb 3
         q = t3
         c = 0
-        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ UInt128(t3) &+ UInt128(c); t3 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0x00000000FFFFFFFF) &+ UInt128(t4) &+ UInt128(c); t4 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t5) &+ UInt128(c); t5 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = mulWide(q, 0xFFFFFFFF00000001) &+ UInt128(t6) &+ UInt128(c); t6 = UInt64(truncatingIfNeeded: x); c = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(t7) &+ UInt128(c) &+ UInt128(high); t7 = UInt64(truncatingIfNeeded: x); high = UInt64(truncatingIfNeeded: x &>> 64)
+        x = mulWide(q, 0xFFFFFFFFFFFFFFFF) &+ u128(t3) &+ u128(c); t3 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0x00000000FFFFFFFF) &+ u128(t4) &+ u128(c); t4 = lo64(x); c = hi64(x)
+        x = u128(t5) &+ u128(c); t5 = lo64(x); c = hi64(x)
+        x = mulWide(q, 0xFFFFFFFF00000001) &+ u128(t6) &+ u128(c); t6 = lo64(x); c = hi64(x)
+        x = u128(t7) &+ u128(c) &+ u128(high); t7 = lo64(x); high = hi64(x)
         return reduceOnce(t4, t5, t6, t7, top: high)
         #endif
     }
@@ -427,11 +427,11 @@ struct P256Field: MontgomeryFieldElement {
     static func reduceOnce(_ t0: UInt64, _ t1: UInt64, _ t2: UInt64, _ t3: UInt64, top: UInt64) -> P256Field {
         var borrow: UInt64 = 0
         var d: UInt128
-        d = UInt128(t0) &- UInt128(modulus.l0) &- UInt128(borrow); let s0 = UInt64(truncatingIfNeeded: d); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1
-        d = UInt128(t1) &- UInt128(modulus.l1) &- UInt128(borrow); let s1 = UInt64(truncatingIfNeeded: d); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1
-        d = UInt128(t2) &- UInt128(modulus.l2) &- UInt128(borrow); let s2 = UInt64(truncatingIfNeeded: d); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1
-        d = UInt128(t3) &- UInt128(modulus.l3) &- UInt128(borrow); let s3 = UInt64(truncatingIfNeeded: d); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1
-        d = UInt128(top) &- UInt128(borrow); borrow = UInt64(truncatingIfNeeded: d &>> 64) & 1
+        d = u128(t0) &- u128(modulus.l0) &- u128(borrow); let s0 = lo64(d); borrow = hi64(d) & 1
+        d = u128(t1) &- u128(modulus.l1) &- u128(borrow); let s1 = lo64(d); borrow = hi64(d) & 1
+        d = u128(t2) &- u128(modulus.l2) &- u128(borrow); let s2 = lo64(d); borrow = hi64(d) & 1
+        d = u128(t3) &- u128(modulus.l3) &- u128(borrow); let s3 = lo64(d); borrow = hi64(d) & 1
+        d = u128(top) &- u128(borrow); borrow = hi64(d) & 1
         // borrow = 1 exactly when (top:t) < m: keep t; otherwise take t − m.
         let keep = 0 &- borrow
         return P256Field((t0 & keep) | (s0 & ~keep), (t1 & keep) | (s1 & ~keep), (t2 & keep) | (s2 & ~keep), (t3 & keep) | (s3 & ~keep))
@@ -449,10 +449,10 @@ struct P256Field: MontgomeryFieldElement {
     static func add(_ a: P256Field, _ b: P256Field) -> P256Field {
         var carry: UInt64 = 0
         var x: UInt128
-        x = UInt128(a.l0) &+ UInt128(b.l0) &+ UInt128(carry); let t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &+ UInt128(b.l1) &+ UInt128(carry); let t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &+ UInt128(b.l2) &+ UInt128(carry); let t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &+ UInt128(b.l3) &+ UInt128(carry); let t3 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
+        x = u128(a.l0) &+ u128(b.l0) &+ u128(carry); let t0 = lo64(x); carry = hi64(x)
+        x = u128(a.l1) &+ u128(b.l1) &+ u128(carry); let t1 = lo64(x); carry = hi64(x)
+        x = u128(a.l2) &+ u128(b.l2) &+ u128(carry); let t2 = lo64(x); carry = hi64(x)
+        x = u128(a.l3) &+ u128(b.l3) &+ u128(carry); let t3 = lo64(x); carry = hi64(x)
         return reduceOnce(t0, t1, t2, t3, top: carry)
     }
 
@@ -461,17 +461,17 @@ struct P256Field: MontgomeryFieldElement {
     static func subtract(_ a: P256Field, _ b: P256Field) -> P256Field {
         var borrow: UInt64 = 0
         var x: UInt128
-        x = UInt128(a.l0) &- UInt128(b.l0) &- UInt128(borrow); let d0 = UInt64(truncatingIfNeeded: x); borrow = UInt64(truncatingIfNeeded: x &>> 64) & 1
-        x = UInt128(a.l1) &- UInt128(b.l1) &- UInt128(borrow); let d1 = UInt64(truncatingIfNeeded: x); borrow = UInt64(truncatingIfNeeded: x &>> 64) & 1
-        x = UInt128(a.l2) &- UInt128(b.l2) &- UInt128(borrow); let d2 = UInt64(truncatingIfNeeded: x); borrow = UInt64(truncatingIfNeeded: x &>> 64) & 1
-        x = UInt128(a.l3) &- UInt128(b.l3) &- UInt128(borrow); let d3 = UInt64(truncatingIfNeeded: x); borrow = UInt64(truncatingIfNeeded: x &>> 64) & 1
+        x = u128(a.l0) &- u128(b.l0) &- u128(borrow); let d0 = lo64(x); borrow = hi64(x) & 1
+        x = u128(a.l1) &- u128(b.l1) &- u128(borrow); let d1 = lo64(x); borrow = hi64(x) & 1
+        x = u128(a.l2) &- u128(b.l2) &- u128(borrow); let d2 = lo64(x); borrow = hi64(x) & 1
+        x = u128(a.l3) &- u128(b.l3) &- u128(borrow); let d3 = lo64(x); borrow = hi64(x) & 1
         // On borrow, add m back (masked).
         let mask = 0 &- borrow
         var carry: UInt64 = 0
-        x = UInt128(d0) &+ UInt128(modulus.l0 & mask) &+ UInt128(carry); let r0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(d1) &+ UInt128(modulus.l1 & mask) &+ UInt128(carry); let r1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(d2) &+ UInt128(modulus.l2 & mask) &+ UInt128(carry); let r2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(d3) &+ UInt128(modulus.l3 & mask) &+ UInt128(carry); let r3 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
+        x = u128(d0) &+ u128(modulus.l0 & mask) &+ u128(carry); let r0 = lo64(x); carry = hi64(x)
+        x = u128(d1) &+ u128(modulus.l1 & mask) &+ u128(carry); let r1 = lo64(x); carry = hi64(x)
+        x = u128(d2) &+ u128(modulus.l2 & mask) &+ u128(carry); let r2 = lo64(x); carry = hi64(x)
+        x = u128(d3) &+ u128(modulus.l3 & mask) &+ u128(carry); let r3 = lo64(x); carry = hi64(x)
         return P256Field(r0, r1, r2, r3)
     }
 
@@ -482,10 +482,10 @@ struct P256Field: MontgomeryFieldElement {
         let mask = 0 &- (a.l0 & 1)
         var carry: UInt64 = 0
         var x: UInt128
-        x = UInt128(a.l0) &+ UInt128(modulus.l0 & mask) &+ UInt128(carry); let t0 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l1) &+ UInt128(modulus.l1 & mask) &+ UInt128(carry); let t1 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l2) &+ UInt128(modulus.l2 & mask) &+ UInt128(carry); let t2 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
-        x = UInt128(a.l3) &+ UInt128(modulus.l3 & mask) &+ UInt128(carry); let t3 = UInt64(truncatingIfNeeded: x); carry = UInt64(truncatingIfNeeded: x &>> 64)
+        x = u128(a.l0) &+ u128(modulus.l0 & mask) &+ u128(carry); let t0 = lo64(x); carry = hi64(x)
+        x = u128(a.l1) &+ u128(modulus.l1 & mask) &+ u128(carry); let t1 = lo64(x); carry = hi64(x)
+        x = u128(a.l2) &+ u128(modulus.l2 & mask) &+ u128(carry); let t2 = lo64(x); carry = hi64(x)
+        x = u128(a.l3) &+ u128(modulus.l3 & mask) &+ u128(carry); let t3 = lo64(x); carry = hi64(x)
         return P256Field((t0 &>> 1) | (t1 &<< 63), (t1 &>> 1) | (t2 &<< 63), (t2 &>> 1) | (t3 &<< 63), (t3 &>> 1) | (carry &<< 63))
     }
 
