@@ -402,6 +402,31 @@ let package = Package(
     ]
 )
 
+// SIGIL_TEST_TARGETS=A,B keeps only those test targets and what they depend on (targets, and the
+// products made of nothing else). Scripts/test-all's step with the AsyncHTTPClient trait sets it:
+// that step builds the package a second time (debug, the trait on) to run the HTTP and OCSP
+// clients' tests over AsyncHTTPClient, and need not compile every other test target, the CLI and
+// ArgumentParser again there. Unset, the package is declared in full.
+if let only = ProcessInfo.processInfo.environment["SIGIL_TEST_TARGETS"] {
+    let targets = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed = Set<String>()
+    var pending = only.split(separator: ",").map(String.init)
+    while let name = pending.popLast() {
+        guard let target = targets[name], needed.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll { product in
+        let made = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return made.contains { !needed.contains($0) }
+    }
+}
+
 // libFuzzer targets (Fuzz/run builds them with SIGIL_FUZZ=1 and -sanitize=fuzzer,address into
 // .build-fuzz): one executable per FuzzHarness target whose main hands the harness to
 // LLVMFuzzerRunDriver. They link only against libFuzzer, so they exist only in that build.
