@@ -14,13 +14,34 @@ func mulWide(_ x: UInt64, _ y: UInt64) -> UInt128 {
 }
 
 // The word conversions of the generated code. Each is what `UInt128(x)`,
-// `UInt64(truncatingIfNeeded: x)` and `UInt64(truncatingIfNeeded: x &>> 64)` compute, written
-// with UInt128's concrete halves and inlined even without optimization (@_transparent): the
-// generic forms are calls through BinaryInteger's witness table in an unoptimized build, where
-// they made a debug build's P-256 verification with a cold key take 72 ms (2.4 ms now; debug is
-// what `swift test` builds by default). Optimized, both forms compile to the same instructions
-// (the object code of the fields was compared before and after).
+// `UInt64(truncatingIfNeeded: x)` and `UInt64(truncatingIfNeeded: x &>> 64)` compute. On 64-bit
+// targets they are written with UInt128's concrete halves and inlined even without optimization
+// (@_transparent): the generic forms are calls through BinaryInteger's witness table in an
+// unoptimized build, where they made a debug build's P-256 verification with a cold key take
+// 72 ms (2.4 ms now; debug is what `swift test` builds by default). Optimized, both forms compile
+// to the same instructions there (the object code of the fields was compared before and after).
+// On wasm32, which is only ever built size-optimized (sigil.wasm), the generic forms stay: there
+// the halves made -Osize's output 29 KB larger.
 
+#if arch(wasm32)
+/// x as a 128-bit value (high half zero).
+@_transparent
+func u128(_ x: UInt64) -> UInt128 {
+    UInt128(x)
+}
+
+/// The low 64 bits of x.
+@_transparent
+func lo64(_ x: UInt128) -> UInt64 {
+    UInt64(truncatingIfNeeded: x)
+}
+
+/// The high 64 bits of x.
+@_transparent
+func hi64(_ x: UInt128) -> UInt64 {
+    UInt64(truncatingIfNeeded: x &>> 64)
+}
+#else
 /// x as a 128-bit value (high half zero).
 @_transparent
 func u128(_ x: UInt64) -> UInt128 {
@@ -38,3 +59,4 @@ func lo64(_ x: UInt128) -> UInt64 {
 func hi64(_ x: UInt128) -> UInt64 {
     x._high
 }
+#endif
