@@ -23,40 +23,32 @@ func mulWide(_ x: UInt64, _ y: UInt64) -> UInt128 {
 // On wasm32, which is only ever built size-optimized (sigil.wasm), the generic forms stay: there
 // the halves made -Osize's output 29 KB larger.
 
-#if arch(wasm32)
 /// x as a 128-bit value (high half zero).
 @_transparent
 func u128(_ x: UInt64) -> UInt128 {
+    #if arch(wasm32)
     UInt128(x)
-}
-
-/// The low 64 bits of x.
-@_transparent
-func lo64(_ x: UInt128) -> UInt64 {
-    UInt64(truncatingIfNeeded: x)
-}
-
-/// The high 64 bits of x.
-@_transparent
-func hi64(_ x: UInt128) -> UInt64 {
-    UInt64(truncatingIfNeeded: x &>> 64)
-}
-#else
-/// x as a 128-bit value (high half zero).
-@_transparent
-func u128(_ x: UInt64) -> UInt128 {
+    #else
     UInt128(_low: x, _high: 0)
+    #endif
 }
 
 /// The low 64 bits of x.
 @_transparent
 func lo64(_ x: UInt128) -> UInt64 {
+    #if arch(wasm32)
+    UInt64(truncatingIfNeeded: x)
+    #else
     x._low
+    #endif
 }
 
 /// The high 64 bits of x.
 @_transparent
 func hi64(_ x: UInt128) -> UInt64 {
+    #if arch(wasm32)
+    UInt64(truncatingIfNeeded: x &>> 64)
+    #else
     x._high
+    #endif
 }
-#endif
