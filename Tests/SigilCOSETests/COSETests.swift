@@ -91,7 +91,8 @@ final class COSETests: XCTestCase {
             return XCTFail("SessionTranscriptBytes is not tag 24")
         }
         let readerAuthentication = CBORValue.array([
-            .text("ReaderAuthentication"), try decode(transcript), try decode(annexD("items-request.cbor")),
+            // ItemsRequestBytes: tag 24 around the ItemsRequest's exact bytes.
+            .text("ReaderAuthentication"), try decode(transcript), .tagged(24, .bytes(try annexD("items-request.cbor"))),
         ])
         let payload = CBOR.encode(.tagged(24, .bytes(CBOR.encode(readerAuthentication))))
         let readerKey = try certificateKey(annexD("reader-cert.der"))
@@ -202,7 +203,7 @@ final class COSETests: XCTestCase {
             do {
                 try COSESign1(sign1(protected: protected, key: key)).verify(with: key.publicKey)
                 XCTFail("\(name) accepted")
-            } catch let error as COSEError {
+            } catch {
                 XCTAssertEqual(error.code, .unsupportedAlgorithm)
                 XCTAssertTrue(error.reason.contains("\(name) (\(value))"), error.reason)
             }
@@ -268,7 +269,7 @@ final class COSETests: XCTestCase {
             do {
                 _ = try COSEKey.publicKey(value)
                 XCTFail("accepted: \(expected)")
-            } catch let error as COSEError {
+            } catch {
                 XCTAssertEqual(error.code, .invalidKey)
                 XCTAssertTrue(error.reason.contains(expected), "\(expected): \(error.reason)")
             }

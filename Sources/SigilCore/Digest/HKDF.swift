@@ -1,3 +1,5 @@
+import SigilBase
+
 /// HKDF (RFC 5869): key derivation from HMAC, in its two steps.
 ///
 /// `HKDF<SHA256>.extract(salt:inputKeyMaterial:)` condenses input keying material (a
