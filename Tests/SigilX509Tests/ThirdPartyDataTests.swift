@@ -96,8 +96,8 @@ final class ThirdPartyDataTests: XCTestCase {
             XCTAssertEqual(Hex.encode(SHA256.hash(Array(data))), row.sha256, row.path)
         }
         // Every file of the data sets the manifest manages (its rows' first path components) is
-        // listed. A data set the shared folder holds before any reader uses it (mdoc/, for the
-        // mobile-document verifier to come) joins the manifest, and this walk, with its reader.
+        // listed. A data set joins the manifest, and this walk, with its first reader (mdoc/: the
+        // COSE tests).
         let sets = Set(rows.compactMap { $0.path.split(separator: "/").first.map(String.init) })
         var onDisk: Set<String> = []
         let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
@@ -109,7 +109,7 @@ final class ThirdPartyDataTests: XCTestCase {
             guard let set = path.split(separator: "/").first.map(String.init), sets.contains(set) else { continue }
             onDisk.insert(path)
         }
-        XCTAssertEqual(sets, ["apple", "appattest", "applepay"], "the data sets Scripts/vectors-dir names")
+        XCTAssertEqual(sets, ["apple", "appattest", "applepay", "mdoc"], "the data sets Scripts/vectors-dir names")
         XCTAssertEqual(onDisk.subtracting(rows.map(\.path)), [], "data files the manifest does not list")
     }
 
