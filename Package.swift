@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "SigilApplePay", targets: ["SigilApplePay"]),
         .library(name: "SigilCBOR", targets: ["SigilCBOR"]),
         .library(name: "SigilCOSE", targets: ["SigilCOSE"]),
+        .library(name: "SigilMdoc", targets: ["SigilMdoc"]),
         .library(name: "SigilAppAttest", targets: ["SigilAppAttest"]),
         // Test fixtures (certificate, Apple-shaped PKI and app receipt builders) for tests, demos
         // and benchmarks; no verifier links it.
@@ -107,6 +108,13 @@ let package = Package(
         .target(
             name: "SigilCOSE",
             dependencies: ["SigilBase", "SigilCore", "SigilCBOR"]
+        ),
+        // Mobile documents (ISO/IEC 18013-5 mdoc responses, in person and through 18013-7 Annex C on the
+        // web): IssuerAuth and its IACA chain, the MSO, digests, DeviceAuth. Apart from everything Apple
+        // so no App Store verifier links it.
+        .target(
+            name: "SigilMdoc",
+            dependencies: ["SigilBase", "SigilCore", "SigilASN1", "SigilKeys", "SigilX509", "SigilCBOR", "SigilCOSE", "SigilCipher"]
         ),
         .target(
             name: "SigilKeys",
@@ -279,6 +287,12 @@ let package = Package(
         .testTarget(
             name: "SigilCOSETests",
             dependencies: ["SigilCOSE", "SigilCBOR", "SigilCore", "SigilX509", "SigilTestSupport"]
+        ),
+        // mdoc verification against ISO/IEC 18013-5 Annex D, documents minted by PyPI's pymdoccbor and
+        // pycose, and a hostile sender.
+        .testTarget(
+            name: "SigilMdocTests",
+            dependencies: ["SigilMdoc", "SigilCOSE", "SigilCBOR", "SigilCore", "SigilCipher", "SigilX509", "SigilTestSupport"]
         ),
         // Every real file of the third-party data sets against a table of its verdict and facts.
         .testTarget(

@@ -63,33 +63,6 @@ public struct ReceiptAttribute: Hashable, Sendable {
 
     /// Seconds since the epoch of an RFC 3339 date as Apple writes it in receipts
     /// ("2024-02-23T17:27:16Z", "2026-04-21T18:13:12.153Z", "2020-07-22T18:33:15+0100"); nil when
-    /// it is not one.
-    public static func parseDate(_ text: String) -> Int64? {
-        let c = Array(text.utf8)
-        guard c.count >= 20 else { return nil }
-        func number(_ at: Int, _ n: Int) -> Int? {
-            guard at + n <= c.count, c[at..<(at + n)].allSatisfy({ (48...57).contains($0) }) else { return nil }
-            return Int(String(decoding: c[at..<(at + n)], as: UTF8.self))
-        }
-        guard let y = number(0, 4), c[4] == UInt8(ascii: "-"), let mo = number(5, 2), c[7] == UInt8(ascii: "-"), let d = number(8, 2),
-            c[10] == UInt8(ascii: "T"), let h = number(11, 2), c[13] == UInt8(ascii: ":"), let mi = number(14, 2),
-            c[16] == UInt8(ascii: ":"), let s = number(17, 2),
-            let base = try? ASN1TimeComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s).secondsSinceEpoch
-        else { return nil }
-        var i = 19
-        if i < c.count, c[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < c.count, (48...57).contains(c[i]) { i += 1 }
-        }
-        guard i < c.count else { return nil }
-        if c[i] == UInt8(ascii: "Z") { return i + 1 == c.count ? base : nil }
-        guard c[i] == UInt8(ascii: "+") || c[i] == UInt8(ascii: "-") else { return nil }
-        // "+hhmm" or "+hh:mm".
-        let rest = Array(c[(i + 1)...]).filter { $0 != UInt8(ascii: ":") }
-        guard rest.count == 4, rest.allSatisfy({ (48...57).contains($0) }),
-            let oh = Int(String(decoding: rest[0..<2], as: UTF8.self)), let om = Int(String(decoding: rest[2..<4], as: UTF8.self))
-        else { return nil }
-        let offset = Int64(oh * 3600 + om * 60)
-        return c[i] == UInt8(ascii: "+") ? base - offset : base + offset
-    }
+    /// it is not one (``RFC3339Timestamp/secondsSinceEpoch(of:)``).
+    public static func parseDate(_ text: String) -> Int64? { RFC3339Timestamp.secondsSinceEpoch(of: text) }
 }
