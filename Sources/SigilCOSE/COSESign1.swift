@@ -184,3 +184,19 @@ enum COSEStructure {
         }
     }
 }
+
+extension COSESign1 {
+    /// Signs `payload` as a COSE_Sign1 (RFC 9052 §4.4) with `key`: ES256 for a P-256 key, ES384
+    /// for a P-384 one, `alg` alone in the protected header, `unprotected` as given (an `x5chain`,
+    /// say). With `detached`, the message carries nil where the payload would be (§4.1) and the
+    /// signature still covers `payload`. Returns the untagged array.
+    public static func sign(
+        payload: [UInt8], detached: Bool = false, unprotected: [CBORMapEntry] = [], externalAAD: [UInt8] = [], key: ECDSAPrivateKey
+    ) -> CBORValue {
+        let (algorithm, hash): (COSEAlgorithm, HashAlgorithm) = key.curve == .p256 ? (.es256, .sha256) : (.es384, .sha384)
+        let protected = CBOR.encode(.map(pairs: [(.unsigned(1), .integer(algorithm.rawValue))]))
+        let toBeSigned = CBOR.encode(.array([.text("Signature1"), .bytes(protected), .bytes(externalAAD), .bytes(payload)]))
+        let signature = key.signature(for: toBeSigned, hash: hash).rawRepresentation
+        return .array([.bytes(protected), .map(unprotected), detached ? .null : .bytes(payload), .bytes(signature)])
+    }
+}

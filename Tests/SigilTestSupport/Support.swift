@@ -220,6 +220,17 @@ public enum Subprocess {
         }
     }
 
+    /// The Python of the PyPI peers (`Scripts/get-peers`: pymdoccbor, pycose, cbor2, pyhpke,
+    /// pyca/cryptography with HPKE), or an error — a failure, never a skip — that names the script.
+    public static func peerPython() throws -> String {
+        let path = TestPaths.repositoryRoot.appendingPathComponent(".build-peers/venv/bin/python3").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw TestPaths.MissingVectors(
+                message: "the PyPI peers are not installed: run Scripts/get-peers (the README's set-up line does)")
+        }
+        return path
+    }
+
     /// The path of `name`, or an XCTSkip that says it is missing.
     public static func require(_ name: String) throws -> String {
         guard let path = which(name) else { throw XCTSkip("\(name) is not installed; this cross-check needs it") }
