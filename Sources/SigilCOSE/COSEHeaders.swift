@@ -6,7 +6,7 @@ import SigilCBOR
 /// Read strictly: the protected bucket is a byte string holding a map (or nothing, the empty
 /// map), the unprotected one a map; labels are integers or text; no label is in both buckets;
 /// every label `crit` names is one this module understands (§3.1). The parameters a verifier
-/// trusts come from the protected bucket only (``algorithm``); `x5chain` and `kid` are read from
+/// trusts come from the protected bucket only (``algorithm()``); `x5chain` and `kid` are read from
 /// either, as RFC 9360 and ISO/IEC 18013-5 place them in the unprotected one.
 public struct COSEHeaders: Sendable {
     /// The protected bucket's bytes exactly as they came (the content of its byte string), which

@@ -2,7 +2,7 @@ import SigilCBOR
 import SigilCore
 
 /// COSE_Key (RFC 9052 §7) for elliptic-curve keys of type EC2 (RFC 9053 §7.1.1) on P-256 and
-/// P-384: read into an ``ECDSAPublicKey``, or written from one.
+/// P-384: read into an `ECDSAPublicKey` (SigilCore), or written from one.
 public enum COSEKey {
     /// The public key a COSE_Key map holds: `kty` (1) EC2 (2), `crv` (-1) P-256 (1) or P-384 (2),
     /// `x` (-2) and `y` (-3) as byte strings of the curve's length (or `y` as the sign bit, the
@@ -61,5 +61,42 @@ public enum COSEKey {
             (.negative(1), .bytes(key.x)),
             (.negative(2), .bytes(key.y)),
         ])
+    }
+}
+
+extension COSEKey {
+    /// The private key a COSE_Key map holds (RFC 9053 §7.1.1): EC2 on P-256 or P-384 with `d`
+    /// (-4) of the curve's length; when `x` and `y` are present they must be `d`'s public point.
+    ///
+    /// Throws ``COSEError/Code/invalidKey`` for anything else; the reason never holds the key.
+    public static func privateKey(_ value: CBORValue) throws(COSEError) -> ECDSAPrivateKey {
+        guard case .map(let entries) = value else {
+            throw COSEError(.invalidKey, "a COSE_Key is a map (RFC 9052 §7)")
+        }
+        guard let d = entries.first(where: { $0.key.int64Value == -4 })?.value.bytesValue else {
+            throw COSEError(.invalidKey, "the COSE_Key has no private key d (-4) as a byte string (RFC 9053 §7.1.1)")
+        }
+        let curve: ECCurve
+        switch entries.first(where: { $0.key.int64Value == -1 })?.value.int64Value {
+        case 1: curve = .p256
+        case 2: curve = .p384
+        default: throw COSEError(.invalidKey, "the COSE_Key's crv is neither P-256 (1) nor P-384 (2)")
+        }
+        guard entries.first(where: { $0.key.int64Value == 1 })?.value.int64Value == 2 else {
+            throw COSEError(.invalidKey, "the COSE_Key is not of type EC2 (2) (RFC 9053 §7.1)")
+        }
+        let key: ECDSAPrivateKey
+        do { key = try ECDSAPrivateKey(rawRepresentation: d, curve: curve) } catch {
+            throw COSEError(.invalidKey, "the COSE_Key's d is not a private key on \(curve.rawValue)")
+        }
+        let x = entries.first { $0.key.int64Value == -2 }?.value.bytesValue
+        let y = entries.first { $0.key.int64Value == -3 }?.value.bytesValue
+        if let x, x != key.publicKey.x {
+            throw COSEError(.invalidKey, "the COSE_Key's x is not the public point of its d")
+        }
+        if let y, y != key.publicKey.y {
+            throw COSEError(.invalidKey, "the COSE_Key's y is not the public point of its d")
+        }
+        return key
     }
 }

@@ -13,7 +13,7 @@ import SigilCore
 /// mode is always named: `.base` (Annex C's), a pre-shared key (`.psk`), the sender's static key
 /// (`.auth`), or both (`.authPSK`) (§5.1).
 ///
-/// The Diffie–Hellman step is ``ECDSAPrivateKey/sharedSecret(with:)`` (constant time in the private
+/// The Diffie–Hellman step is `ECDSAPrivateKey.sharedSecret(with:)` (SigilCore) (constant time in the private
 /// key; the peer's point fully validated), the derivations HKDF over HMAC-SHA-256 (constant time in
 /// the secrets), the AEAD ``AESGCM`` (no plaintext released when the tag does not match). The shared
 /// secret, the key schedule's secrets and every intermediate are wiped; errors carry lengths and
