@@ -416,6 +416,7 @@ let package = Package(
                 "SigilASN1", "SigilKeys", "SigilX509", "SigilCRL", "SigilOCSP", "SigilPKCS7", "SigilReceipts", "SigilJOSE", "SigilAppStore",
                 "SigilTokens",
                 "SigilCBOR", "SigilAppAttest", "SigilTestPKI", "SigilCore", "SigilApplePKI", "SigilService", "SigilApplePay",
+                "SigilCOSE", "SigilMdoc", "SigilCipher",
             ]
         ),
         .testTarget(
@@ -462,7 +463,7 @@ if ProcessInfo.processInfo.environment["SIGIL_FUZZ"] != nil {
     package.targets.append(.target(name: "SigilFuzzDriver", path: "Fuzz/Driver"))
     for name in [
         "der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request",
-        "applepay",
+        "applepay", "mdoc", "hpke",
     ] {
         package.targets.append(
             .executableTarget(

@@ -13,7 +13,7 @@ import base64, glob, json, os, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "apple"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
 OUT = sys.argv[1]
-TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request", "applepay"]
+TARGETS = ["der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request", "applepay", "mdoc", "hpke"]
 COUNT = {t: 0 for t in TARGETS}
 
 
@@ -177,6 +177,12 @@ SEED_LIMIT = 4096
 APPLEPAY = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "applepay"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
 for path in sorted(glob.glob(os.path.join(APPLEPAY, "*", "*.json"))):
     put("applepay", os.path.relpath(path, APPLEPAY), read(path))
+
+# ISO/IEC 18013-5 Annex D (found by Scripts/vectors-dir mdoc): the DeviceResponse, the session
+# transcript, the reader's COSE_Sign1 and the device key bytes for the mdoc target.
+MDOC = subprocess.run([os.path.join(ROOT, "Scripts", "vectors-dir"), "mdoc"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+for name in ["device-response.cbor", "session-transcript-bytes.cbor", "reader-auth.cbor", "e-device-key-bytes.cbor", "device-request.cbor"]:
+    put("mdoc", name, read(os.path.join(MDOC, "iso18013-5-annex-d", name)))
 
 for target in TARGETS:
     for path in sorted(glob.glob(os.path.join(ROOT, "Fuzz", "Regressions", target, "*"))):

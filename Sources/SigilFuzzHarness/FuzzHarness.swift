@@ -4,10 +4,13 @@ import SigilAppStore
 import SigilApplePKI
 import SigilApplePay
 import SigilCBOR
+import SigilCOSE
 import SigilCRL
+import SigilCipher
 import SigilCore
 import SigilJOSE
 import SigilKeys
+import SigilMdoc
 import SigilOCSP
 import SigilPKCS7
 import SigilReceipts
@@ -25,8 +28,52 @@ public enum FuzzHarness {
     public static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("der", der), ("certificate", certificate), ("chain", chain), ("ocsp", ocsp), ("receipt", receipt), ("jws", jws),
         ("external-purchase-token", externalPurchaseToken), ("crl", crl), ("cbor", cbor),
-        ("appattest", appAttest), ("request", request), ("applepay", applePay),
+        ("appattest", appAttest), ("request", request), ("applepay", applePay), ("mdoc", mdoc), ("hpke", hpke),
     ]
+
+    /// A fixed (seeded) reader key and an Annex C request to a fixed server key: mdoc inputs reach
+    /// the deviceMac's ECDH and HKDF, EncryptedResponses the HPKE decapsulation and AES-GCM.
+    static let mdocFixture: (reader: ECDSAPrivateKey, server: ECDSAPrivateKey, request: DigitalCredentialsRequest)? = {
+        var generator = FixedGenerator(state: 0x3D0C)
+        let reader = ECDSAPrivateKey.generate(curve: .p256, using: &generator)
+        let server = ECDSAPrivateKey.generate(curve: .p256, using: &generator)
+        let documents = [DigitalCredentialsRequest.DocumentRequest(docType: "org.iso.18013.5.1.mDL", elements: ["org.iso.18013.5.1": ["age_over_18": false]])]
+        guard
+            let request = try? DigitalCredentialsRequest(
+                documents: documents, origin: "https://fuzz.example", recipientKey: server.publicKey, nonce: Array(repeating: 7, count: 16),
+                readerAuthentication: nil)
+        else { return nil }
+        return (reader, server, request)
+    }()
+
+    /// A DeviceResponse through every step of ``MdocVerifier`` but trust (no IACA root is trusted,
+    /// and the chain is checked last): structure, IssuerAuth, the MSO, digests, DeviceAuth with the
+    /// fixed reader key, device-signed elements; the same bytes as a session transcript, an
+    /// ephemeral reader key and a COSE_Sign1 / COSE_Mac0.
+    public static func mdoc(_ bytes: [UInt8]) {
+        guard let fixture = mdocFixture else { return }
+        for transcript in [fixture.request.sessionTranscript, try? SessionTranscript(bytes: bytes)].compactMap({ $0 }) {
+            _ = try? MdocVerifier(trustedIACARoots: [], relaxations: [.acceptUnverifiedDeviceMAC]).verify(
+                deviceResponse: bytes, sessionTranscript: transcript, readerKey: .privateKey(fixture.reader), at: time)
+        }
+        if let key = try? MdocVerifier.ReaderKey(ephemeralReaderKey: bytes), case .publicKeyOnly(let publicKey) = key {
+            _ = publicKey.x.count
+        }
+        if let message = try? COSESign1(bytes: bytes) { _ = try? message.verify(with: fixture.reader.publicKey) }
+        if let message = try? COSEMac0(bytes: bytes) { _ = try? message.verify(key: Array(repeating: 1, count: 32)) }
+    }
+
+    /// An ISO/IEC 18013-7 Annex C EncryptedResponse opened with the fixed server key (the CBOR,
+    /// HPKE's decapsulation of `enc`, the key schedule, AES-128-GCM), then the same bytes as HPKE's
+    /// encapsulated key and ciphertext split at 65.
+    public static func hpke(_ bytes: [UInt8]) {
+        guard let fixture = mdocFixture else { return }
+        _ = try? fixture.request.open(encryptedResponse: bytes, privateKey: fixture.server)
+        if bytes.count >= 65 {
+            _ = try? HPKE.open(
+                Array(bytes[65...]), encapsulatedKey: Array(bytes[..<65]), privateKey: fixture.server, info: [], mode: .base)
+        }
+    }
 
     /// A fixed Apple-Pay-shaped PKI and EC merchant key (seeded, so the same every run): tokens
     /// the fuzzer mutates reach the signature, chain, key choice and decryption steps.

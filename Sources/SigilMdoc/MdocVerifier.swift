@@ -11,9 +11,7 @@ import SigilX509
 ///
 /// 1. the response: version 1, status 0 (any other status is refused: the mdoc returned no data);
 /// 2. for each document, IssuerAuth: the COSE_Sign1 verifies with the document signer's key
-///    (x5chain, label 33), and the document signer chains to one of ``trustedIACARoots`` under
-///    RFC 5280 and Annex B (``MdocIssuerPolicy``), both at the MSO's `signed` time and at the
-///    verification time;
+///    (x5chain, label 33);
 /// 3. the MSO: version 1, digest algorithm SHA-256/384/512, `docType` equal to the document's,
 ///    `validityInfo` signed ≤ validFrom ≤ time ≤ validUntil;
 /// 4. every disclosed IssuerSignedItemBytes hashed to its `valueDigests` entry (by namespace and
@@ -21,7 +19,11 @@ import SigilX509
 /// 5. DeviceAuth over DeviceAuthenticationBytes with the caller's SessionTranscript: the
 ///    deviceSignature with the MSO's device key, or the deviceMac under HKDF-SHA-256(ECDH(reader's
 ///    ephemeral key, device key), salt SHA-256(SessionTranscriptBytes), "EMacKey");
-/// 6. device-signed elements only as the MSO's `keyAuthorizations` allow.
+/// 6. device-signed elements only as the MSO's `keyAuthorizations` allow;
+/// 7. the document signer chains to one of ``trustedIACARoots`` under RFC 5280 and Annex B
+///    (``MdocIssuerPolicy``), both at the MSO's `signed` time and at the verification time — last,
+///    so a response is judged whole before trust is looked up; no element is returned before it
+///    passed.
 ///
 /// Safe by default: a deviceMac the caller cannot check (no reader private key) is refused unless
 /// the caller names ``Relaxation/acceptUnverifiedDeviceMAC``, and then the document says
@@ -162,7 +164,7 @@ public struct MdocVerifier: Sendable {
             issuerSigned = try document.map("issuerSigned", "\(label)'s issuerSigned")
         } catch { throw fail(error, "read the document") }
 
-        // 2. IssuerAuth: the signature, then the chain.
+        // 2. IssuerAuth's signature.
         clause = "ISO/IEC 18013-5 §9.1.2.4 (\(label), \(docType))"
         let issuerAuthValue: CBORValue
         do { issuerAuthValue = try issuerSigned.required("issuerAuth") } catch { throw fail(error, "IssuerAuth") }
@@ -195,7 +197,7 @@ public struct MdocVerifier: Sendable {
             clause, "IssuerAuth's signature",
             "\((try? issuerAuth.headers.algorithm()).flatMap { $0 }?.description ?? "?") by \(signer.subject)")
 
-        // 3. The MSO (the signed payload), then the chain at its signed time and now.
+        // 3. The MSO (the signed payload).
         let mso: MobileSecurityObject
         do throws(MdocError) {
             guard let payload = issuerAuth.payload else {
@@ -206,26 +208,6 @@ public struct MdocVerifier: Sendable {
             mso = try MobileSecurityObject(bytes: msoBytes)
         } catch { throw fail(error, "the MSO") }
 
-        let verifier = CertificateVerifier(
-            trustedRoots: trustedIACARoots, policies: [AnyCertificatePolicy(RFC5280Policy()), AnyCertificatePolicy(issuerPolicy)])
-        var chain: [Certificate] = []
-        for (moment, name) in [(mso.validityInfo.signed.secondsSinceEpoch, "the MSO's signed time"), (time, "the verification time")] {
-            switch verifier.verify(leaf: signer, intermediates: Array(certificates.dropFirst()), at: moment, trace: trace) {
-            case .valid(let valid):
-                chain = valid
-                trace?.pass(
-                    clause, "the document signer chains to an IACA root at \(name) (\(moment))",
-                    valid.map { $0.subject.rfc4514String }.joined(separator: " → "))
-            case .invalid(let failures):
-                throw fail(
-                    MdocError(
-                        failures.failsOnlyOnValidityPeriod ? .certificateNotValidAtTime : .untrustedIssuer,
-                        "the document signer at \(name) (\(moment)): " + failures.map { $0.description }.joined(separator: "; ")
-                            + " (\(clause), Annex B)",
-                        failures: failures),
-                    "the document signer's chain")
-            }
-        }
         guard mso.docType == docType else {
             throw fail(
                 MdocError(.docTypeMismatch, "the MSO's docType \"\(mso.docType)\" is not the document's \"\(docType)\" (\(clause))"),
@@ -423,6 +405,30 @@ public struct MdocVerifier: Sendable {
                     elementErrors[nameSpace] = codes
                 }
             } catch { throw fail(error, "the document's errors") }
+        }
+        // 7. The document signer's chain to the caller's IACA roots, at the MSO's signed time and now:
+        // last, so that a response is judged whole before trust is looked up, and no document
+        // content is returned before it passed.
+        clause = "ISO/IEC 18013-5 §9.1.2.4, Annex B (\(label), \(docType))"
+        let verifier = CertificateVerifier(
+            trustedRoots: trustedIACARoots, policies: [AnyCertificatePolicy(RFC5280Policy()), AnyCertificatePolicy(issuerPolicy)])
+        var chain: [Certificate] = []
+        for (moment, name) in [(mso.validityInfo.signed.secondsSinceEpoch, "the MSO's signed time"), (time, "the verification time")] {
+            switch verifier.verify(leaf: signer, intermediates: Array(certificates.dropFirst()), at: moment, trace: trace) {
+            case .valid(let valid):
+                chain = valid
+                trace?.pass(
+                    clause, "the document signer chains to an IACA root at \(name) (\(moment))",
+                    valid.map { $0.subject.rfc4514String }.joined(separator: " → "))
+            case .invalid(let failures):
+                throw fail(
+                    MdocError(
+                        failures.failsOnlyOnValidityPeriod ? .certificateNotValidAtTime : .untrustedIssuer,
+                        "the document signer at \(name) (\(moment)): " + failures.map { $0.description }.joined(separator: "; ")
+                            + " (\(clause))",
+                        failures: failures),
+                    "the document signer's chain")
+            }
         }
         return VerifiedDocument(
             docType: docType, issuerSignedElements: issuerElements, deviceSignedElements: deviceElements, elementErrors: elementErrors,

@@ -22,7 +22,7 @@ final class FuzzRegressionTests: XCTestCase {
             FuzzHarness.targets.map(\.name),
             [
                 "der", "certificate", "chain", "ocsp", "receipt", "jws", "external-purchase-token", "crl", "cbor", "appattest", "request",
-                "applepay",
+                "applepay", "mdoc", "hpke",
             ])
         for (name, run) in FuzzHarness.targets {
             let files = try inputs(name)

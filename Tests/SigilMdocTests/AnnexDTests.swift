@@ -104,14 +104,22 @@ final class AnnexDTests: XCTestCase {
         XCTAssertEqual(document.element("family_name")?.disclosedDescription, "\"Doe\"")
     }
 
-    /// At 2022-01-01 the document signer and the MSO have expired: refused, typed, with the
-    /// certificate verifier's failure.
+    /// At 2022-01-01 the document signer and the MSO have expired: refused, typed (the MSO's
+    /// window is checked first). Between the two ends — 2021-10-01 06:00, after the certificate's
+    /// notAfter (00:00) and before the MSO's validUntil (13:30:02) — the certificate refuses, with
+    /// the certificate verifier's typed failure.
     func testAnnexDIsRefusedAfterItExpired() throws {
+        XCTAssertEqual(
+            code {
+                _ = try self.verifier().verify(
+                    deviceResponse: Self.annexD("device-response.cbor"), sessionTranscript: self.transcript(), readerKey: self.readerKey(),
+                    at: Self.january2022)
+            }, .documentNotValidAtTime)
         let expired = try XCTUnwrap(
             mdocError {
                 _ = try self.verifier().verify(
                     deviceResponse: Self.annexD("device-response.cbor"), sessionTranscript: self.transcript(), readerKey: self.readerKey(),
-                    at: Self.january2022)
+                    at: 1_633_068_000)  // 2021-10-01T06:00:00Z
             })
         XCTAssertEqual(expired.code, .certificateNotValidAtTime)
         XCTAssertTrue(expired.failures.contains { if case .expired = $0 { true } else { false } }, "\(expired.failures)")

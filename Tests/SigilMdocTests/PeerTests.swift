@@ -108,7 +108,7 @@ final class PeerTests: XCTestCase {
         XCTAssertEqual(code { _ = try verify("other-device-key") }, .invalidDeviceSignature)
         // Validity: the MSO ends a year after issuance, the document signer 1,000 days after.
         XCTAssertEqual(code { _ = try verify("signature", at: minted.now + 400 * 86_400) }, .documentNotValidAtTime)
-        XCTAssertEqual(code { _ = try verify("signature", at: minted.now - 2 * 86_400) }, .certificateNotValidAtTime)
+        XCTAssertEqual(code { _ = try verify("signature", at: minted.now - 2 * 86_400) }, .documentNotValidAtTime)
         // Another session's transcript, another reader key.
         let other = SessionTranscript.digitalCredentialsAPI(encryptionInfo: "peer-test", origin: "https://attacker.example")
         XCTAssertEqual(code { _ = try verify("signature", transcript: other) }, .invalidDeviceSignature)
