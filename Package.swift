@@ -258,6 +258,7 @@ let package = Package(
                 "SigilAppAttest",
                 "SigilApplePay",
                 "SigilCipher",
+                "SigilMdoc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -381,13 +382,14 @@ let package = Package(
             dependencies: [
                 "SigilAppStore", "SigilTokens", "SigilPKCS7", "SigilReceipts", "SigilX509", "SigilCRL", "SigilOCSP", "SigilHTTP",
                 "SigilJOSE",
-                "SigilKeys", "SigilCore", "SigilTestPKI", "SigilApplePay",
+                "SigilKeys", "SigilCore", "SigilTestPKI", "SigilApplePay", "SigilMdoc", "SigilCipher", "SigilCBOR", "SigilTestSupport",
             ]
         ),
         .testTarget(
             name: "SigilCLITests",
             dependencies: [
                 "sigil", "SigilBase", "SigilASN1", "SigilCore", "SigilX509", "SigilCBOR", "SigilTestPKI", "SigilTestSupport", "SigilKeys",
+                "SigilCipher",
             ]
         ),
         // The valgrind constant-time check: a test-only C shim for memcheck client requests and

@@ -37,7 +37,10 @@ public enum FuzzHarness {
         var generator = FixedGenerator(state: 0x3D0C)
         let reader = ECDSAPrivateKey.generate(curve: .p256, using: &generator)
         let server = ECDSAPrivateKey.generate(curve: .p256, using: &generator)
-        let documents = [DigitalCredentialsRequest.DocumentRequest(docType: "org.iso.18013.5.1.mDL", elements: ["org.iso.18013.5.1": ["age_over_18": false]])]
+        let documents = [
+            DigitalCredentialsRequest.DocumentRequest(
+                docType: "org.iso.18013.5.1.mDL", elements: ["org.iso.18013.5.1": ["age_over_18": false]])
+        ]
         guard
             let request = try? DigitalCredentialsRequest(
                 documents: documents, origin: "https://fuzz.example", recipientKey: server.publicKey, nonce: Array(repeating: 7, count: 16),

@@ -115,6 +115,28 @@ public struct DigitalCredentialsRequest: Sendable {
         deviceRequest = CBOR.encode(.map(pairs: [(.text("version"), .text("1.0")), (.text("docRequests"), .array(docRequests))]))
     }
 
+    /// A request rebuilt from what the server stored when it made it (``deviceRequest``,
+    /// ``encryptionInfo``, ``origin``), to open the answer: the EncryptionInfo is checked to be
+    /// `["dcapi", {nonce, recipientPublicKey}]` with a P-256 key.
+    public init(deviceRequest: [UInt8], encryptionInfo: [UInt8], origin: String) throws(MdocError) {
+        let clause = "ISO/IEC 18013-7 Annex C"
+        let value: CBORValue
+        do { value = try MdocCBOR.decode(encryptionInfo, "the EncryptionInfo") } catch {
+            throw MdocError(.invalidRequest, "the EncryptionInfo is not CBOR: \(error.reason)")
+        }
+        guard case .array(let members) = value, members.count == 2, members[0] == .text("dcapi"), case .map = members[1],
+            case .bytes(let nonce)? = members[1]["nonce"], nonce.count >= 16, let key = members[1]["recipientPublicKey"],
+            let recipient = try? COSEKey.publicKey(key), recipient.curve == .p256
+        else {
+            throw MdocError(
+                .invalidRequest, "an EncryptionInfo is [\"dcapi\", {nonce (16+ bytes), recipientPublicKey (P-256 COSE_Key)}] (\(clause))")
+        }
+        self.deviceRequest = deviceRequest
+        self.encryptionInfo = encryptionInfo
+        self.origin = origin
+        sessionTranscript = SessionTranscript.digitalCredentialsAPI(encryptionInfo: Base64URL.encode(encryptionInfo), origin: origin)
+    }
+
     /// The request's `data` for `navigator.credentials.get({digital: {requests: [{protocol:
     /// "org-iso-mdoc", data}]}})`: `{"deviceRequest": …, "encryptionInfo": …}`, each base64url
     /// without padding.

@@ -18,7 +18,7 @@ struct Sigil: AsyncParsableCommand {
             Overview.self, KeyCommand.self, SignatureCommand.self, X509Command.self, CRLCommand.self, OCSPCommand.self, ReceiptCommand.self,
             TokenCommand.self, JWSCommand.self, VerifyCommand.self, ExternalPurchaseTokenCommand.self, DemoCommand.self, APICommand.self,
             SIWACommand.self, BenchCommand.self, DigestCommand.self, ASN1Command.self, PEMCommand.self, RootsCommand.self,
-            DeviceCheckCommand.self, AppAttestCommand.self, NotifyCommand.self, ApplePayCommand.self,
+            DeviceCheckCommand.self, AppAttestCommand.self, NotifyCommand.self, ApplePayCommand.self, MdocCommand.self,
         ],
         defaultSubcommand: Overview.self
     )

@@ -1,14 +1,18 @@
 import Foundation
 import SigilAppStore
 import SigilApplePay
+import SigilCBOR
 import SigilCRL
+import SigilCipher
 import SigilCore
 import SigilJOSE
 import SigilKeys
+import SigilMdoc
 import SigilOCSP
 import SigilPKCS7
 import SigilReceipts
 import SigilTestPKI
+import SigilTestSupport
 import SigilTokens
 import SigilX509
 import XCTest
@@ -35,6 +39,61 @@ final class ArticleSnippetTests: XCTestCase {
                 "transactionId": "2000000000000042", "originalTransactionId": "2000000000000001", "productId": "com.example.monthly",
                 "bundleId": bundle, "environment": environment, "signedDate": now * 1000,
             ]))
+    }
+
+    // MARK: SigilMdoc
+
+    func annexD(_ name: String) throws -> [UInt8] {
+        try Array(Data(contentsOf: TestPaths.requireMdocVectors().appendingPathComponent("iso18013-5-annex-d/\(name)")))
+    }
+
+    /// The in-person snippet on ISO/IEC 18013-5 Annex D (a deviceMac): it verifies at 2021-01-01
+    /// with the reader's key, and is refused without one, as the article says.
+    func testVerifyInPerson() async throws {
+        let keys = String(decoding: try annexD("keys.txt"), as: UTF8.self)
+        let line = try XCTUnwrap(keys.split(separator: "\n").first { $0.hasPrefix("ephemeral-reader-key ") })
+        let d = try XCTUnwrap(line.split(separator: " ").first { $0.hasPrefix("d=") }.flatMap { Hex.decode(String($0.dropFirst(2))) })
+        let roots = [try Certificate(derEncoded: annexD("iaca-root.der"))]
+        let response = try annexD("device-response.cbor")
+        let transcript = try annexD("session-transcript-bytes.cbor")
+        try await verifyInPerson(
+            iacaRoots: roots, responseData: response, sessionTranscript: transcript, ephemeralReaderKey: d, now: 1_609_459_200)
+        do {
+            try await verifyInPerson(
+                iacaRoots: roots, responseData: response, sessionTranscript: transcript, ephemeralReaderKey: nil, now: 1_609_459_200)
+            XCTFail("a deviceMac was accepted without the reader's key")
+        } catch let error as MdocError {
+            XCTAssertEqual(error.code, .deviceMACNotVerifiable)
+        }
+    }
+
+    /// The web snippets: the request is built; a response sealed to it opens and reaches the
+    /// verifier (Annex D's document carries a deviceMac, which the web flow cannot check: that is
+    /// the one refusal left once the response opened).
+    func testRequestAndOpenOnTheWeb() async throws {
+        let serverKey = ECDSAPrivateKey.generate(curve: .p256)
+        try await requestOnTheWeb(
+            serverKey: serverKey, readerKey: ECDSAPrivateKey.generate(curve: .p256),
+            readerCertificate: Certificate(derEncoded: annexD("reader-cert.der")))
+        let request = try DigitalCredentialsRequest(
+            documents: [.init(docType: "org.iso.18013.5.1.mDL", elements: ["org.iso.18013.5.1": ["family_name": false]])],
+            origin: "https://example.com", recipientKey: serverKey.publicKey, nonce: Array(repeating: 9, count: 32),
+            readerAuthentication: nil)
+        let sealed = try HPKE.seal(
+            try annexD("device-response.cbor"), recipientKey: serverKey.publicKey, info: request.sessionTranscript.bytes, mode: .base)
+        let encrypted = CBOR.encode(
+            .array([
+                .text("dcapi"),
+                .map(pairs: [(.text("enc"), .bytes(sealed.encapsulatedKey)), (.text("cipherText"), .bytes(sealed.ciphertext))]),
+            ]))
+        do {
+            try await openOnTheWeb(
+                request: request, response: Base64URL.encode(encrypted), serverKey: serverKey,
+                iacaRoots: [try Certificate(derEncoded: annexD("iaca-root.der"))], now: 1_609_459_200)
+            XCTFail("a deviceMac was accepted on the web")
+        } catch let error as MdocError {
+            XCTAssertEqual(error.code, .deviceMACNotVerifiable)
+        }
     }
 
     // MARK: SigilAppStore

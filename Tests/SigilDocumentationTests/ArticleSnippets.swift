@@ -9,6 +9,7 @@ import SigilCRL
 import SigilCore
 import SigilHTTP
 import SigilJOSE
+import SigilMdoc
 import SigilOCSP
 import SigilPKCS7
 import SigilReceipts
@@ -101,6 +102,44 @@ func showDigestPaths() async throws {
     for algorithm in [HashAlgorithm.sha256, .sha384, .sha512] {
         print(algorithm, DigestBackend.current(for: algorithm).rawValue, DigestBackend.available(for: algorithm))
     }
+}
+
+/// Sources/SigilMdoc/Documentation.docc/VerifyingMobileDocuments.md, the block at line 25.
+func verifyInPerson(iacaRoots: [Certificate], responseData: [UInt8], sessionTranscript: [UInt8], ephemeralReaderKey: [UInt8]?, now: Int64) async throws {
+    let transcript = try SessionTranscript(bytes: sessionTranscript)
+    // Before iOS 26.4 there is no reader key: a document authenticated by a deviceMac is then
+    // refused (deviceMACNotVerifiable) unless you name .acceptUnverifiedDeviceMAC.
+    let readerKey = try ephemeralReaderKey.map { try MdocVerifier.ReaderKey(ephemeralReaderKey: $0) } ?? .notHeld
+    let verifier = MdocVerifier(trustedIACARoots: iacaRoots)
+    let response = try verifier.verify(deviceResponse: responseData, sessionTranscript: transcript, readerKey: readerKey, at: now)
+    for document in response.documents {
+        print(document.docType, document.deviceAuthentication)  // "org.iso.18013.5.1.mDL deviceMac HMAC 256/256"
+        if let familyName = document.element("family_name")?.text, let birthDate = document.element("birth_date")?.fullDate {
+            _ = (familyName, birthDate)  // personal data: store or show it, never log it
+        }
+    }
+}
+
+/// Sources/SigilMdoc/Documentation.docc/VerifyingMobileDocuments.md, the block at line 54.
+func requestOnTheWeb(serverKey: ECDSAPrivateKey, readerKey: ECDSAPrivateKey, readerCertificate: Certificate) async throws {
+    var nonce = [UInt8](repeating: 0, count: 32)
+    var generator = SystemRandomNumberGenerator()
+    for index in nonce.indices { nonce[index] = generator.next() }
+    let request = try DigitalCredentialsRequest(
+        documents: [.init(docType: "org.iso.18013.5.1.mDL", elements: ["org.iso.18013.5.1": ["family_name": false, "age_over_21": false]])],
+        origin: "https://example.com", recipientKey: serverKey.publicKey, nonce: nonce,
+        readerAuthentication: .init(privateKey: readerKey, certificates: [readerCertificate]))
+    // The page calls navigator.credentials.get({digital: {requests: [{protocol: "org-iso-mdoc", data}]}}).
+    let data = request.data
+    _ = data
+}
+
+/// Sources/SigilMdoc/Documentation.docc/VerifyingMobileDocuments.md, the block at line 79.
+func openOnTheWeb(request: DigitalCredentialsRequest, response: String, serverKey: ECDSAPrivateKey, iacaRoots: [Certificate], now: Int64) async throws {
+    let deviceResponse = try request.open(response: response, privateKey: serverKey)
+    let verified = try MdocVerifier(trustedIACARoots: iacaRoots).verify(
+        deviceResponse: deviceResponse, sessionTranscript: request.sessionTranscript, readerKey: .notHeld, at: now)
+    _ = verified.documents
 }
 
 /// Sources/SigilReceipts/Documentation.docc/VerifyingAppReceipts.md, the block at line 34.
