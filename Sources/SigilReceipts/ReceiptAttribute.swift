@@ -63,6 +63,6 @@ public struct ReceiptAttribute: Hashable, Sendable {
 
     /// Seconds since the epoch of an RFC 3339 date as Apple writes it in receipts
     /// ("2024-02-23T17:27:16Z", "2026-04-21T18:13:12.153Z", "2020-07-22T18:33:15+0100"); nil when
-    /// it is not one (``RFC3339Timestamp/secondsSinceEpoch(of:)``).
+    /// it is not one (`RFC3339Timestamp.secondsSinceEpoch(of:)`, SigilASN1).
     public static func parseDate(_ text: String) -> Int64? { RFC3339Timestamp.secondsSinceEpoch(of: text) }
 }

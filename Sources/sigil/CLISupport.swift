@@ -77,29 +77,10 @@ enum Time {
         (try? ASN1TimeComponents(secondsSinceEpoch: seconds)).map { rfc3339($0) } ?? String(seconds)
     }
 
-    /// "2025-10-01T07:08:38Z", "2025-10-01T09:08:38+02:00" (fractions ignored) or a unix time.
+    /// "2025-10-01T07:08:38Z", "2025-10-01T09:08:38+02:00" (fractions ignored; SigilASN1's
+    /// `RFC3339Timestamp`, the one RFC 3339 reader) or a unix time.
     static func parse(_ text: String) -> Int64? {
-        if let unix = Int64(text) { return unix }
-        let chars = Array(text.utf8)
-        guard chars.count >= 20 else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= chars.count else { return nil }
-            return Int(String(decoding: chars[from..<(from + count)], as: UTF8.self))
-        }
-        guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2), let mi = number(14, 2),
-            let s = number(17, 2), [UInt8(ascii: "T"), UInt8(ascii: "t")].contains(chars[10]),
-            let base = try? ASN1TimeComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s).secondsSinceEpoch
-        else { return nil }
-        var i = 19
-        if i < chars.count, chars[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < chars.count, (48...57).contains(chars[i]) { i += 1 }
-        }
-        guard i < chars.count else { return nil }
-        if chars[i] == UInt8(ascii: "Z") || chars[i] == UInt8(ascii: "z") { return i + 1 == chars.count ? base : nil }
-        guard i + 6 == chars.count, let oh = number(i + 1, 2), let om = number(i + 4, 2) else { return nil }
-        let offset = Int64(oh * 3600 + om * 60)
-        return chars[i] == UInt8(ascii: "+") ? base - offset : (chars[i] == UInt8(ascii: "-") ? base + offset : nil)
+        Int64(text) ?? RFC3339Timestamp.secondsSinceEpoch(of: text)
     }
 }
 

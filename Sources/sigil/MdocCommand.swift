@@ -178,7 +178,7 @@ struct MdocCommand: ParsableCommand {
 
         func run() {
             reportingErrors {
-                guard let stored = try JSONSerialization.jsonObject(with: Data(Input.read(request))) as? [String: Any],
+                guard let stored = (try? JSONSerialization.jsonObject(with: Data(Input.read(request)))) as? [String: Any],
                     let origin = stored["origin"] as? String, let deviceRequest = stored["deviceRequest"] as? String,
                     let encryptionInfo = stored["encryptionInfo"] as? String
                 else { throw CLIFailure(code: "usage", message: "--request is not a request `sigil mdoc request` printed") }

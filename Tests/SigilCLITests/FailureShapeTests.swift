@@ -142,6 +142,10 @@ final class FailureShapeTests: XCTestCase {
             "applepay": ["--no-such-option"],
             "applepay verify": [junk],
             "applepay decrypt": ["--merchant-key", junk, "--merchant-id", "merchant.com.example", junk],
+            "mdoc": ["--no-such-option"],
+            "mdoc verify": ["--iaca", junk, "--transcript", junk, junk],
+            "mdoc request": ["--origin", "https://example.com", "--recipient-key", junk],
+            "mdoc open": ["--request", junk, "--key", junk, "--iaca", junk, junk],
         ]
         let paths = try commandPaths()
         XCTAssertGreaterThan(paths.count, 40, "\(paths)")
@@ -162,6 +166,7 @@ final class FailureShapeTests: XCTestCase {
         XCTAssertEqual(codes["token app-store"], "tokens.invalidKey", "\(codes)")
         XCTAssertEqual(codes["applepay verify"], "applepay.malformedToken", "\(codes)")
         XCTAssertEqual(codes["applepay decrypt"], "applepay.invalidMerchantKey", "\(codes)")
+        XCTAssertEqual(codes["mdoc verify"], "mdoc.invalidSessionTranscript", "\(codes)")
         XCTAssertEqual(codes["overview"], "usage")
         XCTAssertGreaterThan(codes.values.filter { $0 != "usage" }.count, 30, "\(codes)")
     }

@@ -43,8 +43,8 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, CustomStringConv
     }
 
     /// Whole seconds since the epoch of an RFC 3339 date-time (§5.6): "2024-02-23T17:27:16Z",
-    /// "2026-04-21T18:13:12.153Z", "2020-07-22T18:33:15+01:00", and the "+0100" form Apple's
-    /// receipts write; the fraction is read and dropped (``fractionDigits`` keeps it). Nil when the
+    /// "2026-04-21T18:13:12.153Z", "2020-07-22T18:33:15+01:00", "t" and "z" in lower case, and the
+    /// "+0100" form Apple's receipts write; the fraction is read and dropped (``fractionDigits`` keeps it). Nil when the
     /// text is not one, or names no valid date and time.
     public static func secondsSinceEpoch(of text: String) -> Int64? {
         let c = Array(text.utf8)
@@ -53,8 +53,10 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, CustomStringConv
             guard at + n <= c.count, c[at..<(at + n)].allSatisfy({ (48...57).contains($0) }) else { return nil }
             return Int(String(decoding: c[at..<(at + n)], as: UTF8.self))
         }
+        // RFC 3339 §5.6: "T" and "Z" may be written in lower case.
         guard let y = number(0, 4), c[4] == UInt8(ascii: "-"), let mo = number(5, 2), c[7] == UInt8(ascii: "-"), let d = number(8, 2),
-            c[10] == UInt8(ascii: "T"), let h = number(11, 2), c[13] == UInt8(ascii: ":"), let mi = number(14, 2),
+            c[10] == UInt8(ascii: "T") || c[10] == UInt8(ascii: "t"), let h = number(11, 2), c[13] == UInt8(ascii: ":"),
+            let mi = number(14, 2),
             c[16] == UInt8(ascii: ":"), let s = number(17, 2),
             let base = try? ASN1TimeComponents(year: y, month: mo, day: d, hour: h, minute: mi, second: s).secondsSinceEpoch
         else { return nil }
@@ -64,7 +66,7 @@ public struct RFC3339Timestamp: Sendable, Hashable, Comparable, CustomStringConv
             while i < c.count, (48...57).contains(c[i]) { i += 1 }
         }
         guard i < c.count else { return nil }
-        if c[i] == UInt8(ascii: "Z") { return i + 1 == c.count ? base : nil }
+        if c[i] == UInt8(ascii: "Z") || c[i] == UInt8(ascii: "z") { return i + 1 == c.count ? base : nil }
         guard c[i] == UInt8(ascii: "+") || c[i] == UInt8(ascii: "-") else { return nil }
         // "+hhmm" or "+hh:mm".
         let rest = Array(c[(i + 1)...]).filter { $0 != UInt8(ascii: ":") }
