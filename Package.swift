@@ -295,7 +295,9 @@ let package = Package(
         // pycose, and a hostile sender.
         .testTarget(
             name: "SigilMdocTests",
-            dependencies: ["SigilMdoc", "SigilCOSE", "SigilCBOR", "SigilCore", "SigilCipher", "SigilKeys", "SigilX509", "SigilTestSupport"],
+            dependencies: [
+                "SigilMdoc", "SigilCOSE", "SigilCBOR", "SigilCore", "SigilCipher", "SigilKeys", "SigilX509", "SigilTestSupport",
+            ],
             exclude: ["mdoc_peer.py"]
         ),
         // Every real file of the third-party data sets against a table of its verdict and facts.
