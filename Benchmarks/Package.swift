@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "SigilCBOR", package: "Sigil"),
                 .product(name: "SigilAppAttest", package: "Sigil"),
                 .product(name: "SigilApplePay", package: "Sigil"),
+                .product(name: "SigilMdoc", package: "Sigil"),
                 .product(name: "SigilTestPKI", package: "Sigil"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
