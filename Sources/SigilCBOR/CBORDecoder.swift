@@ -298,13 +298,14 @@ struct CBORDecoder {
             let key = try decoder.item(depth: depth + 1)
             let encodedKey = decoder.bytes[keyStart..<decoder.position]
             guard keys.insert(key).inserted else {
-                throw CBORError(.duplicateMapKey, "the key \(key) appears twice in one map (RFC 8949 §5.6)", offset: keyStart)
+                // The key's kind only: a key may be data the caller must not see in a log.
+                throw CBORError(.duplicateMapKey, "a \(key.kindName) key appears twice in one map (RFC 8949 §5.6)", offset: keyStart)
             }
             if options.requireSortedMapKeys {
                 // The input's heads are in shortest form, so its bytes are the key's deterministic encoding.
                 if let previousKey, !previousKey.lexicographicallyPrecedes(encodedKey) {
                     throw CBORError(
-                        .unsortedMapKeys, "the key \(key) is out of the deterministic order (RFC 8949 §4.2.1)", offset: keyStart)
+                        .unsortedMapKeys, "a \(key.kindName) key is out of the deterministic order (RFC 8949 §4.2.1)", offset: keyStart)
                 }
                 previousKey = encodedKey
             }

@@ -20,6 +20,8 @@ public struct COSEHeaders: Sendable {
     /// `alg` (1), `crit` (2), `content type` (3), `kid` (4), `x5chain` (33): the labels `crit`
     /// may name.
     static let understoodLabels: Set<Int64> = [1, 2, 3, 4, 33]
+    /// The most parameters read in one bucket (64).
+    public static let maximumParameters = 64
 
     /// Reads the two buckets of a COSE message.
     public init(protected: CBORValue, unprotected: CBORValue) throws(COSEError) {
@@ -42,13 +44,19 @@ public struct COSEHeaders: Sendable {
         guard case .map(let unprotectedMap) = unprotected else {
             throw COSEError(.malformedHeader, "the unprotected header is not a map (RFC 9052 §3)")
         }
+        // A handful of parameters is what any message carries; a bound keeps the checks below linear
+        // in work an unauthenticated sender can ask for.
+        guard protectedMap.count <= Self.maximumParameters, unprotectedMap.count <= Self.maximumParameters else {
+            throw COSEError(.malformedHeader, "a header bucket holds more than \(Self.maximumParameters) parameters")
+        }
         for entry in protectedMap + unprotectedMap {
             switch entry.key {
             case .unsigned, .negative, .text: break
             default: throw COSEError(.malformedHeader, "a header label is neither an integer nor text (RFC 9052 §3)")
             }
         }
-        for entry in protectedMap where unprotectedMap.contains(where: { $0.key == entry.key }) {
+        let protectedLabels = Set(protectedMap.map { $0.key })
+        for entry in unprotectedMap where protectedLabels.contains(entry.key) {
             throw COSEError(.malformedHeader, "the label \(Self.describe(entry.key)) is in both header buckets (RFC 9052 §3)")
         }
         if unprotectedMap.contains(where: { $0.key == .unsigned(2) }) {

@@ -296,3 +296,12 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
         return SecretMemory.ownedCopy(of: output.prefix(length))
     }
 }
+
+#if !hasFeature(Embedded)
+extension RSAPrivateKey: CustomDebugStringConvertible, CustomReflectable {
+    /// Never shows the secret.
+    public var debugDescription: String { description }
+    /// The public key only: `dump` and debuggers that walk a mirror never reach the secret limbs.
+    public var customMirror: Mirror { Mirror(self, children: ["publicKey": publicKey]) }
+}
+#endif

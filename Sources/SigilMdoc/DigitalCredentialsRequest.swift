@@ -74,8 +74,9 @@ public struct DigitalCredentialsRequest: Sendable {
         guard nonce.count >= 16 else {
             throw MdocError(.invalidRequest, "the nonce is \(nonce.count) bytes; at least 16 unpredictable bytes are needed")
         }
-        guard origin.hasPrefix("https://") || origin.hasPrefix("http://localhost") else {
-            throw MdocError(.invalidRequest, "the origin is a web origin such as \"https://example.com\"")
+        try Self.checkOrigin(origin)
+        if let reader = readerAuthentication, reader.certificates.isEmpty {
+            throw MdocError(.invalidRequest, "ReaderAuth needs the reader's certificate (x5chain, RFC 9360)")
         }
         encryptionInfo = CBOR.encode(
             .array([
@@ -131,6 +132,7 @@ public struct DigitalCredentialsRequest: Sendable {
             throw MdocError(
                 .invalidRequest, "an EncryptionInfo is [\"dcapi\", {nonce (16+ bytes), recipientPublicKey (P-256 COSE_Key)}] (\(clause))")
         }
+        try Self.checkOrigin(origin)
         self.deviceRequest = deviceRequest
         self.encryptionInfo = encryptionInfo
         self.origin = origin
@@ -175,6 +177,25 @@ public struct DigitalCredentialsRequest: Sendable {
             throw MdocError(
                 wrapping: error, as: .decryptionFailed,
                 context: "the response does not open with this key and this request's transcript (\(clause); RFC 9180 base mode)")
+        }
+    }
+
+    /// An origin as browsers serialize it (RFC 6454 §6.2): "https://" and a host, optionally a port,
+    /// no path, no trailing slash; "http://" only for localhost. Anything else could never match
+    /// what the browser hands the wallet, so the answer would never open.
+    static func checkOrigin(_ origin: String) throws(MdocError) {
+        let secure = origin.hasPrefix("https://")
+        let rest = origin.dropFirst(secure ? 8 : (origin.hasPrefix("http://") ? 7 : 0))
+        let parts = rest.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let host = parts.first.map(String.init) ?? ""
+        let port = parts.dropFirst().first
+        let valid =
+            (secure || (origin.hasPrefix("http://") && host == "localhost")) && !host.isEmpty
+            && host.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2E }
+            && (port.map { !$0.isEmpty && $0.count <= 5 && $0.allSatisfy(\.isNumber) } ?? true)
+        guard valid else {
+            throw MdocError(
+                .invalidRequest, "the origin is a web origin such as \"https://example.com\" (lower-case host, optional port, no path)")
         }
     }
 }

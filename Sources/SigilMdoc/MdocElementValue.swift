@@ -13,8 +13,8 @@ import SigilCBOR
 /// document fail.
 ///
 /// **Values are personal data.** `description`, `debugDescription` and the mirror `dump` uses
-/// name the kind and size only ("text (4 characters)", "byte string (16,284 bytes)"); the value
-/// itself is printed only through ``disclosedDescription``, which a caller uses on purpose.
+/// name the kind only ("text", "byte string", "full-date"), not even the size; the value itself is
+/// printed only through ``disclosedDescription``, which a caller uses on purpose.
 public indirect enum MdocElementValue: Sendable, Hashable {
     /// A text string.
     case text(String)
@@ -91,19 +91,20 @@ public indirect enum MdocElementValue: Sendable, Hashable {
         map?.first { $0.key == .text(key) }?.value
     }
 
-    /// The kind of value and its size, without the value: what logs and `--explain` may show.
+    /// The kind of value, without the value or its size (the length of a name says something
+    /// about the person): what logs and `--explain` may show.
     public var kindDescription: String {
         switch self {
-        case .text(let t): "text (\(t.count) characters)"
-        case .bytes(let b): "byte string (\(b.count) bytes)"
+        case .text: "text"
+        case .bytes: "byte string"
         case .integer: "integer"
         case .bool: "boolean"
         case .float: "float"
         case .null: "null"
         case .fullDate: "full-date"
         case .dateTime: "tdate"
-        case .array(let a): "array (\(a.count) items)"
-        case .map(let m): "map (\(m.count) entries)"
+        case .array: "array"
+        case .map: "map"
         case .tagged(let tag, let inner): "tag \(tag) around \(inner.kindDescription)"
         case .otherInteger: "integer beyond 64 bits"
         }
@@ -134,9 +135,9 @@ public indirect enum MdocElementValue: Sendable, Hashable {
 }
 
 extension MdocElementValue: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The kind and size only (``kindDescription``): a value printed by accident reveals nothing.
+    /// The kind only (``kindDescription``): a value printed by accident reveals nothing.
     public var description: String { kindDescription }
-    /// The kind and size only.
+    /// The kind only.
     public var debugDescription: String { "MdocElementValue(\(kindDescription))" }
     /// A mirror without children, so `dump` shows no value.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }

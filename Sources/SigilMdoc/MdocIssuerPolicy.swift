@@ -10,7 +10,11 @@ import SigilX509
 ///   (1.0.18013.5.1.2, mdlDS, by default) and its keyUsage is digitalSignature (B.1.4);
 /// - the IACA root is a CA whose keyUsage holds keyCertSign (B.1.2; RFC 5280's basics check
 ///   basicConstraints);
-/// - the document signer's countryName is present and equal to the IACA's (B.1.2, B.1.4).
+/// - the document signer's countryName is present and equal to the IACA's, and so is its
+///   stateOrProvinceName when the IACA names one (B.1.2, B.1.4).
+///
+/// Revocation is not checked here: IACAs publish CRLs (their crlDistributionPoints); a caller that
+/// needs them adds SigilCRL's policy to its own verifier.
 public struct MdocIssuerPolicy: CertificatePolicy {
     /// "ISO/IEC 18013-5 Annex B".
     public let name = "ISO/IEC 18013-5 Annex B"
@@ -57,6 +61,14 @@ public struct MdocIssuerPolicy: CertificatePolicy {
                     reason: "the document signer's countryName (\(signerCountry.joined(separator: ","))) is not the IACA's "
                         + "(\(iacaCountry.joined(separator: ","))) (B.1.2, B.1.4)"))
         }
+        let iacaState = iaca.subject.values(of: Self.stateOrProvinceName)
+        if !iacaState.isEmpty, signer.subject.values(of: Self.stateOrProvinceName) != iacaState {
+            failures.append(
+                .policy(name: name, reason: "the IACA names a stateOrProvinceName and the document signer's is not the same (B.1.4)"))
+        }
         return failures
     }
+
+    /// id-at-stateOrProvinceName (2.5.4.8).
+    static let stateOrProvinceName: ASN1ObjectIdentifier = [2, 5, 4, 8]
 }

@@ -64,6 +64,8 @@ public struct MdocVerifier: Sendable {
     }
 
     static let responseClause = "ISO/IEC 18013-5 §8.3.2.1.2.2"
+    /// The most documents read from one response (16): each costs signature checks and a chain.
+    public static let maximumDocuments = 16
 
     /// Verifies the DeviceResponse `deviceResponse` of the session `sessionTranscript` at `time`
     /// (seconds since the epoch), checking deviceMacs with `readerKey`.
@@ -125,6 +127,13 @@ public struct MdocVerifier: Sendable {
                 throw fail(MdocError(.malformedStructure, "documents is not an array (\(clause))"), "documents")
             }
             documentValues = items
+        }
+        guard documentValues.count <= Self.maximumDocuments else {
+            throw fail(
+                MdocError(
+                    .malformedStructure,
+                    "the DeviceResponse holds \(documentValues.count) documents; at most \(Self.maximumDocuments) are read"),
+                "documents")
         }
         guard !documentValues.isEmpty else {
             let missing = documentErrors.keys.sorted().joined(separator: ", ")
@@ -328,8 +337,26 @@ public struct MdocVerifier: Sendable {
             }
         case (nil, let mac?):
             clause = "ISO/IEC 18013-5 §9.1.3.5 (\(label))"
+            // A session without EReaderKeyBytes (18013-7 Annex C on the web) gives the device no
+            // reader key to make a MAC with: a deviceMac there is never genuine, relaxation or not.
+            guard sessionTranscript.hasReaderKey else {
+                throw fail(
+                    MdocError(
+                        .invalidDeviceMAC,
+                        "the document carries a deviceMac, and the session transcript holds no EReaderKeyBytes to make one with (\(clause))"
+                    ),
+                    "deviceMac")
+            }
             switch readerKey {
             case .privateKey(let key):
+                if let sessionKey = sessionTranscript.readerPublicKey, sessionKey != key.publicKey {
+                    throw fail(
+                        MdocError(
+                            .invalidReaderKey,
+                            "the reader key given is not the session's: its public point differs from the transcript's EReaderKeyBytes (\(clause))"
+                        ),
+                        "deviceMac")
+                }
                 let macKey: [UInt8]
                 do { macKey = try Self.deviceMACKey(readerKey: key, deviceKey: mso.deviceKey, sessionTranscript: sessionTranscript) } catch
                 {
@@ -353,6 +380,15 @@ public struct MdocVerifier: Sendable {
                 }
                 do { _ = try COSEMac0(mac) } catch {
                     throw fail(MdocError(wrapping: error, as: .malformedStructure, context: "the deviceMac (\(clause))"), "deviceMac")
+                }
+                // Device-signed elements rest on that MAC alone: none is returned unchecked.
+                guard deviceNameSpacesBytes == [0xA0] else {
+                    throw fail(
+                        MdocError(
+                            .deviceMACNotVerifiable,
+                            "the document carries device-signed elements under a deviceMac that cannot be checked: refused even under "
+                                + "acceptUnverifiedDeviceMAC (\(clause))"),
+                        "deviceMac")
                 }
                 method = .macNotVerified
             }

@@ -145,7 +145,9 @@ public struct MobileSecurityObject: Sendable {
                 guard !required else { throw MdocError(.malformedStructure, "the MSO's validityInfo has no \"\(key)\" (\(Self.clause))") }
                 return nil
             }
-            // tdate is tag 0 around the text (RFC 8949 §3.4.1); an untagged text is read too.
+            // tdate is tag 0 around the text (RFC 8949 §3.4.1); an untagged text is read too, and so are
+            // fractions and offsets, which 18013-5 §9.1.2.4 does not write: the issuer signed them, and the
+            // instant they name is unambiguous (lenient on purpose, like every other signed content).
             var text: String?
             switch value {
             case .tagged(0, .text(let t)), .text(let t): text = t

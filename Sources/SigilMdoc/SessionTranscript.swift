@@ -1,5 +1,6 @@
 import SigilBase
 import SigilCBOR
+import SigilCOSE
 import SigilCore
 
 /// The SessionTranscript both sides of an mdoc session authenticate (ISO/IEC 18013-5 §9.1.5.1):
@@ -37,6 +38,31 @@ public struct SessionTranscript: Sendable, Hashable {
                 "a SessionTranscript is an array of three: DeviceEngagementBytes, EReaderKeyBytes, Handover (ISO/IEC 18013-5 §9.1.5.1)")
         }
         self.bytes = inner
+        (hasReaderKey, readerPublicKey) = try Self.readerKey(members[1])
+    }
+
+    /// Whether the transcript holds EReaderKeyBytes (false for the web's `[null, null, …]`): only
+    /// then can a device have made a deviceMac for the session.
+    public let hasReaderKey: Bool
+    /// The reader's ephemeral public key the transcript holds (EReaderKeyBytes, tag 24 around a
+    /// COSE_Key), when it is an EC2 key Sigil reads; a reader private key given for the session
+    /// must match it.
+    public let readerPublicKey: ECDSAPublicKey?
+
+    /// EReaderKeyBytes: null, or tag 24 around a COSE_Key.
+    static func readerKey(_ member: CBORValue) throws(MdocError) -> (Bool, ECDSAPublicKey?) {
+        switch member {
+        case .null: return (false, nil)
+        case .tagged(24, .bytes(let inner)):
+            guard let value = try? CBOR.decode(inner, options: MdocCBOR.options) else {
+                throw MdocError(.invalidSessionTranscript, "the transcript's EReaderKeyBytes does not hold CBOR (ISO/IEC 18013-5 §9.1.5.1)")
+            }
+            return (true, try? COSEKey.publicKey(value))
+        default:
+            throw MdocError(
+                .invalidSessionTranscript,
+                "the transcript's EReaderKeyBytes is neither null nor tag 24 around a COSE_Key (ISO/IEC 18013-5 §9.1.5.1)")
+        }
     }
 
     /// The ISO/IEC 18013-7 Annex C transcript of a request made through the Digital Credentials
@@ -46,10 +72,15 @@ public struct SessionTranscript: Sendable, Hashable {
     public static func digitalCredentialsAPI(encryptionInfo: String, origin: String) -> SessionTranscript {
         let info = CBOR.encode(.array([.text(encryptionInfo), .text(origin)]))
         let handover = CBORValue.array([.text("dcapi"), .bytes(SHA256.hash(info))])
-        return SessionTranscript(uncheckedBytes: CBOR.encode(.array([.null, .null, handover])))
+        return SessionTranscript(webBytes: CBOR.encode(.array([.null, .null, handover])))
     }
 
-    init(uncheckedBytes: [UInt8]) { bytes = uncheckedBytes }
+    /// A transcript without EReaderKeyBytes, built here.
+    init(webBytes: [UInt8]) {
+        bytes = webBytes
+        hasReaderKey = false
+        readerPublicKey = nil
+    }
 
     /// SessionTranscriptBytes: tag 24 around the transcript's bytes, what the deviceMac's salt
     /// hashes (§9.1.5.1).

@@ -138,8 +138,11 @@ struct MdocCommand: ParsableCommand {
                 let key = try ECKey(loading: Input.read(recipientKey)).publicKey
                 var elements: [String: [String: Bool]] = [:]
                 for item in element {
-                    let parts = item.split(separator: "/", maxSplits: 1).map(String.init)
+                    let parts = item.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                     let (nameSpace, identifier) = parts.count == 2 ? (parts[0], parts[1]) : ("org.iso.18013.5.1", parts[0])
+                    guard !nameSpace.isEmpty, !identifier.isEmpty else {
+                        throw CLIFailure(code: "usage", message: "--element is NAMESPACE/IDENTIFIER or IDENTIFIER, both non-empty")
+                    }
                     elements[nameSpace, default: [:]][identifier] = false
                 }
                 var reader: DigitalCredentialsRequest.ReaderAuthentication?
@@ -194,7 +197,13 @@ struct MdocCommand: ParsableCommand {
                     isText
                     ? try rebuilt.open(response: text, privateKey: privateKey)
                     : try rebuilt.open(encryptedResponse: answer, privateKey: privateKey)
-                if let out { try Data(response).write(to: URL(fileURLWithPath: out)) }
+                if let out {
+                    // Personal data: readable by its owner only.
+                    guard FileManager.default.createFile(atPath: out, contents: Data(response), attributes: [.posixPermissions: 0o600])
+                    else {
+                        throw CLIFailure(code: "io", message: "cannot write \(out)")
+                    }
+                }
                 Output.printJSON(try trust.verify(response, transcript: rebuilt.sessionTranscript, readerKey: .notHeld))
             }
         }

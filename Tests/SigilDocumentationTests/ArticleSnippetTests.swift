@@ -68,8 +68,8 @@ final class ArticleSnippetTests: XCTestCase {
     }
 
     /// The web snippets: the request is built; a response sealed to it opens and reaches the
-    /// verifier (Annex D's document carries a deviceMac, which the web flow cannot check: that is
-    /// the one refusal left once the response opened).
+    /// verifier (Annex D's document carries a deviceMac, which no web session can have made — its
+    /// transcript holds no reader key —: that is the one refusal left once the response opened).
     func testRequestAndOpenOnTheWeb() async throws {
         let serverKey = ECDSAPrivateKey.generate(curve: .p256)
         try await requestOnTheWeb(
@@ -92,7 +92,7 @@ final class ArticleSnippetTests: XCTestCase {
                 iacaRoots: [try Certificate(derEncoded: annexD("iaca-root.der"))], now: 1_609_459_200)
             XCTFail("a deviceMac was accepted on the web")
         } catch let error as MdocError {
-            XCTAssertEqual(error.code, .deviceMACNotVerifiable)
+            XCTAssertEqual(error.code, .invalidDeviceMAC)
         }
     }
 

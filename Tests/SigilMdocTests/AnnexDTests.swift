@@ -100,7 +100,8 @@ final class AnnexDTests: XCTestCase {
             XCTAssertFalse(printed.contains("123456789"), printed)
             XCTAssertFalse(printed.contains("2019-10-20"), printed)
         }
-        XCTAssertEqual(document.element("family_name")?.description, "text (3 characters)")
+        XCTAssertEqual(document.element("family_name")?.description, "text")
+        XCTAssertEqual(document.element("portrait")?.description, "byte string")
         XCTAssertEqual(document.element("family_name")?.disclosedDescription, "\"Doe\"")
     }
 
@@ -157,13 +158,13 @@ final class AnnexDTests: XCTestCase {
                     deviceResponse: bytes, sessionTranscript: try SessionTranscript(bytes: otherTranscript), readerKey: self.readerKey(),
                     at: Self.january2021)
             }, .invalidDeviceMAC)
-        // Another reader key.
+        // Another reader key: not the session's (the transcript holds EReaderKeyBytes).
         XCTAssertEqual(
             code {
                 _ = try self.verifier().verify(
                     deviceResponse: bytes, sessionTranscript: self.transcript(),
                     readerKey: .privateKey(ECDSAPrivateKey.generate(curve: .p256)), at: Self.january2021)
-            }, .invalidDeviceMAC)
+            }, .invalidReaderKey)
 
         // Another IACA root (the reader root of Annex D, a real certificate of another PKI).
         let otherRoot = try Certificate(derEncoded: Self.annexD("reader-root.der"))

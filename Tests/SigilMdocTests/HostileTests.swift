@@ -190,6 +190,99 @@ final class HostileTests: XCTestCase {
             document = replacing(document, "deviceSigned", deviceSigned)
         }
         XCTAssertEqual(code(bytes), .unauthorizedDeviceElement)
+        // Under acceptUnverifiedDeviceMAC without the reader's key, device-signed elements rest on
+        // nothing: refused, not returned.
+        let relaxed = MdocVerifier(trustedIACARoots: verifier.trustedIACARoots, relaxations: [.acceptUnverifiedDeviceMAC])
+        XCTAssertThrowsError(
+            try relaxed.verify(deviceResponse: bytes, sessionTranscript: transcript, readerKey: .notHeld, at: AnnexDTests.january2021)
+        ) {
+            XCTAssertEqual(($0 as? MdocError)?.code, .deviceMACNotVerifiable)
+        }
+    }
+
+    /// A deviceMac in a session whose transcript has no EReaderKeyBytes (the web's) cannot have
+    /// been made for it: refused even under the relaxation. A reader key that is not the
+    /// transcript's EReaderKey is refused before any MAC is computed.
+    func testDeviceMacOutsideItsSession() throws {
+        let relaxed = MdocVerifier(trustedIACARoots: verifier.trustedIACARoots, relaxations: [.acceptUnverifiedDeviceMAC])
+        let web = SessionTranscript.digitalCredentialsAPI(encryptionInfo: "e", origin: "https://example.com")
+        XCTAssertFalse(web.hasReaderKey)
+        XCTAssertTrue(transcript.hasReaderKey)
+        XCTAssertEqual(transcript.readerPublicKey, readerKey.publicKey)
+        for key in [MdocVerifier.ReaderKey.notHeld, .privateKey(readerKey)] {
+            XCTAssertThrowsError(
+                try relaxed.verify(deviceResponse: annexD, sessionTranscript: web, readerKey: key, at: AnnexDTests.january2021)
+            ) {
+                XCTAssertEqual(($0 as? MdocError)?.code, .invalidDeviceMAC)
+            }
+        }
+        XCTAssertThrowsError(
+            try verifier.verify(
+                deviceResponse: annexD, sessionTranscript: transcript, readerKey: .privateKey(ECDSAPrivateKey.generate(curve: .p256)),
+                at: AnnexDTests.january2021)
+        ) { XCTAssertEqual(($0 as? MdocError)?.code, .invalidReaderKey) }
+    }
+
+    /// Private keys never print: not through description, debugDescription or dump.
+    func testPrivateKeysDoNotPrint() throws {
+        let secret = Hex.encode(readerKey.rawRepresentation)
+        var dumped = ""
+        dump(MdocVerifier.ReaderKey.privateKey(readerKey), to: &dumped)
+        for printed in [dumped, "\(readerKey)", String(reflecting: readerKey), "\(MdocVerifier.ReaderKey.privateKey(readerKey))"] {
+            XCTAssertFalse(printed.lowercased().contains(secret.lowercased()), printed)
+        }
+    }
+
+    /// Origins a browser can send, and the rest refused; ReaderAuth without a certificate refused.
+    func testRequestOrigins() throws {
+        let key = ECDSAPrivateKey.generate(curve: .p256).publicKey
+        let documents = [
+            DigitalCredentialsRequest.DocumentRequest(
+                docType: "org.iso.18013.5.1.mDL", elements: ["org.iso.18013.5.1": ["age_over_18": false]])
+        ]
+        for origin in ["https://example.com", "https://verifier.example:8443", "http://localhost", "http://localhost:8080"] {
+            XCTAssertNoThrow(
+                try DigitalCredentialsRequest(
+                    documents: documents, origin: origin, recipientKey: key, nonce: Array(repeating: 1, count: 16),
+                    readerAuthentication: nil),
+                origin)
+        }
+        for origin in [
+            "", "example.com", "http://example.com", "https://", "https://example.com/", "https://example.com/path",
+            "http://localhost.evil.example",
+            "https://Example.com", "https://example.com:", "https://example.com:123456", "https://exa mple.com",
+        ] {
+            XCTAssertThrowsError(
+                try DigitalCredentialsRequest(
+                    documents: documents, origin: origin, recipientKey: key, nonce: Array(repeating: 1, count: 16),
+                    readerAuthentication: nil),
+                origin
+            ) { XCTAssertEqual(($0 as? MdocError)?.code, .invalidRequest, origin) }
+        }
+        XCTAssertThrowsError(
+            try DigitalCredentialsRequest(
+                documents: documents, origin: "https://example.com", recipientKey: key, nonce: Array(repeating: 1, count: 16),
+                readerAuthentication: .init(privateKey: ECDSAPrivateKey.generate(curve: .p256), certificates: []))
+        ) { XCTAssertEqual(($0 as? MdocError)?.code, .invalidRequest) }
+        XCTAssertThrowsError(
+            try DigitalCredentialsRequest(
+                documents: documents, origin: "https://example.com", recipientKey: key, nonce: Array(repeating: 1, count: 15),
+                readerAuthentication: nil))
+        XCTAssertThrowsError(
+            try DigitalCredentialsRequest(
+                documents: [], origin: "https://example.com", recipientKey: key, nonce: Array(repeating: 1, count: 16),
+                readerAuthentication: nil))
+    }
+
+    /// A COSE header bucket with more parameters than any message carries is refused before any
+    /// quadratic work.
+    func testOversizedHeaderBucket() throws {
+        let many = CBORValue.map(pairs: (0..<65).map { (.unsigned(UInt64(100 + $0)), .unsigned(0)) })
+        XCTAssertThrowsError(try COSEHeaders(protected: .bytes([]), unprotected: many)) {
+            XCTAssertEqual(($0 as? COSEError)?.code, .malformedHeader)
+        }
+        XCTAssertNoThrow(
+            try COSEHeaders(protected: .bytes([]), unprotected: .map(pairs: (0..<64).map { (.unsigned(UInt64(100 + $0)), .unsigned(0)) })))
     }
 
     /// Random single-byte changes anywhere in Annex D's response: each is refused with an

@@ -56,21 +56,28 @@ final class PeerTests: XCTestCase {
     /// with SHA-384 digests), with a deviceMac, two documents in one response; every element
     /// typed; then each tampering is refused with its own code.
     func testPymdoccborDocuments() throws {
-        let transcript = SessionTranscript.digitalCredentialsAPI(encryptionInfo: "peer-test", origin: "https://verifier.example")
+        // An in-person session: DeviceEngagementBytes, EReaderKeyBytes (the reader's key, which a
+        // deviceMac needs), a null handover (QR engagement).
         let reader = ECDSAPrivateKey.generate(curve: .p256)
+        func inPerson(_ engagement: [UInt8]) throws -> SessionTranscript {
+            try SessionTranscript(
+                bytes: CBOR.encode(
+                    .array([.tagged(24, .bytes(engagement)), .tagged(24, .bytes(CBOR.encode(COSEKey.encode(reader.publicKey)))), .null])))
+        }
+        let transcript = try inPerson([0xA1, 0x00, 0x63] + Array("1.0".utf8))
         let minted = try Self.mint(transcript: transcript, reader: reader)
         let root = try Certificate(derEncoded: unhex(minted.iaca))
         let root384 = try Certificate(derEncoded: unhex(minted.iaca384))
         let verifier = MdocVerifier(trustedIACARoots: [root, root384])
         func response(_ name: String) throws -> [UInt8] { try unhex(XCTUnwrap(minted.cases[name], name)) }
+        let defaultTranscript = transcript
         func verify(_ name: String, transcript: SessionTranscript? = nil, reader readerKey: ECDSAPrivateKey? = nil, at: Int64? = nil) throws
             -> VerifiedDeviceResponse
         {
             try verifier.verify(
                 deviceResponse: response(name),
-                sessionTranscript: transcript
-                    ?? SessionTranscript.digitalCredentialsAPI(encryptionInfo: "peer-test", origin: "https://verifier.example"),
-                readerKey: MdocVerifier.ReaderKey.privateKey(readerKey ?? reader), at: at ?? minted.now)
+                sessionTranscript: transcript ?? defaultTranscript,
+                readerKey: MdocVerifier.ReaderKey.privateKey(readerKey ?? reader), at: at ?? minted.now + 5)
         }
 
         let signed = try verify("signature").documents[0]
@@ -110,15 +117,18 @@ final class PeerTests: XCTestCase {
         XCTAssertEqual(code { _ = try verify("signature", at: minted.now + 400 * 86_400) }, .documentNotValidAtTime)
         XCTAssertEqual(code { _ = try verify("signature", at: minted.now - 2 * 86_400) }, .documentNotValidAtTime)
         // Another session's transcript, another reader key.
-        let other = SessionTranscript.digitalCredentialsAPI(encryptionInfo: "peer-test", origin: "https://attacker.example")
+        let other = try inPerson([0xA1, 0x00, 0x63] + Array("1.1".utf8))
         XCTAssertEqual(code { _ = try verify("signature", transcript: other) }, .invalidDeviceSignature)
         XCTAssertEqual(code { _ = try verify("mac", transcript: other) }, .invalidDeviceMAC)
-        XCTAssertEqual(code { _ = try verify("mac", reader: ECDSAPrivateKey.generate(curve: .p256)) }, .invalidDeviceMAC)
+        XCTAssertEqual(code { _ = try verify("mac", reader: ECDSAPrivateKey.generate(curve: .p256)) }, .invalidReaderKey)
+        // A deviceMac in a web session (no EReaderKeyBytes) cannot be genuine.
+        let web = SessionTranscript.digitalCredentialsAPI(encryptionInfo: "peer-test", origin: "https://verifier.example")
+        XCTAssertEqual(code { _ = try verify("mac", transcript: web) }, .invalidDeviceMAC)
         // Another IACA root only.
         XCTAssertEqual(
             code {
                 _ = try MdocVerifier(trustedIACARoots: [root384]).verify(
-                    deviceResponse: response("signature"), sessionTranscript: transcript, readerKey: .notHeld, at: minted.now)
+                    deviceResponse: response("signature"), sessionTranscript: transcript, readerKey: .notHeld, at: minted.now + 5)
             }, .untrustedIssuer)
     }
 
@@ -170,7 +180,7 @@ final class PeerTests: XCTestCase {
         let opened = try request.open(response: encrypted, privateKey: serverKey)
         XCTAssertEqual(opened, try unhex(deviceResponse))
         let verified = try MdocVerifier(trustedIACARoots: [try Certificate(derEncoded: unhex(minted.iaca))]).verify(
-            deviceResponse: opened, sessionTranscript: request.sessionTranscript, readerKey: .notHeld, at: minted.now)
+            deviceResponse: opened, sessionTranscript: request.sessionTranscript, readerKey: .notHeld, at: minted.now + 5)
         XCTAssertEqual(verified.documents[0].deviceAuthentication, DeviceAuthenticationMethod.signature(.es256))
 
         // The request's data: the two members, base64url without padding.

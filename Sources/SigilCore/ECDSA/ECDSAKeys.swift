@@ -293,6 +293,16 @@ extension ECDSAPrivateKey: CustomStringConvertible {
     public var description: String { "ECDSAPrivateKey(\(curve.rawValue), redacted)" }
 }
 
+#if !hasFeature(Embedded)
+extension ECDSAPrivateKey: CustomDebugStringConvertible, CustomReflectable {
+    /// Never shows the secret.
+    public var debugDescription: String { description }
+    /// The curve and the public key only: `dump` and debuggers that walk a mirror never reach the
+    /// scalar.
+    public var customMirror: Mirror { Mirror(self, children: ["curve": curve, "publicKey": publicKey]) }
+}
+#endif
+
 extension ECDSASignature {
     /// Placeholder that cannot be reached: the engine always returns byteCount-sized r and s.
     fileprivate static func unreachable(_ curve: ECCurve) -> ECDSASignature {
