@@ -67,6 +67,19 @@ struct BenchCommand: ParsableCommand {
     /// Every row, in output order.
     static var benchmarks: [Benchmark] {
         ecdsaBenchmarks(.p256) + ecdsaBenchmarks(.p384) + [
+            Benchmark(name: "P-256 ECDH (fresh peer key)") { _ in
+                // What HPKE, the mdoc deviceMac and Apple Pay's EC_v1 do once per message: read the
+                // peer's uncompressed point (validated) and multiply it by the private scalar, a
+                // different peer each call (64 of them, taken at random), so nothing is cached.
+                let key = ECDSAPrivateKey.generate(curve: .p256)
+                let peers = (0..<64).map { _ in ECDSAPrivateKey.generate(curve: .p256).publicKey.uncompressedRepresentation }
+                return Workload {
+                    guard let peer = try? ECDSAPublicKey(sec1Representation: peers[Int.random(in: 0..<64)], curve: .p256),
+                        let secret = try? key.sharedSecret(with: peer)
+                    else { return 0 }
+                    return Int(secret[0])
+                }
+            },
             Benchmark(name: "SHA-256 1 KiB") { _ in
                 let input = [UInt8](repeating: 0xA5, count: 1024)
                 return Workload { Int(SHA256.hash(input)[0]) }

@@ -152,7 +152,7 @@ final class CLITests: XCTestCase {
             results.compactMap { $0["name"] as? String },
             [
                 "P-256 sign", "P-256 verify (cold key)", "P-256 verify (repeated key)",
-                "P-384 sign", "P-384 verify (cold key)", "P-384 verify (repeated key)",
+                "P-384 sign", "P-384 verify (cold key)", "P-384 verify (repeated key)", "P-256 ECDH (fresh peer key)",
                 "SHA-256 1 KiB", "SHA-256 1 MiB", "SHA-384 1 KiB", "HMAC-SHA256 64 B", "RSA-2048 verify", "certificate decode",
                 "App Store JWS verify (cached chain)", "App Store JWS verify (uncached chain)",
                 "receipt parse (CMS + payload, 5 in-app records)", "OCSP response parse + verify",

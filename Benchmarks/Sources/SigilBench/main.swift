@@ -32,6 +32,13 @@ if let i = arguments.firstIndex(of: "--applepay-chain"), i + 4 < arguments.count
     _ = try applePayRates(directory: arguments[i + 3], at: at, seconds: 0, only: arguments[i + 1], iterations: count)
     exit(0)
 }
+// --ecdh-rate SECONDS: P-256 ECDH with a fresh peer key per second, both paths, as JSON (for
+// Benchmarks/python/ecdh.py).
+if let i = arguments.firstIndex(of: "--ecdh-rate"), i + 1 < arguments.count, let limit = Double(arguments[i + 1]) {
+    let rates = try ecdhRates(seconds: limit)
+    print(String(decoding: try JSONSerialization.data(withJSONObject: rates, options: [.sortedKeys]), as: UTF8.self))
+    exit(0)
+}
 // --mdoc-rate DIR AT SECONDS: ISO/IEC 18013-5 Annex D verified per second as JSON (for
 // Benchmarks/python/mdoc.py).
 if let i = arguments.firstIndex(of: "--mdoc-rate"), i + 3 < arguments.count, let at = Int64(arguments[i + 2]),
