@@ -18,6 +18,7 @@ let package = Package(
         .executableTarget(
             name: "sigil-bench",
             dependencies: [
+                .product(name: "SigilBase", package: "Sigil"),
                 .product(name: "SigilCore", package: "Sigil"),
                 .product(name: "SigilASN1", package: "Sigil"),
                 .product(name: "SigilKeys", package: "Sigil"),

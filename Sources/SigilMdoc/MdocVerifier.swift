@@ -61,7 +61,12 @@ public struct MdocVerifier: Sendable {
         self.trustedIACARoots = trustedIACARoots
         self.issuerPolicy = issuerPolicy
         self.relaxations = relaxations
+        chainVerifier = CertificateVerifier(
+            trustedRoots: trustedIACARoots, policies: [AnyCertificatePolicy(RFC5280Policy()), AnyCertificatePolicy(issuerPolicy)])
     }
+
+    /// The path builder for the document signers, made once (RFC 5280 + Annex B over the roots).
+    let chainVerifier: CertificateVerifier
 
     static let responseClause = "ISO/IEC 18013-5 §8.3.2.1.2.2"
     /// The most documents read from one response (16): each costs signature checks and a chain.
@@ -442,30 +447,42 @@ public struct MdocVerifier: Sendable {
                 }
             } catch { throw fail(error, "the document's errors") }
         }
-        // 7. The document signer's chain to the caller's IACA roots, at the MSO's signed time and now:
-        // last, so that a response is judged whole before trust is looked up, and no document
-        // content is returned before it passed.
+        // 7. The document signer's chain to the caller's IACA roots, at the verification time, then
+        // the same chain's validity periods at the MSO's signed time (one path built, each signature
+        // checked once): last, so that a response is judged whole before trust is looked up, and no
+        // document content is returned before it passed.
         clause = "ISO/IEC 18013-5 §9.1.2.4, Annex B (\(label), \(docType))"
-        let verifier = CertificateVerifier(
-            trustedRoots: trustedIACARoots, policies: [AnyCertificatePolicy(RFC5280Policy()), AnyCertificatePolicy(issuerPolicy)])
+        let signed = mso.validityInfo.signed.secondsSinceEpoch
+        var failures: [ValidationFailure]
         var chain: [Certificate] = []
-        for (moment, name) in [(mso.validityInfo.signed.secondsSinceEpoch, "the MSO's signed time"), (time, "the verification time")] {
-            switch verifier.verify(leaf: signer, intermediates: Array(certificates.dropFirst()), at: moment, trace: trace) {
-            case .valid(let valid):
-                chain = valid
-                trace?.pass(
-                    clause, "the document signer chains to an IACA root at \(name) (\(moment))",
-                    valid.map { $0.subject.rfc4514String }.joined(separator: " → "))
-            case .invalid(let failures):
-                throw fail(
-                    MdocError(
-                        failures.failsOnlyOnValidityPeriod ? .certificateNotValidAtTime : .untrustedIssuer,
-                        "the document signer at \(name) (\(moment)): " + failures.map { $0.description }.joined(separator: "; ")
-                            + " (\(clause))",
-                        failures: failures),
-                    "the document signer's chain")
+        switch chainVerifier.verify(leaf: signer, intermediates: Array(certificates.dropFirst()), at: time, trace: trace) {
+        case .valid(let valid):
+            chain = valid
+            failures = valid.enumerated().compactMap { position, certificate -> ValidationFailure? in
+                let path = PathCertificate(certificate, position: position)
+                if signed < certificate.validity.notBefore {
+                    return .notYetValid(certificate: path, notBefore: certificate.validity.notBefore, time: signed)
+                }
+                if signed > certificate.validity.notAfter {
+                    return .expired(certificate: path, notAfter: certificate.validity.notAfter, time: signed)
+                }
+                return nil
             }
+        case .invalid(let invalid): failures = invalid
         }
+        guard failures.isEmpty else {
+            let moment = chain.isEmpty ? "the verification time (\(time))" : "the MSO's signed time (\(signed))"
+            throw fail(
+                MdocError(
+                    failures.failsOnlyOnValidityPeriod ? .certificateNotValidAtTime : .untrustedIssuer,
+                    "the document signer at \(moment): " + failures.map { $0.description }.joined(separator: "; ") + " (\(clause))",
+                    failures: failures),
+                "the document signer's chain")
+        }
+        let subjects = chain.map { $0.subject.rfc4514String }.joined(separator: " → ")
+        trace?.pass(
+            clause, "the document signer chains to an IACA root at \(time), every certificate valid at the MSO's signed time (\(signed))",
+            subjects)
         return VerifiedDocument(
             docType: docType, issuerSignedElements: issuerElements, deviceSignedElements: deviceElements, elementErrors: elementErrors,
             mobileSecurityObject: mso, issuerChain: chain, deviceAuthentication: method)

@@ -21,15 +21,9 @@ final class MdocCLITests: XCTestCase {
         return url.path
     }
 
-    private func annexD(_ name: String) throws -> String {
-        try TestPaths.requireMdocVectors().appendingPathComponent("iso18013-5-annex-d/\(name)").path
-    }
+    private func annexD(_ name: String) throws -> String { try AnnexD.path(name) }
 
-    private func readerKey() throws -> [UInt8] {
-        let keys = try String(contentsOfFile: annexD("keys.txt"), encoding: .utf8)
-        let line = try XCTUnwrap(keys.split(separator: "\n").first { $0.hasPrefix("ephemeral-reader-key ") })
-        return try XCTUnwrap(line.split(separator: " ").first { $0.hasPrefix("d=") }.flatMap { Hex.decode(String($0.dropFirst(2))) })
-    }
+    private func readerKey() throws -> [UInt8] { try AnnexD.key("ephemeral-reader-key").d }
 
     func testVerifyPrintsValuesOnlyWhenAsked() throws {
         let key = try temporary("reader-key", readerKey())

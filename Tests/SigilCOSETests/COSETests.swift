@@ -10,9 +10,7 @@ import XCTest
 /// COSE_Sign1 with a detached payload, a device's COSE_Mac0 under an ECDH + HKDF key), and what a
 /// hostile sender can put in a COSE message.
 final class COSETests: XCTestCase {
-    private func annexD(_ name: String) throws -> [UInt8] {
-        try Array(Data(contentsOf: TestPaths.requireMdocVectors().appendingPathComponent("iso18013-5-annex-d/\(name)")))
-    }
+    private func annexD(_ name: String) throws -> [UInt8] { try AnnexD.bytes(name) }
 
     private func decode(_ bytes: [UInt8]) throws -> CBORValue {
         try CBOR.decode(bytes, options: CBORDecodingOptions(allowTags: true))
@@ -31,16 +29,7 @@ final class COSETests: XCTestCase {
         return key
     }
 
-    private func key(_ name: String) throws -> (x: [UInt8], y: [UInt8], d: [UInt8]) {
-        let text = try String(decoding: annexD("keys.txt"), as: UTF8.self)
-        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix(name + " ") })
-        var fields: [String: [UInt8]] = [:]
-        for part in line.split(separator: " ").dropFirst() {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            fields[String(pair[0])] = Hex.decode(String(pair[1]))
-        }
-        return (try XCTUnwrap(fields["x"]), try XCTUnwrap(fields["y"]), try XCTUnwrap(fields["d"]))
-    }
+    private func key(_ name: String) throws -> (x: [UInt8], y: [UInt8], d: [UInt8]) { try AnnexD.key(name) }
 
     /// IssuerAuth: ES256 by the document signer, whose certificate is the x5chain (unprotected).
     func testIssuerAuthVerifiesWithTheDocumentSigner() throws {

@@ -43,16 +43,12 @@ final class ArticleSnippetTests: XCTestCase {
 
     // MARK: SigilMdoc
 
-    func annexD(_ name: String) throws -> [UInt8] {
-        try Array(Data(contentsOf: TestPaths.requireMdocVectors().appendingPathComponent("iso18013-5-annex-d/\(name)")))
-    }
+    func annexD(_ name: String) throws -> [UInt8] { try AnnexD.bytes(name) }
 
     /// The in-person snippet on ISO/IEC 18013-5 Annex D (a deviceMac): it verifies at 2021-01-01
     /// with the reader's key, and is refused without one, as the article says.
     func testVerifyInPerson() async throws {
-        let keys = String(decoding: try annexD("keys.txt"), as: UTF8.self)
-        let line = try XCTUnwrap(keys.split(separator: "\n").first { $0.hasPrefix("ephemeral-reader-key ") })
-        let d = try XCTUnwrap(line.split(separator: " ").first { $0.hasPrefix("d=") }.flatMap { Hex.decode(String($0.dropFirst(2))) })
+        let d = try AnnexD.key("ephemeral-reader-key").d
         let roots = [try Certificate(derEncoded: annexD("iaca-root.der"))]
         let response = try annexD("device-response.cbor")
         let transcript = try annexD("session-transcript-bytes.cbor")

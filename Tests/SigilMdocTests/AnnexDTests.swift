@@ -10,21 +10,9 @@ import XCTest
 /// ISO/IEC 18013-5 Annex D's worked example end to end: the DeviceResponse of one mDL with six
 /// disclosed elements, authenticated by a deviceMac, under the "utopia" IACA root.
 final class AnnexDTests: XCTestCase {
-    static func annexD(_ name: String) throws -> [UInt8] {
-        try Array(Data(contentsOf: TestPaths.requireMdocVectors().appendingPathComponent("iso18013-5-annex-d/\(name)")))
-    }
+    static func annexD(_ name: String) throws -> [UInt8] { try AnnexD.bytes(name) }
 
-    /// A key of keys.txt: x, y and d.
-    static func key(_ name: String) throws -> (x: [UInt8], y: [UInt8], d: [UInt8]) {
-        let text = try String(decoding: annexD("keys.txt"), as: UTF8.self)
-        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix(name + " ") })
-        var fields: [String: [UInt8]] = [:]
-        for part in line.split(separator: " ").dropFirst() {
-            let pair = part.split(separator: "=", maxSplits: 1)
-            fields[String(pair[0])] = Hex.decode(String(pair[1]))
-        }
-        return (try XCTUnwrap(fields["x"]), try XCTUnwrap(fields["y"]), try XCTUnwrap(fields["d"]))
-    }
+    static func key(_ name: String) throws -> (x: [UInt8], y: [UInt8], d: [UInt8]) { try AnnexD.key(name) }
 
     static let january2021: Int64 = 1_609_459_200  // 2021-01-01T00:00:00Z
     static let january2022: Int64 = 1_640_995_200  // 2022-01-01T00:00:00Z
@@ -40,20 +28,6 @@ final class AnnexDTests: XCTestCase {
     private func transcript() throws -> SessionTranscript { try SessionTranscript(bytes: Self.annexD("session-transcript-bytes.cbor")) }
 
     private func code(_ body: () throws -> Void) -> MdocError.Code? { mdocError(body)?.code }
-
-    /// The MdocError `body` throws; nil when it throws nothing (or another error, which fails the test).
-    private func mdocError(_ body: () throws -> Void) -> MdocError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            guard let mdoc = error as? MdocError else {
-                XCTFail("not an MdocError: \(error)")
-                return nil
-            }
-            return mdoc
-        }
-    }
 
     /// IssuerAuth, the chain to the IACA root at the MSO's signed time and at 2021-01-01, all six
     /// digests and the deviceMac: every element comes out typed.
@@ -214,5 +188,19 @@ final class AnnexDTests: XCTestCase {
         for bad: [UInt8] in [[], [0x80], [0x82, 0xF6, 0xF6], [0xD8, 0x18, 0x41, 0x80], [0xA0], [0xD8, 0x18, 0x43, 0x83, 0xF6, 0xF6]] {
             XCTAssertEqual(code { _ = try SessionTranscript(bytes: bad) }, .invalidSessionTranscript, "\(bad)")
         }
+    }
+}
+
+/// The MdocError `body` throws; nil when it throws nothing (or another error, which fails the test).
+func mdocError(_ body: () throws -> Void) -> MdocError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        guard let mdoc = error as? MdocError else {
+            XCTFail("not an MdocError: \(error)")
+            return nil
+        }
+        return mdoc
     }
 }

@@ -31,18 +31,7 @@ final class HostileTests: XCTestCase {
             deviceResponse: bytes, sessionTranscript: transcript, readerKey: .privateKey(readerKey), at: AnnexDTests.january2021)
     }
 
-    private func code(_ bytes: [UInt8]) -> MdocError.Code? {
-        do {
-            _ = try verify(bytes)
-            return nil
-        } catch {
-            guard let mdoc = error as? MdocError else {
-                XCTFail("not an MdocError: \(error)")
-                return nil
-            }
-            return mdoc.code
-        }
-    }
+    private func code(_ bytes: [UInt8]) -> MdocError.Code? { mdocError { _ = try self.verify(bytes) }?.code }
 
     private func decoded() throws -> [CBORMapEntry] {
         try XCTUnwrap(CBOR.decode(annexD, options: CBORDecodingOptions(allowTags: true)).mapValue)

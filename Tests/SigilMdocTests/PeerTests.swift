@@ -39,18 +39,7 @@ final class PeerTests: XCTestCase {
         return try JSONDecoder().decode(Minted.self, from: Data(output.utf8))
     }
 
-    private func code(_ body: () throws -> Void) -> MdocError.Code? {
-        do {
-            try body()
-            return nil
-        } catch {
-            guard let mdoc = error as? MdocError else {
-                XCTFail("not an MdocError: \(error)")
-                return nil
-            }
-            return mdoc.code
-        }
-    }
+    private func code(_ body: () throws -> Void) -> MdocError.Code? { mdocError(body)?.code }
 
     /// pymdoccbor's documents verify, with a deviceSignature (ES256, and ES384 under a P-384 IACA
     /// with SHA-384 digests), with a deviceMac, two documents in one response; every element

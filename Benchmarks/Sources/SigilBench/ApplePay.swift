@@ -31,15 +31,7 @@ func applePayRates(directory: String, at: Int64, seconds: Double, only: String? 
         }
         return [:]
     }
-    func rate(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        var count = 0
-        while Double(DispatchTime.now().uptimeNanoseconds - start) < seconds * 1e9 {
-            for _ in 0..<10 { try body() }
-            count += 10
-        }
-        return Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
+    func rate(_ body: () throws -> Void) rethrows -> Double { try childRate(seconds: seconds, body) }
     return [
         "verifyDecrypt": try rate {
             _ = try verifier.verify(token, at: at)

@@ -1,4 +1,5 @@
 import Foundation
+import SigilBase
 import SigilCore
 import SigilMdoc
 import SigilX509
@@ -19,25 +20,13 @@ func mdocRates(directory: String, at: Int64, seconds: Double) throws -> [String:
     let root = try Certificate(derEncoded: read("iaca-root.der"))
     let keys = String(decoding: try read("keys.txt"), as: UTF8.self)
     guard let line = keys.split(separator: "\n").first(where: { $0.hasPrefix("ephemeral-reader-key ") }),
-        let hex = line.split(separator: " ").first(where: { $0.hasPrefix("d=") })?.dropFirst(2)
+        let hex = line.split(separator: " ").first(where: { $0.hasPrefix("d=") })?.dropFirst(2), let d = Base16.decode(String(hex))
     else { throw MdocBenchError.noReaderKey }
-    let d = stride(from: 0, to: hex.count, by: 2).compactMap { offset -> UInt8? in
-        let start = hex.index(hex.startIndex, offsetBy: offset)
-        return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
-    }
     let readerKey = try ECDSAPrivateKey(rawRepresentation: d, curve: .p256)
     let verifier = MdocVerifier(trustedIACARoots: [root])
     let relaxed = MdocVerifier(trustedIACARoots: [root], relaxations: [.acceptUnverifiedDeviceMAC])
     _ = try verifier.verify(deviceResponse: response, sessionTranscript: transcript, readerKey: .privateKey(readerKey), at: at)
-    func rate(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        var count = 0
-        while Double(DispatchTime.now().uptimeNanoseconds - start) < seconds * 1e9 {
-            for _ in 0..<10 { try body() }
-            count += 10
-        }
-        return Double(count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
+    func rate(_ body: () throws -> Void) rethrows -> Double { try childRate(seconds: seconds, body) }
     return [
         "full": try rate {
             _ = try verifier.verify(deviceResponse: response, sessionTranscript: transcript, readerKey: .privateKey(readerKey), at: at)
