@@ -19,38 +19,38 @@ public struct AppStoreError: ChainFailureError {
 
         /// Not a three-part JWS, bad base64url or JSON, alg other than ES256, no x5c, or a payload
         /// that does not decode as the expected type.
-        public static let invalidJWTFormat = Code("INVALID_JWT_FORMAT")
+        public static var invalidJWTFormat: Code { Code("INVALID_JWT_FORMAT") }
         /// The payload's kind was not given and its members fit several kinds (or none): Sigil
         /// does not guess; the reason names the kinds that fit.
-        public static let ambiguousPayloadKind = Code("AMBIGUOUS_PAYLOAD_KIND")
+        public static var ambiguousPayloadKind: Code { Code("AMBIGUOUS_PAYLOAD_KIND") }
         /// x5c does not hold exactly three certificates.
-        public static let invalidChainLength = Code("INVALID_CHAIN_LENGTH")
+        public static var invalidChainLength: Code { Code("INVALID_CHAIN_LENGTH") }
         /// The leaf or intermediate in x5c is not a valid DER certificate.
-        public static let invalidCertificate = Code("INVALID_CERTIFICATE")
+        public static var invalidCertificate: Code { Code("INVALID_CERTIFICATE") }
         /// The chain does not validate to a trusted root under the Apple signed-data policy, the
         /// leaf key is not P-256, or the signature does not verify.
-        public static let verificationFailure = Code("VERIFICATION_FAILURE")
+        public static var verificationFailure: Code { Code("VERIFICATION_FAILURE") }
         /// An online (OCSP) check could not be completed because of the network: try again later.
-        public static let retryableVerificationFailure = Code("RETRYABLE_VERIFICATION_FAILURE")
+        public static var retryableVerificationFailure: Code { Code("RETRYABLE_VERIFICATION_FAILURE") }
         /// The payload's bundle id or app Apple id is not the configured one.
-        public static let invalidAppIdentifier = Code("INVALID_APP_IDENTIFIER")
+        public static var invalidAppIdentifier: Code { Code("INVALID_APP_IDENTIFIER") }
         /// The payload's environment is not the configured one.
-        public static let invalidEnvironment = Code("INVALID_ENVIRONMENT")
+        public static var invalidEnvironment: Code { Code("INVALID_ENVIRONMENT") }
         /// A verifier or builder was configured wrongly (for example Production without an app
         /// Apple id, no trusted roots, or a token lifetime beyond Apple's limit).
-        public static let invalidConfiguration = Code("INVALID_CONFIGURATION")
+        public static var invalidConfiguration: Code { Code("INVALID_CONFIGURATION") }
         /// A configuration error of its own: a verifier enforcing the app identity for Production
         /// data was given no app Apple id (App Store Connect, App Information, Apple ID). Apple's
         /// libraries refuse the same configuration without a status; this code lets a caller tell
         /// it from other ``invalidConfiguration`` errors without reading the reason.
-        public static let appAppleIdRequired = Code("APP_APPLE_ID_REQUIRED")
+        public static var appAppleIdRequired: Code { Code("APP_APPLE_ID_REQUIRED") }
         /// A key that cannot sign (not a P-256 PKCS#8 key).
-        public static let invalidKey = Code("INVALID_KEY")
+        public static var invalidKey: Code { Code("INVALID_KEY") }
         /// An external purchase token that is not base64url JSON with the documented fields.
-        public static let invalidExternalPurchaseToken = Code("INVALID_EXTERNAL_PURCHASE_TOKEN")
+        public static var invalidExternalPurchaseToken: Code { Code("INVALID_EXTERNAL_PURCHASE_TOKEN") }
         /// A client-side payload's `deviceVerification` is not SHA-384 of its nonce and the device
         /// verification identifier given, or the payload carries no device verification members.
-        public static let deviceVerificationMismatch = Code("DEVICE_VERIFICATION_MISMATCH")
+        public static var deviceVerificationMismatch: Code { Code("DEVICE_VERIFICATION_MISMATCH") }
     }
 
     /// The status: compare codes, show reasons.

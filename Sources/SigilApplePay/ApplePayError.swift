@@ -16,39 +16,39 @@ public struct ApplePayError: ModuleError {
 
         /// The token is not the JSON Apple's reference describes (a member missing, of the wrong
         /// type, or not valid base64 or hex).
-        public static let malformedToken = Code("malformedToken")
+        public static var malformedToken: Code { Code("malformedToken") }
         /// `version` is neither EC_v1 nor RSA_v1.
-        public static let unknownVersion = Code("unknownVersion")
+        public static var unknownVersion: Code { Code("unknownVersion") }
         /// `header.transactionId` is not 32 bytes of hex (the identifier every device writes): the
         /// signed content has no lengths, so a shorter or longer id would let bytes move between it
         /// and `applicationData` under the same signature, each variant a new id.
-        public static let invalidTransactionId = Code("invalidTransactionId")
+        public static var invalidTransactionId: Code { Code("invalidTransactionId") }
         /// `header.applicationData`, when present, is not 32 bytes of hex (the SHA-256 of the
         /// request's application data).
-        public static let invalidApplicationData = Code("invalidApplicationData")
+        public static var invalidApplicationData: Code { Code("invalidApplicationData") }
         /// EC_v1's `header.ephemeralPublicKey` is not exactly one DER SubjectPublicKeyInfo of a
         /// P-256 point (trailing bytes, another curve, a point off the curve).
-        public static let invalidEphemeralPublicKey = Code("invalidEphemeralPublicKey")
+        public static var invalidEphemeralPublicKey: Code { Code("invalidEphemeralPublicKey") }
         /// The signature is not a CMS SignedData that verifies over the token's fields.
-        public static let invalidSignature = Code("invalidSignature")
+        public static var invalidSignature: Code { Code("invalidSignature") }
         /// The signer does not chain to the trusted root under Apple Pay's certificate profile.
-        public static let untrustedSigner = Code("untrustedSigner")
+        public static var untrustedSigner: Code { Code("untrustedSigner") }
         /// The signature has no signing time, or it lies outside the accepted window.
-        public static let signingTimeOutsideWindow = Code("signingTimeOutsideWindow")
+        public static var signingTimeOutsideWindow: Code { Code("signingTimeOutsideWindow") }
         /// No merchant key given has the token's `publicKeyHash`: the token was made for another key.
-        public static let unknownMerchantKey = Code("unknownMerchantKey")
+        public static var unknownMerchantKey: Code { Code("unknownMerchantKey") }
         /// A merchant key, certificate or identifier that cannot be used.
-        public static let invalidMerchantKey = Code("invalidMerchantKey")
+        public static var invalidMerchantKey: Code { Code("invalidMerchantKey") }
         /// The ephemeral public key or wrapped key cannot be used to derive the symmetric key.
-        public static let keyAgreementFailed = Code("keyAgreementFailed")
+        public static var keyAgreementFailed: Code { Code("keyAgreementFailed") }
         /// The AES-256-GCM tag over `data` does not match: the data or the key is not the one Apple used.
-        public static let tagMismatch = Code("tagMismatch")
+        public static var tagMismatch: Code { Code("tagMismatch") }
         /// The decrypted payment data is not the JSON Apple's reference describes.
-        public static let malformedPaymentData = Code("malformedPaymentData")
+        public static var malformedPaymentData: Code { Code("malformedPaymentData") }
         /// A token with this ``PaymentToken/replayKey`` (the same signed content, however its
         /// fields are framed) was already accepted by another request: refused by a replay store
         /// (the verification service's; SigilApplePay itself keeps no state).
-        public static let replayedTransaction = Code("replayedTransaction")
+        public static var replayedTransaction: Code { Code("replayedTransaction") }
     }
 
     /// Why the operation failed, as a stable code.

@@ -15,13 +15,13 @@ public struct AppleRootError: ModuleError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The root is neither built in nor installed in the roots directory.
-        public static let missingRoot = Code("missingRoot")
+        public static var missingRoot: Code { Code("missingRoot") }
         /// A file's SHA-256 is not the fingerprint pinned for the root it should be.
-        public static let fingerprintMismatch = Code("fingerprintMismatch")
+        public static var fingerprintMismatch: Code { Code("fingerprintMismatch") }
         /// A file is not one of the Apple roots Sigil knows (its fingerprint matches none).
-        public static let unknownRoot = Code("unknownRoot")
+        public static var unknownRoot: Code { Code("unknownRoot") }
         /// A file could not be read or written, or is not a certificate.
-        public static let unreadable = Code("unreadable")
+        public static var unreadable: Code { Code("unreadable") }
     }
 
     /// Why the operation failed, as a stable code.

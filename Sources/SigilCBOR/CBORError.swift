@@ -14,39 +14,39 @@ public struct CBORError: ModuleError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The input ended inside a head, an argument or a value.
-        public static let truncated = Code("truncated")
+        public static var truncated: Code { Code("truncated") }
         /// Bytes follow the one top-level data item.
-        public static let trailingBytes = Code("trailingBytes")
+        public static var trailingBytes: Code { Code("trailingBytes") }
         /// An argument not in its shortest form (RFC 8949 §4.2.1, preferred serialization).
-        public static let nonMinimalArgument = Code("nonMinimalArgument")
+        public static var nonMinimalArgument: Code { Code("nonMinimalArgument") }
         /// Additional information 28, 29 or 30, reserved (RFC 8949 §3).
-        public static let reservedAdditionalInfo = Code("reservedAdditionalInfo")
+        public static var reservedAdditionalInfo: Code { Code("reservedAdditionalInfo") }
         /// An indefinite length, which the caller did not opt in to (or which the major type cannot have).
-        public static let indefiniteLength = Code("indefiniteLength")
+        public static var indefiniteLength: Code { Code("indefiniteLength") }
         /// A "break" stop code outside an indefinite-length item, or a chunk of the wrong type inside one.
-        public static let invalidIndefiniteItem = Code("invalidIndefiniteItem")
+        public static var invalidIndefiniteItem: Code { Code("invalidIndefiniteItem") }
         /// A tag (major type 6), which the caller did not opt in to.
-        public static let tagNotAllowed = Code("tagNotAllowed")
+        public static var tagNotAllowed: Code { Code("tagNotAllowed") }
         /// A floating-point value (major type 7, 25–27), which the caller did not opt in to.
-        public static let floatNotAllowed = Code("floatNotAllowed")
+        public static var floatNotAllowed: Code { Code("floatNotAllowed") }
         /// A simple value other than false, true and null, or one in the two-byte form below 32.
-        public static let unsupportedSimpleValue = Code("unsupportedSimpleValue")
+        public static var unsupportedSimpleValue: Code { Code("unsupportedSimpleValue") }
         /// A text string that is not valid UTF-8.
-        public static let invalidUTF8 = Code("invalidUTF8")
+        public static var invalidUTF8: Code { Code("invalidUTF8") }
         /// A map with the same key twice (RFC 8949 §5.6).
-        public static let duplicateMapKey = Code("duplicateMapKey")
+        public static var duplicateMapKey: Code { Code("duplicateMapKey") }
         /// Map keys not in the core deterministic order (RFC 8949 §4.2.1), when the caller asks for it.
-        public static let unsortedMapKeys = Code("unsortedMapKeys")
+        public static var unsortedMapKeys: Code { Code("unsortedMapKeys") }
         /// A length larger than the rest of the input, or than Int.
-        public static let invalidLength = Code("invalidLength")
+        public static var invalidLength: Code { Code("invalidLength") }
         /// Nesting deeper than the decoder's limit.
-        public static let tooDeep = Code("tooDeep")
+        public static var tooDeep: Code { Code("tooDeep") }
         /// More data items than the decoder's limit.
-        public static let tooManyItems = Code("tooManyItems")
+        public static var tooManyItems: Code { Code("tooManyItems") }
         /// Input larger than the decoder's size limit.
-        public static let tooLarge = Code("tooLarge")
+        public static var tooLarge: Code { Code("tooLarge") }
         /// A data item of another type than the schema expects (accessors of ``CBORValue``).
-        public static let unexpectedType = Code("unexpectedType")
+        public static var unexpectedType: Code { Code("unexpectedType") }
     }
 
     /// The stable code.

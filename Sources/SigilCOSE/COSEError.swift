@@ -15,32 +15,32 @@ public struct COSEError: ModuleError {
 
         /// The bytes are not CBOR, or not within the decoder's limits (the CBOR error's code and
         /// offset are in the reason).
-        public static let invalidCBOR = Code("invalidCBOR")
+        public static var invalidCBOR: Code { Code("invalidCBOR") }
         /// A COSE structure of the wrong shape: not an array of four, a member of the wrong
         /// type, the wrong tag (RFC 9052 §4.2, §6.2).
-        public static let malformedStructure = Code("malformedStructure")
+        public static var malformedStructure: Code { Code("malformedStructure") }
         /// A header map that breaks RFC 9052 §3: the protected header not a map, a label in both
         /// buckets, a parameter of the wrong type.
-        public static let malformedHeader = Code("malformedHeader")
+        public static var malformedHeader: Code { Code("malformedHeader") }
         /// `crit` lists a parameter this implementation does not understand (RFC 9052 §3.1).
-        public static let unknownCriticalHeader = Code("unknownCriticalHeader")
+        public static var unknownCriticalHeader: Code { Code("unknownCriticalHeader") }
         /// No algorithm in the protected header (RFC 9052 §3.1: `alg` must be authenticated).
-        public static let missingAlgorithm = Code("missingAlgorithm")
+        public static var missingAlgorithm: Code { Code("missingAlgorithm") }
         /// An algorithm this implementation refuses, named in the reason (only ES256, ES384 and
         /// HMAC 256/256 are accepted).
-        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
+        public static var unsupportedAlgorithm: Code { Code("unsupportedAlgorithm") }
         /// The algorithm does not fit the key (ES384 with a P-256 key, say).
-        public static let algorithmKeyMismatch = Code("algorithmKeyMismatch")
+        public static var algorithmKeyMismatch: Code { Code("algorithmKeyMismatch") }
         /// The signature does not verify, or has the wrong length for its algorithm (RFC 9053 §2.1).
-        public static let invalidSignature = Code("invalidSignature")
+        public static var invalidSignature: Code { Code("invalidSignature") }
         /// The MAC does not match (RFC 9052 §6.3).
-        public static let invalidMAC = Code("invalidMAC")
+        public static var invalidMAC: Code { Code("invalidMAC") }
         /// The payload is detached (nil) and none was given, or one was given for an attached payload.
-        public static let payloadMismatch = Code("payloadMismatch")
+        public static var payloadMismatch: Code { Code("payloadMismatch") }
         /// A COSE_Key that is not a usable EC2 public key on P-256 or P-384 (RFC 9053 §7.1).
-        public static let invalidKey = Code("invalidKey")
+        public static var invalidKey: Code { Code("invalidKey") }
         /// An `x5chain` that is empty or holds something other than byte strings (RFC 9360 §2).
-        public static let malformedCertificateChain = Code("malformedCertificateChain")
+        public static var malformedCertificateChain: Code { Code("malformedCertificateChain") }
     }
 
     /// Why the operation failed, as a stable code.

@@ -14,21 +14,21 @@ public struct SigilCoreError: ModuleError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// A number string had a character outside its base, a misplaced sign, or was empty.
-        public static let invalidNumberString = Code("invalidNumberString")
+        public static var invalidNumberString: Code { Code("invalidNumberString") }
         /// A value does not fit the requested width or type.
-        public static let valueDoesNotFit = Code("valueDoesNotFit")
+        public static var valueDoesNotFit: Code { Code("valueDoesNotFit") }
         /// A negative value was given where only non-negative ones are meaningful.
-        public static let negativeValue = Code("negativeValue")
+        public static var negativeValue: Code { Code("negativeValue") }
         /// Division or reduction by zero, or by a modulus that is not positive.
-        public static let invalidModulus = Code("invalidModulus")
+        public static var invalidModulus: Code { Code("invalidModulus") }
         /// The value has no inverse modulo the given modulus.
-        public static let notInvertible = Code("notInvertible")
+        public static var notInvertible: Code { Code("notInvertible") }
         /// A point encoding that is malformed, off the curve, or the point at infinity.
-        public static let invalidPoint = Code("invalidPoint")
+        public static var invalidPoint: Code { Code("invalidPoint") }
         /// A private key outside [1, n − 1] or otherwise unusable.
-        public static let invalidKey = Code("invalidKey")
+        public static var invalidKey: Code { Code("invalidKey") }
         /// A size or length argument is outside what the operation supports.
-        public static let invalidLength = Code("invalidLength")
+        public static var invalidLength: Code { Code("invalidLength") }
     }
 
     /// Why the operation failed, as a stable code.

@@ -19,17 +19,17 @@ public struct DeviceCheckError: ModuleError {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
         /// 400: the device token, transaction id or timestamp was refused (Apple's text says which).
-        public static let badRequest = Code("badRequest")
+        public static var badRequest: Code { Code("badRequest") }
         /// 401: the bearer token was refused (key, key id or team id).
-        public static let unauthorized = Code("unauthorized")
+        public static var unauthorized: Code { Code("unauthorized") }
         /// 429 or 5xx: try again later.
-        public static let unavailable = Code("unavailable")
+        public static var unavailable: Code { Code("unavailable") }
         /// Another status, or a body that is not what the endpoint returns.
-        public static let unexpectedResponse = Code("unexpectedResponse")
+        public static var unexpectedResponse: Code { Code("unexpectedResponse") }
         /// No response (connection, timeout, size limit).
-        public static let transport = Code("transport")
+        public static var transport: Code { Code("transport") }
         /// The request was refused before sending (an argument breaks Apple's rules).
-        public static let invalidRequest = Code("invalidRequest")
+        public static var invalidRequest: Code { Code("invalidRequest") }
     }
 
     /// Why the call failed, as a stable code.

@@ -13,29 +13,29 @@ public struct JOSEError: ModuleError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// Not three dot-separated base64url parts, bad base64url, or JSON that is not valid.
-        public static let malformed = Code("malformed")
+        public static var malformed: Code { Code("malformed") }
         /// The header's alg is missing, not the algorithm the key is bound to, "none" or HMAC.
-        public static let algorithmMismatch = Code("algorithmMismatch")
+        public static var algorithmMismatch: Code { Code("algorithmMismatch") }
         /// The header has a member we must understand and do not (RFC 7515 §4.1.11 crit).
-        public static let unsupportedHeader = Code("unsupportedHeader")
+        public static var unsupportedHeader: Code { Code("unsupportedHeader") }
         /// The signature does not verify.
-        public static let invalidSignature = Code("invalidSignature")
+        public static var invalidSignature: Code { Code("invalidSignature") }
         /// No key in the key set has the token's kid (or the token has none).
-        public static let unknownKeyID = Code("unknownKeyID")
+        public static var unknownKeyID: Code { Code("unknownKeyID") }
         /// exp is in the past (beyond the leeway).
-        public static let expired = Code("expired")
+        public static var expired: Code { Code("expired") }
         /// nbf (or iat) is in the future (beyond the leeway).
-        public static let notYetValid = Code("notYetValid")
+        public static var notYetValid: Code { Code("notYetValid") }
         /// iss is not the expected issuer.
-        public static let issuerMismatch = Code("issuerMismatch")
+        public static var issuerMismatch: Code { Code("issuerMismatch") }
         /// aud does not contain the expected audience.
-        public static let audienceMismatch = Code("audienceMismatch")
+        public static var audienceMismatch: Code { Code("audienceMismatch") }
         /// A claim is missing or of the wrong type, or another claim check failed (nonce, sub).
-        public static let invalidClaim = Code("invalidClaim")
+        public static var invalidClaim: Code { Code("invalidClaim") }
         /// A JWK that cannot be used (members missing, wrong or inconsistent).
-        public static let invalidKey = Code("invalidKey")
+        public static var invalidKey: Code { Code("invalidKey") }
         /// A builder's argument rule (for example a lifetime limit) was broken.
-        public static let invalidArgument = Code("invalidArgument")
+        public static var invalidArgument: Code { Code("invalidArgument") }
     }
 
     /// Why the operation failed, as a stable code.

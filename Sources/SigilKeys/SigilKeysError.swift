@@ -13,19 +13,19 @@ public struct SigilKeysError: ModuleError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The bytes are not the structure expected (wraps the ASN.1 error).
-        public static let malformed = Code("malformed")
+        public static var malformed: Code { Code("malformed") }
         /// An algorithm or curve Sigil does not handle (the OID is in the reason).
-        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
+        public static var unsupportedAlgorithm: Code { Code("unsupportedAlgorithm") }
         /// A version number other than the ones the format allows.
-        public static let unsupportedVersion = Code("unsupportedVersion")
+        public static var unsupportedVersion: Code { Code("unsupportedVersion") }
         /// The key material is invalid (scalar out of range, point off the curve).
-        public static let invalidKey = Code("invalidKey")
+        public static var invalidKey: Code { Code("invalidKey") }
         /// Two parts of the encoding disagree (curve parameters, embedded public key).
-        public static let inconsistent = Code("inconsistent")
+        public static var inconsistent: Code { Code("inconsistent") }
         /// A PEM block with a label that is not a key of the expected kind.
-        public static let unexpectedLabel = Code("unexpectedLabel")
+        public static var unexpectedLabel: Code { Code("unexpectedLabel") }
         /// A signature encoding that is not a strict DER ECDSA-Sig-Value for the curve.
-        public static let invalidSignatureEncoding = Code("invalidSignatureEncoding")
+        public static var invalidSignatureEncoding: Code { Code("invalidSignatureEncoding") }
     }
 
     /// Why the operation failed, as a stable code.

@@ -17,26 +17,26 @@ public struct OCSPError: ModuleError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The bytes are not a well-formed DER OCSP structure.
-        public static let malformed = Code("malformed")
+        public static var malformed: Code { Code("malformed") }
         /// The responder answered with a status other than successful (the status is in the reason).
-        public static let unsuccessfulStatus = Code("unsuccessfulStatus")
+        public static var unsuccessfulStatus: Code { Code("unsuccessfulStatus") }
         /// A response type other than id-pkix-ocsp-basic.
-        public static let unsupportedResponseType = Code("unsupportedResponseType")
+        public static var unsupportedResponseType: Code { Code("unsupportedResponseType") }
         /// The signature does not verify under the issuer's or the delegated responder's key.
-        public static let invalidSignature = Code("invalidSignature")
+        public static var invalidSignature: Code { Code("invalidSignature") }
         /// The signer is neither the issuer nor a responder certificate the issuer signed with
         /// id-kp-OCSPSigning, or it does not match the responderID.
-        public static let unauthorizedResponder = Code("unauthorizedResponder")
+        public static var unauthorizedResponder: Code { Code("unauthorizedResponder") }
         /// No SingleResponse carries the CertID that was asked about.
-        public static let certIDMismatch = Code("certIDMismatch")
+        public static var certIDMismatch: Code { Code("certIDMismatch") }
         /// A nonce was sent and the response's is missing or different.
-        public static let nonceMismatch = Code("nonceMismatch")
+        public static var nonceMismatch: Code { Code("nonceMismatch") }
         /// thisUpdate in the future, nextUpdate in the past, or producedAt out of order (beyond the skew).
-        public static let stale = Code("stale")
+        public static var stale: Code { Code("stale") }
         /// The transport failed (down, slow, refused, too large): try again later.
-        public static let retryable = Code("retryable")
+        public static var retryable: Code { Code("retryable") }
         /// An argument outside what the operation supports.
-        public static let invalidArgument = Code("invalidArgument")
+        public static var invalidArgument: Code { Code("invalidArgument") }
     }
 
     /// Why the operation failed, as a stable code.

@@ -15,34 +15,34 @@ public struct PKCS7Error: ChainFailureError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// Not a well-formed (BER) CMS structure.
-        public static let malformed = Code("malformed")
+        public static var malformed: Code { Code("malformed") }
         /// A content type other than the one expected (signedData, data).
-        public static let unexpectedContentType = Code("unexpectedContentType")
+        public static var unexpectedContentType: Code { Code("unexpectedContentType") }
         /// No certificate in the message matches the SignerInfo's identifier.
-        public static let signerNotFound = Code("signerNotFound")
+        public static var signerNotFound: Code { Code("signerNotFound") }
         /// The message-digest attribute does not equal the digest of the content.
-        public static let contentDigestMismatch = Code("contentDigestMismatch")
+        public static var contentDigestMismatch: Code { Code("contentDigestMismatch") }
         /// The content-type attribute is missing or differs from eContentType.
-        public static let contentTypeAttributeMismatch = Code("contentTypeAttributeMismatch")
+        public static var contentTypeAttributeMismatch: Code { Code("contentTypeAttributeMismatch") }
         /// The signature over the signed attributes (or the content) does not verify.
-        public static let invalidSignature = Code("invalidSignature")
+        public static var invalidSignature: Code { Code("invalidSignature") }
         /// The signer's certificate does not chain to a trusted root under the policy.
-        public static let untrustedSigner = Code("untrustedSigner")
+        public static var untrustedSigner: Code { Code("untrustedSigner") }
         /// The chain is trusted but a certificate in it is expired or not yet valid at the time chosen.
-        public static let signerNotValidAtTime = Code("signerNotValidAtTime")
+        public static var signerNotValidAtTime: Code { Code("signerNotValidAtTime") }
         /// An algorithm Sigil does not verify with.
-        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
+        public static var unsupportedAlgorithm: Code { Code("unsupportedAlgorithm") }
         /// The content is not an app receipt payload (a SET OF ReceiptAttribute).
-        public static let notAReceipt = Code("notAReceipt")
+        public static var notAReceipt: Code { Code("notAReceipt") }
         /// The receipt's SHA-1 hash does not match the device GUID given: another device, or a copied receipt.
-        public static let deviceMismatch = Code("deviceMismatch")
+        public static var deviceMismatch: Code { Code("deviceMismatch") }
         /// The receipt's bundle id is not the one the verifier enforces (another app's receipt,
         /// from this device or another; SigilAppStore's name for the same failure).
-        public static let invalidAppIdentifier = Code("invalidAppIdentifier")
+        public static var invalidAppIdentifier: Code { Code("invalidAppIdentifier") }
         /// The receipt's type names an environment the verifier does not accept, or none it knows.
-        public static let invalidEnvironment = Code("invalidEnvironment")
+        public static var invalidEnvironment: Code { Code("invalidEnvironment") }
         /// The verifier cannot be built as asked (no accepted environment, an empty bundle id).
-        public static let invalidConfiguration = Code("invalidConfiguration")
+        public static var invalidConfiguration: Code { Code("invalidConfiguration") }
     }
 
     /// Why the operation failed, as a stable code.

@@ -52,16 +52,16 @@ public struct ReceiptError: ChainFailureError {
         // The receipt profile's codes.
         /// The content is not an app receipt payload (a SET OF ReceiptAttribute), or has no
         /// creation date to validate at and no time was given.
-        public static let notAReceipt = Code("notAReceipt")
+        public static var notAReceipt: Code { Code("notAReceipt") }
         /// The receipt's SHA-1 hash does not match the device GUID given: another device, or a copied receipt.
-        public static let deviceMismatch = Code("deviceMismatch")
+        public static var deviceMismatch: Code { Code("deviceMismatch") }
         /// The receipt's bundle id is not the one the verifier enforces (another app's receipt,
         /// from this device or another; SigilAppStore's name for the same failure).
-        public static let invalidAppIdentifier = Code("invalidAppIdentifier")
+        public static var invalidAppIdentifier: Code { Code("invalidAppIdentifier") }
         /// The receipt's type names an environment the verifier does not accept, or none it knows.
-        public static let invalidEnvironment = Code("invalidEnvironment")
+        public static var invalidEnvironment: Code { Code("invalidEnvironment") }
         /// The verifier cannot be built as asked (no accepted environment, an empty bundle id).
-        public static let invalidConfiguration = Code("invalidConfiguration")
+        public static var invalidConfiguration: Code { Code("invalidConfiguration") }
     }
 
     /// Why the receipt was refused, as a stable code.

@@ -17,25 +17,25 @@ public struct ServiceError: ModuleError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// No request at all (a NULL pointer through the C ABI).
-        public static let missing = Code("missing")
+        public static var missing: Code { Code("missing") }
         /// The request is larger than ``VerificationRequest/maximumBytes``.
-        public static let tooLarge = Code("tooLarge")
+        public static var tooLarge: Code { Code("tooLarge") }
         /// Not one JSON text: invalid UTF-8, bad grammar, a duplicate member name, or nesting
         /// deeper than the JSON parser's limit; the message names the byte offset.
-        public static let invalidJSON = Code("invalidJSON")
+        public static var invalidJSON: Code { Code("invalidJSON") }
         /// JSON, but not an object.
-        public static let notAnObject = Code("notAnObject")
+        public static var notAnObject: Code { Code("notAnObject") }
         /// A member the schema does not name (never ignored: a misspelt option must not be
         /// dropped silently).
-        public static let unknownMember = Code("unknownMember")
+        public static var unknownMember: Code { Code("unknownMember") }
         /// A member the request's kind needs is absent.
-        public static let missingMember = Code("missingMember")
+        public static var missingMember: Code { Code("missingMember") }
         /// A member of the wrong type, out of range, or not valid for the request's kind.
-        public static let invalidMember = Code("invalidMember")
+        public static var invalidMember: Code { Code("invalidMember") }
         /// The request brought trust configuration — `roots` that are not Apple's root for the
         /// kind, `environments: ["Xcode"]`, `unpinnedTestRoot` — and the service refuses it
         /// (``RequestTrust/refused``; the HTTP service answers 403).
-        public static let trustRefused = Code("trustRefused")
+        public static var trustRefused: Code { Code("trustRefused") }
     }
 
     /// The code.
@@ -65,10 +65,10 @@ public struct ServiceConfigurationError: ModuleError {
         /// The request's kind needs configuration this door does not have: `applepay` needs the
         /// merchant keys and a replay store (or the named relaxation that disables it), which only
         /// the HTTP verification service is given (the C ABI and the Python package answer this).
-        public static let notConfigured = Code("notConfigured")
+        public static var notConfigured: Code { Code("notConfigured") }
         /// The replay store did not record the transaction (it failed or did not answer in time):
         /// nothing was accepted, the request may be sent again.
-        public static let replayStoreUnavailable = Code("replayStoreUnavailable")
+        public static var replayStoreUnavailable: Code { Code("replayStoreUnavailable") }
     }
 
     /// The code.

@@ -17,13 +17,13 @@ public struct AppleIDServerNotification: Sendable, Hashable {
         /// Wraps a raw value as received, documented or not (see `isDocumented`).
         public init(rawValue: String) { self.rawValue = rawValue }
         /// The user turned off forwarding from their Hide My Email address.
-        public static let emailDisabled = EventType(rawValue: "email-disabled")
+        public static var emailDisabled: EventType { Self(rawValue: "email-disabled") }
         /// The user turned on forwarding from their Hide My Email address.
-        public static let emailEnabled = EventType(rawValue: "email-enabled")
+        public static var emailEnabled: EventType { Self(rawValue: "email-enabled") }
         /// The user stopped using Sign in with Apple with the app: their tokens are no longer valid.
-        public static let consentRevoked = EventType(rawValue: "consent-revoked")
+        public static var consentRevoked: EventType { Self(rawValue: "consent-revoked") }
         /// The user asked Apple to delete their Apple Account.
-        public static let accountDelete = EventType(rawValue: "account-delete")
+        public static var accountDelete: EventType { Self(rawValue: "account-delete") }
         /// The values Apple documents, in order.
         public static let documented: [EventType] = [.emailDisabled, .emailEnabled, .consentRevoked, .accountDelete]
     }

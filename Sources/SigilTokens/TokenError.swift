@@ -17,10 +17,10 @@ public struct TokenError: ModuleError {
 
         /// A key that cannot sign Apple's tokens: not P-256, not a private key, or not a readable
         /// `.p8` (PKCS#8) file.
-        public static let invalidKey = Code("invalidKey")
+        public static var invalidKey: Code { Code("invalidKey") }
         /// A claim or parameter Apple's servers would refuse: an empty key id, issuer or bundle id,
         /// a lifetime beyond Apple's limit, a request body that is not JSON.
-        public static let invalidConfiguration = Code("invalidConfiguration")
+        public static var invalidConfiguration: Code { Code("invalidConfiguration") }
     }
 
     /// Why the token could not be made, as a stable code.

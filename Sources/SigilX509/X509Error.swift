@@ -15,21 +15,21 @@ public struct X509Error: ModuleError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The bytes are not a well-formed DER certificate (the ASN.1 error is in the reason).
-        public static let malformed = Code("malformed")
+        public static var malformed: Code { Code("malformed") }
         /// A version other than v1, v2 or v3, or a field the version does not allow.
-        public static let unsupportedVersion = Code("unsupportedVersion")
+        public static var unsupportedVersion: Code { Code("unsupportedVersion") }
         /// The outer signatureAlgorithm differs from the TBSCertificate's signature field.
-        public static let algorithmMismatch = Code("algorithmMismatch")
+        public static var algorithmMismatch: Code { Code("algorithmMismatch") }
         /// An extension whose value does not parse as its type, or that breaks an RFC 5280 rule.
-        public static let invalidExtension = Code("invalidExtension")
+        public static var invalidExtension: Code { Code("invalidExtension") }
         /// The same extension OID appears twice (RFC 5280 §4.2).
-        public static let duplicateExtension = Code("duplicateExtension")
+        public static var duplicateExtension: Code { Code("duplicateExtension") }
         /// A PEM text without certificates, or a block that is not a certificate.
-        public static let invalidPEM = Code("invalidPEM")
+        public static var invalidPEM: Code { Code("invalidPEM") }
         /// A signature or key algorithm Sigil does not verify with.
-        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
+        public static var unsupportedAlgorithm: Code { Code("unsupportedAlgorithm") }
         /// Input past a stated bound (a CRL's bytes, entries or certificate issuers).
-        public static let limitExceeded = Code("limitExceeded")
+        public static var limitExceeded: Code { Code("limitExceeded") }
     }
 
     /// Why the operation failed, as a stable code.

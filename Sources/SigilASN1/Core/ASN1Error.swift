@@ -14,49 +14,49 @@ public struct ASN1Error: ModuleError {
         init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The input ended inside an identifier, a length or a value.
-        public static let truncated = Code("truncated")
+        public static var truncated: Code { Code("truncated") }
         /// Bytes follow the last complete element.
-        public static let trailingBytes = Code("trailingBytes")
+        public static var trailingBytes: Code { Code("trailingBytes") }
         /// A length field breaks the encoding rules (non-minimal in DER, reserved 0xFF, too long).
-        public static let invalidLength = Code("invalidLength")
+        public static var invalidLength: Code { Code("invalidLength") }
         /// An indefinite length where the rules (DER) or the form (primitive) do not allow it.
-        public static let indefiniteLength = Code("indefiniteLength")
+        public static var indefiniteLength: Code { Code("indefiniteLength") }
         /// An indefinite-length value whose end-of-contents marker is missing or malformed.
-        public static let missingEndOfContents = Code("missingEndOfContents")
+        public static var missingEndOfContents: Code { Code("missingEndOfContents") }
         /// A malformed identifier: non-minimal or overflowing high tag number, or universal tag 0.
-        public static let invalidIdentifier = Code("invalidIdentifier")
+        public static var invalidIdentifier: Code { Code("invalidIdentifier") }
         /// A universal type encoded constructed where it must be primitive, or vice versa.
-        public static let invalidConstruction = Code("invalidConstruction")
+        public static var invalidConstruction: Code { Code("invalidConstruction") }
         /// Nesting deeper than the parser's limit.
-        public static let tooDeep = Code("tooDeep")
+        public static var tooDeep: Code { Code("tooDeep") }
         /// Input larger than the parser's size limit.
-        public static let tooLarge = Code("tooLarge")
+        public static var tooLarge: Code { Code("tooLarge") }
         /// An element has a different tag from the one the schema expects.
-        public static let unexpectedTag = Code("unexpectedTag")
+        public static var unexpectedTag: Code { Code("unexpectedTag") }
         /// A SEQUENCE or SET has children left over after the schema was read, or too few.
-        public static let unexpectedElementCount = Code("unexpectedElementCount")
+        public static var unexpectedElementCount: Code { Code("unexpectedElementCount") }
         /// A BOOLEAN that is not one byte, or (DER) not 0x00 / 0xFF.
-        public static let invalidBoolean = Code("invalidBoolean")
+        public static var invalidBoolean: Code { Code("invalidBoolean") }
         /// An INTEGER that is empty or not in its fewest octets (X.690 8.3.2).
-        public static let invalidInteger = Code("invalidInteger")
+        public static var invalidInteger: Code { Code("invalidInteger") }
         /// An INTEGER that does not fit the requested machine type.
-        public static let integerOutOfRange = Code("integerOutOfRange")
+        public static var integerOutOfRange: Code { Code("integerOutOfRange") }
         /// A BIT STRING with a bad unused-bits count or (DER) non-zero unused bits.
-        public static let invalidBitString = Code("invalidBitString")
+        public static var invalidBitString: Code { Code("invalidBitString") }
         /// A NULL with content.
-        public static let invalidNull = Code("invalidNull")
+        public static var invalidNull: Code { Code("invalidNull") }
         /// An OBJECT IDENTIFIER that is empty, non-minimal, truncated, or has an arc that overflows.
-        public static let invalidObjectIdentifier = Code("invalidObjectIdentifier")
+        public static var invalidObjectIdentifier: Code { Code("invalidObjectIdentifier") }
         /// A character string with bytes outside its character set or encoding.
-        public static let invalidString = Code("invalidString")
+        public static var invalidString: Code { Code("invalidString") }
         /// A UTCTime or GeneralizedTime outside its strict DER form, or naming an impossible date.
-        public static let invalidTime = Code("invalidTime")
+        public static var invalidTime: Code { Code("invalidTime") }
         /// A SET OF whose elements are not in DER order (X.690 11.6).
-        public static let unsortedSet = Code("unsortedSet")
+        public static var unsortedSet: Code { Code("unsortedSet") }
         /// PEM framing: missing or mismatched BEGIN/END lines, unexpected label, headers.
-        public static let invalidPEM = Code("invalidPEM")
+        public static var invalidPEM: Code { Code("invalidPEM") }
         /// Base64 text with a character outside the alphabet, bad padding or non-zero spare bits.
-        public static let invalidBase64 = Code("invalidBase64")
+        public static var invalidBase64: Code { Code("invalidBase64") }
     }
 
     /// Why the parse failed, as a stable code.

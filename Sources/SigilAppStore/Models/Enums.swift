@@ -11,13 +11,13 @@ public struct AppStoreEnvironment: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `Sandbox`: the sandbox (TestFlight, development builds, Sandbox Apple Accounts).
-    public static let sandbox = AppStoreEnvironment(rawValue: "Sandbox")
+    public static var sandbox: AppStoreEnvironment { Self(rawValue: "Sandbox") }
     /// `Production`: the App Store.
-    public static let production = AppStoreEnvironment(rawValue: "Production")
+    public static var production: AppStoreEnvironment { Self(rawValue: "Production") }
     /// `Xcode`: StoreKit testing in Xcode (signed by Xcode, not by Apple).
-    public static let xcode = AppStoreEnvironment(rawValue: "Xcode")
+    public static var xcode: AppStoreEnvironment { Self(rawValue: "Xcode") }
     /// `LocalTesting`: local testing against a test server.
-    public static let localTesting = AppStoreEnvironment(rawValue: "LocalTesting")
+    public static var localTesting: AppStoreEnvironment { Self(rawValue: "LocalTesting") }
     /// The values Apple documents.
     public static let documented: [AppStoreEnvironment] = [.sandbox, .production, .xcode, .localTesting]
 }
@@ -29,13 +29,13 @@ public struct ProductType: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `Auto-Renewable Subscription`: an auto-renewable subscription.
-    public static let autoRenewableSubscription = ProductType(rawValue: "Auto-Renewable Subscription")
+    public static var autoRenewableSubscription: ProductType { Self(rawValue: "Auto-Renewable Subscription") }
     /// `Non-Consumable`: a non-consumable in-app purchase.
-    public static let nonConsumable = ProductType(rawValue: "Non-Consumable")
+    public static var nonConsumable: ProductType { Self(rawValue: "Non-Consumable") }
     /// `Consumable`: a consumable in-app purchase.
-    public static let consumable = ProductType(rawValue: "Consumable")
+    public static var consumable: ProductType { Self(rawValue: "Consumable") }
     /// `Non-Renewing Subscription`: a non-renewing subscription.
-    public static let nonRenewingSubscription = ProductType(rawValue: "Non-Renewing Subscription")
+    public static var nonRenewingSubscription: ProductType { Self(rawValue: "Non-Renewing Subscription") }
     /// The values Apple documents.
     public static let documented: [ProductType] = [.autoRenewableSubscription, .nonConsumable, .consumable, .nonRenewingSubscription]
 }
@@ -47,9 +47,9 @@ public struct InAppOwnershipType: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `FAMILY_SHARED`: the user has access through Family Sharing.
-    public static let familyShared = InAppOwnershipType(rawValue: "FAMILY_SHARED")
+    public static var familyShared: InAppOwnershipType { Self(rawValue: "FAMILY_SHARED") }
     /// `PURCHASED`: the user bought it.
-    public static let purchased = InAppOwnershipType(rawValue: "PURCHASED")
+    public static var purchased: InAppOwnershipType { Self(rawValue: "PURCHASED") }
     /// The values Apple documents.
     public static let documented: [InAppOwnershipType] = [.familyShared, .purchased]
 }
@@ -61,9 +61,9 @@ public struct TransactionReason: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `PURCHASE`: the user initiated the purchase.
-    public static let purchase = TransactionReason(rawValue: "PURCHASE")
+    public static var purchase: TransactionReason { Self(rawValue: "PURCHASE") }
     /// `RENEWAL`: the App Store renewed a subscription.
-    public static let renewal = TransactionReason(rawValue: "RENEWAL")
+    public static var renewal: TransactionReason { Self(rawValue: "RENEWAL") }
     /// The values Apple documents.
     public static let documented: [TransactionReason] = [.purchase, .renewal]
 }
@@ -75,13 +75,13 @@ public struct OfferDiscountType: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `FREE_TRIAL`: a free trial.
-    public static let freeTrial = OfferDiscountType(rawValue: "FREE_TRIAL")
+    public static var freeTrial: OfferDiscountType { Self(rawValue: "FREE_TRIAL") }
     /// `PAY_AS_YOU_GO`: a discounted price for each of several periods.
-    public static let payAsYouGo = OfferDiscountType(rawValue: "PAY_AS_YOU_GO")
+    public static var payAsYouGo: OfferDiscountType { Self(rawValue: "PAY_AS_YOU_GO") }
     /// `PAY_UP_FRONT`: one discounted payment for a longer period.
-    public static let payUpFront = OfferDiscountType(rawValue: "PAY_UP_FRONT")
+    public static var payUpFront: OfferDiscountType { Self(rawValue: "PAY_UP_FRONT") }
     /// `ONE_TIME`: a one-time discount.
-    public static let oneTime = OfferDiscountType(rawValue: "ONE_TIME")
+    public static var oneTime: OfferDiscountType { Self(rawValue: "ONE_TIME") }
     /// The values Apple documents.
     public static let documented: [OfferDiscountType] = [.freeTrial, .payAsYouGo, .payUpFront, .oneTime]
 }
@@ -93,11 +93,11 @@ public struct RevocationType: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `REFUND_FULL`: a full refund.
-    public static let refundFull = RevocationType(rawValue: "REFUND_FULL")
+    public static var refundFull: RevocationType { Self(rawValue: "REFUND_FULL") }
     /// `REFUND_PRORATED`: a prorated refund.
-    public static let refundProrated = RevocationType(rawValue: "REFUND_PRORATED")
+    public static var refundProrated: RevocationType { Self(rawValue: "REFUND_PRORATED") }
     /// `FAMILY_REVOKE`: access through Family Sharing was revoked.
-    public static let familyRevoke = RevocationType(rawValue: "FAMILY_REVOKE")
+    public static var familyRevoke: RevocationType { Self(rawValue: "FAMILY_REVOKE") }
     /// The values Apple documents.
     public static let documented: [RevocationType] = [.refundFull, .refundProrated, .familyRevoke]
 }
@@ -109,9 +109,9 @@ public struct BillingPlanType: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `BILLED_UPFRONT`: the commitment is billed in one payment.
-    public static let billedUpfront = BillingPlanType(rawValue: "BILLED_UPFRONT")
+    public static var billedUpfront: BillingPlanType { Self(rawValue: "BILLED_UPFRONT") }
     /// `MONTHLY`: the commitment is billed monthly.
-    public static let monthly = BillingPlanType(rawValue: "MONTHLY")
+    public static var monthly: BillingPlanType { Self(rawValue: "MONTHLY") }
     /// The values Apple documents.
     public static let documented: [BillingPlanType] = [.billedUpfront, .monthly]
 }
@@ -123,51 +123,51 @@ public struct NotificationTypeV2: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `SUBSCRIBED`: the user subscribed (subtype INITIAL_BUY or RESUBSCRIBE).
-    public static let subscribed = NotificationTypeV2(rawValue: "SUBSCRIBED")
+    public static var subscribed: NotificationTypeV2 { Self(rawValue: "SUBSCRIBED") }
     /// `DID_CHANGE_RENEWAL_PREF`: the user changed the product the subscription renews to (UPGRADE or DOWNGRADE).
-    public static let didChangeRenewalPref = NotificationTypeV2(rawValue: "DID_CHANGE_RENEWAL_PREF")
+    public static var didChangeRenewalPref: NotificationTypeV2 { Self(rawValue: "DID_CHANGE_RENEWAL_PREF") }
     /// `DID_CHANGE_RENEWAL_STATUS`: auto-renew was turned on or off.
-    public static let didChangeRenewalStatus = NotificationTypeV2(rawValue: "DID_CHANGE_RENEWAL_STATUS")
+    public static var didChangeRenewalStatus: NotificationTypeV2 { Self(rawValue: "DID_CHANGE_RENEWAL_STATUS") }
     /// `OFFER_REDEEMED`: the user redeemed an offer.
-    public static let offerRedeemed = NotificationTypeV2(rawValue: "OFFER_REDEEMED")
+    public static var offerRedeemed: NotificationTypeV2 { Self(rawValue: "OFFER_REDEEMED") }
     /// `DID_RENEW`: the subscription renewed.
-    public static let didRenew = NotificationTypeV2(rawValue: "DID_RENEW")
+    public static var didRenew: NotificationTypeV2 { Self(rawValue: "DID_RENEW") }
     /// `EXPIRED`: the subscription expired.
-    public static let expired = NotificationTypeV2(rawValue: "EXPIRED")
+    public static var expired: NotificationTypeV2 { Self(rawValue: "EXPIRED") }
     /// `DID_FAIL_TO_RENEW`: a renewal failed for a billing issue.
-    public static let didFailToRenew = NotificationTypeV2(rawValue: "DID_FAIL_TO_RENEW")
+    public static var didFailToRenew: NotificationTypeV2 { Self(rawValue: "DID_FAIL_TO_RENEW") }
     /// `GRACE_PERIOD_EXPIRED`: the billing grace period ended without a renewal.
-    public static let gracePeriodExpired = NotificationTypeV2(rawValue: "GRACE_PERIOD_EXPIRED")
+    public static var gracePeriodExpired: NotificationTypeV2 { Self(rawValue: "GRACE_PERIOD_EXPIRED") }
     /// `PRICE_INCREASE`: a price increase was announced, or the user consented to it.
-    public static let priceIncrease = NotificationTypeV2(rawValue: "PRICE_INCREASE")
+    public static var priceIncrease: NotificationTypeV2 { Self(rawValue: "PRICE_INCREASE") }
     /// `REFUND`: Apple refunded a transaction.
-    public static let refund = NotificationTypeV2(rawValue: "REFUND")
+    public static var refund: NotificationTypeV2 { Self(rawValue: "REFUND") }
     /// `REFUND_DECLINED`: Apple declined a refund request.
-    public static let refundDeclined = NotificationTypeV2(rawValue: "REFUND_DECLINED")
+    public static var refundDeclined: NotificationTypeV2 { Self(rawValue: "REFUND_DECLINED") }
     /// `CONSUMPTION_REQUEST`: Apple asks for consumption data about a refund request.
-    public static let consumptionRequest = NotificationTypeV2(rawValue: "CONSUMPTION_REQUEST")
+    public static var consumptionRequest: NotificationTypeV2 { Self(rawValue: "CONSUMPTION_REQUEST") }
     /// `RENEWAL_EXTENDED`: the subscription's renewal date was extended.
-    public static let renewalExtended = NotificationTypeV2(rawValue: "RENEWAL_EXTENDED")
+    public static var renewalExtended: NotificationTypeV2 { Self(rawValue: "RENEWAL_EXTENDED") }
     /// `REVOKE`: access through Family Sharing ended.
-    public static let revoke = NotificationTypeV2(rawValue: "REVOKE")
+    public static var revoke: NotificationTypeV2 { Self(rawValue: "REVOKE") }
     /// `TEST`: a test notification you requested.
-    public static let test = NotificationTypeV2(rawValue: "TEST")
+    public static var test: NotificationTypeV2 { Self(rawValue: "TEST") }
     /// `RENEWAL_EXTENSION`: a renewal-date extension for many subscribers finished (summary) or failed.
-    public static let renewalExtension = NotificationTypeV2(rawValue: "RENEWAL_EXTENSION")
+    public static var renewalExtension: NotificationTypeV2 { Self(rawValue: "RENEWAL_EXTENSION") }
     /// `REFUND_REVERSED`: Apple reversed a refund.
-    public static let refundReversed = NotificationTypeV2(rawValue: "REFUND_REVERSED")
+    public static var refundReversed: NotificationTypeV2 { Self(rawValue: "REFUND_REVERSED") }
     /// `EXTERNAL_PURCHASE_TOKEN`: an external purchase token was created but not reported.
-    public static let externalPurchaseToken = NotificationTypeV2(rawValue: "EXTERNAL_PURCHASE_TOKEN")
+    public static var externalPurchaseToken: NotificationTypeV2 { Self(rawValue: "EXTERNAL_PURCHASE_TOKEN") }
     /// `ONE_TIME_CHARGE`: a consumable, non-consumable or non-renewing subscription was bought.
-    public static let oneTimeCharge = NotificationTypeV2(rawValue: "ONE_TIME_CHARGE")
+    public static var oneTimeCharge: NotificationTypeV2 { Self(rawValue: "ONE_TIME_CHARGE") }
     /// `RESCIND_CONSENT`: a parent or guardian withdrew consent for the app (Declared Age Range).
-    public static let rescindConsent = NotificationTypeV2(rawValue: "RESCIND_CONSENT")
+    public static var rescindConsent: NotificationTypeV2 { Self(rawValue: "RESCIND_CONSENT") }
     /// `METADATA_UPDATE`: an Advanced Commerce subscription's metadata changed.
-    public static let metadataUpdate = NotificationTypeV2(rawValue: "METADATA_UPDATE")
+    public static var metadataUpdate: NotificationTypeV2 { Self(rawValue: "METADATA_UPDATE") }
     /// `MIGRATION`: a subscription was migrated to Advanced Commerce.
-    public static let migration = NotificationTypeV2(rawValue: "MIGRATION")
+    public static var migration: NotificationTypeV2 { Self(rawValue: "MIGRATION") }
     /// `PRICE_CHANGE`: an Advanced Commerce subscription's price changed.
-    public static let priceChange = NotificationTypeV2(rawValue: "PRICE_CHANGE")
+    public static var priceChange: NotificationTypeV2 { Self(rawValue: "PRICE_CHANGE") }
     /// The values Apple documents.
     public static let documented: [NotificationTypeV2] = [
         .subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired, .didFailToRenew,
@@ -184,39 +184,39 @@ public struct NotificationSubtype: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `INITIAL_BUY`: the first purchase in the subscription group.
-    public static let initialBuy = NotificationSubtype(rawValue: "INITIAL_BUY")
+    public static var initialBuy: NotificationSubtype { Self(rawValue: "INITIAL_BUY") }
     /// `RESUBSCRIBE`: a new purchase in a group the user subscribed to before.
-    public static let resubscribe = NotificationSubtype(rawValue: "RESUBSCRIBE")
+    public static var resubscribe: NotificationSubtype { Self(rawValue: "RESUBSCRIBE") }
     /// `DOWNGRADE`: a downgrade, effective at the next renewal.
-    public static let downgrade = NotificationSubtype(rawValue: "DOWNGRADE")
+    public static var downgrade: NotificationSubtype { Self(rawValue: "DOWNGRADE") }
     /// `UPGRADE`: an upgrade, effective immediately.
-    public static let upgrade = NotificationSubtype(rawValue: "UPGRADE")
+    public static var upgrade: NotificationSubtype { Self(rawValue: "UPGRADE") }
     /// `AUTO_RENEW_ENABLED`: auto-renew turned on.
-    public static let autoRenewEnabled = NotificationSubtype(rawValue: "AUTO_RENEW_ENABLED")
+    public static var autoRenewEnabled: NotificationSubtype { Self(rawValue: "AUTO_RENEW_ENABLED") }
     /// `AUTO_RENEW_DISABLED`: auto-renew turned off.
-    public static let autoRenewDisabled = NotificationSubtype(rawValue: "AUTO_RENEW_DISABLED")
+    public static var autoRenewDisabled: NotificationSubtype { Self(rawValue: "AUTO_RENEW_DISABLED") }
     /// `VOLUNTARY`: expired after the user turned auto-renew off.
-    public static let voluntary = NotificationSubtype(rawValue: "VOLUNTARY")
+    public static var voluntary: NotificationSubtype { Self(rawValue: "VOLUNTARY") }
     /// `BILLING_RETRY`: expired after the billing retry period ended.
-    public static let billingRetry = NotificationSubtype(rawValue: "BILLING_RETRY")
+    public static var billingRetry: NotificationSubtype { Self(rawValue: "BILLING_RETRY") }
     /// `PRICE_INCREASE`: expired because the user did not consent to a price increase.
-    public static let priceIncrease = NotificationSubtype(rawValue: "PRICE_INCREASE")
+    public static var priceIncrease: NotificationSubtype { Self(rawValue: "PRICE_INCREASE") }
     /// `GRACE_PERIOD`: a failed renewal inside a billing grace period.
-    public static let gracePeriod = NotificationSubtype(rawValue: "GRACE_PERIOD")
+    public static var gracePeriod: NotificationSubtype { Self(rawValue: "GRACE_PERIOD") }
     /// `PENDING`: a price increase awaits the user's consent.
-    public static let pending = NotificationSubtype(rawValue: "PENDING")
+    public static var pending: NotificationSubtype { Self(rawValue: "PENDING") }
     /// `ACCEPTED`: the user consented to a price increase, or none was needed.
-    public static let accepted = NotificationSubtype(rawValue: "ACCEPTED")
+    public static var accepted: NotificationSubtype { Self(rawValue: "ACCEPTED") }
     /// `BILLING_RECOVERY`: a renewal succeeded after earlier failures.
-    public static let billingRecovery = NotificationSubtype(rawValue: "BILLING_RECOVERY")
+    public static var billingRecovery: NotificationSubtype { Self(rawValue: "BILLING_RECOVERY") }
     /// `PRODUCT_NOT_FOR_SALE`: expired because the product was not for sale at renewal.
-    public static let productNotForSale = NotificationSubtype(rawValue: "PRODUCT_NOT_FOR_SALE")
+    public static var productNotForSale: NotificationSubtype { Self(rawValue: "PRODUCT_NOT_FOR_SALE") }
     /// `SUMMARY`: a renewal-date extension for many subscribers finished.
-    public static let summary = NotificationSubtype(rawValue: "SUMMARY")
+    public static var summary: NotificationSubtype { Self(rawValue: "SUMMARY") }
     /// `FAILURE`: a renewal-date extension failed for one subscription.
-    public static let failure = NotificationSubtype(rawValue: "FAILURE")
+    public static var failure: NotificationSubtype { Self(rawValue: "FAILURE") }
     /// `UNREPORTED`: an external purchase token was not reported in time.
-    public static let unreported = NotificationSubtype(rawValue: "UNREPORTED")
+    public static var unreported: NotificationSubtype { Self(rawValue: "UNREPORTED") }
     /// The values Apple documents.
     public static let documented: [NotificationSubtype] = [
         .initialBuy, .resubscribe, .downgrade, .upgrade, .autoRenewEnabled, .autoRenewDisabled, .voluntary, .billingRetry, .priceIncrease,
@@ -231,15 +231,15 @@ public struct ConsumptionRequestReason: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `UNINTENDED_PURCHASE`: the customer did not mean to buy.
-    public static let unintendedPurchase = ConsumptionRequestReason(rawValue: "UNINTENDED_PURCHASE")
+    public static var unintendedPurchase: ConsumptionRequestReason { Self(rawValue: "UNINTENDED_PURCHASE") }
     /// `FULFILLMENT_ISSUE`: the customer did not receive the content or it did not work.
-    public static let fulfillmentIssue = ConsumptionRequestReason(rawValue: "FULFILLMENT_ISSUE")
+    public static var fulfillmentIssue: ConsumptionRequestReason { Self(rawValue: "FULFILLMENT_ISSUE") }
     /// `UNSATISFIED_WITH_PURCHASE`: the customer is not satisfied with the purchase.
-    public static let unsatisfiedWithPurchase = ConsumptionRequestReason(rawValue: "UNSATISFIED_WITH_PURCHASE")
+    public static var unsatisfiedWithPurchase: ConsumptionRequestReason { Self(rawValue: "UNSATISFIED_WITH_PURCHASE") }
     /// `LEGAL`: a legal reason.
-    public static let legal = ConsumptionRequestReason(rawValue: "LEGAL")
+    public static var legal: ConsumptionRequestReason { Self(rawValue: "LEGAL") }
     /// `OTHER`: another reason.
-    public static let other = ConsumptionRequestReason(rawValue: "OTHER")
+    public static var other: ConsumptionRequestReason { Self(rawValue: "OTHER") }
     /// The values Apple documents.
     public static let documented: [ConsumptionRequestReason] = [
         .unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other,
@@ -253,13 +253,13 @@ public struct PurchasePlatform: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `iOS`: bought on iOS or iPadOS.
-    public static let iOS = PurchasePlatform(rawValue: "iOS")
+    public static var iOS: PurchasePlatform { Self(rawValue: "iOS") }
     /// `macOS`: bought on macOS.
-    public static let macOS = PurchasePlatform(rawValue: "macOS")
+    public static var macOS: PurchasePlatform { Self(rawValue: "macOS") }
     /// `tvOS`: bought on tvOS.
-    public static let tvOS = PurchasePlatform(rawValue: "tvOS")
+    public static var tvOS: PurchasePlatform { Self(rawValue: "tvOS") }
     /// `visionOS`: bought on visionOS.
-    public static let visionOS = PurchasePlatform(rawValue: "visionOS")
+    public static var visionOS: PurchasePlatform { Self(rawValue: "visionOS") }
     /// The values Apple documents.
     public static let documented: [PurchasePlatform] = [.iOS, .macOS, .tvOS, .visionOS]
 }
@@ -271,17 +271,17 @@ public struct AdvancedCommercePeriod: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `P1W`: one week.
-    public static let p1W = AdvancedCommercePeriod(rawValue: "P1W")
+    public static var p1W: AdvancedCommercePeriod { Self(rawValue: "P1W") }
     /// `P1M`: one month.
-    public static let p1M = AdvancedCommercePeriod(rawValue: "P1M")
+    public static var p1M: AdvancedCommercePeriod { Self(rawValue: "P1M") }
     /// `P2M`: two months.
-    public static let p2M = AdvancedCommercePeriod(rawValue: "P2M")
+    public static var p2M: AdvancedCommercePeriod { Self(rawValue: "P2M") }
     /// `P3M`: three months.
-    public static let p3M = AdvancedCommercePeriod(rawValue: "P3M")
+    public static var p3M: AdvancedCommercePeriod { Self(rawValue: "P3M") }
     /// `P6M`: six months.
-    public static let p6M = AdvancedCommercePeriod(rawValue: "P6M")
+    public static var p6M: AdvancedCommercePeriod { Self(rawValue: "P6M") }
     /// `P1Y`: one year.
-    public static let p1Y = AdvancedCommercePeriod(rawValue: "P1Y")
+    public static var p1Y: AdvancedCommercePeriod { Self(rawValue: "P1Y") }
     /// The values Apple documents.
     public static let documented: [AdvancedCommercePeriod] = [.p1W, .p1M, .p2M, .p3M, .p6M, .p1Y]
 }
@@ -293,23 +293,23 @@ public struct AdvancedCommerceOfferPeriod: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `P3D`: three days.
-    public static let p3D = AdvancedCommerceOfferPeriod(rawValue: "P3D")
+    public static var p3D: AdvancedCommerceOfferPeriod { Self(rawValue: "P3D") }
     /// `P1W`: one week.
-    public static let p1W = AdvancedCommerceOfferPeriod(rawValue: "P1W")
+    public static var p1W: AdvancedCommerceOfferPeriod { Self(rawValue: "P1W") }
     /// `P2W`: two weeks.
-    public static let p2W = AdvancedCommerceOfferPeriod(rawValue: "P2W")
+    public static var p2W: AdvancedCommerceOfferPeriod { Self(rawValue: "P2W") }
     /// `P1M`: one month.
-    public static let p1M = AdvancedCommerceOfferPeriod(rawValue: "P1M")
+    public static var p1M: AdvancedCommerceOfferPeriod { Self(rawValue: "P1M") }
     /// `P2M`: two months.
-    public static let p2M = AdvancedCommerceOfferPeriod(rawValue: "P2M")
+    public static var p2M: AdvancedCommerceOfferPeriod { Self(rawValue: "P2M") }
     /// `P3M`: three months.
-    public static let p3M = AdvancedCommerceOfferPeriod(rawValue: "P3M")
+    public static var p3M: AdvancedCommerceOfferPeriod { Self(rawValue: "P3M") }
     /// `P6M`: six months.
-    public static let p6M = AdvancedCommerceOfferPeriod(rawValue: "P6M")
+    public static var p6M: AdvancedCommerceOfferPeriod { Self(rawValue: "P6M") }
     /// `P9M`: nine months.
-    public static let p9M = AdvancedCommerceOfferPeriod(rawValue: "P9M")
+    public static var p9M: AdvancedCommerceOfferPeriod { Self(rawValue: "P9M") }
     /// `P1Y`: one year.
-    public static let p1Y = AdvancedCommerceOfferPeriod(rawValue: "P1Y")
+    public static var p1Y: AdvancedCommerceOfferPeriod { Self(rawValue: "P1Y") }
     /// The values Apple documents.
     public static let documented: [AdvancedCommerceOfferPeriod] = [.p3D, .p1W, .p2W, .p1M, .p2M, .p3M, .p6M, .p9M, .p1Y]
 }
@@ -321,11 +321,11 @@ public struct AdvancedCommerceOfferReason: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `ACQUISITION`: an offer to win a new customer.
-    public static let acquisition = AdvancedCommerceOfferReason(rawValue: "ACQUISITION")
+    public static var acquisition: AdvancedCommerceOfferReason { Self(rawValue: "ACQUISITION") }
     /// `WIN_BACK`: an offer to win back a former customer.
-    public static let winBack = AdvancedCommerceOfferReason(rawValue: "WIN_BACK")
+    public static var winBack: AdvancedCommerceOfferReason { Self(rawValue: "WIN_BACK") }
     /// `RETENTION`: an offer to keep a current customer.
-    public static let retention = AdvancedCommerceOfferReason(rawValue: "RETENTION")
+    public static var retention: AdvancedCommerceOfferReason { Self(rawValue: "RETENTION") }
     /// The values Apple documents.
     public static let documented: [AdvancedCommerceOfferReason] = [.acquisition, .winBack, .retention]
 }
@@ -337,19 +337,19 @@ public struct AdvancedCommerceRefundReason: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `UNINTENDED_PURCHASE`: the customer did not mean to buy.
-    public static let unintendedPurchase = AdvancedCommerceRefundReason(rawValue: "UNINTENDED_PURCHASE")
+    public static var unintendedPurchase: AdvancedCommerceRefundReason { Self(rawValue: "UNINTENDED_PURCHASE") }
     /// `FULFILLMENT_ISSUE`: the content was not delivered or did not work.
-    public static let fulfillmentIssue = AdvancedCommerceRefundReason(rawValue: "FULFILLMENT_ISSUE")
+    public static var fulfillmentIssue: AdvancedCommerceRefundReason { Self(rawValue: "FULFILLMENT_ISSUE") }
     /// `UNSATISFIED_WITH_PURCHASE`: the customer is not satisfied with the purchase.
-    public static let unsatisfiedWithPurchase = AdvancedCommerceRefundReason(rawValue: "UNSATISFIED_WITH_PURCHASE")
+    public static var unsatisfiedWithPurchase: AdvancedCommerceRefundReason { Self(rawValue: "UNSATISFIED_WITH_PURCHASE") }
     /// `LEGAL`: a legal reason.
-    public static let legal = AdvancedCommerceRefundReason(rawValue: "LEGAL")
+    public static var legal: AdvancedCommerceRefundReason { Self(rawValue: "LEGAL") }
     /// `OTHER`: another reason.
-    public static let other = AdvancedCommerceRefundReason(rawValue: "OTHER")
+    public static var other: AdvancedCommerceRefundReason { Self(rawValue: "OTHER") }
     /// `MODIFY_ITEMS_REFUND`: a refund for items changed in a subscription modification.
-    public static let modifyItemsRefund = AdvancedCommerceRefundReason(rawValue: "MODIFY_ITEMS_REFUND")
+    public static var modifyItemsRefund: AdvancedCommerceRefundReason { Self(rawValue: "MODIFY_ITEMS_REFUND") }
     /// `SIMULATE_REFUND_DECLINE`: in the sandbox, makes the refund request decline (for testing).
-    public static let simulateRefundDecline = AdvancedCommerceRefundReason(rawValue: "SIMULATE_REFUND_DECLINE")
+    public static var simulateRefundDecline: AdvancedCommerceRefundReason { Self(rawValue: "SIMULATE_REFUND_DECLINE") }
     /// The values Apple documents.
     public static let documented: [AdvancedCommerceRefundReason] = [
         .unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other, .modifyItemsRefund, .simulateRefundDecline,
@@ -363,11 +363,11 @@ public struct AdvancedCommerceRefundType: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `FULL`: the whole amount.
-    public static let full = AdvancedCommerceRefundType(rawValue: "FULL")
+    public static var full: AdvancedCommerceRefundType { Self(rawValue: "FULL") }
     /// `PRORATED`: the unused part of the period.
-    public static let prorated = AdvancedCommerceRefundType(rawValue: "PRORATED")
+    public static var prorated: AdvancedCommerceRefundType { Self(rawValue: "PRORATED") }
     /// `CUSTOM`: an amount the developer gives.
-    public static let custom = AdvancedCommerceRefundType(rawValue: "CUSTOM")
+    public static var custom: AdvancedCommerceRefundType { Self(rawValue: "CUSTOM") }
     /// The values Apple documents.
     public static let documented: [AdvancedCommerceRefundType] = [.full, .prorated, .custom]
 }
@@ -379,11 +379,11 @@ public struct AdvancedCommercePriceIncreaseInfoStatus: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `SCHEDULED`: the increase is scheduled.
-    public static let scheduled = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "SCHEDULED")
+    public static var scheduled: AdvancedCommercePriceIncreaseInfoStatus { Self(rawValue: "SCHEDULED") }
     /// `PENDING`: the increase awaits the customer's consent.
-    public static let pending = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "PENDING")
+    public static var pending: AdvancedCommercePriceIncreaseInfoStatus { Self(rawValue: "PENDING") }
     /// `ACCEPTED`: the customer consented.
-    public static let accepted = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "ACCEPTED")
+    public static var accepted: AdvancedCommercePriceIncreaseInfoStatus { Self(rawValue: "ACCEPTED") }
     /// The values Apple documents.
     public static let documented: [AdvancedCommercePriceIncreaseInfoStatus] = [.scheduled, .pending, .accepted]
 }
@@ -395,9 +395,9 @@ public struct ExternalPurchaseTokenType: AppleOpenEnum {
     /// Wraps a raw value as received, documented or not (see `isDocumented`).
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `ACQUISITION`: a customer acquired through the link-out.
-    public static let acquisition = ExternalPurchaseTokenType(rawValue: "ACQUISITION")
+    public static var acquisition: ExternalPurchaseTokenType { Self(rawValue: "ACQUISITION") }
     /// `SERVICES`: services bought through the link-out.
-    public static let services = ExternalPurchaseTokenType(rawValue: "SERVICES")
+    public static var services: ExternalPurchaseTokenType { Self(rawValue: "SERVICES") }
     /// The values Apple documents.
     public static let documented: [ExternalPurchaseTokenType] = [.acquisition, .services]
 }

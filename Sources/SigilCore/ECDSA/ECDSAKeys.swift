@@ -200,7 +200,14 @@ public struct ECDSAPrivateKey: Sendable {
         let point: (x: [UInt8], y: [UInt8])?
         switch curve {
         case .p256: point = ECDSAPrivateKey.derivePublic(ECDSAEngine<P256Curve>.self, secret.bytes)
-        case .p384: point = ECDSAPrivateKey.derivePublic(ECDSAEngine<P384Curve>.self, secret.bytes)
+        case .p384:
+            #if SIGIL_P256_SIGNING_ONLY
+            // sigil.wasm (Scripts/build-wasm): its one signer is ES256 token minting, which refuses
+            // other keys anyway, so P-384's constant-time generator multiplication is left out.
+            throw SigilCoreError(.invalidKey, "this build signs with P-256 keys only, not P-384")
+            #else
+            point = ECDSAPrivateKey.derivePublic(ECDSAEngine<P384Curve>.self, secret.bytes)
+            #endif
         }
         guard let point else {
             throw SigilCoreError(.invalidKey, "a \(curve.rawValue) private key must be in [1, n − 1]")
@@ -256,7 +263,13 @@ public struct ECDSAPrivateKey: Sendable {
         let (r, s): ([UInt8], [UInt8])
         switch curve {
         case .p256: (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P256Curve>.self, secret.bytes, digest, hash, extraEntropy)
-        case .p384: (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P384Curve>.self, secret.bytes, digest, hash, extraEntropy)
+        case .p384:
+            #if SIGIL_P256_SIGNING_ONLY
+            // No P-384 private key is made in this build (init(rawRepresentation:curve:)).
+            return ECDSASignature.unreachable(curve)
+            #else
+            (r, s) = ECDSAPrivateKey.sign(ECDSAEngine<P384Curve>.self, secret.bytes, digest, hash, extraEntropy)
+            #endif
         }
         // The finished signature is public output: declassified for the audit before it is
         // handed out (JWS base64url-encodes it with a table, for example).
