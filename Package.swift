@@ -217,7 +217,7 @@ let package = Package(
             name: "SigilService",
             dependencies: [
                 "SigilBase", "SigilCore", "SigilASN1", "SigilX509", "SigilJOSE", "SigilAppStore", "SigilApplePKI", "SigilAppleRoots",
-                "SigilReceipts", "SigilAppAttest", "SigilTokens", "SigilApplePay",
+                "SigilReceipts", "SigilAppAttest", "SigilTokens", "SigilApplePay", "SigilMdoc",
             ]
         ),
         // The C ABI: @_cdecl functions over SigilService, declared in include/sigil.h.

@@ -128,6 +128,21 @@ no_decryption() { # no_decryption BINARY LABEL
 }
 no_decryption "$bin" "the example"
 
+# No mobile-document code (issue 49): no global symbol of SigilMdoc or SigilCOSE (mdoc verification
+# and COSE are their own modules; the App Store path imports neither).
+no_mdoc() { # no_mdoc BINARY LABEL
+    local found
+    found=$(nm -g "$1" 2>/dev/null | grep -cE '9SigilMdoc|9SigilCOSE' || true)
+    if [ "$found" -ne 0 ]; then
+        echo "embedded: FAIL $2 links $found SigilMdoc/SigilCOSE symbol(s):" >&2
+        nm -g "$1" | grep -E '9SigilMdoc|9SigilCOSE' | head -5 >&2
+        failures=$((failures + 1))
+    else
+        echo "embedded: ok   $2 links no SigilMdoc or SigilCOSE code"
+    fi
+}
+no_mdoc "$bin" "the example"
+
 if [ "$mode" = --embedded-binary ]; then
     strip -o "$tmp/stripped" "$bin"
     size=$(stat -c %s "$tmp/stripped")

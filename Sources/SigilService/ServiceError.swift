@@ -64,7 +64,8 @@ public struct ServiceConfigurationError: ModuleError {
 
         /// The request's kind needs configuration this door does not have: `applepay` needs the
         /// merchant keys and a replay store (or the named relaxation that disables it), which only
-        /// the HTTP verification service is given (the C ABI and the Python package answer this).
+        /// the HTTP verification service is given (the C ABI and the Python package answer this);
+        /// `mdoc` needs IACA roots, the request's or the service's; Embedded builds have no `mdoc`.
         public static var notConfigured: Code { Code("notConfigured") }
         /// The replay store did not record the transaction (it failed or did not answer in time):
         /// nothing was accepted, the request may be sent again.
@@ -89,6 +90,11 @@ extension ServiceConfigurationError {
     static let applePayNotConfigured = ServiceConfigurationError(
         .notConfigured,
         "kind applepay needs the service's merchant keys and a replay store (the HTTP verification service's --applepay-* options)")
+
+    /// Kind mdoc in an Embedded Swift build (sigil.wasm, the native Embedded verifier): SigilMdoc
+    /// is not part of them.
+    static let mdocNotInEmbeddedBuilds = ServiceConfigurationError(
+        .notConfigured, "kind mdoc is not part of this build (Embedded Swift: sigil.wasm, the native Embedded verifier)")
 }
 
 /// What a verification refused, typed all the way to the answer: the service's own errors and each

@@ -22,7 +22,8 @@ public enum TrustAnchor: String, Sendable, Hashable, CaseIterable {
     case unpinnedTestRoot = "unpinned-test-root"
     /// An assertion: the key the caller stored after the attestation (`publicKey`).
     case attestedKey = "attested-key"
-    /// Apple Pay: the service's own configured test roots instead of Apple Root CA - G3.
+    /// The service's own configured roots: Apple Pay's test roots instead of Apple Root CA - G3,
+    /// or an mdoc's IACA roots (``MdocServiceConfiguration``; mdocs have no Apple root).
     case configuredRoots = "configured-roots"
 
     /// Whether Apple's root check was relaxed: every anchor but ``apple`` and ``attestedKey``
@@ -82,11 +83,15 @@ extension VerificationService {
     func relaxations(_ others: [String], anchor: TrustAnchor, at: Int64?, now: Int64? = nil) -> [String] {
         var listed = others
         if anchor.relaxesAppleRoot { listed.append("appleRoot") }
-        if let at {
-            let now = now ?? clock()
-            let distance = at > now ? at.subtractingReportingOverflow(now) : now.subtractingReportingOverflow(at)
-            if distance.overflow || distance.partialValue > Self.atTolerance { listed.append("at") }
-        }
-        return listed
+        return listed + timeRelaxation(at: at, now: now)
+    }
+
+    /// `["at"]` when the request's `at` is more than ``atTolerance`` seconds from `now` (the
+    /// service's clock unless given), else none.
+    func timeRelaxation(at: Int64?, now: Int64? = nil) -> [String] {
+        guard let at else { return [] }
+        let now = now ?? clock()
+        let distance = at > now ? at.subtractingReportingOverflow(now) : now.subtractingReportingOverflow(at)
+        return distance.overflow || distance.partialValue > Self.atTolerance ? ["at"] : []
     }
 }

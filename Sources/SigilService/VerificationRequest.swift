@@ -34,6 +34,12 @@ public struct VerificationRequest: Sendable {
         /// An Apple Pay payment token (its JSON text), verified, decrypted with the service's
         /// merchant keys and recorded against replay (see ``ApplePayServiceConfiguration``).
         case applepay
+        /// An ISO/IEC 18013-5 DeviceResponse (CBOR), base64 — ProximityReader's `responseData` or
+        /// the opened answer of an 18013-7 Annex C request — verified for its session
+        /// (`sessionTranscript`, and `ephemeralReaderKey` for a deviceMac) under IACA roots: the
+        /// request's `roots` or the service's configured ones (``MdocServiceConfiguration``).
+        /// Regular builds only: Embedded builds answer `service.notConfigured`.
+        case mdoc
     }
 
     /// The largest request accepted, in bytes (4 MiB: a receipt of many purchases fits).
@@ -41,12 +47,13 @@ public struct VerificationRequest: Sendable {
     /// The member names a request may carry.
     public static let memberNames: Set<String> = [
         "kind", "data", "bundleId", "appAppleId", "environments", "roots", "at", "reportOnly", "teamId", "clientData",
-        "clientDataHash", "keyId", "publicKey", "counter", "unpinnedTestRoot",
+        "clientDataHash", "keyId", "publicKey", "counter", "unpinnedTestRoot", "sessionTranscript", "ephemeralReaderKey",
+        "acceptUnverifiedDeviceMAC", "values",
     ]
 
     /// The data's kind (`auto` when absent).
     public let kind: Kind
-    /// The JWS, or the base64 of the receipt or CBOR object.
+    /// The JWS, or the base64 of the receipt, CBOR object or DeviceResponse.
     public let data: String
     /// The bundle id, enforced unless ``reportOnly``.
     public let bundleId: String?
@@ -81,6 +88,17 @@ public struct VerificationRequest: Sendable {
     /// Trust configuration, attestation only: trust `roots` without the Apple App Attestation Root
     /// CA's pin (test PKIs only; ``TrustAnchor/unpinnedTestRoot``).
     public let unpinnedTestRoot: Bool
+    /// mdoc: the session's SessionTranscript (CBOR, tag 24 around it or the bare array), as
+    /// ProximityReader's `sessionTranscript` or an Annex C request's transcript gives it.
+    public let sessionTranscript: [UInt8]?
+    /// mdoc: the reader's ephemeral key of the session in any form (raw scalar, x9.63, SEC 1,
+    /// PKCS#8, SPKI, PEM, COSE_Key): a private key checks a deviceMac, a public one cannot.
+    public let ephemeralReaderKey: [UInt8]?
+    /// mdoc, the named relaxation: a deviceMac that cannot be checked (no reader private key) is
+    /// accepted and the answer lists `deviceAuthentication` in `notEnforced`.
+    public let acceptUnverifiedDeviceMAC: Bool
+    /// mdoc: each element's value in the answer (personal data: only when asked).
+    public let values: Bool
 
     /// Decodes and checks the request document `json`.
     public init(json: [UInt8]) throws(ServiceError) {
@@ -107,18 +125,41 @@ public struct VerificationRequest: Sendable {
         publicKey = try reader.base64("publicKey", maximumBytes: 133)
         counter = try reader.integer("counter", in: 0...Int64(UInt32.max)).map { UInt32($0) }
         unpinnedTestRoot = try reader.bool("unpinnedTestRoot") ?? false
+        sessionTranscript = try reader.base64("sessionTranscript")
+        ephemeralReaderKey = try reader.base64("ephemeralReaderKey", maximumBytes: 8192)
+        acceptUnverifiedDeviceMAC = try reader.bool("acceptUnverifiedDeviceMAC") ?? false
+        values = try reader.bool("values") ?? false
         try checkMembersBelongToKind()
     }
 
-    /// Members of App Attest are refused on App Store kinds and the reverse: a member that would
-    /// be ignored is an error.
+    /// Members of App Attest are refused on App Store kinds and the reverse, and mdoc's on every
+    /// other kind: a member that would be ignored is an error.
     private func checkMembersBelongToKind() throws(ServiceError) {
         let appAttestOnly: [(String, Bool)] = [
             ("teamId", teamId != nil), ("clientData", clientData != nil), ("clientDataHash", clientDataHash != nil),
             ("keyId", keyId != nil), ("publicKey", publicKey != nil), ("counter", counter != nil),
             ("unpinnedTestRoot", unpinnedTestRoot),
         ]
+        let mdocOnly: [(String, Bool)] = [
+            ("sessionTranscript", sessionTranscript != nil), ("ephemeralReaderKey", ephemeralReaderKey != nil),
+            ("acceptUnverifiedDeviceMAC", acceptUnverifiedDeviceMAC), ("values", values),
+        ]
+        if kind != .mdoc, let (name, _) = mdocOnly.first(where: { $0.1 }) {
+            throw ServiceError(.invalidMember, "\(name) applies to kind mdoc only, not \(kind.rawValue)")
+        }
         switch kind {
+        case .mdoc:
+            // The IACA roots are the request's `roots` (trust configuration) or the service's.
+            let others: [(String, Bool)] = [
+                ("bundleId", bundleId != nil), ("appAppleId", appAppleId != nil), ("environments", environments != nil),
+                ("reportOnly", reportOnly),
+            ]
+            if let (name, _) = (others + appAttestOnly).first(where: { $0.1 }) {
+                throw ServiceError(.invalidMember, "\(name) does not apply to kind mdoc")
+            }
+            if sessionTranscript == nil {
+                throw ServiceError(.missingMember, "sessionTranscript is required for kind mdoc (the session's SessionTranscript, base64)")
+            }
         case .attestation, .assertion:
             if appAppleId != nil { throw ServiceError(.invalidMember, "appAppleId does not apply to kind \(kind.rawValue)") }
             if reportOnly {

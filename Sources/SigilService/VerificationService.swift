@@ -84,6 +84,9 @@ public final class VerificationService: Sendable {
     #if !hasFeature(Embedded)
     /// What kind `applepay` needs (nil: it is answered `service.notConfigured`).
     public let applePay: ApplePayServiceConfiguration?
+    /// The IACA roots kind `mdoc` trusts when a request brings none (nil: such a request is
+    /// answered `service.notConfigured`).
+    public let mdoc: MdocServiceConfiguration?
     #endif
     /// Whether a request's trust configuration (`roots` not Apple's, Xcode, `unpinnedTestRoot`) is
     /// used and reported, or refused.
@@ -102,19 +105,22 @@ public final class VerificationService: Sendable {
 
     #if !hasFeature(Embedded)
     /// A service whose App Store verifications share `cache`, that answers kind `applepay` with
-    /// `applePay`'s merchant keys and replay protection, and takes trust configuration from
-    /// requests as `requestTrust` says (no default: the caller chooses).
+    /// `applePay`'s merchant keys and replay protection and kind `mdoc` under `mdoc`'s IACA roots
+    /// when a request brings none, and takes trust configuration from requests as `requestTrust`
+    /// says (no default: the caller chooses).
     ///
     /// Receipts and attestations without request `roots` are verified under Apple's root read
     /// from `appleRootsDirectory` (`SIGIL_ROOTS`, else the per-user data directory, by default;
     /// see SigilAppleRoots' `AppleRootCertificates`); `clock` is the service's now.
     public init(
-        cache: ChainCache = ChainCache(), applePay: ApplePayServiceConfiguration? = nil, requestTrust: RequestTrust,
+        cache: ChainCache = ChainCache(), applePay: ApplePayServiceConfiguration? = nil, mdoc: MdocServiceConfiguration? = nil,
+        requestTrust: RequestTrust,
         appleRootsDirectory: String? = AppleRootCertificates.directory(environment: ProcessInfo.processInfo.environment),
         clock: @escaping @Sendable () -> Int64 = SignedDataVerifier.systemClock
     ) {
         self.cache = cache
         self.applePay = applePay
+        self.mdoc = mdoc
         self.requestTrust = requestTrust
         self.appleRootsDirectory = appleRootsDirectory
         self.appleRoots = nil
@@ -127,11 +133,12 @@ public final class VerificationService: Sendable {
     /// passes. A root is used only when its SHA-256 fingerprint is the one pinned for its job;
     /// `clock` has no default, as such builds have no clock of their own.
     public init(
-        cache: ChainCache = ChainCache(), applePay: ApplePayServiceConfiguration? = nil, requestTrust: RequestTrust,
-        appleRoots: [Certificate], clock: @escaping @Sendable () -> Int64
+        cache: ChainCache = ChainCache(), applePay: ApplePayServiceConfiguration? = nil, mdoc: MdocServiceConfiguration? = nil,
+        requestTrust: RequestTrust, appleRoots: [Certificate], clock: @escaping @Sendable () -> Int64
     ) {
         self.cache = cache
         self.applePay = applePay
+        self.mdoc = mdoc
         self.requestTrust = requestTrust
         self.appleRootsDirectory = nil
         self.appleRoots = appleRoots
@@ -183,6 +190,12 @@ public final class VerificationService: Sendable {
         case .applepay:
             // Embedded Swift has no Apple Pay decryption; answered as every door without keys answers.
             throw Refusal(ServiceConfigurationError.applePayNotConfigured)
+        case .mdoc:
+            #if hasFeature(Embedded)
+            throw Refusal(ServiceConfigurationError.mdocNotInEmbeddedBuilds)
+            #else
+            return try verifyMdoc(request)
+            #endif
         default: return try verifySignedData(request)
         }
     }
@@ -346,7 +359,7 @@ public final class VerificationService: Sendable {
         case .notification: return .notification
         case .appTransaction: return .appTransaction
         case .realtimeRequest: return .realtimeRequest
-        case .auto, .receipt, .attestation, .assertion, .applepay: break
+        case .auto, .receipt, .attestation, .assertion, .applepay, .mdoc: break
         }
         guard let jws = try? JWS(compact: text), let payload = try? jws.payloadJSON() else { return .transaction }
         switch SignedDataKind.classify(payload: payload) {

@@ -214,10 +214,11 @@ final class HostileTests: XCTestCase {
 
     /// Private keys never print: not through description, debugDescription or dump.
     func testPrivateKeysDoNotPrint() throws {
-        let secret = Hex.encode(readerKey.rawRepresentation)
+        let key: ECDSAPrivateKey = readerKey
+        let secret = Hex.encode(key.rawRepresentation)
         var dumped = ""
-        dump(MdocVerifier.ReaderKey.privateKey(readerKey), to: &dumped)
-        for printed in [dumped, "\(readerKey)", String(reflecting: readerKey), "\(MdocVerifier.ReaderKey.privateKey(readerKey))"] {
+        dump(MdocVerifier.ReaderKey.privateKey(key), to: &dumped)
+        for printed in [dumped, "\(key)", String(reflecting: key), "\(MdocVerifier.ReaderKey.privateKey(key))"] {
             XCTAssertFalse(printed.lowercased().contains(secret.lowercased()), printed)
         }
     }

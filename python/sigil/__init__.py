@@ -38,6 +38,7 @@ __all__ = [
     "verify_receipt",
     "verify_attestation",
     "verify_assertion",
+    "verify_mdoc",
     "mint_token",
     "request",
     "version",
@@ -59,6 +60,9 @@ KINDS = (
     # Apple Pay tokens need the merchant keys and a replay store, which only the HTTP verification
     # service is given: through this package the answer is VerificationError service.notConfigured.
     "applepay",
+    # An ISO/IEC 18013-5 DeviceResponse (base64) with its session's sessionTranscript, under the IACA
+    # roots given in roots (this package has none of its own): request(kind="mdoc", ...).
+    "mdoc",
 )
 
 
@@ -192,6 +196,43 @@ def verify(
                 "roots": _roots(roots),
                 "at": _seconds(at),
                 "reportOnly": report_only,
+            }
+        )
+    )
+
+
+def verify_mdoc(
+    response: bytes,
+    session_transcript: bytes,
+    *,
+    iaca_roots: Sequence[Data],
+    ephemeral_reader_key: Optional[bytes] = None,
+    at: Optional[Time] = None,
+    accept_unverified_device_mac: bool = False,
+    values: bool = False,
+) -> Dict[str, Any]:
+    """Verifies an ISO/IEC 18013-5 DeviceResponse (ProximityReader's responseData, or an opened
+    18013-7 Annex C answer) for its session: `session_transcript` as the session gives it,
+    `ephemeral_reader_key` the reader's ephemeral key in any form (a private key checks a
+    deviceMac; without one a deviceMac is refused unless `accept_unverified_device_mac`, which the
+    answer lists as "deviceAuthentication" in "notEnforced"), under `iaca_roots` (PEM text or DER
+    bytes: the issuers' roots you trust; this package has none of its own), at `at` (default now).
+    Returns {"valid": True, "kind": "mdoc", "trust": "request-roots", "response": {...},
+    "notEnforced"}; each element is listed by namespace, identifier and kind, and its value only
+    with `values` (personal data). Raises VerificationError ("mdoc.…") or InvalidRequest."""
+    if not iaca_roots:
+        raise InvalidRequest("request.missingMember", "iaca_roots: at least one IACA root to trust")
+    return _answer(
+        _document(
+            {
+                "kind": "mdoc",
+                "data": _bytes(response),
+                "sessionTranscript": _bytes(session_transcript),
+                "ephemeralReaderKey": _bytes(ephemeral_reader_key),
+                "roots": _roots(iaca_roots),
+                "at": _seconds(at),
+                "acceptUnverifiedDeviceMAC": accept_unverified_device_mac,
+                "values": values,
             }
         )
     )

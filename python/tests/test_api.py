@@ -12,6 +12,7 @@ import sigil
 
 APPLE = conformance.vectors_dir("apple")
 APPATTEST = conformance.vectors_dir("appattest")
+MDOC = os.path.join(conformance.vectors_dir("mdoc"), "iso18013-5-annex-d")
 JWS = os.path.join(APPLE, "real/jws/Doy-lee-session-pro-backend/transaction-2000001024998954-20251001T070838.jws")
 INC_ROOT = os.path.join(APPLE, "real/apple-pki/AppleIncRootCertificate.cer")
 
@@ -143,3 +144,37 @@ def test_minted_token_verifies_with_an_independent_library():
     with pytest.raises(sigil.VerificationError) as raised:
         sigil.mint_token("app-store-server-api", key=pem, key_id="K", issuer_id="i", bundle_id="b", lifetime=7200)
     assert raised.value.code.startswith("tokens.")
+
+
+def _annex_d(name):
+    with open(os.path.join(MDOC, name), "rb") as f:
+        return f.read()
+
+
+def _annex_d_reader_key():
+    for line in _annex_d("keys.txt").decode().splitlines():
+        if line.startswith("ephemeral-reader-key "):
+            fields = dict(part.split("=", 1) for part in line.split()[1:])
+            return bytes.fromhex(fields["d"])
+    raise AssertionError("keys.txt has no ephemeral-reader-key")
+
+
+def test_mdoc_annex_d_with_and_without_the_reader_key():
+    response, transcript, root = _annex_d("device-response.cbor"), _annex_d("session-transcript-bytes.cbor"), _annex_d("iaca-root.der")
+    at = datetime.datetime(2021, 1, 1, tzinfo=datetime.timezone.utc)
+    answer = sigil.verify_mdoc(response, transcript, iaca_roots=[root], ephemeral_reader_key=_annex_d_reader_key(), at=at)
+    assert answer["kind"] == "mdoc" and answer["trust"] == "request-roots"
+    document = answer["response"]["documents"][0]
+    assert document["deviceAuthentication"] == "deviceMac" and document["deviceAuthenticated"] is True
+    assert all("value" not in element for element in document["issuerSigned"])
+    assert "Doe" not in json.dumps(answer)
+    with_values = sigil.verify_mdoc(response, transcript, iaca_roots=[root], ephemeral_reader_key=_annex_d_reader_key(), at=at, values=True)
+    names = {e["identifier"]: e.get("value") for e in with_values["response"]["documents"][0]["issuerSigned"]}
+    assert names["family_name"] == "Doe" and names["issue_date"] == "2019-10-20"
+    with pytest.raises(sigil.VerificationError) as refused:
+        sigil.verify_mdoc(response, transcript, iaca_roots=[root], at=at)
+    assert refused.value.code == "mdoc.deviceMACNotVerifiable"
+    unchecked = sigil.verify_mdoc(response, transcript, iaca_roots=[root], at=at, accept_unverified_device_mac=True)
+    assert unchecked["notEnforced"][0] == "deviceAuthentication"
+    with pytest.raises(sigil.InvalidRequest):
+        sigil.verify_mdoc(response, transcript, iaca_roots=[])

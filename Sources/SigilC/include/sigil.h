@@ -13,13 +13,16 @@
  *   "appAppleId", "roots", "at", "reportOnly", and for App Attest "teamId", "clientData" or
  *   "clientDataHash", "keyId", "publicKey", "counter"} answers
  *     {"valid": true, "kind", "environment", "trust", "payload" | "receipt" | "attestation" |
- *      "assertion", "notEnforced": [...]}
+ *      "assertion" | "response", "notEnforced": [...]}
  *   or
  *     {"valid": false, "error": {"code", "message", "failures": [{"reason", "rule"}]}}.
  *   A code "request.*" means the request itself was wrong (NULL, too large, invalid UTF-8, not
  *   JSON, nested too deeply, an unknown or malformed member); any other code is the verifier's
- *   refusal ("appstore.VERIFICATION_FAILURE", "pkcs7.…", "appattest.…"). Kind "applepay" is
- *   answered "service.notConfigured": this door holds no merchant keys and decrypts nothing.
+ *   refusal ("appstore.VERIFICATION_FAILURE", "pkcs7.…", "appattest.…", "mdoc.…"). Kind "applepay"
+ *   is answered "service.notConfigured": this door holds no merchant keys and decrypts nothing.
+ *   Kind "mdoc" (an ISO/IEC 18013-5 DeviceResponse, base64, with "sessionTranscript" and, for a
+ *   deviceMac, "ephemeralReaderKey") needs the IACA roots in "roots" (trust "request-roots"):
+ *   this door has no roots of its own for it. Element values are answered only with "values".
  *
  * TRUST. "roots", "environments": ["Xcode"] and "unpinnedTestRoot" are trust configuration: they
  *   choose what the data must chain to. Without them the anchor is Apple's root for the kind:

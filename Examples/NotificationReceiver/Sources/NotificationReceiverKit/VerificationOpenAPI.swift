@@ -9,7 +9,7 @@ enum VerificationOpenAPI {
          "info": {
           "title": "Sigil verification service",
           "version": "1",
-          "description": "Verification of App Store signed data, app receipts and App Attest objects (stateless), and of Apple Pay payment tokens (kind applepay: verified, decrypted with the service's configured merchant keys and recorded in its replay store). The request and answer documents are those of Sigil's C ABI and Python package, byte for byte; those doors answer applepay service.notConfigured."
+          "description": "Verification of App Store signed data, app receipts and App Attest objects (stateless), and of Apple Pay payment tokens (kind applepay: verified, decrypted with the service's configured merchant keys and recorded in its replay store), and of ISO/IEC 18013-5 mobile documents (kind mdoc, under the request's IACA roots or the service's --mdoc-iaca roots). The request and answer documents are those of Sigil's C ABI and Python package, byte for byte; those doors answer applepay service.notConfigured."
          },
          "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
          "paths": {
@@ -114,7 +114,7 @@ enum VerificationOpenAPI {
               }
              },
              "501": {
-              "description": "The kind needs configuration the service was not given (service.notConfigured: applepay without merchant keys)",
+              "description": "The kind needs configuration the service was not given (service.notConfigured: applepay without merchant keys, mdoc without IACA roots)",
               "content": {
                "application/json": {
                 "schema": {
@@ -178,7 +178,7 @@ enum VerificationOpenAPI {
           "schemas": {
            "VerificationRequest": {
             "title": "Sigil verification request",
-            "description": "The one request document of every door: sigil_verify (C), sigil.verify (Python), POST /v1/verify (HTTP). A request this schema refuses is answered {\"valid\": false, \"error\": {\"code\": \"request.*\"}} (HTTP 400, or 413 over the size limit); null stands for an absent member. Members a kind does not use are refused, never ignored. Trust configuration: roots, environments [\"Xcode\"] and unpinnedTestRoot choose the anchor the data is verified under; every valid answer names that anchor in \"trust\" (apple, request-roots, xcode, unpinned-test-root, attested-key, configured-roots) and lists \"appleRoot\" in notEnforced when it is not Apple's root for the kind. A service that refuses request trust (the notification receiver by default; verification-service --refuse-request-trust) answers such a request request.trustRefused (HTTP 403); roots that are exactly Apple's root for the kind pass.",
+            "description": "The one request document of every door: sigil_verify (C), sigil.verify (Python), POST /v1/verify (HTTP). A request this schema refuses is answered {\"valid\": false, \"error\": {\"code\": \"request.*\"}} (HTTP 400, or 413 over the size limit); null stands for an absent member. Members a kind does not use are refused, never ignored. Trust configuration: roots, environments [\"Xcode\"] and unpinnedTestRoot choose the anchor the data is verified under; every valid answer names that anchor in \"trust\" (apple, request-roots, xcode, unpinned-test-root, attested-key, configured-roots) and lists \"appleRoot\" in notEnforced when it is not Apple's root for the kind (mdoc has no Apple root: never). A service that refuses request trust (the notification receiver by default; verification-service --refuse-request-trust) answers such a request request.trustRefused (HTTP 403); roots that are exactly Apple's root for the kind pass.",
             "type": "object",
             "additionalProperties": false,
             "required": [
@@ -198,11 +198,12 @@ enum VerificationOpenAPI {
                "attestation",
                "assertion",
                "applepay",
+               "mdoc",
                null
               ]
              },
              "data": {
-              "description": "The JWS compact text (spaces and line breaks around it, such as a file's last line break, are not part of it), base64 of the receipt or of the App Attest CBOR object (white space ignored), or for applepay the payment token's JSON text (its paymentData, or a whole PKPaymentToken).",
+              "description": "The JWS compact text (spaces and line breaks around it, such as a file's last line break, are not part of it), base64 of the receipt or of the App Attest CBOR object (white space ignored), for applepay the payment token's JSON text (its paymentData, or a whole PKPaymentToken), or for mdoc base64 of the ISO/IEC 18013-5 DeviceResponse (ProximityReader's responseData, or an opened 18013-7 Annex C answer).",
               "type": "string",
               "minLength": 1
              },
@@ -324,6 +325,36 @@ enum VerificationOpenAPI {
                "boolean",
                "null"
               ]
+             },
+             "sessionTranscript": {
+              "description": "mdoc (required): the session's SessionTranscript, CBOR (tag 24 around it, or the bare array), base64, as ProximityReader's sessionTranscript or an Annex C request's transcript.",
+              "type": [
+               "string",
+               "null"
+              ],
+              "contentEncoding": "base64"
+             },
+             "ephemeralReaderKey": {
+              "description": "mdoc: the reader's ephemeral key of the session, base64 of any form (raw scalar, x9.63, SEC 1, PKCS#8, SPKI, PEM, COSE_Key). A private key checks a deviceMac; without one a deviceMac is refused (mdoc.deviceMACNotVerifiable) unless acceptUnverifiedDeviceMAC.",
+              "type": [
+               "string",
+               "null"
+              ],
+              "contentEncoding": "base64"
+             },
+             "acceptUnverifiedDeviceMAC": {
+              "description": "mdoc, a named relaxation: a deviceMac that cannot be checked is accepted, the document reported deviceMacNotVerified and deviceAuthentication listed in notEnforced.",
+              "type": [
+               "boolean",
+               "null"
+              ]
+             },
+             "values": {
+              "description": "mdoc: each element's value in the answer (personal data; absent or false: names and kinds only).",
+              "type": [
+               "boolean",
+               "null"
+              ]
              }
             },
             "$defs": {
@@ -380,6 +411,28 @@ enum VerificationOpenAPI {
                 "type": "null"
                },
                "unpinnedTestRoot": {
+                "enum": [
+                 false,
+                 null
+                ]
+               }
+              }
+             },
+             "noMdocMembers": {
+              "properties": {
+               "sessionTranscript": {
+                "type": "null"
+               },
+               "ephemeralReaderKey": {
+                "type": "null"
+               },
+               "acceptUnverifiedDeviceMAC": {
+                "enum": [
+                 false,
+                 null
+                ]
+               },
+               "values": {
                 "enum": [
                  false,
                  null
@@ -624,6 +677,47 @@ enum VerificationOpenAPI {
              {
               "if": {
                "properties": {
+                "kind": {
+                 "const": "mdoc"
+                }
+               },
+               "required": [
+                "kind"
+               ]
+              },
+              "then": {
+               "description": "mdoc: the IACA roots are the request's roots (trust configuration: trust request-roots, or request.trustRefused where the service refuses request trust, unless each is one of the service's configured IACA roots) or the service's (trust configured-roots); a door with neither answers service.notConfigured, and so do Embedded builds (sigil.wasm), which have no mdoc.",
+               "required": [
+                "sessionTranscript"
+               ],
+               "properties": {
+                "sessionTranscript": {
+                 "type": "string"
+                },
+                "bundleId": {
+                 "type": "null"
+                },
+                "appAppleId": {
+                 "type": "null"
+                },
+                "environments": {
+                 "type": "null"
+                },
+                "reportOnly": {
+                 "enum": [
+                  false,
+                  null
+                 ]
+                }
+               }
+              },
+              "else": {
+               "$ref": "#/components/schemas/VerificationRequest/$defs/noMdocMembers"
+              }
+             },
+             {
+              "if": {
+               "properties": {
                 "environments": {
                  "const": [
                   "Xcode"
@@ -701,7 +795,8 @@ enum VerificationOpenAPI {
                "receipt",
                "attestation",
                "assertion",
-               "applepay"
+               "applepay",
+               "mdoc"
               ]
              },
              "environment": {
@@ -717,7 +812,7 @@ enum VerificationOpenAPI {
                "attested-key",
                "configured-roots"
               ],
-              "description": "The anchor the data was verified under (issue 46): apple (Apple's root for the kind: built in, installed, or request roots that are exactly it by fingerprint), request-roots (roots the request supplied that are not Apple's), xcode (Xcode's StoreKit testing certificate), unpinned-test-root (an attestation's root without the App Attest pin), attested-key (an assertion: the key the caller stored), configured-roots (applepay: the service's configured test roots). Every anchor but apple and attested-key lists appleRoot in notEnforced."
+              "description": "The anchor the data was verified under (issue 46): apple (Apple's root for the kind: built in, installed, or request roots that are exactly it by fingerprint), request-roots (roots the request supplied that are not Apple's), xcode (Xcode's StoreKit testing certificate), unpinned-test-root (an attestation's root without the App Attest pin), attested-key (an assertion: the key the caller stored), configured-roots (applepay: the service's configured test roots; mdoc: the service's configured IACA roots). Every anchor but apple and attested-key lists appleRoot in notEnforced, except for mdoc, which has no Apple root."
              },
              "payload": {
               "type": "object",
@@ -876,6 +971,120 @@ enum VerificationOpenAPI {
                }
               },
               "additionalProperties": false
+             },
+             "response": {
+              "type": "object",
+              "description": "mdoc: the verified ISO/IEC 18013-5 DeviceResponse",
+              "required": [
+               "version",
+               "status",
+               "documentErrors",
+               "documents"
+              ],
+              "additionalProperties": false,
+              "properties": {
+               "version": {
+                "type": "string"
+               },
+               "status": {
+                "type": "integer"
+               },
+               "documentErrors": {
+                "type": "object",
+                "additionalProperties": {
+                 "type": "integer"
+                },
+                "description": "docType → error code, as the mdoc reported them"
+               },
+               "documents": {
+                "type": "array",
+                "items": {
+                 "type": "object",
+                 "additionalProperties": false,
+                 "required": [
+                  "docType",
+                  "deviceAuthentication",
+                  "deviceAuthenticated",
+                  "digestAlgorithm",
+                  "validityInfo",
+                  "issuerChain",
+                  "issuerSigned",
+                  "deviceSigned",
+                  "elementErrors"
+                 ],
+                 "properties": {
+                  "docType": {
+                   "type": "string"
+                  },
+                  "deviceAuthentication": {
+                   "enum": [
+                    "deviceSignature",
+                    "deviceMac",
+                    "deviceMacNotVerified"
+                   ]
+                  },
+                  "deviceAuthenticated": {
+                   "type": "boolean"
+                  },
+                  "digestAlgorithm": {
+                   "type": "string"
+                  },
+                  "validityInfo": {
+                   "type": "object",
+                   "required": [
+                    "signed",
+                    "validFrom",
+                    "validUntil"
+                   ],
+                   "additionalProperties": false,
+                   "properties": {
+                    "signed": {
+                     "type": "string"
+                    },
+                    "validFrom": {
+                     "type": "string"
+                    },
+                    "validUntil": {
+                     "type": "string"
+                    },
+                    "expectedUpdate": {
+                     "type": "string"
+                    }
+                   },
+                   "description": "The MSO's times, RFC 3339 as signed"
+                  },
+                  "issuerChain": {
+                   "type": "array",
+                   "items": {
+                    "type": "string"
+                   },
+                   "description": "The document signer's chain, subjects (RFC 4514)"
+                  },
+                  "issuerSigned": {
+                   "type": "array",
+                   "items": {
+                    "$ref": "#/components/schemas/MdocElement"
+                   }
+                  },
+                  "deviceSigned": {
+                   "type": "array",
+                   "items": {
+                    "$ref": "#/components/schemas/MdocElement"
+                   }
+                  },
+                  "elementErrors": {
+                   "type": "object",
+                   "additionalProperties": {
+                    "type": "object",
+                    "additionalProperties": {
+                     "type": "integer"
+                    }
+                   }
+                  }
+                 }
+                }
+               }
+              }
              }
             },
             "oneOf": [
@@ -903,6 +1112,11 @@ enum VerificationOpenAPI {
               "required": [
                "applepay"
               ]
+             },
+             {
+              "required": [
+               "response"
+              ]
              }
             ]
            },
@@ -928,7 +1142,7 @@ enum VerificationOpenAPI {
               "properties": {
                "code": {
                 "type": "string",
-                "description": "domain.code: request.* (the request was wrong: 400, 413; service.notConfigured: 501), http.* (the HTTP exchange: 401, 408, 415), service.replayStoreUnavailable (503), or the verifier's (appstore.*, pkcs7.*, appattest.*, applepay.*: 422)"
+                "description": "domain.code: request.* (the request was wrong: 400, 413; service.notConfigured: 501), http.* (the HTTP exchange: 401, 408, 415), service.replayStoreUnavailable (503), or the verifier's (appstore.*, pkcs7.*, appattest.*, applepay.*, mdoc.*: 422)"
                },
                "message": {
                 "type": "string"
@@ -969,6 +1183,30 @@ enum VerificationOpenAPI {
              },
              "version": {
               "type": "string"
+             }
+            }
+           },
+           "MdocElement": {
+            "type": "object",
+            "required": [
+             "nameSpace",
+             "identifier",
+             "kind"
+            ],
+            "additionalProperties": false,
+            "properties": {
+             "nameSpace": {
+              "type": "string"
+             },
+             "identifier": {
+              "type": "string"
+             },
+             "kind": {
+              "type": "string",
+              "description": "text, byte string, integer, boolean, float, null, full-date, tdate, array, map, tag N around …, integer beyond 64 bits"
+             },
+             "value": {
+              "description": "Only when the request set values (personal data): text, integers, booleans and null as themselves, byte strings base64, dates as their text, arrays and maps recursively"
              }
             }
            }

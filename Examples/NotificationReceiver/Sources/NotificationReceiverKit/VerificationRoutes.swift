@@ -153,8 +153,11 @@ public enum VerificationServer {
         try options.check()
         let router = Router()
         let applePayConfiguration = try options.applePay.configuration(logger: logger)
+        let mdoc = try options.mdocConfiguration()
         VerificationRoutes.add(
-            to: router, service: VerificationService(applePay: applePayConfiguration?.configuration, requestTrust: options.requestTrust),
+            to: router,
+            service: VerificationService(
+                applePay: applePayConfiguration?.configuration, mdoc: mdoc, requestTrust: options.requestTrust),
             maxBodyBytes: options.maxBodyBytes, bodyTimeout: options.bodyTimeout, access: OperatorAccess(apiKey: options.apiKey),
             health: true)
         let (host, port) = (options.host, options.port)

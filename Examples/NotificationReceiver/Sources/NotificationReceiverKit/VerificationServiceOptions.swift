@@ -1,5 +1,6 @@
 import Foundation
 import SigilService
+import SigilX509
 
 /// The `verification-service` command line (and its one environment variable), parsed: where to
 /// listen, the HTTP limits, the API key and the Apple Pay options (`ApplePayOptions`).
@@ -13,6 +14,7 @@ import SigilService
 /// | `--idle-timeout SECONDS` | none | a connection idle this long is closed; `30` |
 /// | `--api-key-file PATH` | `VERIFICATION_API_KEY` (the key itself) | the key `POST /v1/verify` requires (`Authorization: Bearer <key>`), 16…4096 characters; never on the command line (ps shows it). Without one, `/v1/verify` is open: allowed on any address without merchant keys, on a loopback address only with them |
 /// | Apple Pay options | none | see `ApplePayOptions` |
+/// | `--mdoc-iaca FILE` | none | an IACA root certificate (PEM or DER) kind `mdoc` trusts when a request brings no `roots` (answered `trust: configured-roots`); repeatable. Without one, such a request is answered `service.notConfigured` (501) |
 /// | `--refuse-request-trust` (no value) | none | answer a request carrying its own trust anchors (`roots` not Apple's, `environments: ["Xcode"]`, `unpinnedTestRoot`) `request.trustRefused` (403); by default such a request is verified and its answer names the anchor (`trust`) and lists `appleRoot` in `notEnforced` |
 /// | `--help` | none | prints the options and exits 0 |
 public struct VerificationServiceOptions: Sendable {
@@ -34,6 +36,18 @@ public struct VerificationServiceOptions: Sendable {
     /// `unpinnedTestRoot`) are verified and named in the answer (the default of this stateless
     /// service) or refused as `request.trustRefused` (`--refuse-request-trust`).
     public var requestTrust: RequestTrust = .acceptedAndReported
+    /// Kind `mdoc`'s IACA root certificate files (`--mdoc-iaca`, repeatable).
+    public var mdocIACARoots: [String] = []
+
+    /// Kind `mdoc`'s configuration: the `--mdoc-iaca` roots, read; nil without any.
+    public func mdocConfiguration() throws -> MdocServiceConfiguration? {
+        guard !mdocIACARoots.isEmpty else { return nil }
+        var roots: [Certificate] = []
+        for path in mdocIACARoots {
+            do { roots.append(try ApplePayOptions.certificate(path)) } catch { throw Error("--mdoc-iaca \(path): \(error)") }
+        }
+        return MdocServiceConfiguration(trustedIACARoots: roots)
+    }
 
     /// Options with every default.
     public init() {}
@@ -60,6 +74,7 @@ public struct VerificationServiceOptions: Sendable {
         ("--sqlite PATH", "the Apple Pay replay store, SQLite"),
         ("--postgres-url URL", "the Apple Pay replay store, PostgreSQL"),
         ("--applepay-without-replay-protection", "accept every token as often as it is sent (takes no value)"),
+        ("--mdoc-iaca FILE", "an IACA root (PEM or DER) kind mdoc trusts when a request brings no roots (repeatable)"),
         (
             "--refuse-request-trust",
             "answer a request carrying its own trust anchors (roots not Apple's, Xcode, unpinnedTestRoot) request.trustRefused, 403 "
@@ -130,6 +145,7 @@ public struct VerificationServiceOptions: Sendable {
                 options.maxBodyBytes = number
             case "--body-timeout": options.bodyTimeout = try seconds(value)
             case "--idle-timeout": options.idleTimeout = try seconds(value)
+            case "--mdoc-iaca": options.mdocIACARoots.append(value)
             case "--api-key-file":
                 guard let data = FileManager.default.contents(atPath: value) else { throw Error("cannot read the API key file \(value)") }
                 options.apiKey = try ReceiverConfiguration.apiKey(String(decoding: data, as: UTF8.self), source: value)

@@ -12,7 +12,7 @@ import NotificationReceiverKit
 //       [--idle-timeout SECONDS] [--api-key-file PATH (or VERIFICATION_API_KEY)]
 //       [--applepay-merchant KEY=CERT]... [--applepay-merchant-id KEY=MERCHANT_ID]... [--applepay-root FILE]...
 //       [--applepay-tolerance SECONDS] [--sqlite PATH | --postgres-url URL | --applepay-without-replay-protection]
-//       [--refuse-request-trust]
+//       [--mdoc-iaca FILE]... [--refuse-request-trust]
 //
 // A request's trust configuration (roots not Apple's, environments ["Xcode"], unpinnedTestRoot) is
 // verified and named in the answer ("trust", "appleRoot" in notEnforced) unless
@@ -42,6 +42,7 @@ do {
 let logger = Logger(label: "verification-service")
 do {
     _ = try options.applePay.configuration(logger: logger)  // refused options end here, before any port is bound
+    _ = try options.mdocConfiguration()
 } catch {
     usage("\(error)")
 }

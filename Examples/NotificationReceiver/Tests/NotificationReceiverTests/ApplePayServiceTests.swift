@@ -31,11 +31,12 @@ final class ApplePayServiceTests: XCTestCase {
         let transactionId: String
     }
 
-    /// The vectors directory (Scripts/vectors-dir applepay); a missing directory fails the test (never skips).
-    static func vectorsDirectory() throws -> URL {
+    /// The vectors directory (Scripts/vectors-dir applepay, or another data set); a missing
+    /// directory fails the test (never skips).
+    static func vectorsDirectory(_ dataSet: String = "applepay", holding file: String = "expected.json") throws -> URL {
         let process = Process()
         process.executableURL = repository.appendingPathComponent("Scripts/vectors-dir")
-        process.arguments = ["applepay"]
+        process.arguments = [dataSet]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -43,8 +44,8 @@ final class ApplePayServiceTests: XCTestCase {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: path + "/expected.json") else {
-            throw HarnessError("no Apple Pay vectors (Scripts/vectors-dir applepay: \(path))")
+        guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: path + "/" + file) else {
+            throw HarnessError("no \(dataSet) vectors (Scripts/vectors-dir \(dataSet): \(path))")
         }
         return URL(fileURLWithPath: path)
     }

@@ -303,6 +303,43 @@ final class VerificationServiceTests: XCTestCase {
         }
     }
 
+    /// Issue 49: kind mdoc over HTTP at a service that takes no trust from requests: the IACA root
+    /// given with --mdoc-iaca verifies ISO/IEC 18013-5 Annex D (trust configured-roots), the same
+    /// root in the request passes as one of the service's own, and a request bringing any other
+    /// root is refused before anything is verified (403).
+    func testVerificationServiceTrustsOnlyItsConfiguredIACARoots() async throws {
+        let annexD = try ApplePayServiceTests.vectorsDirectory("mdoc", holding: "iso18013-5-annex-d/iaca-root.der")
+            .appendingPathComponent("iso18013-5-annex-d")
+        func base64(_ name: String) throws -> String { try Data(contentsOf: annexD.appendingPathComponent(name)).base64EncodedString() }
+        let signer = try Signer.shared.get()
+        let request: [String: Any] = [
+            "kind": "mdoc", "data": try base64("device-response.cbor"), "sessionTranscript": try base64("session-transcript-bytes.cbor"),
+            "acceptUnverifiedDeviceMAC": true, "at": 1_609_459_200,
+        ]
+        let service = try ServiceProcess(
+            ["--port", "0", "--refuse-request-trust", "--mdoc-iaca", annexD.appendingPathComponent("iaca-root.der").path],
+            testCase: Self.self)
+        defer { service.stop() }
+        let sender = Sender()
+        var withOwnRoot = request
+        withOwnRoot["roots"] = [try base64("iaca-root.der")]
+        var withOtherRoot = request
+        withOtherRoot["roots"] = [try Data(contentsOf: signer.rootFile).base64EncodedString()]
+        let configured = try? await sender.post(
+            url: service.base + "/v1/verify", Array(try JSONSerialization.data(withJSONObject: request)))
+        let own = try? await sender.post(url: service.base + "/v1/verify", Array(try JSONSerialization.data(withJSONObject: withOwnRoot)))
+        let other = try? await sender.post(
+            url: service.base + "/v1/verify", Array(try JSONSerialization.data(withJSONObject: withOtherRoot)))
+        await sender.shutdown()
+        for response in [configured, own] {
+            XCTAssertEqual(response?.status, 200)
+            XCTAssertEqual(response?.json["trust"] as? String, "configured-roots")
+            XCTAssertEqual(response?.json["notEnforced"] as? [String], ["deviceAuthentication", "at"])
+        }
+        XCTAssertEqual(other?.status, 403)
+        XCTAssertEqual((other?.json["error"] as? [String: Any])?["code"] as? String, "request.trustRefused")
+    }
+
     /// Issue 46: the notification receiver refuses a request's own trust anchors by default (403,
     /// request.trustRefused): its test root given in `roots`, and Xcode's carried certificate.
     func testTheNotificationReceiverRefusesRequestTrust() async throws {

@@ -1,0 +1,229 @@
+import Foundation
+import SigilASN1
+import SigilBase
+import SigilCore
+import SigilService
+import SigilTestPKI
+import SigilTestSupport
+import SigilX509
+import XCTest
+
+/// Kind `mdoc` through the one request document, on ISO/IEC 18013-5 Annex D's worked example (a
+/// deviceMac document at 2021-01-01), each case from the side of a caller who wants what it must not
+/// get: a verdict under its own root, a deviceMac accepted unchecked, a response bound to another
+/// session, element values without asking.
+final class MdocServiceTests: XCTestCase {
+    /// Annex D's time: 2021-01-01T00:00:00Z, inside the MSO's and the chain's validity.
+    static let at: Int64 = 1_609_459_200
+    /// The service's fixed clock, a few seconds after `at` (no `at` in notEnforced).
+    static let now: Int64 = at + 5
+
+    let reporting = VerificationService(requestTrust: .acceptedAndReported, appleRootsDirectory: nil, clock: { MdocServiceTests.now })
+    let refusing = VerificationService(requestTrust: .refused, appleRootsDirectory: nil, clock: { MdocServiceTests.now })
+
+    /// Annex D as request members: the DeviceResponse, the transcript, the reader's private key (raw
+    /// scalar), and the IACA root in `roots`.
+    func annexD() throws -> [String: Any] {
+        [
+            "kind": "mdoc", "data": Base64.encode(try AnnexD.bytes("device-response.cbor")),
+            "sessionTranscript": Base64.encode(try AnnexD.bytes("session-transcript-bytes.cbor")),
+            "ephemeralReaderKey": Base64.encode(try AnnexD.key("ephemeral-reader-key").d),
+            "roots": [Base64.encode(try AnnexD.bytes("iaca-root.der"))], "at": Self.at,
+        ]
+    }
+
+    private func ask(_ service: VerificationService, _ members: [String: Any]) throws -> (VerificationAnswer.Status, [String: Any], String)
+    {
+        let answer = service.verify(json: Array(try JSONSerialization.data(withJSONObject: members)))
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(answer.json.utf8)) as? [String: Any], answer.json)
+        XCTAssertEqual(document["valid"] as? Bool, answer.status == .verified, answer.json)
+        return (answer.status, document, answer.json)
+    }
+
+    private func code(_ document: [String: Any]) -> String? { (document["error"] as? [String: Any])?["code"] as? String }
+
+    /// The whole example verifies: the deviceMac checked with the reader's key, the chain under the
+    /// request's root (named), the elements listed by name and kind, no value.
+    func testAnnexDVerifiesWithTheRequestRootNamedAndNoValues() throws {
+        let (status, document, json) = try ask(reporting, try annexD())
+        XCTAssertEqual(status, .verified, json)
+        XCTAssertEqual(document["kind"] as? String, "mdoc")
+        XCTAssertNil(document["environment"])
+        XCTAssertEqual(document["trust"] as? String, "request-roots")
+        XCTAssertEqual(document["notEnforced"] as? [String], [])
+        let response = try XCTUnwrap(document["response"] as? [String: Any])
+        XCTAssertEqual(response["status"] as? Int, 0)
+        let documents = try XCTUnwrap(response["documents"] as? [[String: Any]])
+        XCTAssertEqual(documents.count, 1)
+        XCTAssertEqual(documents[0]["docType"] as? String, "org.iso.18013.5.1.mDL")
+        XCTAssertEqual(documents[0]["deviceAuthentication"] as? String, "deviceMac")
+        XCTAssertEqual(documents[0]["deviceAuthenticated"] as? Bool, true)
+        XCTAssertEqual((documents[0]["validityInfo"] as? [String: Any])?["signed"] as? String, "2020-10-01T13:30:02Z")
+        let elements = try XCTUnwrap(documents[0]["issuerSigned"] as? [[String: Any]])
+        XCTAssertEqual(elements.count, 6)
+        XCTAssertTrue(elements.allSatisfy { $0["value"] == nil }, "values without asking")
+        XCTAssertTrue(elements.contains { $0["identifier"] as? String == "family_name" && $0["kind"] as? String == "text" })
+        // No value anywhere in the text: Annex D's family name is "Doe".
+        XCTAssertFalse(json.contains("Doe"), json)
+    }
+
+    /// Values only when the request asks, typed: text as text, the full-date as its text, the
+    /// portrait... as base64 of its bytes.
+    func testValuesOnlyWhenAsked() throws {
+        var request = try annexD()
+        request["values"] = true
+        let (status, document, json) = try ask(reporting, request)
+        XCTAssertEqual(status, .verified, json)
+        let documents = try XCTUnwrap((document["response"] as? [String: Any])?["documents"] as? [[String: Any]])
+        let elements = try XCTUnwrap(documents.first?["issuerSigned"] as? [[String: Any]])
+        func value(_ identifier: String) -> Any? { elements.first { $0["identifier"] as? String == identifier }?["value"] }
+        XCTAssertEqual(value("family_name") as? String, "Doe")
+        XCTAssertEqual(value("issue_date") as? String, "2019-10-20")
+        XCTAssertNotNil(value("driving_privileges") as? [Any])
+    }
+
+    /// Attack: the caller's own IACA root. The reporting door names it (`request-roots`); a door
+    /// that takes no trust from requests refuses it (403) before verifying anything; a door with
+    /// configured IACA roots accepts request roots only when they are among its own.
+    func testRequestRootsAreTrustConfiguration() throws {
+        let (status, document, _) = try ask(refusing, try annexD())
+        XCTAssertEqual(status, .trustRefused)
+        XCTAssertEqual(code(document), "request.trustRefused")
+
+        let root = try Certificate(derEncoded: try AnnexD.bytes("iaca-root.der"))
+        let configured = VerificationService(
+            mdoc: MdocServiceConfiguration(trustedIACARoots: [root]), requestTrust: .refused, appleRootsDirectory: nil,
+            clock: { MdocServiceTests.now })
+        var request = try annexD()
+        var (configuredStatus, configuredDocument, json) = try ask(configured, request)
+        XCTAssertEqual(configuredStatus, .verified, json)
+        XCTAssertEqual(configuredDocument["trust"] as? String, "configured-roots")
+        request["roots"] = nil
+        (configuredStatus, configuredDocument, json) = try ask(configured, request)
+        XCTAssertEqual(configuredStatus, .verified, json)
+        XCTAssertEqual(configuredDocument["trust"] as? String, "configured-roots")
+        XCTAssertEqual(configuredDocument["notEnforced"] as? [String], [])
+
+        // A root of the attacker's making beside the configured one: refused as request trust.
+        let pki = try AppleShapedTestPKI.generate(notBefore: Self.at - 86_400, notAfter: Self.at + 86_400)
+        request["roots"] = [Base64.encode(root.derBytes), Base64.encode(pki.root.derBytes)]
+        let (mixedStatus, mixed, _) = try ask(configured, request)
+        XCTAssertEqual(mixedStatus, .trustRefused)
+        XCTAssertEqual(code(mixed), "request.trustRefused")
+
+        // Under the attacker's root alone, at a door that reports request trust: the chain fails.
+        request["roots"] = [Base64.encode(pki.root.derBytes)]
+        let (foreignStatus, foreign, _) = try ask(reporting, request)
+        XCTAssertEqual(foreignStatus, .refused)
+        XCTAssertEqual(code(foreign), "mdoc.untrustedIssuer")
+    }
+
+    /// No roots at all, at a door without configured IACA roots (the C ABI, Python): nothing to
+    /// trust, answered `service.notConfigured`, never verified under some default.
+    func testNoRootsAnywhereIsNotConfigured() throws {
+        var request = try annexD()
+        request["roots"] = nil
+        let (status, document, _) = try ask(reporting, request)
+        XCTAssertEqual(status, .notConfigured)
+        XCTAssertEqual(code(document), "service.notConfigured")
+    }
+
+    /// Attack: a deviceMac with no reader private key (so it cannot be checked: the response may be
+    /// a copy from another session). Refused unless the request names the relaxation, and then the
+    /// answer says the device did not authenticate this session.
+    func testUncheckableDeviceMACIsRefusedUnlessNamed() throws {
+        var request = try annexD()
+        request["ephemeralReaderKey"] = nil
+        var (status, document, _) = try ask(reporting, request)
+        XCTAssertEqual(status, .refused)
+        XCTAssertEqual(code(document), "mdoc.deviceMACNotVerifiable")
+
+        let key = try AnnexD.key("ephemeral-reader-key")
+        request["ephemeralReaderKey"] = Base64.encode([0x04] + key.x + key.y)  // the public key only
+        (status, document, _) = try ask(reporting, request)
+        XCTAssertEqual(status, .refused)
+        XCTAssertEqual(code(document), "mdoc.deviceMACNotVerifiable")
+
+        request["acceptUnverifiedDeviceMAC"] = true
+        (status, document, _) = try ask(reporting, request)
+        XCTAssertEqual(status, .verified)
+        XCTAssertEqual(document["notEnforced"] as? [String], ["deviceAuthentication"])
+        let documents = try XCTUnwrap((document["response"] as? [String: Any])?["documents"] as? [[String: Any]])
+        XCTAssertEqual(documents.first?["deviceAuthentication"] as? String, "deviceMacNotVerified")
+        XCTAssertEqual(documents.first?["deviceAuthenticated"] as? Bool, false)
+    }
+
+    /// Attack: the response replayed into another session (another transcript), or with another
+    /// reader key: the deviceMac does not hold.
+    func testAnotherSessionIsRefused() throws {
+        var request = try annexD()
+        var transcript = try AnnexD.bytes("session-transcript-bytes.cbor")
+        transcript[transcript.count - 1] ^= 0x01
+        request["sessionTranscript"] = Base64.encode(transcript)
+        let (status, document, _) = try ask(reporting, request)
+        XCTAssertEqual(status, .refused)
+        XCTAssertTrue(["mdoc.invalidDeviceMAC", "mdoc.invalidSessionTranscript"].contains(code(document) ?? ""), "\(document)")
+
+        request = try annexD()
+        request["ephemeralReaderKey"] = Base64.encode(try AnnexD.key("ephemeral-device-key").d)
+        let (otherStatus, other, _) = try ask(reporting, request)
+        XCTAssertEqual(otherStatus, .refused)
+        XCTAssertEqual(code(other), "mdoc.invalidReaderKey")
+    }
+
+    /// A changed element, and the document a year later: refused with their own codes, and no
+    /// value in the message.
+    func testTamperingAndTimeAreRefusedWithoutValues() throws {
+        var request = try annexD()
+        var response = try AnnexD.bytes("device-response.cbor")
+        let doe = Array("Doe".utf8)
+        let index = try XCTUnwrap((0...(response.count - doe.count)).first { Array(response[$0..<($0 + doe.count)]) == doe })
+        response[index] = UInt8(ascii: "R")
+        request["data"] = Base64.encode(response)
+        let (status, document, json) = try ask(reporting, request)
+        XCTAssertEqual(status, .refused)
+        XCTAssertEqual(code(document), "mdoc.digestMismatch")
+        XCTAssertFalse(json.contains("Roe") || json.contains("Doe"), json)
+
+        request = try annexD()
+        request["at"] = Self.at + 366 * 86_400
+        let (laterStatus, later, _) = try ask(reporting, request)
+        XCTAssertEqual(laterStatus, .refused)
+        XCTAssertTrue(["mdoc.documentNotValidAtTime", "mdoc.certificateNotValidAtTime"].contains(code(later) ?? ""), "\(later)")
+    }
+
+    /// Members that belong to other kinds are refused on mdoc, mdoc's on every other kind, and the
+    /// transcript is required: nothing is ignored.
+    func testMembersBelongToTheirKind() throws {
+        var request = try annexD()
+        request["bundleId"] = "com.example"
+        XCTAssertEqual(code(try ask(reporting, request).1), "request.invalidMember")
+        request = try annexD()
+        request["sessionTranscript"] = nil
+        XCTAssertEqual(code(try ask(reporting, request).1), "request.missingMember")
+        for member in ["sessionTranscript", "ephemeralReaderKey", "acceptUnverifiedDeviceMAC", "values"] {
+            var other: [String: Any] = ["kind": "transaction", "data": "x.y.z"]
+            other[member] = member.hasPrefix("accept") || member == "values" ? true as Any : "AAAA" as Any
+            XCTAssertEqual(code(try ask(reporting, other).1), "request.invalidMember", member)
+        }
+        request = try annexD()
+        request["data"] = "not base64!"
+        XCTAssertEqual(code(try ask(reporting, request).1), "request.invalidMember")
+    }
+
+    /// Hostile bytes in every mdoc member: typed refusals, never a trap.
+    func testHostileBytesAreTypedRefusals() throws {
+        let base = try annexD()
+        let garbage: [[UInt8]] = [[], [0xFF], [0x9F], [0xBF, 0x61, 0x61], Array(repeating: 0x81, count: 5000), [0xD8, 0x18, 0x41, 0x00]]
+        for bytes in garbage {
+            for member in ["data", "sessionTranscript", "ephemeralReaderKey"] {
+                var request = base
+                request[member] = Base64.encode(bytes)
+                let (status, document, json) = try ask(reporting, request)
+                XCTAssertNotEqual(status, .verified, json)
+                let found = code(document) ?? ""
+                XCTAssertTrue(found.hasPrefix("mdoc.") || found.hasPrefix("request."), json)
+            }
+        }
+    }
+}
