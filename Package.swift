@@ -373,7 +373,7 @@ let package = Package(
             name: "SigilServiceTests",
             dependencies: [
                 "SigilService", "SigilAppStore", "SigilJOSE", "SigilASN1", "SigilKeys", "SigilCore", "SigilTestPKI", "SigilTestSupport",
-                "SigilApplePay", "SigilBase", "SigilX509",
+                "SigilApplePay", "SigilBase", "SigilX509", "SigilMdoc", "SigilCBOR",
             ]
         ),
         // The DocC articles' code: ArticleSnippets.swift is generated from their ```swift blocks by

@@ -8,11 +8,13 @@ import SigilMdoc
 import SigilX509
 
 /// The IACA roots a service trusts for kind `mdoc` when a request brings none: the issuing
-/// authorities' roots (or a VICAL's) the service's owner chose, under ``issuerPolicy``.
+/// authorities' roots (or a VICAL's) the service's owner chose, under ``issuerPolicy``. Answers
+/// verified under them name `"trust": "iaca-roots"` (``TrustAnchor/iacaRoots``).
 ///
 /// A request's own `roots` are trust configuration like any other: used and named
-/// `"trust": "request-roots"` under ``RequestTrust/acceptedAndReported``, refused under
-/// ``RequestTrust/refused`` unless each of them is one of these roots.
+/// `"trust": "request-roots"`, with `iacaRoots` in `notEnforced`, under
+/// ``RequestTrust/acceptedAndReported``; refused under ``RequestTrust/refused`` unless each of them
+/// is one of these roots. An empty list is no configuration (`service.notConfigured`).
 public struct MdocServiceConfiguration: Sendable {
     /// The IACA root certificates trusted for every mdoc request that brings no roots.
     public let trustedIACARoots: [Certificate]
@@ -31,17 +33,24 @@ public struct MdocServiceConfiguration: Sendable {
 ///
 /// What a hostile caller can send, and what it must not get:
 /// - its own IACA root, so that a document it issued itself reads as verified: request roots are
-///   trust configuration, named in the answer (`"trust": "request-roots"`) and refused outright by
-///   a service that takes no trust from requests (``RequestTrust/refused``, HTTP 403);
-/// - a response recorded in another session: the deviceSignature or deviceMac is checked over the
-///   request's transcript, which the caller's server built with its own nonce (freshness is that
-///   nonce's, and the answer binds nothing else);
+///   trust configuration, named in the answer (`"trust": "request-roots"`, `iacaRoots` in
+///   `notEnforced`) and refused outright by a service that takes no trust from requests
+///   (``RequestTrust/refused``, HTTP 403) unless they are the service's own;
 /// - a deviceMac with no reader private key: refused unless the request names
 ///   `acceptUnverifiedDeviceMAC`, which the answer lists in `notEnforced` as
 ///   `deviceAuthentication`;
 /// - element values into logs and errors: failures carry `mdoc.*` codes and clauses, never a value;
 ///   the answer lists each element's name and kind, and its value only when the request sets
 ///   `values`.
+///
+/// What the door cannot give: proof that the device took part in a session the caller did not
+/// make. Device authentication binds the response to the request's transcript and reader key; a
+/// deviceMac is keyed by ECDH of the reader's private key and the device's public key (which the
+/// MSO publishes), so whoever supplies the reader's private key could have made the MAC, and a
+/// recorded response with its transcript verifies again. `deviceAuthenticated` means something to
+/// the party that created the transcript (its nonce) and the reader key, and kept them; a server
+/// that takes them from a client (ProximityReader hands all three to the app) gets the issuer's
+/// signature and the client's word for the session.
 extension VerificationService {
     func verifyMdoc(_ request: VerificationRequest) throws(Refusal) -> JSONValue {
         let roots: [Certificate]
@@ -49,24 +58,27 @@ extension VerificationService {
         let policy: MdocIssuerPolicy
         if let given = request.roots {
             if let configured = mdoc, Self.areAll(given, among: configured.trustedIACARoots) {
-                (roots, anchor, policy) = (given, .configuredRoots, configured.issuerPolicy)
+                (roots, anchor, policy) = (given, .iacaRoots, configured.issuerPolicy)
             } else {
                 do { try admit(.requestRoots, because: "roots") } catch { throw Refusal(error) }
                 (roots, anchor, policy) = (given, .requestRoots, MdocIssuerPolicy())
             }
-        } else if let configured = mdoc {
-            (roots, anchor, policy) = (configured.trustedIACARoots, .configuredRoots, configured.issuerPolicy)
+        } else if let configured = mdoc, !configured.trustedIACARoots.isEmpty {
+            (roots, anchor, policy) = (configured.trustedIACARoots, .iacaRoots, configured.issuerPolicy)
         } else {
             throw Refusal(
                 ServiceConfigurationError(
                     .notConfigured, "kind mdoc needs IACA roots: the request's roots, or the service's (MdocServiceConfiguration)"))
         }
-        let response: [UInt8]
-        do { response = try Base64.decode(Array(request.data.utf8)) } catch {
-            throw Refusal(ServiceError(.invalidMember, "data is not standard base64 of a DeviceResponse: \(error.reason)"))
-        }
         let verified: VerifiedDeviceResponse
-        do {
+        do throws(MdocError) {
+            // Standard base64, white space ignored (a wrapped `base64` output), as for receipts and
+            // App Attest objects; what does not decode is data the verifier refuses (422).
+            let compact = Array(request.data.utf8).filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
+            let response: [UInt8]
+            do { response = try Base64.decode(compact) } catch {
+                throw MdocError(.invalidCBOR, "data is not standard base64 of a DeviceResponse: \(error.reason)")
+            }
             // checkMembersBelongToKind required the transcript.
             let transcript = try SessionTranscript(bytes: request.sessionTranscript ?? [])
             let readerKey = try request.ephemeralReaderKey.map { bytes throws(MdocError) in
@@ -82,7 +94,8 @@ extension VerificationService {
         return AnswerEncoding.valid(
             kind: request.kind.rawValue, environment: nil, trust: anchor, field: "response",
             value: AnswerEncoding.mdoc(verified, values: request.values),
-            notEnforced: (unauthenticated ? ["deviceAuthentication"] : []) + timeRelaxation(at: request.at))
+            notEnforced: (anchor == .requestRoots ? ["iacaRoots"] : []) + (unauthenticated ? ["deviceAuthentication"] : [])
+                + timeRelaxation(at: request.at))
     }
 
     /// Whether every one of `given` is one of `configured`, by its DER.
@@ -139,7 +152,8 @@ extension AnswerEncoding {
     /// An element's value as JSON: text, integers, booleans and null as themselves, byte strings
     /// in standard base64, full-dates and tdates as their text (a tdate exactly as signed), finite
     /// floats as numbers and others as text, arrays and maps (keys as text) recursively, other tags
-    /// as `{"tag", "value"}`, integers beyond 64 bits as their CBOR diagnostic text.
+    /// as `{"tag", "value"}`, integers beyond 64 bits as text (`disclosedDescription`: the value,
+    /// or −1 − n for a negative one).
     static func value(_ value: MdocElementValue) -> JSONValue {
         switch value {
         case .text(let text): .string(text)

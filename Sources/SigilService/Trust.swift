@@ -22,15 +22,20 @@ public enum TrustAnchor: String, Sendable, Hashable, CaseIterable {
     case unpinnedTestRoot = "unpinned-test-root"
     /// An assertion: the key the caller stored after the attestation (`publicKey`).
     case attestedKey = "attested-key"
-    /// The service's own configured roots: Apple Pay's test roots instead of Apple Root CA - G3,
-    /// or an mdoc's IACA roots (``MdocServiceConfiguration``; mdocs have no Apple root).
+    /// Apple Pay: the service's own configured test roots instead of Apple Root CA - G3.
     case configuredRoots = "configured-roots"
+    /// An mdoc: the IACA roots the service was configured with (``MdocServiceConfiguration``),
+    /// the issuing authorities' roots its owner chose. Mdocs have no Apple root: this is the kind's
+    /// own anchor, not a relaxation.
+    case iacaRoots = "iaca-roots"
 
-    /// Whether Apple's root check was relaxed: every anchor but ``apple`` and ``attestedKey``
-    /// (the assertion's key was attested under Apple's root when it was stored).
+    /// Whether Apple's root check was relaxed: every anchor but ``apple``, ``attestedKey`` (the
+    /// assertion's key was attested under Apple's root when it was stored) and ``iacaRoots`` (an
+    /// mdoc has no Apple root; its answers never list `appleRoot`, and list `iacaRoots` under
+    /// ``requestRoots``).
     public var relaxesAppleRoot: Bool {
         switch self {
-        case .apple, .attestedKey: false
+        case .apple, .attestedKey, .iacaRoots: false
         case .requestRoots, .xcode, .unpinnedTestRoot, .configuredRoots: true
         }
     }
@@ -45,8 +50,9 @@ public enum RequestTrust: Sendable, Hashable {
     /// the C ABI, the Python package, the `sigil` command.
     case acceptedAndReported
     /// A request carrying trust configuration is answered `request.trustRefused` (HTTP 403)
-    /// before any verifier runs; `roots` that are exactly Apple's root for the kind pass. For
-    /// services that take requests from others and know their own roots.
+    /// before any verifier runs; `roots` that are exactly Apple's root for the kind pass, and so do
+    /// an mdoc's `roots` that are all among the service's configured IACA roots. For services that
+    /// take requests from others and know their own roots.
     case refused
 }
 
@@ -75,7 +81,7 @@ extension VerificationService {
         guard requestTrust == .refused, anchor.relaxesAppleRoot else { return }
         throw ServiceError(
             .trustRefused,
-            "\(member): this service takes no trust configuration from a request (it trusts Apple's roots only)")
+            "\(member): this service takes no trust configuration from a request (it trusts its own roots only)")
     }
 
     /// The relaxations the answer lists for `anchor` and the request's `at` (compared with

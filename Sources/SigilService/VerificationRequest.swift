@@ -198,3 +198,32 @@ public struct VerificationRequest: Sendable {
         }
     }
 }
+
+#if !hasFeature(Embedded)
+/// A request prints its kind and which members it holds, never a value: it may carry a reader's
+/// private key (mdoc's `ephemeralReaderKey`), personal data (an mdoc's elements, App Attest client
+/// data) or a whole receipt.
+extension VerificationRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The names of the members the request holds, in the schema's order.
+    var presentMembers: [String] {
+        let present: [(String, Bool)] = [
+            ("data", true), ("bundleId", bundleId != nil), ("appAppleId", appAppleId != nil), ("environments", environments != nil),
+            ("roots", roots != nil), ("at", at != nil), ("reportOnly", reportOnly), ("teamId", teamId != nil),
+            ("clientData", clientData != nil), ("clientDataHash", clientDataHash != nil), ("keyId", keyId != nil),
+            ("publicKey", publicKey != nil), ("counter", counter != nil), ("unpinnedTestRoot", unpinnedTestRoot),
+            ("sessionTranscript", sessionTranscript != nil), ("ephemeralReaderKey", ephemeralReaderKey != nil),
+            ("acceptUnverifiedDeviceMAC", acceptUnverifiedDeviceMAC), ("values", values),
+        ]
+        return present.filter(\.1).map(\.0)
+    }
+
+    /// `VerificationRequest(kind: mdoc; data, roots, sessionTranscript, ephemeralReaderKey)`.
+    public var description: String { "VerificationRequest(kind: \(kind.rawValue); \(presentMembers.joined(separator: ", ")))" }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// The kind and the names of the members held; no value.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["kind": kind.rawValue, "members": presentMembers], displayStyle: .struct)
+    }
+}
+#endif

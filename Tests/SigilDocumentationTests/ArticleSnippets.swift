@@ -120,7 +120,7 @@ func verifyInPerson(iacaRoots: [Certificate], responseData: [UInt8], sessionTran
     }
 }
 
-/// Sources/SigilMdoc/Documentation.docc/VerifyingMobileDocuments.md, the block at line 54.
+/// Sources/SigilMdoc/Documentation.docc/VerifyingMobileDocuments.md, the block at line 61.
 func requestOnTheWeb(serverKey: ECDSAPrivateKey, readerKey: ECDSAPrivateKey, readerCertificate: Certificate) async throws {
     var nonce = [UInt8](repeating: 0, count: 32)
     var generator = SystemRandomNumberGenerator()
@@ -134,7 +134,7 @@ func requestOnTheWeb(serverKey: ECDSAPrivateKey, readerKey: ECDSAPrivateKey, rea
     _ = data
 }
 
-/// Sources/SigilMdoc/Documentation.docc/VerifyingMobileDocuments.md, the block at line 79.
+/// Sources/SigilMdoc/Documentation.docc/VerifyingMobileDocuments.md, the block at line 86.
 func openOnTheWeb(request: DigitalCredentialsRequest, response: String, serverKey: ECDSAPrivateKey, iacaRoots: [Certificate], now: Int64) async throws {
     let deviceResponse = try request.open(response: response, privateKey: serverKey)
     let verified = try MdocVerifier(trustedIACARoots: iacaRoots).verify(

@@ -218,10 +218,13 @@ def verify_mdoc(
     answer lists as "deviceAuthentication" in "notEnforced"), under `iaca_roots` (PEM text or DER
     bytes: the issuers' roots you trust; this package has none of its own), at `at` (default now).
     Returns {"valid": True, "kind": "mdoc", "trust": "request-roots", "response": {...},
-    "notEnforced"}; each element is listed by namespace, identifier and kind, and its value only
+    "notEnforced": ["iacaRoots", ...]}; each element is listed by namespace, identifier and kind, and its value only
     with `values` (personal data). Raises VerificationError ("mdoc.…") or InvalidRequest."""
     if not iaca_roots:
         raise InvalidRequest("request.missingMember", "iaca_roots: at least one IACA root to trust")
+    for name, value in (("response", response), ("session_transcript", session_transcript), ("ephemeral_reader_key", ephemeral_reader_key)):
+        if value is not None and not isinstance(value, (bytes, bytearray)):
+            raise TypeError("%s is bytes (CBOR or a key as the session gave it), not %s" % (name, type(value).__name__))
     return _answer(
         _document(
             {

@@ -164,6 +164,7 @@ def test_mdoc_annex_d_with_and_without_the_reader_key():
     at = datetime.datetime(2021, 1, 1, tzinfo=datetime.timezone.utc)
     answer = sigil.verify_mdoc(response, transcript, iaca_roots=[root], ephemeral_reader_key=_annex_d_reader_key(), at=at)
     assert answer["kind"] == "mdoc" and answer["trust"] == "request-roots"
+    assert answer["notEnforced"] == ["iacaRoots", "at"]
     document = answer["response"]["documents"][0]
     assert document["deviceAuthentication"] == "deviceMac" and document["deviceAuthenticated"] is True
     assert all("value" not in element for element in document["issuerSigned"])
@@ -175,6 +176,8 @@ def test_mdoc_annex_d_with_and_without_the_reader_key():
         sigil.verify_mdoc(response, transcript, iaca_roots=[root], at=at)
     assert refused.value.code == "mdoc.deviceMACNotVerifiable"
     unchecked = sigil.verify_mdoc(response, transcript, iaca_roots=[root], at=at, accept_unverified_device_mac=True)
-    assert unchecked["notEnforced"][0] == "deviceAuthentication"
+    assert unchecked["notEnforced"] == ["iacaRoots", "deviceAuthentication", "at"]
+    with pytest.raises(TypeError):
+        sigil.verify_mdoc(base64.b64encode(response).decode(), transcript, iaca_roots=[root], at=at)
     with pytest.raises(sigil.InvalidRequest):
         sigil.verify_mdoc(response, transcript, iaca_roots=[])

@@ -8,12 +8,13 @@
  * Conformance/cases.json holds requests and the answers every door must give.
  *
  *   sigil_verify: {"kind": "auto" | "transaction" | "renewal-info" | "notification" |
- *   "app-transaction" | "realtime-request" | "receipt" | "attestation" | "assertion",
- *   "data": "<JWS, or base64 of the receipt / CBOR object>", "bundleId", "environments",
- *   "appAppleId", "roots", "at", "reportOnly", and for App Attest "teamId", "clientData" or
- *   "clientDataHash", "keyId", "publicKey", "counter"} answers
- *     {"valid": true, "kind", "environment", "trust", "payload" | "receipt" | "attestation" |
- *      "assertion" | "response", "notEnforced": [...]}
+ *   "app-transaction" | "realtime-request" | "receipt" | "attestation" | "assertion" |
+ *   "applepay" | "mdoc", "data": "<JWS, or base64 of the receipt / CBOR object / DeviceResponse>",
+ *   "bundleId", "environments", "appAppleId", "roots", "at", "reportOnly", for App Attest
+ *   "teamId", "clientData" or "clientDataHash", "keyId", "publicKey", "counter", and for mdoc
+ *   "sessionTranscript", "ephemeralReaderKey", "acceptUnverifiedDeviceMAC", "values"} answers
+ *     {"valid": true, "kind", "environment" (not for mdoc), "trust", "payload" | "receipt" |
+ *      "attestation" | "assertion" | "response", "notEnforced": [...]}
  *   or
  *     {"valid": false, "error": {"code", "message", "failures": [{"reason", "rule"}]}}.
  *   A code "request.*" means the request itself was wrong (NULL, too large, invalid UTF-8, not
@@ -33,8 +34,9 @@
  *   request trust is accepted and reported, never hidden: every valid answer names its anchor in
  *   "trust" ("apple", "request-roots", "xcode", "unpinned-test-root", "attested-key"), and
  *   "notEnforced" lists "appleRoot" whenever that anchor is not Apple's (roots that are exactly
- *   Apple's root for the kind by SHA-256 fingerprint answer "apple"), and "at" when the
- *   request's "at" is more than 60 s from now. A caller that forwards requests from others must
+ *   Apple's root for the kind by SHA-256 fingerprint answer "apple"; an mdoc has no Apple root
+ *   and lists "iacaRoots" for its request roots instead), and "at" when the request's "at" is
+ *   more than 60 s from now. A caller that forwards requests from others must
  *   check "trust" (or refuse those members) itself: data signed under a root the sender made is
  *   valid here only as "trust": "request-roots". With ["Xcode"], "roots" holds at most one
  *   certificate (more is "request.invalidMember", never cut to the first).

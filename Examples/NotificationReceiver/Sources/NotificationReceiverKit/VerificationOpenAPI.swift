@@ -178,7 +178,7 @@ enum VerificationOpenAPI {
           "schemas": {
            "VerificationRequest": {
             "title": "Sigil verification request",
-            "description": "The one request document of every door: sigil_verify (C), sigil.verify (Python), POST /v1/verify (HTTP). A request this schema refuses is answered {\"valid\": false, \"error\": {\"code\": \"request.*\"}} (HTTP 400, or 413 over the size limit); null stands for an absent member. Members a kind does not use are refused, never ignored. Trust configuration: roots, environments [\"Xcode\"] and unpinnedTestRoot choose the anchor the data is verified under; every valid answer names that anchor in \"trust\" (apple, request-roots, xcode, unpinned-test-root, attested-key, configured-roots) and lists \"appleRoot\" in notEnforced when it is not Apple's root for the kind (mdoc has no Apple root: never). A service that refuses request trust (the notification receiver by default; verification-service --refuse-request-trust) answers such a request request.trustRefused (HTTP 403); roots that are exactly Apple's root for the kind pass.",
+            "description": "The one request document of every door: sigil_verify (C), sigil.verify (Python), POST /v1/verify (HTTP). A request this schema refuses is answered {\"valid\": false, \"error\": {\"code\": \"request.*\"}} (HTTP 400, or 413 over the size limit); null stands for an absent member. Members a kind does not use are refused, never ignored. Trust configuration: roots, environments [\"Xcode\"] and unpinnedTestRoot choose the anchor the data is verified under; every valid answer names that anchor in \"trust\" (apple, request-roots, xcode, unpinned-test-root, attested-key, configured-roots, iaca-roots) and lists \"appleRoot\" in notEnforced when it is not Apple's root for the kind (mdoc has no Apple root: it lists \"iacaRoots\" for request roots instead). A service that refuses request trust (the notification receiver by default; verification-service --refuse-request-trust) answers such a request request.trustRefused (HTTP 403); roots that are exactly Apple's root for the kind pass.",
             "type": "object",
             "additionalProperties": false,
             "required": [
@@ -240,7 +240,7 @@ enum VerificationOpenAPI {
               }
              },
              "roots": {
-              "description": "Trust configuration: the root certificates the data must chain to instead of Apple's, each PEM text or base64 of DER. Absent: Apple's root for the kind (App Store data: Apple Root CA - G3, built in; receipts: Apple Inc. Root Certificate, attestations: the Apple App Attestation Root CA, pinned, both from the service's roots directory). Roots that are exactly Apple's root for the kind by SHA-256 fingerprint answer trust apple; any other answers trust request-roots with appleRoot in notEnforced, or request.trustRefused where the service refuses request trust. With environments [\"Xcode\"], one root only: Xcode's certificate (more is refused, never cut to the first). An attestation takes one root, the App Attest root unless unpinnedTestRoot.",
+              "description": "Trust configuration: the root certificates the data must chain to instead of Apple's, each PEM text or base64 of DER. Absent: Apple's root for the kind (App Store data: Apple Root CA - G3, built in; receipts: Apple Inc. Root Certificate, attestations: the Apple App Attestation Root CA, pinned, both from the service's roots directory). Roots that are exactly Apple's root for the kind by SHA-256 fingerprint answer trust apple; any other answers trust request-roots with appleRoot in notEnforced, or request.trustRefused where the service refuses request trust. For mdoc, the IACA roots (no Apple root; absent: the service's configured IACA roots, or service.notConfigured). With environments [\"Xcode\"], one root only: Xcode's certificate (more is refused, never cut to the first). An attestation takes one root, the App Attest root unless unpinnedTestRoot.",
               "type": [
                "array",
                "null"
@@ -254,7 +254,7 @@ enum VerificationOpenAPI {
               }
              },
              "at": {
-              "description": "The validation time, seconds since 1970 (default: the payload's signedDate, the receipt's creation date, now for an attestation or an Apple Pay token, whose signing time must lie within the service's window of it). An at more than 60 seconds from the service's clock is a relaxation the answer lists as \"at\" in notEnforced.",
+              "description": "The validation time, seconds since 1970 (default: the payload's signedDate, the receipt's creation date, now for an attestation, an mdoc or an Apple Pay token, whose signing time must lie within the service's window of it). An at more than 60 seconds from the service's clock is a relaxation the answer lists as \"at\" in notEnforced.",
               "type": [
                "integer",
                "null"
@@ -332,6 +332,7 @@ enum VerificationOpenAPI {
                "string",
                "null"
               ],
+              "maxLength": 87384,
               "contentEncoding": "base64"
              },
              "ephemeralReaderKey": {
@@ -340,6 +341,7 @@ enum VerificationOpenAPI {
                "string",
                "null"
               ],
+              "maxLength": 10924,
               "contentEncoding": "base64"
              },
              "acceptUnverifiedDeviceMAC": {
@@ -686,7 +688,7 @@ enum VerificationOpenAPI {
                ]
               },
               "then": {
-               "description": "mdoc: the IACA roots are the request's roots (trust configuration: trust request-roots, or request.trustRefused where the service refuses request trust, unless each is one of the service's configured IACA roots) or the service's (trust configured-roots); a door with neither answers service.notConfigured, and so do Embedded builds (sigil.wasm), which have no mdoc.",
+               "description": "mdoc: the IACA roots are the request's roots (trust configuration: trust request-roots with iacaRoots in notEnforced, or request.trustRefused where the service refuses request trust, unless each is one of the service's configured IACA roots, trust iaca-roots) or the service's (trust iaca-roots); a door with neither answers service.notConfigured, and so do Embedded builds (sigil.wasm), which have no mdoc.",
                "required": [
                 "sessionTranscript"
                ],
@@ -810,9 +812,10 @@ enum VerificationOpenAPI {
                "xcode",
                "unpinned-test-root",
                "attested-key",
-               "configured-roots"
+               "configured-roots",
+               "iaca-roots"
               ],
-              "description": "The anchor the data was verified under (issue 46): apple (Apple's root for the kind: built in, installed, or request roots that are exactly it by fingerprint), request-roots (roots the request supplied that are not Apple's), xcode (Xcode's StoreKit testing certificate), unpinned-test-root (an attestation's root without the App Attest pin), attested-key (an assertion: the key the caller stored), configured-roots (applepay: the service's configured test roots; mdoc: the service's configured IACA roots). Every anchor but apple and attested-key lists appleRoot in notEnforced, except for mdoc, which has no Apple root."
+              "description": "The anchor the data was verified under (issue 46): apple (Apple's root for the kind: built in, installed, or request roots that are exactly it by fingerprint), request-roots (roots the request supplied that are not Apple's), xcode (Xcode's StoreKit testing certificate), unpinned-test-root (an attestation's root without the App Attest pin), attested-key (an assertion: the key the caller stored), configured-roots (applepay: the service's configured test roots), iaca-roots (mdoc: the service's configured IACA roots). Every anchor but apple, attested-key and iaca-roots lists appleRoot in notEnforced; an mdoc has no Apple root and lists iacaRoots instead under request-roots."
              },
              "payload": {
               "type": "object",
@@ -917,7 +920,7 @@ enum VerificationOpenAPI {
               "items": {
                "type": "string"
               },
-              "description": "Each check the request relaxed, by name: bundleId, appAppleId, validationCategory, bundleVersion, transactionId, appleRoot (the anchor is not Apple's root), at (the request's at is more than 60 s from the service's clock)."
+              "description": "Each check the request relaxed, by name: bundleId, appAppleId, validationCategory, bundleVersion, transactionId, replayKey (applepay without replay protection), appleRoot (the anchor is not Apple's root), iacaRoots (mdoc: the IACA roots were the request's, not the service's), deviceAuthentication (mdoc: a deviceMac accepted unchecked), at (the request's at is more than 60 s from the service's clock)."
              },
              "applepay": {
               "type": "object",

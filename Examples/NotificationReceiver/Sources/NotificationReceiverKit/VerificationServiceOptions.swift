@@ -14,8 +14,8 @@ import SigilX509
 /// | `--idle-timeout SECONDS` | none | a connection idle this long is closed; `30` |
 /// | `--api-key-file PATH` | `VERIFICATION_API_KEY` (the key itself) | the key `POST /v1/verify` requires (`Authorization: Bearer <key>`), 16…4096 characters; never on the command line (ps shows it). Without one, `/v1/verify` is open: allowed on any address without merchant keys, on a loopback address only with them |
 /// | Apple Pay options | none | see `ApplePayOptions` |
-/// | `--mdoc-iaca FILE` | none | an IACA root certificate (PEM or DER) kind `mdoc` trusts when a request brings no `roots` (answered `trust: configured-roots`); repeatable. Without one, such a request is answered `service.notConfigured` (501) |
-/// | `--refuse-request-trust` (no value) | none | answer a request carrying its own trust anchors (`roots` not Apple's, `environments: ["Xcode"]`, `unpinnedTestRoot`) `request.trustRefused` (403); by default such a request is verified and its answer names the anchor (`trust`) and lists `appleRoot` in `notEnforced` |
+/// | `--mdoc-iaca FILE` | none | IACA root certificates (DER, or every certificate of a PEM file) kind `mdoc` trusts when a request brings no `roots` (answered `trust: iaca-roots`); repeatable. Without one, such a request is answered `service.notConfigured` (501) |
+/// | `--refuse-request-trust` (no value) | none | answer a request carrying its own trust anchors (`roots` not Apple's, `environments: ["Xcode"]`, `unpinnedTestRoot`) `request.trustRefused` (403); by default such a request is verified and its answer names the anchor (`trust`) and lists `appleRoot` (an mdoc's: `iacaRoots`) in `notEnforced` |
 /// | `--help` | none | prints the options and exits 0 |
 public struct VerificationServiceOptions: Sendable {
     /// The address to listen on.
@@ -44,7 +44,12 @@ public struct VerificationServiceOptions: Sendable {
         guard !mdocIACARoots.isEmpty else { return nil }
         var roots: [Certificate] = []
         for path in mdocIACARoots {
-            do { roots.append(try ApplePayOptions.certificate(path)) } catch { throw Error("--mdoc-iaca \(path): \(error)") }
+            // Every certificate of the file (a PEM bundle is a VICAL's roots, not just its first).
+            do {
+                let ders = try ReceiverConfiguration.loadCertificates([path])
+                guard !ders.isEmpty else { throw Error("no certificate in it") }
+                for der in ders { roots.append(try Certificate(derEncoded: der)) }
+            } catch { throw Error("--mdoc-iaca \(path): \(error)") }
         }
         return MdocServiceConfiguration(trustedIACARoots: roots)
     }

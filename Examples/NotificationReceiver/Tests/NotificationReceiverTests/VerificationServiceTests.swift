@@ -304,7 +304,7 @@ final class VerificationServiceTests: XCTestCase {
     }
 
     /// Issue 49: kind mdoc over HTTP at a service that takes no trust from requests: the IACA root
-    /// given with --mdoc-iaca verifies ISO/IEC 18013-5 Annex D (trust configured-roots), the same
+    /// given with --mdoc-iaca verifies ISO/IEC 18013-5 Annex D (trust iaca-roots), the same
     /// root in the request passes as one of the service's own, and a request bringing any other
     /// root is refused before anything is verified (403).
     func testVerificationServiceTrustsOnlyItsConfiguredIACARoots() async throws {
@@ -333,7 +333,7 @@ final class VerificationServiceTests: XCTestCase {
         await sender.shutdown()
         for response in [configured, own] {
             XCTAssertEqual(response?.status, 200)
-            XCTAssertEqual(response?.json["trust"] as? String, "configured-roots")
+            XCTAssertEqual(response?.json["trust"] as? String, "iaca-roots")
             XCTAssertEqual(response?.json["notEnforced"] as? [String], ["deviceAuthentication", "at"])
         }
         XCTAssertEqual(other?.status, 403)
