@@ -77,18 +77,10 @@ struct JacobianPoint<C: WeierstrassCurve>: Sendable {
     /// X3' = M'² − 2β, Y3' = M'(β − X3') − Y⁴, Z3' = YZ. 4M + 4S, one halving and seven additions.
     /// The identity doubles to itself (Z3 = Y·Z = 0); there are no points of order 2 on a
     /// prime-order curve, so Y ≠ 0 for every other point.
+    /// (Straight-line: the constant-time path's `doubled`, ScalarMultiplication.swift, kept as one
+    /// function of its own here.)
     @inline(never)
-    var doubledVartime: JacobianPoint {
-        let delta = z.squared
-        let gamma = y.squared
-        let beta = x * gamma
-        let t = (x - delta) * (x + delta)
-        let m = t + C.Field.halve(t)
-        let x3 = m.squared - (beta + beta)
-        let y3 = m * (beta - x3) - gamma.squared
-        let z3 = y * z
-        return JacobianPoint(x: x3, y: y3, z: z3)
-    }
+    var doubledVartime: JacobianPoint { doubled }
 
     /// P + A for an affine A, "madd-2004-hmv" (8M + 3S), with the exceptional cases handled by
     /// branches.
