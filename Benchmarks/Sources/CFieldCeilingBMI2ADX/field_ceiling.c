@@ -13,12 +13,11 @@ static const uint64_t P256FIELD_MODULUS[4] = {0xFFFFFFFFFFFFFFFFULL, 0x00000000F
 
 static inline void reduce_once_p256field(uint64_t r[4], uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3, uint64_t top) {
     uint64_t borrow = 0;
-    u128 d;
-    d = ((u128)(t0)) - ((u128)(P256FIELD_MODULUS[0])) - ((u128)(borrow)); const uint64_t s0 = ((uint64_t)(d)); borrow = ((uint64_t)(d >> 64)) & 1;
-    d = ((u128)(t1)) - ((u128)(P256FIELD_MODULUS[1])) - ((u128)(borrow)); const uint64_t s1 = ((uint64_t)(d)); borrow = ((uint64_t)(d >> 64)) & 1;
-    d = ((u128)(t2)) - ((u128)(P256FIELD_MODULUS[2])) - ((u128)(borrow)); const uint64_t s2 = ((uint64_t)(d)); borrow = ((uint64_t)(d >> 64)) & 1;
-    d = ((u128)(t3)) - ((u128)(P256FIELD_MODULUS[3])) - ((u128)(borrow)); const uint64_t s3 = ((uint64_t)(d)); borrow = ((uint64_t)(d >> 64)) & 1;
-    d = ((u128)(top)) - ((u128)(borrow)); borrow = ((uint64_t)(d >> 64)) & 1;
+    unsigned long long s0_out; uint64_t s0 = __builtin_subcll(t0, P256FIELD_MODULUS[0], borrow, &s0_out); borrow = s0_out;
+    unsigned long long s1_out; uint64_t s1 = __builtin_subcll(t1, P256FIELD_MODULUS[1], borrow, &s1_out); borrow = s1_out;
+    unsigned long long s2_out; uint64_t s2 = __builtin_subcll(t2, P256FIELD_MODULUS[2], borrow, &s2_out); borrow = s2_out;
+    unsigned long long s3_out; uint64_t s3 = __builtin_subcll(t3, P256FIELD_MODULUS[3], borrow, &s3_out); borrow = s3_out;
+    { unsigned long long out; __builtin_subcll(top, 0, borrow, &out); borrow = out; }
     // borrow = 1 exactly when (top:t) < m: keep t; otherwise take t − m.
     const uint64_t keep = 0 - borrow;
     r[0] = (t0 & keep) | (s0 & ~keep); r[1] = (t1 & keep) | (s1 & ~keep); r[2] = (t2 & keep) | (s2 & ~keep); r[3] = (t3 & keep) | (s3 & ~keep);
@@ -198,14 +197,13 @@ static const uint64_t P384FIELD_MODULUS[6] = {0x00000000FFFFFFFFULL, 0xFFFFFFFF0
 
 static inline void reduce_once_p384field(uint64_t r[6], uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3, uint64_t t4, uint64_t t5, uint64_t top) {
     uint64_t borrow = 0;
-    u128 d;
-    d = ((u128)(t0)) - ((u128)(P384FIELD_MODULUS[0])) - ((u128)(borrow)); const uint64_t s0 = ((uint64_t)(d)); borrow = ((uint64_t)(d >> 64)) & 1;
-    d = ((u128)(t1)) - ((u128)(P384FIELD_MODULUS[1])) - ((u128)(borrow)); const uint64_t s1 = ((uint64_t)(d)); borrow = ((uint64_t)(d >> 64)) & 1;
-    d = ((u128)(t2)) - ((u128)(P384FIELD_MODULUS[2])) - ((u128)(borrow)); const uint64_t s2 = ((uint64_t)(d)); borrow = ((uint64_t)(d >> 64)) & 1;
-    d = ((u128)(t3)) - ((u128)(P384FIELD_MODULUS[3])) - ((u128)(borrow)); const uint64_t s3 = ((uint64_t)(d)); borrow = ((uint64_t)(d >> 64)) & 1;
-    d = ((u128)(t4)) - ((u128)(P384FIELD_MODULUS[4])) - ((u128)(borrow)); const uint64_t s4 = ((uint64_t)(d)); borrow = ((uint64_t)(d >> 64)) & 1;
-    d = ((u128)(t5)) - ((u128)(P384FIELD_MODULUS[5])) - ((u128)(borrow)); const uint64_t s5 = ((uint64_t)(d)); borrow = ((uint64_t)(d >> 64)) & 1;
-    d = ((u128)(top)) - ((u128)(borrow)); borrow = ((uint64_t)(d >> 64)) & 1;
+    unsigned long long s0_out; uint64_t s0 = __builtin_subcll(t0, P384FIELD_MODULUS[0], borrow, &s0_out); borrow = s0_out;
+    unsigned long long s1_out; uint64_t s1 = __builtin_subcll(t1, P384FIELD_MODULUS[1], borrow, &s1_out); borrow = s1_out;
+    unsigned long long s2_out; uint64_t s2 = __builtin_subcll(t2, P384FIELD_MODULUS[2], borrow, &s2_out); borrow = s2_out;
+    unsigned long long s3_out; uint64_t s3 = __builtin_subcll(t3, P384FIELD_MODULUS[3], borrow, &s3_out); borrow = s3_out;
+    unsigned long long s4_out; uint64_t s4 = __builtin_subcll(t4, P384FIELD_MODULUS[4], borrow, &s4_out); borrow = s4_out;
+    unsigned long long s5_out; uint64_t s5 = __builtin_subcll(t5, P384FIELD_MODULUS[5], borrow, &s5_out); borrow = s5_out;
+    { unsigned long long out; __builtin_subcll(top, 0, borrow, &out); borrow = out; }
     // borrow = 1 exactly when (top:t) < m: keep t; otherwise take t − m.
     const uint64_t keep = 0 - borrow;
     r[0] = (t0 & keep) | (s0 & ~keep); r[1] = (t1 & keep) | (s1 & ~keep); r[2] = (t2 & keep) | (s2 & ~keep); r[3] = (t3 & keep) | (s3 & ~keep); r[4] = (t4 & keep) | (s4 & ~keep); r[5] = (t5 & keep) | (s5 & ~keep);

@@ -13,8 +13,11 @@ Arithmetic: 64-bit limbs, little-endian; Montgomery form with R = 2^(64·N); mul
 SOS (Koç, Acar, Kaliski 1996: full product, then word-by-word reduction) with a dedicated
 squaring and UInt128 intermediate products; zero limbs of the modulus (P-256's p) and the
 factor −m⁻¹ = 1 (P-256's p) are folded at generation time, so every carry is data flow,
-never a branch; the final subtraction of the modulus is selected with a mask. On wasm32 the
-multiplication runs on 32-bit words instead (montgomery_multiply_32: no 64 × 64 → 128-bit product
+never a branch; the final subtraction of the modulus is selected with a mask. The modular
+addition, subtraction, halving and that final subtraction chain their carries and borrows
+through addCarrying / subtractBorrowing (WideMultiply.swift: `adc`/`sbb` chains; through UInt128
+the same chains took four or five instructions a limb, and a P-256 ECDH 16 % more instructions).
+On wasm32 the multiplication runs on 32-bit words instead (montgomery_multiply_32: no 64 × 64 → 128-bit product
 there), one shared function per field, and squaring is that multiplication.
 Curve constants are from SEC 2 v2 §2.4.2 (secp256r1) and §2.5.1 (secp384r1) / FIPS 186-5.
 """
@@ -161,10 +164,10 @@ def montgomery_multiply_32(m, n, n0inv):
 
 def reduce_once_body(name, n):
     """The statements of reduceOnce: (top:t) in [0, 2m) -> [0, m), as Swift lines."""
-    rb = ["        var borrow: UInt64 = 0", "        var d: UInt128"]
+    rb = ["        var borrow: UInt64 = 0"]
     for i in range(n):
-        rb.append(f"        d = u128(t{i}) &- u128(modulus.l{i}) &- u128(borrow); let s{i} = lo64(d); borrow = hi64(d) & 1")
-    rb.append("        d = u128(top) &- u128(borrow); borrow = hi64(d) & 1")
+        rb.append(f"        let s{i}: UInt64; (s{i}, borrow) = subtractBorrowing(t{i}, modulus.l{i}, borrow)")
+    rb.append("        (_, borrow) = subtractBorrowing(top, 0, borrow)")
     rb.append("        // borrow = 1 exactly when (top:t) < m: keep t; otherwise take t − m.")
     rb.append("        let keep = 0 &- borrow")
     rb.append(f"        return {name}(" + ", ".join(f"(t{i} & keep) | (s{i} & ~keep)" for i in range(n)) + ")")
@@ -184,8 +187,8 @@ def emit_field(curve, kind, modulus, n, spec):
     out.append(f"""/// An element of the {curve} {what}, {n} little-endian 64-bit limbs in Montgomery form
 /// (value · 2^{64 * n} mod m), always fully reduced into [0, m). Constants: {spec}.
 ///
-/// Every operation here is constant time: straight-line code, carries through UInt128, the final
-/// reduction chosen with a mask. Contract for all functions: inputs and outputs in [0, m),
+/// Every operation here is constant time: straight-line code, carries through UInt128 or the
+/// carry helpers of WideMultiply.swift, the final reduction chosen with a mask. Contract for all functions: inputs and outputs in [0, m),
 /// Montgomery form; operands may alias (they are values).
 struct {name}: MontgomeryFieldElement {{
     var {fields}: UInt64
@@ -250,9 +253,9 @@ struct {name}: MontgomeryFieldElement {{
     static func reduceOnce({", ".join(f"_ t{i}: UInt64" for i in range(n))}, top: UInt64) -> {name} {{
 """ + "\n".join(rb) + "\n    }\n")
     # add
-    ab = ["        var carry: UInt64 = 0", "        var x: UInt128"]
+    ab = ["        var carry: UInt64 = 0"]
     for i in range(n):
-        ab.append(f"        x = u128(a.l{i}) &+ u128(b.l{i}) &+ u128(carry); let t{i} = lo64(x); carry = hi64(x)")
+        ab.append(f"        let t{i}: UInt64; (t{i}, carry) = addCarrying(a.l{i}, b.l{i}, carry)")
     ab.append(f"        return reduceOnce({', '.join(f't{i}' for i in range(n))}, top: carry)")
     out.append(f"""
     /// A raw value in [0, 2m) reduced into [0, m) (form unchanged): used to take a hash or a
@@ -267,14 +270,14 @@ struct {name}: MontgomeryFieldElement {{
     static func add(_ a: {name}, _ b: {name}) -> {name} {{
 """ + "\n".join(ab) + "\n    }\n")
     # subtract
-    sb = ["        var borrow: UInt64 = 0", "        var x: UInt128"]
+    sb = ["        var borrow: UInt64 = 0"]
     for i in range(n):
-        sb.append(f"        x = u128(a.l{i}) &- u128(b.l{i}) &- u128(borrow); let d{i} = lo64(x); borrow = hi64(x) & 1")
+        sb.append(f"        let d{i}: UInt64; (d{i}, borrow) = subtractBorrowing(a.l{i}, b.l{i}, borrow)")
     sb.append("        // On borrow, add m back (masked).")
     sb.append("        let mask = 0 &- borrow")
     sb.append("        var carry: UInt64 = 0")
     for i in range(n):
-        sb.append(f"        x = u128(d{i}) &+ u128(modulus.l{i} & mask) &+ u128(carry); let r{i} = lo64(x); carry = hi64(x)")
+        sb.append(f"        let r{i}: UInt64; (r{i}, carry) = addCarrying(d{i}, modulus.l{i} & mask, carry)")
     sb.append(f"        return {name}({', '.join(f'r{i}' for i in range(n))})")
     out.append(f"""
     /// a − b mod m.
@@ -282,9 +285,9 @@ struct {name}: MontgomeryFieldElement {{
     static func subtract(_ a: {name}, _ b: {name}) -> {name} {{
 """ + "\n".join(sb) + "\n    }\n")
     # halve
-    hb = ["        let mask = 0 &- (a.l0 & 1)", "        var carry: UInt64 = 0", "        var x: UInt128"]
+    hb = ["        let mask = 0 &- (a.l0 & 1)", "        var carry: UInt64 = 0"]
     for i in range(n):
-        hb.append(f"        x = u128(a.l{i}) &+ u128(modulus.l{i} & mask) &+ u128(carry); let t{i} = lo64(x); carry = hi64(x)")
+        hb.append(f"        let t{i}: UInt64; (t{i}, carry) = addCarrying(a.l{i}, modulus.l{i} & mask, carry)")
     shifted = [f"(t{i} &>> 1) | (t{i + 1} &<< 63)" for i in range(n - 1)] + [f"(t{n - 1} &>> 1) | (carry &<< 63)"]
     hb.append(f"        return {name}({', '.join(shifted)})")
     out.append(f"""
@@ -428,6 +431,16 @@ def swift_to_c(line, name, n):
     if text.startswith(f"return {name}("):
         args = text[len(f"return {name}("):-1].split(", ")
         return "    " + " ".join(f"r[{i}] = {arg};" for i, arg in enumerate(args))
+    # subtractBorrowing / addCarrying (WideMultiply.swift): clang's carry builtins, the same sbb/adc chain.
+    helper = re.match(r"^(?:let \w+: UInt64; )?\((\w+), (\w+)\) = (subtractBorrowing|addCarrying)\((.*)\)$", text)
+    if helper:
+        value, flag, function, args = helper.groups()
+        args = re.sub(r"\bmodulus\.l(\d+)", rf"{name.upper()}_MODULUS[\1]", args)
+        args = re.sub(r"\b(a|b)\.l(\d+)", r"\1[\2]", args)
+        builtin = "__builtin_subcll" if function == "subtractBorrowing" else "__builtin_addcll"
+        if value == "_":
+            return f"    {{ unsigned long long out; {builtin}({args}, &out); {flag} = out; }}"
+        return f"    unsigned long long {value}_out; uint64_t {value} = {builtin}({args}, &{value}_out); {flag} = {value}_out;"
     out = []
     for statement in text.split("; "):
         statement = re.sub(r"^var (\w+): UInt128$", r"u128 \1", statement)

@@ -3,8 +3,8 @@
 /// An element of the P256 base field GF(p), 4 little-endian 64-bit limbs in Montgomery form
 /// (value · 2^256 mod m), always fully reduced into [0, m). Constants: SEC 2 v2 §2.4.2 (secp256r1); FIPS 186-5 / SP 800-186 §3.2.1.3 (P-256).
 ///
-/// Every operation here is constant time: straight-line code, carries through UInt128, the final
-/// reduction chosen with a mask. Contract for all functions: inputs and outputs in [0, m),
+/// Every operation here is constant time: straight-line code, carries through UInt128 or the
+/// carry helpers of WideMultiply.swift, the final reduction chosen with a mask. Contract for all functions: inputs and outputs in [0, m),
 /// Montgomery form; operands may alias (they are values).
 struct P256Field: MontgomeryFieldElement {
     var l0, l1, l2, l3: UInt64
@@ -426,12 +426,11 @@ struct P256Field: MontgomeryFieldElement {
     @inline(__always)
     static func reduceOnce(_ t0: UInt64, _ t1: UInt64, _ t2: UInt64, _ t3: UInt64, top: UInt64) -> P256Field {
         var borrow: UInt64 = 0
-        var d: UInt128
-        d = u128(t0) &- u128(modulus.l0) &- u128(borrow); let s0 = lo64(d); borrow = hi64(d) & 1
-        d = u128(t1) &- u128(modulus.l1) &- u128(borrow); let s1 = lo64(d); borrow = hi64(d) & 1
-        d = u128(t2) &- u128(modulus.l2) &- u128(borrow); let s2 = lo64(d); borrow = hi64(d) & 1
-        d = u128(t3) &- u128(modulus.l3) &- u128(borrow); let s3 = lo64(d); borrow = hi64(d) & 1
-        d = u128(top) &- u128(borrow); borrow = hi64(d) & 1
+        let s0: UInt64; (s0, borrow) = subtractBorrowing(t0, modulus.l0, borrow)
+        let s1: UInt64; (s1, borrow) = subtractBorrowing(t1, modulus.l1, borrow)
+        let s2: UInt64; (s2, borrow) = subtractBorrowing(t2, modulus.l2, borrow)
+        let s3: UInt64; (s3, borrow) = subtractBorrowing(t3, modulus.l3, borrow)
+        (_, borrow) = subtractBorrowing(top, 0, borrow)
         // borrow = 1 exactly when (top:t) < m: keep t; otherwise take t − m.
         let keep = 0 &- borrow
         return P256Field((t0 & keep) | (s0 & ~keep), (t1 & keep) | (s1 & ~keep), (t2 & keep) | (s2 & ~keep), (t3 & keep) | (s3 & ~keep))
@@ -448,11 +447,10 @@ struct P256Field: MontgomeryFieldElement {
     @inline(__always)
     static func add(_ a: P256Field, _ b: P256Field) -> P256Field {
         var carry: UInt64 = 0
-        var x: UInt128
-        x = u128(a.l0) &+ u128(b.l0) &+ u128(carry); let t0 = lo64(x); carry = hi64(x)
-        x = u128(a.l1) &+ u128(b.l1) &+ u128(carry); let t1 = lo64(x); carry = hi64(x)
-        x = u128(a.l2) &+ u128(b.l2) &+ u128(carry); let t2 = lo64(x); carry = hi64(x)
-        x = u128(a.l3) &+ u128(b.l3) &+ u128(carry); let t3 = lo64(x); carry = hi64(x)
+        let t0: UInt64; (t0, carry) = addCarrying(a.l0, b.l0, carry)
+        let t1: UInt64; (t1, carry) = addCarrying(a.l1, b.l1, carry)
+        let t2: UInt64; (t2, carry) = addCarrying(a.l2, b.l2, carry)
+        let t3: UInt64; (t3, carry) = addCarrying(a.l3, b.l3, carry)
         return reduceOnce(t0, t1, t2, t3, top: carry)
     }
 
@@ -460,18 +458,17 @@ struct P256Field: MontgomeryFieldElement {
     @inline(__always)
     static func subtract(_ a: P256Field, _ b: P256Field) -> P256Field {
         var borrow: UInt64 = 0
-        var x: UInt128
-        x = u128(a.l0) &- u128(b.l0) &- u128(borrow); let d0 = lo64(x); borrow = hi64(x) & 1
-        x = u128(a.l1) &- u128(b.l1) &- u128(borrow); let d1 = lo64(x); borrow = hi64(x) & 1
-        x = u128(a.l2) &- u128(b.l2) &- u128(borrow); let d2 = lo64(x); borrow = hi64(x) & 1
-        x = u128(a.l3) &- u128(b.l3) &- u128(borrow); let d3 = lo64(x); borrow = hi64(x) & 1
+        let d0: UInt64; (d0, borrow) = subtractBorrowing(a.l0, b.l0, borrow)
+        let d1: UInt64; (d1, borrow) = subtractBorrowing(a.l1, b.l1, borrow)
+        let d2: UInt64; (d2, borrow) = subtractBorrowing(a.l2, b.l2, borrow)
+        let d3: UInt64; (d3, borrow) = subtractBorrowing(a.l3, b.l3, borrow)
         // On borrow, add m back (masked).
         let mask = 0 &- borrow
         var carry: UInt64 = 0
-        x = u128(d0) &+ u128(modulus.l0 & mask) &+ u128(carry); let r0 = lo64(x); carry = hi64(x)
-        x = u128(d1) &+ u128(modulus.l1 & mask) &+ u128(carry); let r1 = lo64(x); carry = hi64(x)
-        x = u128(d2) &+ u128(modulus.l2 & mask) &+ u128(carry); let r2 = lo64(x); carry = hi64(x)
-        x = u128(d3) &+ u128(modulus.l3 & mask) &+ u128(carry); let r3 = lo64(x); carry = hi64(x)
+        let r0: UInt64; (r0, carry) = addCarrying(d0, modulus.l0 & mask, carry)
+        let r1: UInt64; (r1, carry) = addCarrying(d1, modulus.l1 & mask, carry)
+        let r2: UInt64; (r2, carry) = addCarrying(d2, modulus.l2 & mask, carry)
+        let r3: UInt64; (r3, carry) = addCarrying(d3, modulus.l3 & mask, carry)
         return P256Field(r0, r1, r2, r3)
     }
 
@@ -481,11 +478,10 @@ struct P256Field: MontgomeryFieldElement {
     static func halve(_ a: P256Field) -> P256Field {
         let mask = 0 &- (a.l0 & 1)
         var carry: UInt64 = 0
-        var x: UInt128
-        x = u128(a.l0) &+ u128(modulus.l0 & mask) &+ u128(carry); let t0 = lo64(x); carry = hi64(x)
-        x = u128(a.l1) &+ u128(modulus.l1 & mask) &+ u128(carry); let t1 = lo64(x); carry = hi64(x)
-        x = u128(a.l2) &+ u128(modulus.l2 & mask) &+ u128(carry); let t2 = lo64(x); carry = hi64(x)
-        x = u128(a.l3) &+ u128(modulus.l3 & mask) &+ u128(carry); let t3 = lo64(x); carry = hi64(x)
+        let t0: UInt64; (t0, carry) = addCarrying(a.l0, modulus.l0 & mask, carry)
+        let t1: UInt64; (t1, carry) = addCarrying(a.l1, modulus.l1 & mask, carry)
+        let t2: UInt64; (t2, carry) = addCarrying(a.l2, modulus.l2 & mask, carry)
+        let t3: UInt64; (t3, carry) = addCarrying(a.l3, modulus.l3 & mask, carry)
         return P256Field((t0 &>> 1) | (t1 &<< 63), (t1 &>> 1) | (t2 &<< 63), (t2 &>> 1) | (t3 &<< 63), (t3 &>> 1) | (carry &<< 63))
     }
 
