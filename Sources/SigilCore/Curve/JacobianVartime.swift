@@ -2,8 +2,9 @@
 ///
 /// Verification computes u1·G + u2·Q for public u1, u2, Q. Nothing here may ever see a private key
 /// or a nonce: the formulas branch on the points (identity, equal inputs) and the wNAF digits
-/// index tables directly. The constant-time path (ProjectivePoint with complete formulas) is the
-/// only one signing and key derivation use.
+/// index tables directly. The constant-time paths (GeneratorTable.swift and
+/// ScalarMultiplication.swift: straight-line formulas, masked selects and table scans) are the
+/// only ones signing, key derivation and ECDH use.
 ///
 /// Coordinates are Jacobian, (X : Y : Z) with x = X/Z², y = Y/Z³, the point at infinity having
 /// Z = 0. Formulas (a = −3) from the Explicit-Formulas Database (Bernstein–Lange):

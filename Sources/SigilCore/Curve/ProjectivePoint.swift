@@ -5,8 +5,11 @@
 /// addition formulas for prime order elliptic curves" (EUROCRYPT 2016, ePrint 2015/1060),
 /// Algorithms 4 (addition) and 6 (doubling) for a = −3. They are correct for every pair of
 /// inputs, including P + P, P + (−P) and the point at infinity, with no branch: the same
-/// sequence of field operations runs whatever the points are, which is what the constant-time
-/// scalar multiplication needs. Contract: coordinates in Montgomery form, reduced.
+/// sequence of field operations runs whatever the points are. The constant-time scalar
+/// multiplications use them where an exceptional case could otherwise occur (the signing comb's
+/// top rows, the last window of k·P in ScalarMultiplication.swift); elsewhere they run the
+/// cheaper Jacobian formulas, with the cases that remain handled by masked selects.
+/// Contract: coordinates in Montgomery form, reduced.
 struct ProjectivePoint<C: WeierstrassCurve>: Sendable {
     var x: C.Field
     var y: C.Field

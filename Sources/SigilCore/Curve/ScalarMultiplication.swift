@@ -17,7 +17,8 @@ extension ProjectivePoint {
     ///
     /// The doublings and additions are Jacobian (a = −3; `JacobianPoint.doubled`, 4M + 4S, and
     /// `adding(_:)`, 12M + 4S), not the complete projective formulas (8M + 3S + 2 multiplications
-    /// by b for a doubling, 12M + 2 by b for an addition): about 45 % fewer instructions for d·Q.
+    /// by b for a doubling, 12M + 2 by b for an addition) and unsigned 4-bit windows (64
+    /// additions, not 51): a P-256 ECDH went from 1.50M to 0.89M instructions (callgrind).
     /// They are not complete, and here is why no exceptional case reaches them with a wrong result
     /// (P ≠ O has prime order n, k < n):
     /// - the point at infinity on either side (a leading run of zero digits, d_j = 0) is handled

@@ -4,12 +4,13 @@ extension ECDSAPrivateKey {
     ///
     /// `peer` is a validated point (``ECDSAPublicKey`` refuses one off the curve or the identity, SP
     /// 800-56A §5.6.2.3.3's full validation since P-256 has cofactor 1). d·Q is the constant-time
-    /// fixed-window multiplication (`ProjectivePoint.multiplied(byCanonicalSecret:)`: 4-bit
-    /// windows from the top, four complete doublings and one complete addition per window, the
-    /// table entry of each window fetched by reading all 16 with masks), so neither the sequence of
-    /// operations nor any address depends on d. Its table is 16 multiples of Q (14 additions), not
-    /// the 129 rows a comb over Q needs: with a fresh Q every call (HPKE, an mdoc's deviceMac, Apple
-    /// Pay's EC_v1), building a comb's table cost more than the multiplication itself.
+    /// fixed-window multiplication (`ProjectivePoint.multiplied(byCanonicalSecret:)`: signed 5-bit
+    /// windows from the top, five Jacobian doublings and one Jacobian addition per window, the
+    /// table entry of each window fetched by reading all 16 with masks and negated by a masked
+    /// select), so neither the sequence of operations nor any address depends on d. Its table is
+    /// 16 multiples of Q (8 doublings, 7 additions), not the 129 rows a comb over Q needs: with a
+    /// fresh Q every call (HPKE, an mdoc's deviceMac, Apple Pay's EC_v1), building a comb's table
+    /// cost more than the multiplication itself.
     /// Only "the product is the identity" is declassified, and it throws (it cannot happen for
     /// d in [1, n − 1] and a valid peer point, but Z = identity is an error in §5.7.1.2 and is never
     /// returned as zeros). Throws ``SigilCoreError/Code/invalidKey`` for a P-384 key or a peer on
