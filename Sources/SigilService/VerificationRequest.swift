@@ -219,7 +219,7 @@ extension VerificationRequest: CustomStringConvertible, CustomDebugStringConvert
 
     /// `VerificationRequest(kind: mdoc; data, roots, sessionTranscript, ephemeralReaderKey)`.
     public var description: String { "VerificationRequest(kind: \(kind.rawValue); \(presentMembers.joined(separator: ", ")))" }
-    /// The same as ``description``.
+    /// The same text as `description`.
     public var debugDescription: String { description }
     /// The kind and the names of the members held; no value.
     public var customMirror: Mirror {

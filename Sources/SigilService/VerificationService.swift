@@ -95,7 +95,7 @@ public final class VerificationService: Sendable {
     /// App Attestation Root CA for attestations) are installed, each checked against its pinned
     /// fingerprint; nil when there is none.
     public let appleRootsDirectory: String?
-    /// Apple's roots that are not built in, given as certificates (``init(cache:applePay:requestTrust:appleRoots:clock:)``):
+    /// Apple's roots that are not built in, given as certificates (``init(cache:applePay:mdoc:requestTrust:appleRoots:clock:)``):
     /// each found by its pinned fingerprint, anything else ignored; nil when they come from
     /// ``appleRootsDirectory``.
     public let appleRoots: [Certificate]?
@@ -127,7 +127,7 @@ public final class VerificationService: Sendable {
         self.clock = clock
     }
 
-    /// A service like `init(cache:applePay:requestTrust:appleRootsDirectory:clock:)` that takes
+    /// A service like `init(cache:applePay:mdoc:requestTrust:appleRootsDirectory:clock:)` that takes
     /// Apple's roots that are not built in as certificates instead of a directory: what a build
     /// without a file system (Embedded Swift, WebAssembly) or a caller holding the roots already
     /// passes. A root is used only when its SHA-256 fingerprint is the one pinned for its job;
