@@ -69,7 +69,7 @@ public struct AttestationObject: Sendable {
         }
         var binary = bytes
         if let first = bytes.first, first >> 5 != 5 {
-            let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
+            let compact = Base64.removingWhiteSpace(bytes)
             do { binary = try Base64.decode(compact, alphabet: .standard, padding: .optional) } catch {
                 throw AppAttestError(.malformedObject, "\(what): neither CBOR (a map) nor base64 text: \(error.reason)")
             }

@@ -74,7 +74,7 @@ extension VerificationService {
         do throws(MdocError) {
             // Standard base64, white space ignored (a wrapped `base64` output), as for receipts and
             // App Attest objects; what does not decode is data the verifier refuses (422).
-            let compact = Array(request.data.utf8).filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
+            let compact = Base64.removingWhiteSpace(request.data.utf8)
             let response: [UInt8]
             do { response = try Base64.decode(compact) } catch {
                 throw MdocError(.invalidCBOR, "data is not standard base64 of a DeviceResponse: \(error.reason)")

@@ -17,7 +17,7 @@ struct ReceiptCommand: ParsableCommand {
     /// A receipt file: base64 (as apps send it; line breaks allowed) or DER/BER.
     static func signedData(_ path: String) throws -> CMSSignedData {
         let bytes = try Input.read(path)
-        let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
+        let compact = Base64.removingWhiteSpace(bytes)
         let der = compact.first == 0x30 ? bytes : ((try? Base64.decode(compact, alphabet: .standard, padding: .optional)) ?? bytes)
         return try CMSSignedData(berEncoded: der)
     }

@@ -60,6 +60,14 @@ public enum Base64 {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `text` without the white space a wrapped or pasted encoding carries (space, tab, CR, LF):
+    /// what every reader of base64 "as apps send it" (receipts, App Attest objects, an mdoc's
+    /// DeviceResponse) decodes. Errors of ``decode(_:alphabet:padding:)`` then name offsets in the
+    /// result.
+    public static func removingWhiteSpace<Text: Collection>(_ text: Text) -> [UInt8] where Text.Element == UInt8 {
+        text.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
+    }
+
     /// Decodes `text` strictly. Errors name the offending character's offset in `text`'s UTF-8.
     public static func decode<Text: Collection>(
         _ text: Text, alphabet: Alphabet = .standard,

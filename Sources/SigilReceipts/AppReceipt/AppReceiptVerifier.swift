@@ -281,7 +281,7 @@ public struct AppReceiptVerifier: Sendable {
 
     /// The receipt's bytes: DER/BER as given, or decoded from base64 text (white space ignored).
     static func binary(_ bytes: [UInt8]) throws(ReceiptError) -> [UInt8] {
-        let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
+        let compact = Base64.removingWhiteSpace(bytes)
         if compact.first == 0x30 || compact.isEmpty { return bytes }
         do { return try Base64.decode(compact, alphabet: .standard, padding: .optional) } catch {
             throw ReceiptError(.malformed, "the receipt is neither DER/BER nor base64: \(error)")

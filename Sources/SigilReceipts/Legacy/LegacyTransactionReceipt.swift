@@ -49,7 +49,7 @@ public struct LegacyTransactionReceipt: Sendable {
 
     /// From the receipt as apps sent it: base64, line breaks and spaces tolerated.
     public init<Bytes: Collection>(base64 bytes: Bytes) throws(ReceiptError) where Bytes.Element == UInt8 {
-        let compact = bytes.filter { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
+        let compact = Base64.removingWhiteSpace(bytes)
         guard let plist = try? Base64.decode(compact, alphabet: .standard, padding: .optional) else {
             throw ReceiptError(.malformed, "the transaction receipt is not base64")
         }
