@@ -323,7 +323,7 @@ let package = Package(
         .testTarget(
             name: "SigilX509Tests",
             dependencies: [
-                "SigilX509", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilAppStore", "SigilPKCS7", "SigilApplePKI",
+                "SigilX509", "SigilBase", "SigilCRL", "SigilKeys", "SigilCore", "SigilASN1", "SigilAppStore", "SigilPKCS7", "SigilApplePKI",
                 "SigilTestPKI",
                 "SigilTestSupport",
             ],

@@ -77,7 +77,7 @@ public struct AcceptedEnvironments: Sendable, Hashable, CustomStringConvertible 
     public func contains(_ environment: AppStoreEnvironment) -> Bool { environments.contains(environment) }
 
     /// The environments in a stable order (by name).
-    public var sorted: [AppStoreEnvironment] { environments.sorted { $0.rawValue < $1.rawValue } }
+    public var sorted: [AppStoreEnvironment] { environments.map { $0.rawValue }.sorted().map { AppStoreEnvironment(rawValue: $0) } }
 
     /// The environments by name, for messages: "Production", "Production or Sandbox".
     public var description: String { Self.names(environments) }

@@ -1,3 +1,4 @@
+import SigilBase
 import SigilJOSE
 import SigilX509
 
@@ -24,7 +25,7 @@ public struct ExternalPurchaseToken: Sendable, Hashable {
     public let bytes: [UInt8]
 
     /// Sandbox tokens' externalPurchaseId begins with SANDBOX.
-    public var environment: AppStoreEnvironment { externalPurchaseId.hasPrefix("SANDBOX") ? .sandbox : .production }
+    public var environment: AppStoreEnvironment { externalPurchaseId.utf8HasPrefix("SANDBOX") ? .sandbox : .production }
     /// Whether the token is a custom-link token (it names a token type).
     public var isCustomLinkToken: Bool { tokenType != nil }
 

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilJOSE
 import SigilX509
 
@@ -32,7 +33,7 @@ struct RequestReader {
     private init(members: [(String, JSONValue)]) { self.members = members }
 
     /// A member name as shown in a message: at most 64 characters of it.
-    static func shown(_ name: String) -> String { name.count <= 64 ? name : String(name.prefix(64)) + "…" }
+    static func shown(_ name: String) -> String { name.shortened(toScalars: 64) }
 
     func value(_ name: String) -> JSONValue? {
         guard let value = members.first(where: { $0.0 == name })?.1 else { return nil }

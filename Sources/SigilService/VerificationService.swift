@@ -247,7 +247,9 @@ public final class VerificationService: Sendable {
         } else {
             let environments: AcceptedEnvironments
             if let names {
-                var set: Set<AppStoreEnvironment> = []
+                // Production and Sandbox as two flags: the set is built once, from a literal.
+                var production = false
+                var sandbox = false
                 for name in names {
                     let environment = AppStoreEnvironment(rawValue: name)
                     guard environment == .production || environment == .sandbox else {
@@ -257,8 +259,10 @@ public final class VerificationService: Sendable {
                                 "environments: \"\(name)\" is not Production or Sandbox (Xcode alone, or LocalTesting never: its data is unsigned)"
                             ))
                     }
-                    set.insert(environment)
+                    if environment == .production { production = true } else { sandbox = true }
                 }
+                let set: Set<AppStoreEnvironment> =
+                    production && sandbox ? [.production, .sandbox] : production ? [.production] : sandbox ? [.sandbox] : []
                 do { environments = try AcceptedEnvironments(set) } catch { throw Refusal(error) }
             } else if case .enforce(_, nil) = identity {
                 // An enforced bundle id without the app Apple id: Production cannot be checked.
@@ -337,12 +341,14 @@ public final class VerificationService: Sendable {
 
     /// `text` without the spaces, tabs and line breaks around it.
     static func trimmed(_ text: String) -> String {
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
+        // The white space is ASCII, so cutting the bytes at it keeps the rest valid UTF-8.
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        if let first = text.utf8.first, let last = text.utf8.last, !isSpace(first), !isSpace(last) { return text }
+        let bytes = Array(text.utf8)
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
             return ""
         }
-        return String(scalars[first...last])
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
     private static func fields<Payload>(_ verified: VerifiedSignedData<Payload>) -> (JSONValue, AppStoreEnvironment, SignedDataKind) {
@@ -388,13 +394,17 @@ public final class VerificationService: Sendable {
                 verifier = AppReceiptVerifier(xcode: try Self.xcodeCertificate(request), identity: identity)
             } catch { throw Refusal(error) }
         } else {
-            var environments: Set<ReceiptEnvironment> = []
+            // Production and Sandbox as two flags: the set is built once, from a literal.
+            var production = false
+            var sandbox = false
             for name in names {
                 guard let environment = ReceiptEnvironment(rawValue: name), environment != .xcode else {
                     throw Refusal(ServiceError(.invalidMember, "environments: \"\(name)\" is not Production or Sandbox (or Xcode alone)"))
                 }
-                environments.insert(environment)
+                if environment == .production { production = true } else { sandbox = true }
             }
+            let environments: Set<ReceiptEnvironment> =
+                production && sandbox ? [.production, .sandbox] : production ? [.production] : sandbox ? [.sandbox] : []
             let roots: [Certificate]
             if let given = request.roots {
                 (roots, anchor) = try anchoredRoots(given, apple: .appleIncRoot)

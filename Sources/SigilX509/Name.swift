@@ -128,7 +128,11 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// One RDN against another: the same attribute types in order, string values equal after
-    /// case-folding and collapsing white space, other values equal as encoded.
+    /// folding ASCII case and collapsing spaces, other values equal as encoded.
+    ///
+    /// RFC 5280 §7.1 asks for RFC 4518's string preparation; like OpenSSL, Sigil folds the case
+    /// of ASCII letters only and compares every other character by its UTF-8 bytes, so names
+    /// that differ in the case of a non-ASCII letter do not match.
     private func rdnMatches(_ a: RelativeDistinguishedName, _ b: RelativeDistinguishedName) -> Bool {
         guard a.attributes.count == b.attributes.count else { return false }
         for (x, y) in zip(a.attributes, b.attributes) {
@@ -144,8 +148,21 @@ public struct DistinguishedName: Hashable, Sendable, CustomStringConvertible {
         return true
     }
 
-    private func normalized(_ text: String) -> String {
-        text.lowercased().split(whereSeparator: { $0 == " " }).joined(separator: " ")
+    /// The UTF-8 bytes with ASCII letters lowered, leading and trailing spaces removed, and each
+    /// run of spaces inside made one.
+    private func normalized(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if byte == 0x20 {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace { out.append(0x20) }
+            pendingSpace = false
+            out.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+        }
+        return out
     }
 }
 
@@ -272,17 +289,17 @@ public struct AttributeTypeAndValue: Hashable, Sendable {
 
     /// RFC 4514 §2.4 escaping: `"+,;<>\` anywhere, a leading space or "#", a trailing space, NUL.
     static func escape(_ text: String) -> String {
-        var out = ""
-        let characters = Array(text)
-        for (i, c) in characters.enumerated() {
+        var out = String.UnicodeScalarView()
+        let scalars = Array(text.unicodeScalars)
+        for (i, c) in scalars.enumerated() {
             switch c {
-            case "\"", "+", ",", ";", "<", ">", "\\": out += "\\\(c)"
-            case " " where i == 0 || i == characters.count - 1: out += "\\ "
-            case "#" where i == 0: out += "\\#"
-            case "\u{0}": out += "\\00"
+            case "\"", "+", ",", ";", "<", ">", "\\": out += ["\\", c]
+            case " " where i == 0 || i == scalars.count - 1: out += ["\\", " "]
+            case "#" where i == 0: out += ["\\", "#"]
+            case "\u{0}": out += ["\\", "0", "0"]
             default: out.append(c)
             }
         }
-        return out
+        return String(out)
     }
 }

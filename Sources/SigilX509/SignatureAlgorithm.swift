@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 import SigilCore
 import SigilKeys
 
@@ -55,16 +56,15 @@ public enum SignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// The algorithm's name, for people.
     public var description: String {
         switch self {
-        case .ecdsa(let hash): "ecdsa-with-\(hash.rawValue.replacingOccurrences(of: "-", with: ""))"
-        case .rsaPKCS1v15(let hash): "\(hash.rawValue.replacingOccurrences(of: "-", with: "").lowercased())WithRSAEncryption"
+        case .ecdsa(let hash): "ecdsa-with-\(hash.compactName)"
+        case .rsaPKCS1v15(let hash): "\(hash.compactName.asciiLowercased)WithRSAEncryption"
         case .rsaPSS(let p): "rsassaPss(\(p.hash.rawValue), MGF1 \(p.maskGenerationHash.rawValue), salt \(p.saltLength))"
         case .unknown(let identifier): identifier.algorithm.dotted
         }
     }
 }
 
-private extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
-    }
+private extension HashAlgorithm {
+    /// The name without its hyphen, as algorithm names write it: "SHA256".
+    var compactName: String { String(decoding: rawValue.utf8.filter { $0 != UInt8(ascii: "-") }, as: UTF8.self) }
 }

@@ -27,7 +27,7 @@ public struct ASN1TimeComponents: Hashable, Sendable, CustomStringConvertible {
         else {
             throw ASN1Error(.invalidTime, "\(year)-\(month)-\(day) \(hour):\(minute):\(second) is not a valid UTC time")
         }
-        guard fraction.utf8.allSatisfy({ (48...57).contains($0) }), fraction.last != "0" else {
+        guard fraction.utf8.allSatisfy({ (48...57).contains($0) }), fraction.utf8.last != UInt8(ascii: "0") else {
             throw ASN1Error(.invalidTime, "fractional seconds must be digits without trailing zeros")
         }
         (self.year, self.month, self.day, self.hour, self.minute, self.second, self.fraction) =

@@ -30,6 +30,10 @@ public struct AppStoreDate: Hashable, Sendable, Comparable, CustomStringConverti
     /// in magnitude (about ±3 million years), as both readers check.
     static func isInRange(_ milliseconds: Double) -> Bool { milliseconds.isFinite && abs(milliseconds) < 1e17 }
 
+    /// The refusal of a date outside ``isInRange(_:)``, one text for both readers (the number
+    /// itself is the caller's, in the member the refusal names).
+    static var outOfRange: String { "a date 10¹⁷ ms or more from 1970 is out of range" }
+
     /// Earlier dates order first.
     public static func < (lhs: AppStoreDate, rhs: AppStoreDate) -> Bool { lhs.millisecondsSince1970 < rhs.millisecondsSince1970 }
     /// RFC 3339 in UTC to the second, e.g. "2025-10-01T07:08:38Z" (the fraction of a second is
@@ -57,7 +61,7 @@ extension AppStoreDate: Codable {
         let container = try decoder.singleValueContainer()
         let value = try container.decode(Double.self)
         guard AppStoreDate.isInRange(value) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a date of \(value) ms is out of range")
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: AppStoreDate.outOfRange)
         }
         self.init(millisecondsSince1970: value)
     }

@@ -257,7 +257,7 @@ extension AppStoreDate: ModelValue {
         guard let milliseconds = JSONValue.nearestDouble(toNumber: text), milliseconds.isFinite else {
             throw .invalid("the number \(text) does not fit a Double")
         }
-        guard AppStoreDate.isInRange(milliseconds) else { throw .invalid("a date of \(milliseconds) ms is out of range") }
+        guard AppStoreDate.isInRange(milliseconds) else { throw .invalid(AppStoreDate.outOfRange) }
         self.init(millisecondsSince1970: milliseconds)
     }
 

@@ -1,3 +1,4 @@
+import SigilBase
 import SigilJOSE
 
 /// The body Apple POSTs to a notification URL (responseBodyV2).
@@ -96,7 +97,7 @@ public struct ExternalPurchaseTokenPayload: Hashable, Sendable {
 
     /// Sandbox tokens are recognised by the SANDBOX prefix of their externalPurchaseId.
     public var environment: AppStoreEnvironment? {
-        externalPurchaseId.map { $0.hasPrefix("SANDBOX") ? .sandbox : .production }
+        externalPurchaseId.map { $0.utf8HasPrefix("SANDBOX") ? .sandbox : .production }
     }
 }
 

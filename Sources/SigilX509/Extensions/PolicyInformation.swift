@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 
 /// PolicyInformation of certificatePolicies (RFC 5280 §4.2.1.4):
 ///
@@ -59,11 +60,12 @@ public struct PolicyInformation: Hashable, Sendable {
         var identifiers: [ArraySlice<UInt8>] = []
         for policy in node.children { identifiers.append(try validate(policy)) }
         guard !identifiers.isEmpty else { throw node.error(.unexpectedElementCount, "certificatePolicies must not be empty") }
-        // Pairwise for the usual handful; a set beyond that, so the work stays linear.
+        // Pairwise for the usual handful; a set of their hex beyond that, so the work stays linear
+        // (hex: one kind of set, String, serves every set of texts in the verifier).
         let repeated =
             identifiers.count <= 16
             ? identifiers.indices.contains { i in identifiers[..<i].contains(identifiers[i]) }
-            : Set(identifiers).count != identifiers.count
+            : Set(identifiers.map { Base16.encode($0) }).count != identifiers.count
         guard !repeated else {
             throw node.error(.unexpectedElementCount, "a policy identifier appears twice (RFC 5280 §4.2.1.4)")
         }

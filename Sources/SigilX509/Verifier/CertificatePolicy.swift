@@ -225,7 +225,7 @@ public struct RFC5280Policy: CertificatePolicy {
             let isLeaf = offset == path.count - 1
             if isLeaf || !certificate.isSelfIssued {
                 failures += check.check(certificate, position: path.count - 1 - offset)
-                if failures.contains(.nameConstraintWorkExceeded(limit: maximumNameConstraintComparisons)) { return failures }
+                if failures.contains(where: { if case .nameConstraintWorkExceeded = $0 { true } else { false } }) { return failures }
             }
             if !isLeaf, let e = certificate.extension(X509OIDs.nameConstraints), case .nameConstraints(let constraints) = e.value {
                 check.add(constraints, critical: e.critical)
@@ -288,18 +288,25 @@ public struct RFC5280Policy: CertificatePolicy {
     /// A dNSName in the preferred name syntax (RFC 1034 §3.5, §4.2.1.6): non-empty labels of
     /// ASCII letters, digits and hyphens, the leftmost label possibly the wildcard "*".
     static func isPreferredDNSName(_ name: String) -> Bool {
-        let labels = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard !labels.isEmpty else { return false }
-        for (offset, label) in labels.enumerated() {
-            if offset == 0 && label.elementsEqual("*".utf8) { continue }
-            guard !label.isEmpty else { return false }
-            for byte in label {
-                let ok =
-                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
-                guard ok else { return false }
+        var length = 0  // bytes of the current label
+        var wildcard = false  // the current label is the leading "*"
+        var firstLabel = true
+        for byte in name.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard length > 0 else { return false }
+                (length, wildcard, firstLabel) = (0, false, false)
+                continue
             }
+            if byte == UInt8(ascii: "*") && firstLabel && length == 0 {
+                (length, wildcard) = (1, true)
+                continue
+            }
+            let ok =
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            guard ok && !wildcard else { return false }
+            length += 1
         }
-        return true
+        return length > 0
     }
 }

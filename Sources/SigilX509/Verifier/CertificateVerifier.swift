@@ -166,6 +166,7 @@ public struct CertificateVerifier: Sendable {
         let time: Int64
         let trace: VerificationTrace?
         var failures: [ValidationFailure] = []
+        private var recorded: Set<String> = []
         var signatureChecks = 0
         var stopped = false
         /// The valid policy set of the accepted chain.
@@ -196,8 +197,11 @@ public struct CertificateVerifier: Sendable {
             self.trace = trace
         }
 
+        /// Each failure once, as the caller reads it: two failures that print the same are one.
+        /// (Text, not `==`: the derived equality of ``ValidationFailure`` is 14 KB of
+        /// WebAssembly, and its text is what every door answers.)
         mutating func record(_ failure: ValidationFailure) {
-            if !failures.contains(failure) { failures.append(failure) }
+            if recorded.insert(failure.description).inserted { failures.append(failure) }
         }
 
         func mayIssue(_ issuer: Certificate, _ child: Certificate) -> Bool {

@@ -1,4 +1,5 @@
 import SigilASN1
+import SigilBase
 
 /// Name constraints along a path (RFC 5280 §6.1.3 (b)–(c), §6.1.4 (g), §4.2.1.10), checked
 /// variable time on public certificates.
@@ -60,35 +61,44 @@ struct NameConstraintsCheck {
 
     let limit: Int
     /// One entry per CA with permittedSubtrees: its bases grouped by form.
-    private(set) var permitted: [[Form: [GeneralName]]] = []
-    private(set) var excluded: [Form: [GeneralName]] = [:]
-    /// Forms a critical extension constrains that Sigil cannot match (or whose constraint is malformed).
-    private(set) var uncheckable: Set<Form> = []
+    private(set) var permitted: [BasesByForm] = []
+    private(set) var excluded = BasesByForm()
+    /// Forms a critical extension constrains that Sigil cannot match (or whose constraint is
+    /// malformed), one bit per form's tag.
+    private(set) var uncheckable: UInt16 = 0
+
+    /// Subtree bases grouped by form, indexed by the form's tag; a form without bases reads nil.
+    struct BasesByForm {
+        private var lists: [[GeneralName]] = Array(repeating: [], count: 9)
+        var isEmpty: Bool { lists.allSatisfy { $0.isEmpty } }
+        subscript(form: Form) -> [GeneralName]? { lists[form.rawValue].isEmpty ? nil : lists[form.rawValue] }
+        mutating func append(_ base: GeneralName, to form: Form) { lists[form.rawValue].append(base) }
+    }
     /// (name, subtree) comparisons made so far.
     private(set) var steps = 0
 
     init(limit: Int) { self.limit = limit }
 
-    var isEmpty: Bool { permitted.isEmpty && excluded.isEmpty && uncheckable.isEmpty }
+    var isEmpty: Bool { permitted.isEmpty && excluded.isEmpty && uncheckable == 0 }
 
     /// §6.1.4 (g): adds a CA's constraints to the state.
     mutating func add(_ constraints: NameConstraints, critical: Bool) {
-        var permittedByForm: [Form: [GeneralName]] = [:]
+        var permittedByForm = BasesByForm()
         for subtree in constraints.permitted {
             let form = Form(subtree.base)
             if form.checkable && NameConstraintsCheck.wellFormed(subtree.base) {
-                permittedByForm[form, default: []].append(subtree.base)
+                permittedByForm.append(subtree.base, to: form)
             } else if critical {
-                uncheckable.insert(form)
+                uncheckable |= 1 << form.rawValue
             }
         }
         if !permittedByForm.isEmpty { permitted.append(permittedByForm) }
         for subtree in constraints.excluded {
             let form = Form(subtree.base)
             if form.checkable && NameConstraintsCheck.wellFormed(subtree.base) {
-                excluded[form, default: []].append(subtree.base)
+                excluded.append(subtree.base, to: form)
             } else if critical {
-                uncheckable.insert(form)
+                uncheckable |= 1 << form.rawValue
             }
         }
     }
@@ -111,10 +121,12 @@ struct NameConstraintsCheck {
         for name in NameConstraintsCheck.names(of: certificate) {
             let form = Form(name)
             guard form.checkable else {
-                if uncheckable.contains(form) { failures.append(.unsupportedNameConstraint(certificate: named, form: form.label)) }
+                if uncheckable & 1 << form.rawValue != 0 {
+                    failures.append(.unsupportedNameConstraint(certificate: named, form: form.label))
+                }
                 continue
             }
-            if uncheckable.contains(form) {
+            if uncheckable & 1 << form.rawValue != 0 {
                 // A critical constraint of this form could not be read: the name cannot be cleared.
                 failures.append(.unsupportedNameConstraint(certificate: named, form: form.label))
                 continue
@@ -156,21 +168,26 @@ struct NameConstraintsCheck {
     /// Whether a subjectAltName (or subject emailAddress) has the shape of its form: an
     /// iPAddress of 4 or 16 octets, a dNSName of non-empty labels, an rfc822Name with exactly one
     /// "@" between a non-empty local part and a host of non-empty labels. Other forms pass.
+    /// (These names are IA5String: every test here is on their bytes.)
     static func isWellFormedName(_ name: GeneralName) -> Bool {
         switch name {
         case .ipAddress(let octets): return octets.count == 4 || octets.count == 16
-        case .dnsName(let text): return hasNonEmptyLabels(Substring(text))
+        case .dnsName(let text): return hasNonEmptyLabels(Array(text.utf8)[...])
         case .rfc822Name(let text):
-            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-            return parts.count == 2 && !parts[0].isEmpty && hasNonEmptyLabels(parts[1])
+            let bytes = Array(text.utf8)
+            guard let at = bytes.firstIndex(of: atSign), !bytes[(at + 1)...].contains(atSign) else { return false }
+            return at > 0 && hasNonEmptyLabels(bytes[(at + 1)...])
         default: return true
         }
     }
 
-    /// Whether `text` is one or more dot-separated labels, none empty.
-    static func hasNonEmptyLabels(_ text: Substring) -> Bool {
-        !text.isEmpty && !text.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }
+    /// Whether `bytes` are one or more dot-separated labels, none empty.
+    static func hasNonEmptyLabels(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last, first != dot, last != dot else { return false }
+        return !zip(bytes, bytes.dropFirst()).contains { $0 == dot && $1 == dot }
     }
+
+    private static let dot = UInt8(ascii: "."), atSign = UInt8(ascii: "@")
 
     /// Whether a constraint's base is a valid subtree of its form for a trust anchor's constraints
     /// (RFC 5937 with §4.2.1.10): an iPAddress of address and contiguous mask, a dNSName of
@@ -180,14 +197,16 @@ struct NameConstraintsCheck {
         switch base {
         case .ipAddress: return wellFormed(base)
         case .dnsName(let text):
-            if text.isEmpty { return true }
-            let body = text.hasPrefix(".") ? text.dropFirst() : Substring(text)
-            return !text.contains("*") && hasNonEmptyLabels(body)
+            let bytes = Array(text.utf8)
+            if bytes.isEmpty { return true }
+            return !bytes.contains(UInt8(ascii: "*")) && hasNonEmptyLabels(bytes.first == dot ? bytes.dropFirst() : bytes[...])
         case .rfc822Name(let text):
-            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-            if parts.count == 2 { return !parts[0].isEmpty && hasNonEmptyLabels(parts[1]) }
-            guard parts.count == 1 else { return false }
-            return hasNonEmptyLabels(text.hasPrefix(".") ? Substring(text).dropFirst() : Substring(text))
+            let bytes = Array(text.utf8)
+            if let at = bytes.firstIndex(of: atSign) {
+                guard !bytes[(at + 1)...].contains(atSign) else { return false }
+                return at > 0 && hasNonEmptyLabels(bytes[(at + 1)...])
+            }
+            return hasNonEmptyLabels(bytes.first == dot ? bytes.dropFirst() : bytes[...])
         default: return true
         }
     }
@@ -230,53 +249,52 @@ struct NameConstraintsCheck {
     /// dNSName: the name is the base or ends with "." + base, case-insensitively; an empty base
     /// contains every name; a base written with a leading "." contains its subdomains only.
     static func dnsName(_ name: String, isWithin base: String) -> Bool {
-        let name = asciiLowercased(name)
-        let base = asciiLowercased(base)
+        let name = name.asciiLowercased
+        let base = base.asciiLowercased
         if base.isEmpty { return true }
-        if base.hasPrefix(".") { return name.hasSuffix(base) }
-        return name == base || name.hasSuffix("." + base)
+        if base.utf8HasPrefix(".") { return name.utf8HasSuffix(base) }
+        return name.utf8Equals(base) || name.utf8HasSuffix("." + base)
     }
 
     /// rfc822Name: a base with "@" is one mailbox (local part exact, host case-insensitive); a base
     /// starting with "." is every mailbox on a host under that domain; otherwise every mailbox on
     /// that host. A name without "@" lies in no subtree.
     static func mailbox(_ name: String, isWithin base: String) -> Bool {
-        guard let at = name.lastIndex(of: "@") else { return false }
-        let local = name[..<at]
-        let host = asciiLowercased(String(name[name.index(after: at)...]))
-        if let baseAt = base.lastIndex(of: "@") {
-            return local == base[..<baseAt] && host == asciiLowercased(String(base[base.index(after: baseAt)...]))
+        let name = Array(name.utf8)
+        guard let at = name.lastIndex(of: atSign) else { return false }
+        let host = String(decoding: name[(at + 1)...], as: UTF8.self).asciiLowercased
+        let base = Array(base.utf8)
+        if let baseAt = base.lastIndex(of: atSign) {
+            return name[..<at].elementsEqual(base[..<baseAt])
+                && host.utf8Equals(String(decoding: base[(baseAt + 1)...], as: UTF8.self).asciiLowercased)
         }
-        let base = asciiLowercased(base)
-        if base.hasPrefix(".") { return host.hasSuffix(base) }
-        return host == base
+        let domain = String(decoding: base, as: UTF8.self).asciiLowercased
+        if domain.utf8HasPrefix(".") { return host.utf8HasSuffix(domain) }
+        return host.utf8Equals(domain)
     }
 
     /// The host of a URI's authority (RFC 3986 §3.2.2), lowercased, without user info or port;
     /// nil when the URI has no authority.
     static func uriHost(_ uri: String) -> String? {
-        guard let colon = uri.firstIndex(of: ":") else { return nil }
-        let rest = uri[uri.index(after: colon)...]
-        guard rest.hasPrefix("//") else { return nil }
-        var authority = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            return asciiLowercased(String(authority[...close]))
+        let bytes = Array(uri.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let rest = bytes[(colon + 1)...]
+        guard rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) else { return nil }
+        var authority = rest.dropFirst(2).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        if let at = authority.lastIndex(of: atSign) { authority = authority[(at + 1)...] }
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            return String(decoding: authority[...close], as: UTF8.self).asciiLowercased
         }
-        if let port = authority.firstIndex(of: ":") { authority = authority[..<port] }
-        return authority.isEmpty ? nil : asciiLowercased(String(authority))
+        if let port = authority.firstIndex(of: UInt8(ascii: ":")) { authority = authority[..<port] }
+        return authority.isEmpty ? nil : String(decoding: authority, as: UTF8.self).asciiLowercased
     }
 
     /// A URI's host against a uniformResourceIdentifier base: a base starting with "." contains
     /// the hosts under that domain, otherwise exactly that host (§4.2.1.10).
     static func host(_ host: String, isWithin base: String) -> Bool {
-        let base = asciiLowercased(base)
-        if base.hasPrefix(".") { return host.hasSuffix(base) }
-        return host == base
-    }
-
-    static func asciiLowercased(_ text: String) -> String {
-        String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+        let base = base.asciiLowercased
+        if base.utf8HasPrefix(".") { return host.utf8HasSuffix(base) }
+        return host.utf8Equals(base)
     }
 }
