@@ -391,7 +391,7 @@ let package = Package(
             name: "SigilCLITests",
             dependencies: [
                 "sigil", "SigilBase", "SigilASN1", "SigilCore", "SigilX509", "SigilCBOR", "SigilTestPKI", "SigilTestSupport", "SigilKeys",
-                "SigilCipher",
+                "SigilCipher", "SigilMdoc", "SigilJOSE",
             ]
         ),
         // The valgrind constant-time check: a test-only C shim for memcheck client requests and

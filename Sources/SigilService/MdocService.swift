@@ -93,7 +93,7 @@ extension VerificationService {
         let unauthenticated = verified.documents.contains { !$0.deviceAuthentication.isVerified }
         return AnswerEncoding.valid(
             kind: request.kind.rawValue, environment: nil, trust: anchor, field: "response",
-            value: AnswerEncoding.mdoc(verified, values: request.values),
+            value: verified.answerJSON(values: request.values),
             notEnforced: (anchor == .requestRoots ? ["iacaRoots"] : []) + (unauthenticated ? ["deviceAuthentication"] : [])
                 + timeRelaxation(at: request.at))
     }
@@ -104,89 +104,4 @@ extension VerificationService {
     }
 }
 
-extension AnswerEncoding {
-    /// A verified DeviceResponse: version, status, document errors, and per document its type,
-    /// how the device authenticated the session, the MSO's digest algorithm and validity (RFC 3339
-    /// as signed), the document signer's chain (subjects), and its elements by namespace,
-    /// identifier and kind — each value only when `values` is set (personal data).
-    static func mdoc(_ response: VerifiedDeviceResponse, values: Bool) -> JSONValue {
-        func element(_ element: MdocElement) -> JSONValue {
-            var members: [(String, JSONValue)] = [
-                ("nameSpace", .string(element.nameSpace)), ("identifier", .string(element.identifier)),
-                ("kind", .string(element.value.kindDescription)),
-            ]
-            if values { members.append(("value", value(element.value))) }
-            return .object(members)
-        }
-        func codes(_ map: [String: Int64]) -> JSONValue {
-            .object(map.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) })
-        }
-        let documents = response.documents.map { document -> JSONValue in
-            let validity = document.mobileSecurityObject.validityInfo
-            var validityMembers: [(String, JSONValue)] = [
-                ("signed", .string(validity.signed.text)), ("validFrom", .string(validity.validFrom.text)),
-                ("validUntil", .string(validity.validUntil.text)),
-            ]
-            if let update = validity.expectedUpdate { validityMembers.append(("expectedUpdate", .string(update.text))) }
-            return .object([
-                ("docType", .string(document.docType)),
-                ("deviceAuthentication", .string(document.deviceAuthentication.answerName)),
-                ("deviceAuthenticated", .bool(document.deviceAuthentication.isVerified)),
-                ("digestAlgorithm", .string(document.mobileSecurityObject.digestAlgorithm.rawValue)),
-                ("validityInfo", .object(validityMembers)),
-                ("issuerChain", .array(document.issuerChain.map { .string($0.subject.rfc4514String) })),
-                ("issuerSigned", .array(document.issuerSignedElements.map(element))),
-                ("deviceSigned", .array(document.deviceSignedElements.map(element))),
-                (
-                    "elementErrors",
-                    .object(document.elementErrors.sorted { $0.key < $1.key }.map { ($0.key, codes($0.value)) })
-                ),
-            ])
-        }
-        return .object([
-            ("version", .string(response.version)), ("status", .int(Int64(clamping: response.status))),
-            ("documentErrors", codes(response.documentErrors)), ("documents", .array(documents)),
-        ])
-    }
-
-    /// An element's value as JSON: text, integers, booleans and null as themselves, byte strings
-    /// in standard base64, full-dates and tdates as their text (a tdate exactly as signed), finite
-    /// floats as numbers and others as text, arrays and maps (keys as text) recursively, other tags
-    /// as `{"tag", "value"}`, integers beyond 64 bits as text (`disclosedDescription`: the value,
-    /// or −1 − n for a negative one).
-    static func value(_ value: MdocElementValue) -> JSONValue {
-        switch value {
-        case .text(let text): .string(text)
-        case .bytes(let bytes): .string(Base64.encode(bytes))
-        case .integer(let n): .int(n)
-        case .bool(let b): .bool(b)
-        case .float(let f): f.isFinite ? .number(String(f)) : .string(String(f))
-        case .null: .null
-        case .fullDate(let date): .string(date.description)
-        case .dateTime(let time): .string(time.text)
-        case .array(let items): .array(items.map { Self.value($0) })
-        case .map(let entries):
-            // Text keys are unique (CBOR refuses a key twice); other keys could print alike, so a map
-            // with any is an array of {"key", "value"}.
-            if entries.allSatisfy({ $0.key.text != nil }) {
-                .object(entries.map { ($0.key.text ?? "", Self.value($0.value)) })
-            } else {
-                .array(entries.map { .object([("key", Self.value($0.key)), ("value", Self.value($0.value))]) })
-            }
-        case .tagged(let tag, let inner): .object([("tag", .number(String(tag))), ("value", Self.value(inner))])
-        case .otherInteger: .string(value.disclosedDescription)
-        }
-    }
-}
-
-extension DeviceAuthenticationMethod {
-    /// The answer's name: `deviceSignature`, `deviceMac` or `deviceMacNotVerified`.
-    var answerName: String {
-        switch self {
-        case .signature: "deviceSignature"
-        case .mac: "deviceMac"
-        case .macNotVerified: "deviceMacNotVerified"
-        }
-    }
-}
 #endif

@@ -32,7 +32,7 @@ struct MdocCommand: ParsableCommand {
             return MdocVerifier(trustedIACARoots: roots, relaxations: acceptUnverifiedMac ? [.acceptUnverifiedDeviceMAC] : [])
         }
 
-        func verify(_ response: [UInt8], transcript: SessionTranscript, readerKey: MdocVerifier.ReaderKey) throws -> [String: Any] {
+        func verify(_ response: [UInt8], transcript: SessionTranscript, readerKey: MdocVerifier.ReaderKey) throws -> Any {
             let verifier = try verifier()
             let time = try Input.time(at, option: "--at") ?? Int64(Date().timeIntervalSince1970)
             let trace = explain ? VerificationTrace() : nil
@@ -47,54 +47,8 @@ struct MdocCommand: ParsableCommand {
             }
         }
 
-        func json(_ response: VerifiedDeviceResponse) -> [String: Any] {
-            [
-                "version": response.version, "status": response.status, "documentErrors": response.documentErrors,
-                "documents": response.documents.map { document -> [String: Any] in
-                    let validity = document.mobileSecurityObject.validityInfo
-                    func element(_ element: MdocElement) -> [String: Any] {
-                        var entry: [String: Any] = [
-                            "nameSpace": element.nameSpace, "identifier": element.identifier, "kind": element.value.kindDescription,
-                        ]
-                        if values { entry["value"] = Self.jsonValue(element.value) }
-                        return entry
-                    }
-                    return [
-                        "docType": document.docType, "deviceAuthentication": document.deviceAuthentication.description,
-                        "deviceAuthenticated": document.deviceAuthentication.isVerified,
-                        "digestAlgorithm": document.mobileSecurityObject.digestAlgorithm.rawValue,
-                        "validityInfo": [
-                            "signed": validity.signed.text, "validFrom": validity.validFrom.text, "validUntil": validity.validUntil.text,
-                        ],
-                        "issuerChain": document.issuerChain.map(\.subject.rfc4514String),
-                        "issuerSigned": document.issuerSignedElements.map(element),
-                        "deviceSigned": document.deviceSignedElements.map(element), "elementErrors": document.elementErrors,
-                    ]
-                },
-            ]
-        }
-
-        /// A value as JSON: text, numbers, booleans and null as themselves, byte strings in base64,
-        /// dates as their text, arrays and maps (keys as text) recursively.
-        static func jsonValue(_ value: MdocElementValue) -> Any {
-            switch value {
-            case .text(let t): t
-            case .bytes(let b): Data(b).base64EncodedString()
-            case .integer(let n): n
-            case .bool(let b): b
-            case .float(let f): f
-            case .null: NSNull()
-            case .fullDate(let d): d.description
-            case .dateTime(let t): t.text
-            case .array(let items): items.map(jsonValue)
-            case .map(let entries):
-                Dictionary(
-                    entries.map { (($0.key.text ?? $0.key.disclosedDescription), jsonValue($0.value)) },
-                    uniquingKeysWith: { first, _ in first })
-            case .tagged(let tag, let inner): ["tag": tag, "value": jsonValue(inner)] as [String: Any]
-            case .otherInteger: value.disclosedDescription
-            }
-        }
+        /// The response as the request document's answer holds it (one JSON form for every door).
+        func json(_ response: VerifiedDeviceResponse) -> Any { JSONCLI.any(response.answerJSON(values: values)) }
     }
 
     struct Verify: ParsableCommand {

@@ -2,8 +2,11 @@ import Foundation
 import SigilCBOR
 import SigilCipher
 import SigilCore
+import SigilJOSE
 import SigilKeys
+import SigilMdoc
 import SigilTestSupport
+import SigilX509
 import XCTest
 
 /// `sigil mdoc verify|request|open` on ISO/IEC 18013-5 Annex D (`Scripts/vectors-dir mdoc`): no
@@ -25,6 +28,24 @@ final class MdocCLITests: XCTestCase {
 
     private func readerKey() throws -> [UInt8] { try AnnexD.key("ephemeral-reader-key").d }
 
+    /// `sigil mdoc verify` prints the document every door answers in `response`
+    /// (``VerifiedDeviceResponse/answerJSON(values:)``), values included when asked.
+    func testVerifyPrintsTheAnswerDocumentsResponse() throws {
+        let key = try temporary("reader-key-answer", readerKey())
+        let printed = try sigil([
+            "mdoc", "verify", "--iaca", try annexD("iaca-root.der"), "--transcript", try annexD("session-transcript-bytes.cbor"),
+            "--at", "2021-01-01T00:00:00Z", "--reader-key", key, "--values", try annexD("device-response.cbor"),
+        ])
+        XCTAssertEqual(printed.status, 0, String(decoding: printed.stderr, as: UTF8.self))
+        let verified = try MdocVerifier(trustedIACARoots: [Certificate(derEncoded: AnnexD.bytes("iaca-root.der"))]).verify(
+            deviceResponse: AnnexD.bytes("device-response.cbor"),
+            sessionTranscript: SessionTranscript(bytes: AnnexD.bytes("session-transcript-bytes.cbor")),
+            readerKey: MdocVerifier.ReaderKey(ephemeralReaderKey: readerKey()), at: 1_609_459_200)
+        let expected = try JSONSerialization.jsonObject(with: Data(verified.answerJSON(values: true).serialized.utf8))
+        let cli = try JSONSerialization.jsonObject(with: printed.stdout)
+        XCTAssertEqual(cli as? NSDictionary, expected as? NSDictionary)
+    }
+
     func testVerifyPrintsValuesOnlyWhenAsked() throws {
         let key = try temporary("reader-key", readerKey())
         let common = [
@@ -35,7 +56,8 @@ final class MdocCLITests: XCTestCase {
         XCTAssertEqual(verified.status, 0, String(decoding: verified.stderr, as: UTF8.self))
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: verified.stdout) as? [String: Any])
         let document = try XCTUnwrap((json["documents"] as? [[String: Any]])?.first)
-        XCTAssertEqual(document["deviceAuthentication"] as? String, "deviceMac HMAC 256/256")
+        XCTAssertEqual(document["deviceAuthentication"] as? String, "deviceMac")
+        XCTAssertEqual(document["deviceAuthenticated"] as? Bool, true)
         XCTAssertEqual((document["issuerSigned"] as? [[String: Any]])?.count, 6)
         let stderr = String(decoding: verified.stderr, as: UTF8.self)
         XCTAssertTrue(stderr.contains("verdict: VALID"), stderr)

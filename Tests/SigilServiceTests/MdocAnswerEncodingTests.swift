@@ -10,7 +10,7 @@ import XCTest
 /// documented, with no member name twice.
 final class MdocAnswerEncodingTests: XCTestCase {
     private func json(_ item: CBORValue) throws -> Any {
-        let text = AnswerEncoding.value(MdocElementValue(item)).serialized
+        let text = MdocElementValue(item).answerJSON.serialized
         return try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SigilASN1
 import SigilBase
+import SigilCBOR
 import SigilCore
 import SigilService
 import SigilTestPKI
@@ -275,5 +276,54 @@ final class MdocServiceTests: XCTestCase {
                 XCTAssertTrue(found.hasPrefix("mdoc.") || found.hasPrefix("request."), json)
             }
         }
+    }
+
+    /// Annex D's response with its one document given `count` times.
+    private func annexD(documents count: Int) throws -> [String: Any] {
+        let bytes = try AnnexD.bytes("device-response.cbor")
+        let entries = try XCTUnwrap(CBOR.decode(bytes, options: CBORDecodingOptions(allowTags: true)).mapValue)
+        let documents = try XCTUnwrap(entries.first { $0.key == .text("documents") }?.value.arrayValue)
+        let repeated =
+            entries.filter { $0.key != .text("documents") }
+            + [CBORMapEntry(key: .text("documents"), value: .array(Array(repeating: documents[0], count: count)))]
+        var request = try annexD()
+        request["data"] = Base64.encode(CBOR.encode(.map(repeated)))
+        return request
+    }
+
+    /// A response of many documents costs a signature check and a chain each: the door reads 16
+    /// and refuses the 17th with the verifier's typed error, never a partial answer.
+    func testMoreThanSixteenDocumentsAreRefusedWhole() throws {
+        let (sixteen, accepted, acceptedJSON) = try ask(reporting, try annexD(documents: 16))
+        XCTAssertEqual(sixteen, .verified, acceptedJSON)
+        XCTAssertEqual(((accepted["response"] as? [String: Any])?["documents"] as? [[String: Any]])?.count, 16)
+        let (seventeen, refused, refusedJSON) = try ask(reporting, try annexD(documents: 17))
+        XCTAssertEqual(seventeen, .refused, refusedJSON)
+        XCTAssertEqual(code(refused), "mdoc.malformedStructure", refusedJSON)
+        XCTAssertTrue(refusedJSON.contains("17 documents"), refusedJSON)
+        XCTAssertNil(refused["response"], "no partial answer")
+        XCTAssertFalse(refusedJSON.contains("Doe"), refusedJSON)
+    }
+
+    /// A request at the door's size bound is read and refused by what it holds; one byte more is
+    /// refused before it is parsed, with the request's own code.
+    func testARequestAtTheSizeBoundIsTypedAndOneByteMoreIsTooLarge() throws {
+        var request = try annexD()
+        request["data"] = ""
+        let empty = try JSONSerialization.data(withJSONObject: request).count
+        // Base64 of zero bytes, sized so the request is exactly the bound: 4 characters per 3 bytes.
+        let room = VerificationRequest.maximumBytes - empty
+        request["data"] = Base64.encode([UInt8](repeating: 0, count: room / 4 * 3)) + String(repeating: " ", count: room % 4)
+        let atBound = try JSONSerialization.data(withJSONObject: request)
+        XCTAssertEqual(atBound.count, VerificationRequest.maximumBytes)
+        let answer = reporting.verify(json: Array(atBound))
+        XCTAssertEqual(answer.status, .refused, String(answer.json.prefix(300)))
+        XCTAssertTrue(answer.json.contains("\"code\":\"mdoc."), String(answer.json.prefix(300)))
+        XCTAssertLessThan(answer.json.utf8.count, 4096, "the refusal does not echo the request")
+
+        let over = Array(atBound) + [0x20]
+        let refused = reporting.verify(json: over)
+        XCTAssertEqual(refused.status, .tooLarge, refused.json)
+        XCTAssertTrue(refused.json.contains("\"code\":\"request.tooLarge\""), refused.json)
     }
 }

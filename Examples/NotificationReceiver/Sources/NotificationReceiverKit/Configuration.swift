@@ -42,6 +42,7 @@ import SigilX509
 /// | `--applepay-merchant KEY=CERT`, `--applepay-merchant-id KEY=ID` (repeatable) | none | none (`POST /v1/verify` kind `applepay` answers 501): the merchant keys kind `applepay` decrypts with, a `transactionId` accepted once (this receiver's store is the replay store) |
 /// | `--applepay-root PATH` (repeatable) | none | Apple Root CA - G3: a test PKI's root for kind `applepay` |
 /// | `--applepay-tolerance SECONDS` | none | `300`: how far a token's signing time may be from now |
+/// | `--mdoc-iaca FILE` (repeatable) | none | none (`POST /v1/verify` kind `mdoc` answers 501): IACA root certificates (DER, or every certificate of a PEM file) kind `mdoc` trusts; answers name them `trust: iaca-roots` |
 /// | `--accept-request-trust` (no value) | none | off: `POST /v1/verify` answers a request carrying trust configuration (`roots` not Apple's, `environments: ["Xcode"]`, `unpinnedTestRoot`) `request.trustRefused` (403); with it, such a request is verified and its answer names the anchor (`trust`) and lists `appleRoot` in `notEnforced` |
 /// | `--idle-timeout SECONDS` | `RECEIVER_IDLE_TIMEOUT` | `30`: a connection that sends nothing (or stalls within a request's head) for this long is closed; keep it above the body timeout (it also runs while a body stalls, and would cut the connection before the 408) |
 /// | `--body-timeout SECONDS` | `RECEIVER_BODY_TIMEOUT` | `10`: how long every POST body may take to arrive; past it, 408 and the connection closed |
@@ -64,6 +65,11 @@ public struct ReceiverConfiguration: Sendable {
     /// Kind `applepay` of `POST /v1/verify` (issue 38): merchant keys, roots and the signing-time
     /// window; the replay store is this receiver's own store.
     public var applePay = ApplePayOptions()
+    /// Kind `mdoc` of `POST /v1/verify`: the IACA root certificate files it trusts
+    /// (`--mdoc-iaca`, repeatable); none: kind `mdoc` answers `service.notConfigured`. A request's
+    /// own `roots` are trust configuration (refused unless `--accept-request-trust`, or each is
+    /// one of these).
+    public var mdocIACARoots: [String] = []
     /// LocalTesting data is unsigned: nothing of it can be verified. The receiver serves it only
     /// with this flag (`--insecure-accept-unsigned`), and warns on every request it serves so.
     public var insecureAcceptUnsigned = false
@@ -233,6 +239,7 @@ public struct ReceiverConfiguration: Sendable {
                     throw Error("body timeout \(value) is not 0.1…3600 seconds")
                 }
                 configuration.bodyTimeoutSeconds = seconds
+            case "mdoc-iaca": configuration.mdocIACARoots.append(value)
             case "applepay-merchant", "applepay-merchant-id", "applepay-root", "applepay-tolerance":
                 do {
                     _ = try configuration.applePay.take("--" + name, value)
@@ -360,6 +367,7 @@ public struct ReceiverConfiguration: Sendable {
         ("--applepay-merchant-id KEY=ID", nil, "merchant key and merchant identifier (repeatable)"),
         ("--applepay-root PATH", nil, "a test PKI's root instead of Apple Root CA - G3"),
         ("--applepay-tolerance SECONDS", nil, "signing-time window (300)"),
+        ("--mdoc-iaca FILE", nil, "an IACA root (PEM or DER) POST /v1/verify kind mdoc trusts (repeatable)"),
         (
             "--accept-request-trust", nil,
             "POST /v1/verify: verify requests that bring their own trust anchors (roots not Apple's, Xcode, unpinnedTestRoot) and "

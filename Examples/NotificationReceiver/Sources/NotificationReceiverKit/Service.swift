@@ -129,8 +129,13 @@ extension ReceiverService {
         // A request's own trust anchors are refused unless --accept-request-trust (the receiver
         // knows its own roots).
         let requestTrust: RequestTrust = configuration.acceptRequestTrust ? .acceptedAndReported : .refused
+        // Kind mdoc under the operator's IACA roots (--mdoc-iaca), the same reading as
+        // verification-service's.
+        var mdocOptions = VerificationServiceOptions()
+        mdocOptions.mdocIACARoots = configuration.mdocIACARoots
+        let mdoc = try mdocOptions.mdocConfiguration()
         VerificationRoutes.add(
-            to: router, service: VerificationService(applePay: applePay, requestTrust: requestTrust),
+            to: router, service: VerificationService(applePay: applePay, mdoc: mdoc, requestTrust: requestTrust),
             maxBodyBytes: configuration.maxBodyBytes,
             bodyTimeout: bodyTimeout, access: access,
             onUnauthorized: { metrics.count("sigil_receiver_http_unauthorized_total", "verify") }, health: false)

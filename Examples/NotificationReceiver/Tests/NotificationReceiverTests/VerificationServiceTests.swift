@@ -273,7 +273,12 @@ final class VerificationServiceTests: XCTestCase {
             url: receiver.baseURL + "/v1/verify", Array(#"{"kind":"transaction","data":"not.a.jws"}"#.utf8))
         let malformed = try? await sender.post(url: receiver.baseURL + "/v1/verify", Array(#"{"data":"x","colour":1}"#.utf8))
         let openAPI = try? await sender.get(receiver.baseURL + "/v1/openapi.json")
+        // Kind mdoc without --mdoc-iaca: no roots to judge it by (501), never a verdict.
+        let mdoc = try? await sender.post(
+            url: receiver.baseURL + "/v1/verify", Array(#"{"kind":"mdoc","data":"oA==","sessionTranscript":"gA=="}"#.utf8))
         await sender.shutdown()
+        XCTAssertEqual(mdoc?.status, 501)
+        XCTAssertEqual((mdoc?.json["error"] as? [String: Any])?["code"] as? String, "service.notConfigured")
         XCTAssertEqual(refused?.status, 422)
         XCTAssertEqual((refused?.json["error"] as? [String: Any])?["code"] as? String, "appstore.INVALID_JWT_FORMAT")
         XCTAssertEqual(malformed?.status, 400)
@@ -369,5 +374,41 @@ final class VerificationServiceTests: XCTestCase {
             XCTAssertEqual(status, 403)
             XCTAssertEqual(code, "request.trustRefused")
         }
+    }
+
+    /// The notification receiver's kind mdoc under its own --mdoc-iaca roots: Annex D verifies
+    /// (trust iaca-roots) and a request bringing another root is refused (403), as at
+    /// verification-service; the receiver takes no trust from requests.
+    func testTheNotificationReceiverTrustsItsConfiguredIACARoots() async throws {
+        let annexD = try ApplePayServiceTests.vectorsDirectory("mdoc", holding: "iso18013-5-annex-d/iaca-root.der")
+            .appendingPathComponent("iso18013-5-annex-d")
+        func base64(_ name: String) throws -> String { try Data(contentsOf: annexD.appendingPathComponent(name)).base64EncodedString() }
+        let signer = try Signer.shared.get()
+        let sqlite = FileManager.default.temporaryDirectory.appendingPathComponent("mdoc-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: sqlite) }
+        let receiver = try ReceiverProcess(
+            arguments: [
+                "--bundle-id", signer.bundleId, "--app-apple-id", "\(signer.appAppleId)", "--environment", "Sandbox",
+                "--root-certificate", signer.rootFile.path, "--sqlite", sqlite.path,
+                "--mdoc-iaca", annexD.appendingPathComponent("iaca-root.der").path,
+            ], testCase: Self.self)
+        defer { receiver.stop() }
+        let request: [String: Any] = [
+            "kind": "mdoc", "data": try base64("device-response.cbor"), "sessionTranscript": try base64("session-transcript-bytes.cbor"),
+            "acceptUnverifiedDeviceMAC": true, "at": 1_609_459_200,
+        ]
+        var withOtherRoot = request
+        withOtherRoot["roots"] = [try Data(contentsOf: signer.rootFile).base64EncodedString()]
+        let sender = Sender()
+        let configured = try? await sender.post(
+            url: receiver.baseURL + "/v1/verify", Array(try JSONSerialization.data(withJSONObject: request)))
+        let other = try? await sender.post(
+            url: receiver.baseURL + "/v1/verify", Array(try JSONSerialization.data(withJSONObject: withOtherRoot)))
+        await sender.shutdown()
+        XCTAssertEqual(configured?.status, 200)
+        XCTAssertEqual(configured?.json["trust"] as? String, "iaca-roots")
+        XCTAssertEqual(configured?.json["notEnforced"] as? [String], ["deviceAuthentication", "at"])
+        XCTAssertEqual(other?.status, 403)
+        XCTAssertEqual((other?.json["error"] as? [String: Any])?["code"] as? String, "request.trustRefused")
     }
 }
