@@ -259,14 +259,7 @@ final class VerificationServiceTests: XCTestCase {
     /// the routes answer as the stateless service's do (the verification paths themselves are
     /// exercised above, in process and over HTTP).
     func testTheNotificationReceiverServesVerifyToo() async throws {
-        let signer = try Signer.shared.get()
-        let sqlite = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString).sqlite")
-        defer { try? FileManager.default.removeItem(at: sqlite) }
-        let receiver = try ReceiverProcess(
-            arguments: [
-                "--bundle-id", signer.bundleId, "--app-apple-id", "\(signer.appAppleId)", "--environment", "Sandbox",
-                "--root-certificate", signer.rootFile.path, "--sqlite", sqlite.path,
-            ], testCase: Self.self)
+        let receiver = try startReceiver("verify")
         defer { receiver.stop() }
         let sender = Sender()
         let refused = try? await sender.post(
@@ -349,13 +342,7 @@ final class VerificationServiceTests: XCTestCase {
     /// request.trustRefused): its test root given in `roots`, and Xcode's carried certificate.
     func testTheNotificationReceiverRefusesRequestTrust() async throws {
         let signer = try Signer.shared.get()
-        let sqlite = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID().uuidString).sqlite")
-        defer { try? FileManager.default.removeItem(at: sqlite) }
-        let receiver = try ReceiverProcess(
-            arguments: [
-                "--bundle-id", signer.bundleId, "--app-apple-id", "\(signer.appAppleId)", "--environment", "Sandbox",
-                "--root-certificate", signer.rootFile.path, "--sqlite", sqlite.path,
-            ], testCase: Self.self)
+        let receiver = try startReceiver("trust")
         defer { receiver.stop() }
         let root = try Data(contentsOf: signer.rootFile)
         let rootText = root.base64EncodedString()  // DER
@@ -384,14 +371,7 @@ final class VerificationServiceTests: XCTestCase {
             .appendingPathComponent("iso18013-5-annex-d")
         func base64(_ name: String) throws -> String { try Data(contentsOf: annexD.appendingPathComponent(name)).base64EncodedString() }
         let signer = try Signer.shared.get()
-        let sqlite = FileManager.default.temporaryDirectory.appendingPathComponent("mdoc-\(UUID().uuidString).sqlite")
-        defer { try? FileManager.default.removeItem(at: sqlite) }
-        let receiver = try ReceiverProcess(
-            arguments: [
-                "--bundle-id", signer.bundleId, "--app-apple-id", "\(signer.appAppleId)", "--environment", "Sandbox",
-                "--root-certificate", signer.rootFile.path, "--sqlite", sqlite.path,
-                "--mdoc-iaca", annexD.appendingPathComponent("iaca-root.der").path,
-            ], testCase: Self.self)
+        let receiver = try startReceiver("mdoc", ["--mdoc-iaca", annexD.appendingPathComponent("iaca-root.der").path])
         defer { receiver.stop() }
         let request: [String: Any] = [
             "kind": "mdoc", "data": try base64("device-response.cbor"), "sessionTranscript": try base64("session-transcript-bytes.cbor"),
@@ -410,5 +390,18 @@ final class VerificationServiceTests: XCTestCase {
         XCTAssertEqual(configured?.json["notEnforced"] as? [String], ["deviceAuthentication", "at"])
         XCTAssertEqual(other?.status, 403)
         XCTAssertEqual((other?.json["error"] as? [String: Any])?["code"] as? String, "request.trustRefused")
+    }
+
+    /// A notification receiver for the shared signer's app (Sandbox) on a throwaway SQLite file
+    /// (removed when the receiver stops), with `extra` arguments.
+    private func startReceiver(_ name: String, _ extra: [String] = []) throws -> ReceiverProcess {
+        let signer = try Signer.shared.get()
+        let sqlite = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).sqlite")
+        addTeardownBlock { try? FileManager.default.removeItem(at: sqlite) }
+        return try ReceiverProcess(
+            arguments: [
+                "--bundle-id", signer.bundleId, "--app-apple-id", "\(signer.appAppleId)", "--environment", "Sandbox",
+                "--root-certificate", signer.rootFile.path, "--sqlite", sqlite.path,
+            ] + extra, testCase: Self.self)
     }
 }
